@@ -1,0 +1,10 @@
+import type { Migration } from "kysely/migration";
+import * as m0001 from "./0001_contact_messages.ts";
+
+/**
+ * Listed statically rather than read from a folder, so the same list works inside a compiled
+ * binary. Names sort in the order they run; never rename or reorder a landed one.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001_contact_messages": m0001,
+};

@@ -1,0 +1,111 @@
+import type { BaseTranslation } from "../i18n-types";
+import { contact } from "./pages/contact";
+import { faq } from "./pages/faq";
+import { home } from "./pages/home";
+import { privacy } from "./pages/privacy";
+import { terms } from "./pages/terms";
+
+const en = {
+  meta: {
+    siteName: "Tidings",
+    description:
+      "Write an anonymous message, set it adrift, and find one from a stranger somewhere in the world.",
+    titles: {
+      home: "Tidings · Messages in bottles",
+      create: "Write a message · Tidings",
+      discover: "Find a bottle · Tidings",
+      about: "About · Tidings",
+      privacy: "Privacy Policy · Tidings",
+      terms: "Terms of Service · Tidings",
+      contact: "Contact · Tidings",
+      faq: "FAQ · Tidings",
+      publicBottles: "Public Bottles · Tidings",
+      randomChat: "Random Chat · Tidings",
+      auth: "Sign in · Tidings",
+      notFound: "Page not found · Tidings",
+    },
+  },
+  nav: {
+    home: "Home",
+    create: "Create",
+    discover: "Discover",
+    randomChat: "Random Chat",
+    about: "About",
+    faq: "FAQ",
+    menu: "Menu",
+    main: "Main",
+    language: "Language",
+    skipToContent: "Skip to content",
+    signIn: "Sign in",
+  },
+  languages: {
+    en: "English",
+    zhTW: "繁體中文",
+  },
+  footer: {
+    tagline: "Anonymous messages, carried by the tide.",
+    pages: "Pages",
+    about: "About",
+    privacy: "Privacy",
+    terms: "Terms",
+    contact: "Contact",
+    faq: "FAQ",
+    rights: "© {year:number} Tidings. All rights reserved.",
+    website: "Website",
+    email: "Email",
+  },
+  common: {
+    loading: "Loading…",
+    returnHome: "Return to Home",
+    goBack: "Go Back",
+    close: "Close",
+    tryAgain: "Try again",
+    comingSoon: "This part of the ocean opens soon.",
+  },
+  errors: {
+    required: "Please fill in this field.",
+    tooLong: "Please keep this under {limit:number} characters.",
+    tooShort: "Please use at least {limit:number} characters.",
+    invalidEmail: "Please enter a valid email address, like name@example.com.",
+    invalid: "Please check this field.",
+    rateLimited: "Too many requests. Please try again in {seconds:number} seconds.",
+    tooLarge: "That is too long to send.",
+    network: "Could not reach Tidings. Check your connection and try again.",
+    generic: "Something went wrong. Please try again later.",
+  },
+  notFound: {
+    code: "404",
+    title: "Oops! Page not found",
+    body: "The page you are looking for has drifted out to sea.",
+    suggestion: "Were you looking for {path}?",
+  },
+  home,
+  faq,
+  privacy,
+  terms,
+  contact,
+  create: {
+    title: "Write a Message",
+    subtitle: "Put your thoughts in a bottle and let the tide carry them to a stranger.",
+  },
+  discover: {
+    title: "Find a Bottle",
+    subtitle: "See what the tide has washed ashore.",
+  },
+  publicBottles: {
+    title: "Public Bottles",
+    subtitle: "Messages their writers chose to share with everyone.",
+  },
+  randomChat: {
+    title: "Random Chat",
+    description:
+      "Talk one to one with a stranger somewhere in the world. Only your countries are shown.",
+    back: "Back to Home",
+  },
+  auth: {
+    title: "Sign in",
+    subtitle: "An account lets you like and report bottles. Everything else stays anonymous.",
+  },
+} satisfies BaseTranslation;
+
+export default en;

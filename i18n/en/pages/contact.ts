@@ -1,0 +1,4 @@
+// Strings of the contact page.
+export const contact = {
+  title: "TODO",
+};

@@ -1,0 +1,4 @@
+// Strings of the faq page.
+export const faq = {
+  title: "TODO",
+};

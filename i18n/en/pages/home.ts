@@ -1,0 +1,4 @@
+// Strings of the home page.
+export const home = {
+  title: "TODO",
+};

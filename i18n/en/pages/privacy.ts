@@ -1,0 +1,4 @@
+// Strings of the privacy page.
+export const privacy = {
+  title: "TODO",
+};

@@ -1,0 +1,4 @@
+// Strings of the terms page.
+export const terms = {
+  title: "TODO",
+};

@@ -1,0 +1,109 @@
+import type { Translation } from "../i18n-types";
+import { contact } from "./pages/contact";
+import { faq } from "./pages/faq";
+import { home } from "./pages/home";
+import { privacy } from "./pages/privacy";
+import { terms } from "./pages/terms";
+
+const zhTW = {
+  meta: {
+    siteName: "Tidings 瓶中信",
+    description: "寫下一則匿名訊息，讓它隨波漂流，並拾起世界某處陌生人寄出的瓶中信。",
+    titles: {
+      home: "Tidings 瓶中信",
+      create: "寫一封信 · Tidings",
+      discover: "尋找瓶子 · Tidings",
+      about: "關於 · Tidings",
+      privacy: "隱私權政策 · Tidings",
+      terms: "服務條款 · Tidings",
+      contact: "聯絡我們 · Tidings",
+      faq: "常見問題 · Tidings",
+      publicBottles: "公開瓶子 · Tidings",
+      randomChat: "隨機聊天 · Tidings",
+      auth: "登入 · Tidings",
+      notFound: "找不到頁面 · Tidings",
+    },
+  },
+  nav: {
+    home: "首頁",
+    create: "寫信",
+    discover: "探索",
+    randomChat: "隨機聊天",
+    about: "關於",
+    faq: "常見問題",
+    menu: "選單",
+    main: "主要",
+    language: "語言",
+    skipToContent: "跳至主要內容",
+    signIn: "登入",
+  },
+  languages: {
+    en: "English",
+    zhTW: "繁體中文",
+  },
+  footer: {
+    tagline: "匿名的心聲，隨潮汐漂向遠方。",
+    pages: "頁面",
+    about: "關於",
+    privacy: "隱私權",
+    terms: "條款",
+    contact: "聯絡我們",
+    faq: "常見問題",
+    rights: "© {year} Tidings 版權所有。",
+    website: "網站",
+    email: "電子郵件",
+  },
+  common: {
+    loading: "載入中…",
+    returnHome: "返回首頁",
+    goBack: "返回上一頁",
+    close: "關閉",
+    tryAgain: "再試一次",
+    comingSoon: "這片海域即將開放。",
+  },
+  errors: {
+    required: "請填寫此欄位。",
+    tooLong: "請少於 {limit} 個字元。",
+    tooShort: "請至少輸入 {limit} 個字元。",
+    invalidEmail: "請輸入有效的電子郵件地址，例如 name@example.com。",
+    invalid: "請檢查此欄位。",
+    rateLimited: "請求過於頻繁，請於 {seconds} 秒後再試。",
+    tooLarge: "內容太長，無法送出。",
+    network: "無法連線到 Tidings，請檢查網路連線後再試。",
+    generic: "發生錯誤，請稍後再試。",
+  },
+  notFound: {
+    code: "404",
+    title: "糟糕！找不到頁面",
+    body: "你要找的頁面已經漂向大海了。",
+    suggestion: "你要找的是 {path} 嗎？",
+  },
+  home,
+  faq,
+  privacy,
+  terms,
+  contact,
+  create: {
+    title: "寫一封信",
+    subtitle: "把心事裝進瓶子，讓潮水帶給遠方的陌生人。",
+  },
+  discover: {
+    title: "尋找瓶子",
+    subtitle: "看看潮水把什麼沖上了岸。",
+  },
+  publicBottles: {
+    title: "公開瓶子",
+    subtitle: "寫信人選擇與所有人分享的訊息。",
+  },
+  randomChat: {
+    title: "隨機聊天",
+    description: "與世界某處的陌生人一對一聊天，只會顯示彼此的國家。",
+    back: "返回首頁",
+  },
+  auth: {
+    title: "登入",
+    subtitle: "登入後即可按讚與檢舉瓶子，其他功能都保持匿名。",
+  },
+} satisfies Translation;
+
+export default zhTW;

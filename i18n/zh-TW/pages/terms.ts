@@ -1,0 +1,5 @@
+import type { Translation } from "../../i18n-types";
+
+export const terms: Translation["terms"] = {
+  title: "TODO",
+};

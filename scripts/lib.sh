@@ -1,0 +1,26 @@
+# Shared by scripts/start and scripts/test: the pinned Bun, and dependencies from the lockfile.
+BUN_VERSION="1.4.5"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# Uses bun from PATH when it is the pinned version; otherwise installs that version from the
+# npm registry's `bun` package into .tools/ (no download from anywhere else).
+ensure_bun() {
+  if command -v bun >/dev/null 2>&1 && [ "$(bun --version 2>/dev/null)" = "$BUN_VERSION" ]; then
+    return
+  fi
+  local tools="$ROOT/.tools"
+  if [ ! -x "$tools/node_modules/.bin/bun" ] || [ "$("$tools/node_modules/.bin/bun" --version 2>/dev/null)" != "$BUN_VERSION" ]; then
+    echo "Installing Bun $BUN_VERSION from the npm registry..."
+    mkdir -p "$tools"
+    npm install --prefix "$tools" --no-save --no-audit --no-fund --loglevel=error "bun@$BUN_VERSION" >&2
+  fi
+  export PATH="$tools/node_modules/.bin:$PATH"
+  if [ "$(bun --version 2>/dev/null)" != "$BUN_VERSION" ]; then
+    echo "Could not install Bun $BUN_VERSION; see the output above." >&2
+    exit 1
+  fi
+}
+
+ensure_dependencies() {
+  (cd "$ROOT" && bun install --frozen-lockfile)
+}

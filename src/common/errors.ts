@@ -1,0 +1,56 @@
+/**
+ * Codes the server puts on every error it answers with. The web maps each to a localized
+ * message; nothing user-visible travels in English from the server.
+ */
+export const appErrorCodes = [
+  "INVALID_INPUT",
+  "RATE_LIMITED",
+  "PAYLOAD_TOO_LARGE",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "INTERNAL",
+] as const;
+export type AppErrorCode = (typeof appErrorCodes)[number];
+
+/** One problem with one field, as the server reports it and the web localizes it. */
+export interface FieldIssue {
+  /** The field's name, e.g. "email". */
+  field: string;
+  kind: "required" | "too_long" | "too_short" | "invalid_email" | "invalid";
+  /** The bound that was crossed, for too_long and too_short. */
+  limit?: number;
+}
+
+/** The `data` the server adds to every tRPC error. */
+export interface AppErrorData {
+  appCode: AppErrorCode;
+  /** Seconds until a rate-limited action is allowed again. */
+  retryAfter?: number;
+  issues?: FieldIssue[];
+}
+
+/** Turns zod issues into field issues; shared so the browser checks exactly as the server does. */
+export function toFieldIssues(
+  issues: ReadonlyArray<{
+    code: string;
+    path: ReadonlyArray<PropertyKey>;
+    minimum?: unknown;
+    maximum?: unknown;
+    format?: unknown;
+  }>,
+): FieldIssue[] {
+  return issues.map((issue) => {
+    const field = issue.path.map(String).join(".");
+    if (issue.code === "too_small") {
+      const limit = Number(issue.minimum);
+      return limit <= 1 ? { field, kind: "required" } : { field, kind: "too_short", limit };
+    }
+    if (issue.code === "too_big") return { field, kind: "too_long", limit: Number(issue.maximum) };
+    if (issue.code === "invalid_format" && issue.format === "email") {
+      return { field, kind: "invalid_email" };
+    }
+    if (issue.code === "invalid_type") return { field, kind: "required" };
+    return { field, kind: "invalid" };
+  });
+}

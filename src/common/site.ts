@@ -1,0 +1,10 @@
+/** Operator settings the web needs at start, embedded in the page as JSON by the server. */
+export interface SiteConfig {
+  version: string;
+  /** The product website named in the footer. */
+  siteUrl: string;
+  /** The contact address, when the operator has set one. */
+  contactEmail: string | null;
+}
+
+export const SITE_CONFIG_ELEMENT_ID = "site-config";

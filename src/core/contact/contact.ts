@@ -1,0 +1,38 @@
+import type { DB } from "../../../db/schema.ts";
+import type { ContactInput } from "../../common/contact.ts";
+import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+
+/** Enough for a visitor to correct and resend, too few to fill the operator's inbox. */
+export const CONTACT_RATE: RateRule = { limit: 5, windowMs: 60 * 60 * 1000 };
+
+export interface Sender {
+  visitorId: string;
+  ipKey: string;
+  locale: string;
+}
+
+/** Stores a contact message for the operator; input is already validated at the edge. */
+export async function sendContactMessage(
+  db: DB,
+  limiter: RateLimiter,
+  sender: Sender,
+  input: ContactInput,
+  now: number,
+): Promise<{ id: number }> {
+  limiter.consume([`contact:v:${sender.visitorId}`, `contact:ip:${sender.ipKey}`], CONTACT_RATE);
+  const row = await db
+    .insertInto("contact_messages")
+    .values({ ...input, locale: sender.locale, created_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id };
+}
+
+export async function listContactMessages(db: DB, limit = 100) {
+  return db
+    .selectFrom("contact_messages")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+}

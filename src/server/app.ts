@@ -1,0 +1,227 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { Server } from "bun";
+import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import type { DB } from "../../db/schema.ts";
+import {
+  detectPrefix,
+  type Locale,
+  localeOfPrefix,
+  type Resolution,
+  resolvePath,
+} from "../common/locales.ts";
+import type { SiteConfig } from "../common/site.ts";
+import { RateLimitedError } from "../core/errors.ts";
+import { ipKey } from "../core/limits/ip-key.ts";
+import { RateLimiter } from "../core/limits/rate-limiter.ts";
+import index from "../web/index.html";
+import { loadWebAssets, type WebAssets } from "./assets.ts";
+import type { Config } from "./config.ts";
+import { readCookie, securityHeaders, serializeCookie, withHeaders } from "./http.ts";
+import { renderPage } from "./pages.ts";
+import { LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
+import { appRouter } from "./trpc/routers/index.ts";
+
+/** Requests larger than this are refused before they are read; every field is far smaller. */
+export const MAX_BODY_BYTES = 64 * 1024;
+const VISITOR_COOKIE = "visitor";
+const VISITOR_MAX_AGE = 400 * 24 * 60 * 60;
+
+export interface Services {
+  config: Config;
+  db: DB;
+  limiter: RateLimiter;
+  assets: WebAssets;
+  now: () => number;
+}
+
+export interface RunningApp {
+  server: Server<undefined>;
+  url: URL;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+/** Opens and migrates the database, bundles the front end, and listens. */
+export async function startApp(
+  config: Config,
+  options: { now?: () => number } = {},
+): Promise<RunningApp> {
+  const now = options.now ?? Date.now;
+  const { db } = openDatabase(config.databaseFile);
+  await migrateToLatest(db);
+  const assets = await loadWebAssets(index);
+  const limiter = new RateLimiter(now);
+  const services: Services = { config, db, limiter, assets, now };
+  const handle = createHandler(services);
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    development: false,
+    maxRequestBodySize: MAX_BODY_BYTES * 4,
+    fetch: handle,
+    error(error) {
+      console.error("unhandled request error", error);
+      return new Response("Internal Server Error", { status: 500 });
+    },
+  });
+  const pruning = setInterval(() => limiter.prune(24 * 60 * 60 * 1000), 60_000);
+  pruning.unref();
+  return {
+    server,
+    url: server.url,
+    services,
+    async stop() {
+      clearInterval(pruning);
+      await server.stop(true);
+      await db.destroy();
+    },
+  };
+}
+
+interface Visitor {
+  id: string;
+  isNew: boolean;
+}
+
+function visitorOf(request: Request): Visitor {
+  const id = readCookie(request, VISITOR_COOKIE);
+  if (id && /^[A-Za-z0-9_-]{22}$/.test(id)) return { id, isNew: false };
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return { id: Buffer.from(bytes).toString("base64url"), isNew: true };
+}
+
+export function createHandler(services: Services) {
+  const { config, assets } = services;
+  const https = config.publicOrigin?.startsWith("https:") ?? false;
+  const baseHeaders = securityHeaders(https);
+
+  function originOf(url: URL): string {
+    return config.publicOrigin ?? url.origin;
+  }
+
+  function siteConfig(url: URL): SiteConfig {
+    return {
+      version: config.version,
+      siteUrl: config.siteUrl ?? originOf(url),
+      contactEmail: config.contactEmail ?? null,
+    };
+  }
+
+  function html(resolution: Resolution, url: URL, request: Request, status: number): Response {
+    const locale: Locale =
+      resolution.kind === "page"
+        ? localeOfPrefix(resolution.prefix)
+        : // Pages without a prefix (not found, /auth) speak the browser's language.
+          localeOfPrefix(detectPrefix(request.headers.get("accept-language")));
+    const body = renderPage(assets.html, {
+      resolution,
+      locale,
+      origin: originOf(url),
+      site: siteConfig(url),
+    });
+    return new Response(body, {
+      status,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" },
+    });
+  }
+
+  async function trpc(
+    request: Request,
+    server: Server<undefined>,
+    visitor: Visitor,
+  ): Promise<Response> {
+    const length = Number(request.headers.get("content-length") ?? 0);
+    if (length > MAX_BODY_BYTES) {
+      return Response.json(
+        {
+          error: {
+            message: "Request too large",
+            code: -32600,
+            data: { appCode: "PAYLOAD_TOO_LARGE", httpStatus: 413 },
+          },
+        },
+        { status: 413 },
+      );
+    }
+    const ip = server.requestIP(request)?.address ?? "0.0.0.0";
+    return fetchRequestHandler({
+      endpoint: "/trpc",
+      req: request,
+      router: appRouter,
+      createContext: () => ({
+        db: services.db,
+        limiter: services.limiter,
+        visitorId: visitor.id,
+        ipKey: ipKey(config.secret, ip),
+        locale: localeFromHeader(request.headers.get(LOCALE_HEADER)),
+        now: services.now,
+      }),
+      responseMeta({ errors }) {
+        const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
+        if (limited instanceof RateLimitedError) {
+          return { headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };
+        }
+        return {};
+      },
+    });
+  }
+
+  async function route(
+    request: Request,
+    server: Server<undefined>,
+    visitor: Visitor,
+  ): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    if (path === "/healthz") return Response.json({ ok: true, version: config.version });
+    if (path === "/trpc" || path.startsWith("/trpc/")) return trpc(request, server, visitor);
+
+    const asset = assets.files.get(path);
+    if (asset) {
+      const cache = { "Cache-Control": "public, max-age=31536000, immutable", ETag: asset.etag };
+      if (request.headers.get("if-none-match") === asset.etag)
+        return new Response(null, { status: 304, headers: cache });
+      return new Response(asset.body, { headers: { ...cache, "Content-Type": asset.type } });
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
+    }
+    if (path.length > 1 && path.endsWith("/")) {
+      return redirect(`${path.replace(/\/+$/, "") || "/"}${url.search}`, 301);
+    }
+    const resolution = resolvePath(path, request.headers.get("accept-language"));
+    switch (resolution.kind) {
+      case "redirect": {
+        // The root's target depends on the browser's language; the others never change.
+        const response = redirect(`${resolution.location}${url.search}`, path === "/" ? 302 : 301);
+        if (path === "/") response.headers.set("Vary", "Accept-Language");
+        return response;
+      }
+      case "page":
+      case "auth":
+        return html(resolution, url, request, 200);
+      case "not-found":
+        return html(resolution, url, request, 404);
+    }
+  }
+
+  return async function handle(request: Request, server: Server<undefined>): Promise<Response> {
+    const visitor = visitorOf(request);
+    const response = withHeaders(await route(request, server, visitor), baseHeaders);
+    // Immutable assets may be shared by caches, so they never carry a personal cookie.
+    if (visitor.isNew && !response.headers.get("Cache-Control")?.includes("immutable")) {
+      response.headers.append(
+        "Set-Cookie",
+        serializeCookie(VISITOR_COOKIE, visitor.id, {
+          maxAgeSeconds: VISITOR_MAX_AGE,
+          secure: https,
+        }),
+      );
+    }
+    return response;
+  };
+}
+
+function redirect(location: string, status: 301 | 302): Response {
+  return new Response(null, { status, headers: { Location: location } });
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import pkg from "../../package.json" with { type: "json" };
+
+export const VERSION: string = pkg.version;
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** The site's own origin (e.g. https://tidings.example.org); derived from requests if unset. */
+  PUBLIC_ORIGIN: z.url().optional(),
+  /** The product website named in the footer. */
+  SITE_URL: z.url().optional(),
+  /** The address named in the footer and on the contact page. */
+  CONTACT_EMAIL: z.email().optional(),
+  /** Keys IP hashes and sessions; generated into DATA_DIR on first start when unset. */
+  SECRET: z.string().min(32).optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  publicOrigin: string | undefined;
+  siteUrl: string | undefined;
+  contactEmail: string | undefined;
+  secret: string;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads every setting from the environment, validated; a bad value stops the start. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid settings:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseFile: join(dataDir, "tidings.db"),
+    publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
+    siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
+    contactEmail: e.CONTACT_EMAIL,
+    secret: e.SECRET ?? readOrCreateSecret(dataDir),
+    version: VERSION,
+  };
+}
+
+/** A secret made once and kept beside the database, so hashes stay stable across restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, "secret");
+  if (existsSync(file)) {
+    const secret = readFileSync(file, "utf8").trim();
+    if (secret.length >= 32) return secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

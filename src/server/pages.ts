@@ -1,0 +1,58 @@
+import en from "../../i18n/en/index.ts";
+import zhTW from "../../i18n/zh-TW/index.ts";
+import type { Locale, Resolution } from "../common/locales.ts";
+import { aboutMeta, type TitleKey, titleKeyOfSlug } from "../common/page-meta.ts";
+import { SITE_CONFIG_ELEMENT_ID, type SiteConfig } from "../common/site.ts";
+import { escapeHtml } from "./http.ts";
+
+const dictionaries = { en, "zh-TW": zhTW } as const;
+
+export interface PageContext {
+  resolution: Resolution;
+  locale: Locale;
+  origin: string;
+  site: SiteConfig;
+}
+
+function titleKey(resolution: Resolution): TitleKey {
+  if (resolution.kind === "page") return titleKeyOfSlug[resolution.slug];
+  if (resolution.kind === "auth") return "auth";
+  return "notFound";
+}
+
+/**
+ * The app's HTML for one page: its language, title and description (so links shared to chat
+ * apps and search engines read right without running script), plus the operator's settings.
+ */
+export function renderPage(template: string, page: PageContext): string {
+  const dict = dictionaries[page.locale];
+  const isAbout = page.resolution.kind === "page" && page.resolution.slug === "about";
+  const title = isAbout ? aboutMeta.title : dict.meta.titles[titleKey(page.resolution)];
+  const description = isAbout ? aboutMeta.description : dict.meta.description;
+  const head: string[] = [
+    `<meta name="description" content="${escapeHtml(description)}">`,
+    `<meta property="og:site_name" content="Tidings">`,
+  ];
+  if (isAbout) {
+    const url = `${page.origin}/en/about`;
+    head.push(
+      `<meta name="keywords" content="${escapeHtml(aboutMeta.keywords)}">`,
+      `<link rel="canonical" href="${escapeHtml(url)}">`,
+      `<meta property="og:type" content="website">`,
+      `<meta property="og:title" content="${escapeHtml(aboutMeta.title)}">`,
+      `<meta property="og:description" content="${escapeHtml(aboutMeta.description)}">`,
+      `<meta property="og:url" content="${escapeHtml(url)}">`,
+      `<meta property="og:image" content="${escapeHtml(page.origin + aboutMeta.image)}">`,
+      `<meta name="twitter:card" content="summary_large_image">`,
+      `<meta name="twitter:title" content="${escapeHtml(aboutMeta.title)}">`,
+      `<meta name="twitter:description" content="${escapeHtml(aboutMeta.description)}">`,
+    );
+  }
+  // JSON in a non-executing script element; "<" is escaped so no text can close the element.
+  const siteJson = JSON.stringify(page.site).replace(/</g, "\\u003c");
+  head.push(`<script type="application/json" id="${SITE_CONFIG_ELEMENT_ID}">${siteJson}</script>`);
+  return template
+    .replace(/<html lang="[^"]*"/, `<html lang="${page.locale}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace("</head>", `${head.join("")}</head>`);
+}

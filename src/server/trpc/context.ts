@@ -1,0 +1,20 @@
+import type { DB } from "../../../db/schema.ts";
+import { isLocale, type Locale } from "../../common/locales.ts";
+import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
+
+/** What every procedure knows about the request; identities come from cookies, never input. */
+export interface Context {
+  db: DB;
+  limiter: RateLimiter;
+  visitorId: string;
+  ipKey: string;
+  locale: Locale;
+  now: () => number;
+}
+
+/** The web names its interface language in this header, so stored rows can record it. */
+export const LOCALE_HEADER = "x-tidings-locale";
+
+export function localeFromHeader(value: string | null): Locale {
+  return isLocale(value) ? value : "en";
+}

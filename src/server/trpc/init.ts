@@ -1,0 +1,66 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { ZodError } from "zod";
+import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
+import { DomainError } from "../../core/errors.ts";
+import type { Context } from "./context.ts";
+
+const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
+  INVALID_INPUT: "BAD_REQUEST",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  INTERNAL: "INTERNAL_SERVER_ERROR",
+};
+
+const appCodeOf: Partial<Record<TRPC_ERROR_CODE_KEY, AppErrorCode>> = {
+  BAD_REQUEST: "INVALID_INPUT",
+  PARSE_ERROR: "INVALID_INPUT",
+  TOO_MANY_REQUESTS: "RATE_LIMITED",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  METHOD_NOT_SUPPORTED: "INVALID_INPUT",
+};
+
+export function errorData(error: TRPCError): AppErrorData {
+  const cause = error.cause;
+  if (cause instanceof ZodError) {
+    return { appCode: "INVALID_INPUT", issues: toFieldIssues(cause.issues) };
+  }
+  if (cause instanceof DomainError) {
+    return cause.retryAfterSeconds === undefined
+      ? { appCode: cause.code }
+      : { appCode: cause.code, retryAfter: cause.retryAfterSeconds };
+  }
+  return { appCode: appCodeOf[error.code] ?? "INTERNAL" };
+}
+
+const t = initTRPC.context<Context>().create({
+  // Stack traces never leave the server.
+  isDev: false,
+  errorFormatter({ shape, error }) {
+    const { stack: _stack, ...data } = shape.data;
+    return { ...shape, data: { ...data, ...errorData(error) } };
+  },
+});
+
+/** Domain errors become tRPC errors with the matching HTTP status, keeping their cause. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    return {
+      ...result,
+      error: new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause }),
+    };
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(domainErrors);
+export const createCallerFactory = t.createCallerFactory;

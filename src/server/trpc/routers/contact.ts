@@ -1,0 +1,10 @@
+import { contactInput } from "../../../common/contact.ts";
+import { sendContactMessage } from "../../../core/contact/contact.ts";
+import { publicProcedure, router } from "../init.ts";
+
+export const contactRouter = router({
+  send: publicProcedure.input(contactInput).mutation(async ({ ctx, input }) => {
+    await sendContactMessage(ctx.db, ctx.limiter, ctx, input, ctx.now());
+    return { ok: true as const };
+  }),
+});

@@ -1,0 +1,9 @@
+import { router } from "../init.ts";
+import { contactRouter } from "./contact.ts";
+
+export const appRouter = router({
+  contact: contactRouter,
+});
+
+/** The one type the web imports from the server. */
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,89 @@
+import { Link, useLocation } from "@tanstack/react-router";
+import { Menu, Waves, X } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { localizedPath, type PageSlug } from "../../common/locales.ts";
+import { useI18n } from "../lib/i18n.tsx";
+import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
+
+/** The spec's threshold for the header's background. */
+const SCROLL_THRESHOLD_PX = 10;
+
+type NavKey = "home" | "create" | "discover" | "randomChat" | "about" | "faq";
+const navItems: ReadonlyArray<{ slug: PageSlug; key: NavKey }> = [
+  { slug: "", key: "home" },
+  { slug: "create", key: "create" },
+  { slug: "discover", key: "discover" },
+  { slug: "random-chat", key: "randomChat" },
+  { slug: "about", key: "about" },
+  { slug: "faq", key: "faq" },
+];
+
+function useScrolled(): boolean {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > SCROLL_THRESHOLD_PX);
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    return () => window.removeEventListener("scroll", update);
+  }, []);
+  return scrolled;
+}
+
+export function Header() {
+  const { LL, prefix } = useI18n();
+  const { pathname } = useLocation();
+  const scrolled = useScrolled();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+
+  // The menu closes whenever the path changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  const links = (className: string) =>
+    navItems.map(({ slug, key }) => {
+      const href = localizedPath(prefix, slug);
+      const active = pathname === href;
+      return (
+        <li key={key}>
+          <Link
+            to={href}
+            className={active ? `${className} is-active` : className}
+            aria-current={active ? "page" : undefined}
+          >
+            {LL.nav[key]()}
+          </Link>
+        </li>
+      );
+    });
+
+  return (
+    <header className={`site-header${scrolled || menuOpen ? " is-scrolled" : ""}`}>
+      <div className="site-header__bar">
+        <Link to={localizedPath(prefix, "")} className="brand">
+          <Waves aria-hidden="true" className="brand__icon" />
+          <span>Tidings</span>
+        </Link>
+        <nav aria-label={LL.nav.main()} className="site-nav">
+          <ul className="site-nav__list">{links("site-nav__link")}</ul>
+        </nav>
+        <div className="site-header__tools">
+          <LanguageSwitcher />
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+            <span className="visually-hidden">{LL.nav.menu()}</span>
+          </button>
+        </div>
+      </div>
+      <nav id={menuId} aria-label={LL.nav.menu()} className="mobile-nav" hidden={!menuOpen}>
+        <ul className="mobile-nav__list">{links("mobile-nav__link")}</ul>
+      </nav>
+    </header>
+  );
+}

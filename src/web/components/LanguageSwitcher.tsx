@@ -1,0 +1,53 @@
+import { useLocation, useNavigate } from "@tanstack/react-router";
+import { Check, Globe } from "lucide-react";
+import { DropdownMenu } from "radix-ui";
+import { type Locale, prefixOfLocale, splitPrefix, swapPrefix } from "../../common/locales.ts";
+import { storeLocale, useI18n, useSetFallbackLocale } from "../lib/i18n.tsx";
+
+const choices: ReadonlyArray<{ locale: Locale; key: "zhTW" | "en" }> = [
+  { locale: "zh-TW", key: "zhTW" },
+  { locale: "en", key: "en" },
+];
+
+/** Moves to the same page under the other language and remembers the choice. */
+export function LanguageSwitcher() {
+  const { LL, locale } = useI18n();
+  const { pathname, searchStr, hash } = useLocation();
+  const navigate = useNavigate();
+  const setFallbackLocale = useSetFallbackLocale();
+
+  function choose(next: Locale) {
+    storeLocale(next);
+    setFallbackLocale(next);
+    if (splitPrefix(pathname).prefix) {
+      const href = `${swapPrefix(pathname, prefixOfLocale(next))}${searchStr}${hash ? `#${hash}` : ""}`;
+      void navigate({ href });
+    }
+  }
+
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="lang-trigger" aria-label={LL.nav.language()}>
+        <Globe aria-hidden="true" />
+        <span className="lang-trigger__label">
+          {LL.languages[locale === "en" ? "en" : "zhTW"]()}
+        </span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
+          {choices.map(({ locale: choice, key }) => (
+            <DropdownMenu.Item
+              key={choice}
+              className="menu__item"
+              lang={choice}
+              onSelect={() => choose(choice)}
+            >
+              <span>{LL.languages[key]()}</span>
+              {choice === locale && <Check aria-hidden="true" className="menu__check" />}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

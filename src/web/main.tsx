@@ -1,0 +1,33 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
+import { StrictMode, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { localeOfPrefix, splitPrefix } from "../common/locales.ts";
+import { storedLocale } from "./lib/i18n.tsx";
+import { createTrpcClient, queryClient, trpc } from "./lib/trpc.ts";
+import { router } from "./router.tsx";
+
+function currentLocale(): string {
+  const { prefix } = splitPrefix(location.pathname);
+  return prefix ? localeOfPrefix(prefix) : (storedLocale() ?? "en");
+}
+
+function App() {
+  const [client] = useState(() => createTrpcClient(currentLocale));
+  return (
+    <trpc.Provider client={client} queryClient={queryClient}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </trpc.Provider>
+  );
+}
+
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,3 @@
+export function FaqPage() {
+  return <div className="container">faq</div>;
+}

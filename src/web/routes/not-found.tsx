@@ -1,0 +1,49 @@
+import { Link, useLocation, useRouter } from "@tanstack/react-router";
+import { ArrowLeft, Home } from "lucide-react";
+import { useEffect } from "react";
+import { localizedPath, notFoundSuggestion } from "../../common/locales.ts";
+import { useI18n } from "../lib/i18n.tsx";
+
+export function NotFoundPage() {
+  const { LL, prefix } = useI18n();
+  const { pathname } = useLocation();
+  const router = useRouter();
+  const suggestion = notFoundSuggestion(pathname, prefix);
+  // The sentence's word order differs by language, so the link goes where {path} stands.
+  const [before, after] = LL.notFound.suggestion({ path: "\u0000" }).split("\u0000");
+
+  useEffect(() => {
+    console.warn(`404: no page at ${pathname}`);
+  }, [pathname]);
+
+  return (
+    <div className="container not-found">
+      <p className="not-found__code" aria-hidden="true">
+        {LL.notFound.code()}
+      </p>
+      <h1 className="not-found__title">{LL.notFound.title()}</h1>
+      <p className="not-found__body">{LL.notFound.body()}</p>
+      {suggestion && (
+        <p className="not-found__suggestion">
+          {before}
+          <Link to={suggestion}>{suggestion}</Link>
+          {after}
+        </p>
+      )}
+      <div className="button-row">
+        <Link to={localizedPath(prefix, "")} className="button button--primary">
+          <Home aria-hidden="true" />
+          {LL.common.returnHome()}
+        </Link>
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() => router.history.back()}
+        >
+          <ArrowLeft aria-hidden="true" />
+          {LL.common.goBack()}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { PageIntro } from "../components/PageIntro.tsx";
+import { useI18n } from "../lib/i18n.tsx";
+
+export function PublicBottlesPage() {
+  const { LL } = useI18n();
+  return (
+    <div className="container">
+      <PageIntro title={LL.publicBottles.title()}>{LL.publicBottles.subtitle()}</PageIntro>
+      <p className="notice">{LL.common.comingSoon()}</p>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export function TermsPage() {
+  return <div className="container">terms</div>;
+}
