@@ -30,7 +30,7 @@ export async function loadWebAssets(bundle: HTMLBundle): Promise<WebAssets> {
   try {
     const base = internal.url;
     const htmlResponse = await fetch(new URL("/", base));
-    if (!htmlResponse.ok) throw new Error(`front end bundle failed: ${htmlResponse.status}`);
+    if (!htmlResponse.ok) throw new Error(`front end bundle failed: ${await buildErrors(bundle)}`);
     const html = await htmlResponse.text();
     const files = new Map<string, Asset>();
     const pending = referencedPaths(html);
@@ -48,6 +48,16 @@ export async function loadWebAssets(bundle: HTMLBundle): Promise<WebAssets> {
     return { html, files };
   } finally {
     internal.stop(true);
+  }
+}
+
+/** Bun's HTML route answers a failed bundle with an empty 500; a direct build says why. */
+async function buildErrors(bundle: HTMLBundle): Promise<string> {
+  try {
+    const result = await Bun.build({ entrypoints: [bundle.index], throw: false });
+    return result.logs.map((log) => String(log)).join("\n") || "no details";
+  } catch (error) {
+    return String(error);
   }
 }
 

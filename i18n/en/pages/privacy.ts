@@ -1,4 +1,66 @@
 // Strings of the privacy page.
 export const privacy = {
-  title: "TODO",
+  title: "Privacy Policy",
+  lead: "What Tidings collects when you use it, why, and how we look after it.",
+  lastUpdated: "Last updated: {date:string}",
+  toc: "On this page",
+  intro:
+    "Tidings is built to be anonymous. You do not need an account to write, find or translate bottles, and we collect only what the site needs to work and to stay safe.",
+  sections: {
+    collected: {
+      title: "Information we collect",
+      body: "When you use Tidings we may collect:",
+      item1:
+        "Country: worked out from your connection, so your country's name and flag can be shown as the origin of your bottles and chats. We do not show or keep your city or precise location.",
+      item2:
+        "IP address: used to prevent abuse such as spam and flooding. We do not store the address itself, only a keyed hash of it, which lets us recognise repeated abuse without keeping the address.",
+      item3:
+        "Bottle content: the messages you write, with their drift time, expiry date and whether you made them public.",
+      item4:
+        "Usage data: the pages you visit and actions such as likes and reports, so we can keep the site running and improve it.",
+      item5:
+        "Device information: your browser, operating system and language, so pages display correctly on your device.",
+    },
+    use: {
+      title: "How we use your information",
+      body: "We use this information only to:",
+      item1: "deliver your bottles to other visitors and show where they came from;",
+      item2: "prevent spam and abuse, and enforce our Terms of Service;",
+      item3: "keep Tidings working, fix problems and make it better;",
+      item4: "answer you when you contact us.",
+      note: "We do not sell your information, and we do not use it for advertising.",
+    },
+    security: {
+      title: "Security",
+      body: "We protect the information we hold with reasonable measures, such as encrypted connections, hashing IP addresses instead of storing them, and limiting who can access our systems. No method of sending or storing data over the internet is completely secure, however, so we cannot guarantee absolute security.",
+    },
+    cookies: {
+      title: "Cookies and local storage",
+      body: "Tidings uses only what it needs to work:",
+      item1:
+        "A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly.",
+      item2: "A session cookie when you sign in, so you stay signed in while you like and report bottles.",
+      item3:
+        "Your language preference, which is kept in your browser's localStorage rather than in a cookie.",
+      note: "You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.",
+    },
+    thirdParty: {
+      title: "Links to other sites",
+      body: "Tidings may contain links to websites we do not operate. We are not responsible for their content or privacy practices, so please read the privacy policy of every site you visit.",
+    },
+    children: {
+      title: "Children's privacy",
+      body: "Tidings is not directed at children under 13, and we do not knowingly collect information from them. If you believe a child under 13 has shared information with us, please contact us and we will remove it.",
+    },
+    changes: {
+      title: "Changes to this policy",
+      body: "We may update this policy from time to time. When we do, we will post the new version on this page and change the date at the top. Continuing to use Tidings after a change means you accept the updated policy.",
+    },
+    contact: {
+      title: "Contact us",
+      body: "If you have questions about this policy or your information, please reach us through our {link:string}.",
+      linkLabel: "contact page",
+      email: "You can also email us at {email:string}.",
+    },
+  },
 };

@@ -1,0 +1,129 @@
+import { expect, test } from "./fixtures";
+
+test.describe("header", () => {
+  test("links lead to their pages and the current one is highlighted", async ({ page, consoleErrors }) => {
+    await page.goto("/en");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
+    for (const [name, path] of [
+      ["Create", "/en/create"],
+      ["Discover", "/en/discover"],
+      ["Random Chat", "/en/random-chat"],
+      ["About", "/en/about"],
+      ["FAQ", "/en/faq"],
+      ["Home", "/en"],
+    ] as const) {
+      await nav.getByRole("link", { name, exact: true }).click();
+      await expect(page).toHaveURL(path);
+      await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("is transparent at the top and dimmed once the page scrolls past 10 px", async ({ page }) => {
+    await page.goto("/en/privacy");
+    const header = page.locator("header.site-header");
+    await expect(header).not.toHaveClass(/is-scrolled/);
+    await page.evaluate(() => window.scrollTo(0, 11));
+    await expect(header).toHaveClass(/is-scrolled/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(header).not.toHaveClass(/is-scrolled/);
+  });
+});
+
+test.describe("mobile menu", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the Menu toggle opens the links and the menu closes when the path changes", async ({ page }) => {
+    await page.goto("/en");
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    const toggle = page.getByRole("button", { name: "Menu" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const menu = page.getByRole("navigation", { name: "Menu" });
+    await expect(menu.getByRole("link")).toHaveCount(6);
+    await menu.getByRole("link", { name: "FAQ" }).click();
+    await expect(page).toHaveURL("/en/faq");
+    await expect(menu).toBeHidden();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  });
+});
+
+test.describe("language switcher", () => {
+  test("moves to the same page in the other language and remembers the choice", async ({ page, consoleErrors }) => {
+    await page.goto("/en/faq");
+    await page.getByRole("button", { name: "Language" }).click();
+    await page.getByRole("menuitem", { name: "繁體中文" }).click();
+    await expect(page).toHaveURL("/zh/faq");
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
+    await expect(page.getByRole("navigation", { name: "主要" }).getByRole("link", { name: "首頁" })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem("preferred-language"))).toBe("zh-TW");
+
+    await page.getByRole("button", { name: "語言" }).click();
+    await page.getByRole("menuitem", { name: "English" }).click();
+    await expect(page).toHaveURL("/en/faq");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    expect(await page.evaluate(() => localStorage.getItem("preferred-language"))).toBe("en");
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("home switches to the bare prefix and the keyboard can drive it", async ({ page }) => {
+    await page.goto("/zh");
+    await page.getByRole("button", { name: "語言" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("menuitem", { name: "English" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL("/en");
+  });
+});
+
+test.describe("footer", () => {
+  test("links to the static pages and names the website, e-mail and year", async ({ page }) => {
+    await page.goto("/en");
+    const footer = page.locator("footer");
+    for (const name of ["About", "Privacy", "Terms", "Contact", "FAQ"]) {
+      await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await expect(footer.getByRole("link", { name: "hello@tidings.example.org" })).toHaveAttribute(
+      "href",
+      "mailto:hello@tidings.example.org",
+    );
+    await expect(footer.getByRole("link", { name: "tidings.example.org" })).toBeVisible();
+    await expect(footer).toContainText(`© ${new Date().getFullYear()} Tidings`);
+  });
+});
+
+test.describe("not-found page", () => {
+  test("a path without a prefix shows 404, suggests the prefixed path and logs the path", async ({ page }) => {
+    const logged: string[] = [];
+    page.on("console", (m) => logged.push(m.text()));
+    const response = await page.goto("/some/lost/page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+    await expect(page.getByText("404", { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "/en/some/lost/page" })).toBeVisible();
+    expect(logged.some((line) => line.includes("/some/lost/page"))).toBe(true);
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await expect(page).toHaveURL("/en");
+  });
+
+  test("a prefixed missing page speaks its language and offers no suggestion", async ({ page }) => {
+    await page.goto("/zh/faq");
+    await page.goto("/zh/nowhere");
+    await expect(page.getByRole("heading", { name: "糟糕！找不到頁面" })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^\/zh\// })).toHaveCount(0);
+    await page.getByRole("button", { name: "返回上一頁" }).click();
+    await expect(page).toHaveURL("/zh/faq");
+  });
+
+  test("inside the app, a link to an unprefixed page is redirected like the server does", async ({ page }) => {
+    await page.goto("/en");
+    await page.evaluate(() => {
+      history.pushState({}, "", "/faq");
+      dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await expect(page).toHaveURL("/en/faq");
+  });
+});

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ CONTACT_EMAIL: "hello@tidings.example.org" });
+});
+afterAll(() => server.close());
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path}`, { headers, redirect: "manual" });
+
+describe("health", () => {
+  test("answers ok with the version once migrated", async () => {
+    const response = await get("/healthz");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, version: expect.any(String) });
+  });
+});
+
+describe("redirects", () => {
+  test("the root goes to /zh for a Chinese browser and /en otherwise", async () => {
+    const zh = await get("/", { "Accept-Language": "zh-TW,zh;q=0.9,en;q=0.5" });
+    expect(zh.status).toBe(302);
+    expect(zh.headers.get("location")).toBe("/zh");
+    expect(zh.headers.get("vary")).toContain("Accept-Language");
+    const en = await get("/", { "Accept-Language": "en-GB,zh-TW;q=0.5" });
+    expect(en.headers.get("location")).toBe("/en");
+    const none = await get("/");
+    expect(none.headers.get("location")).toBe("/en");
+  });
+
+  test("unprefixed pages go to their English pages, keeping the query", async () => {
+    for (const slug of ["create", "discover", "about", "privacy", "terms", "contact", "faq", "public-bottles", "random-chat"]) {
+      const response = await get(`/${slug}`, { "Accept-Language": "zh-TW" });
+      expect(response.status).toBe(301);
+      expect(response.headers.get("location")).toBe(`/en/${slug}`);
+    }
+    expect((await get("/faq?x=1")).headers.get("location")).toBe("/en/faq?x=1");
+  });
+
+  test("a trailing slash is dropped", async () => {
+    const response = await get("/en/faq/");
+    expect(response.status).toBe(301);
+    expect(response.headers.get("location")).toBe("/en/faq");
+  });
+});
+
+describe("pages", () => {
+  test("every page answers 200 with the app, in the prefix's language", async () => {
+    for (const prefix of ["en", "zh"]) {
+      for (const slug of ["", "/create", "/discover", "/about", "/privacy", "/terms", "/contact", "/faq", "/public-bottles", "/random-chat"]) {
+        const response = await get(`/${prefix}${slug}`);
+        expect(response.status).toBe(200);
+        const html = await response.text();
+        expect(html).toContain(`<html lang="${prefix === "zh" ? "zh-TW" : "en"}"`);
+        expect(html).toContain('<div id="root">');
+      }
+    }
+    expect((await get("/auth")).status).toBe(200);
+  });
+
+  test("titles are localized and the operator's settings are embedded", async () => {
+    const zh = await (await get("/zh/faq")).text();
+    expect(zh).toContain("<title>常見問題 · Tidings</title>");
+    expect(zh).toContain('"contactEmail":"hello@tidings.example.org"');
+  });
+
+  test("the about page carries its metadata for link previews", async () => {
+    const html = await (await get("/en/about")).text();
+    for (const needle of ['name="keywords"', 'property="og:title"', 'name="twitter:card"', 'rel="canonical"']) {
+      expect(html).toContain(needle);
+    }
+    expect(html).toContain(`href="${server.url}/en/about"`);
+  });
+
+  test("unknown paths answer 404 with the app (which shows the not-found page)", async () => {
+    for (const path of ["/nope", "/en/nope", "/zh/faq/more", "/fr", "/trpcx"]) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain('<div id="root">');
+    }
+  });
+
+  test("other methods than GET are refused on pages", async () => {
+    const response = await fetch(`${server.url}/en`, { method: "POST", body: "x" });
+    expect(response.status).toBe(405);
+  });
+});
+
+describe("assets", () => {
+  test("hashed assets are served immutable, and revalidate by ETag", async () => {
+    const html = await (await get("/en")).text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    const style = /<link rel="stylesheet" crossorigin href="([^"]+)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/.+-[a-z0-9]+\.js$/);
+    expect(style).toMatch(/^\/.+-[a-z0-9]+\.css$/);
+    const js = await get(script ?? "");
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toContain("javascript");
+    expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(js.headers.get("set-cookie")).toBeNull();
+    const again = await get(script ?? "", { "If-None-Match": js.headers.get("etag") ?? "" });
+    expect(again.status).toBe(304);
+  });
+
+  test("pages are revalidated rather than cached", async () => {
+    expect((await get("/en")).headers.get("cache-control")).toBe("no-cache");
+  });
+});
+
+describe("security headers", () => {
+  test("every kind of response carries them", async () => {
+    const html = await (await get("/en")).text();
+    const script = /src="([^"]+\.js)"/.exec(html)?.[1] ?? "";
+    for (const path of ["/en", "/nope", "/", "/faq", "/healthz", script, "/trpc/contact.send"]) {
+      const response = await get(path);
+      const csp = response.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    }
+  });
+
+  test("the page has no inline script that would need unsafe-inline", async () => {
+    const html = await (await get("/en")).text();
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1] ?? "");
+    // The only script element without src holds JSON data, which browsers never run.
+    expect(inline).toEqual([' type="application/json" id="site-config"']);
+  });
+});
+
+describe("visitor cookie", () => {
+  test("a new visitor gets an HttpOnly cookie of 128 random bits; a known one keeps it", async () => {
+    const first = await get("/en");
+    const cookie = first.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^visitor=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+    const value = cookie.split(";")[0] ?? "";
+    const second = await get("/en", { Cookie: value });
+    expect(second.headers.get("set-cookie")).toBeNull();
+  });
+});
