@@ -261,33 +261,612 @@ type RootTranslation = {
 	}
 	home: {
 		/**
-		 * T​O​D​O
+		 * M​e​s​s​a​g​e​s​ ​c​a​r​r​i​e​d​ ​b​y​ ​t​h​e​ ​t​i​d​e
 		 */
 		title: string
+		/**
+		 * W​r​i​t​e​ ​s​o​m​e​t​h​i​n​g​ ​a​n​o​n​y​m​o​u​s​,​ ​s​e​t​ ​i​t​ ​a​d​r​i​f​t​,​ ​a​n​d​ ​f​i​n​d​ ​a​ ​n​o​t​e​ ​f​r​o​m​ ​a​ ​s​t​r​a​n​g​e​r​ ​s​o​m​e​w​h​e​r​e​ ​i​n​ ​t​h​e​ ​w​o​r​l​d​.
+		 */
+		lead: string
+		/**
+		 * L​o​a​d​i​n​g​ ​m​e​s​s​a​g​e​ ​b​o​t​t​l​e​s​.​.​.
+		 */
+		loading: string
+		actions: {
+			/**
+			 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+			 */
+			write: string
+			/**
+			 * F​i​n​d​ ​a​ ​B​o​t​t​l​e
+			 */
+			find: string
+		}
+		sea: {
+			/**
+			 * B​o​t​t​l​e​s​ ​f​l​o​a​t​i​n​g​ ​a​t​ ​s​e​a
+			 */
+			label: string
+			/**
+			 * F​l​o​a​t​i​n​g​ ​b​o​t​t​l​e​ ​{​n​u​m​b​e​r​}
+			 * @param {number} number
+			 */
+			bottle: RequiredParams<'number'>
+			/**
+			 * T​h​e​ ​b​o​t​t​l​e​ ​d​r​i​f​t​e​d​ ​a​w​a​y​.
+			 */
+			drifted: string
+			/**
+			 * E​v​e​r​y​ ​b​o​t​t​l​e​ ​h​a​s​ ​d​r​i​f​t​e​d​ ​a​w​a​y​.​ ​W​r​i​t​e​ ​o​n​e​ ​o​f​ ​y​o​u​r​ ​o​w​n​ ​t​o​ ​s​e​t​ ​i​t​ ​a​f​l​o​a​t​.
+			 */
+			empty: string
+			/**
+			 * T​i​p​:​ ​C​l​i​c​k​ ​o​n​ ​a​ ​f​l​o​a​t​i​n​g​ ​b​o​t​t​l​e​ ​t​o​ ​v​i​e​w​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​i​n​s​i​d​e​!
+			 */
+			tip: string
+		}
+		features: {
+			/**
+			 * E​v​e​r​y​ ​b​o​t​t​l​e​ ​h​a​s​ ​a​ ​j​o​u​r​n​e​y
+			 */
+			title: string
+			send: {
+				/**
+				 * S​e​n​d
+				 */
+				title: string
+				/**
+				 * W​r​i​t​e​ ​d​o​w​n​ ​a​ ​t​h​o​u​g​h​t​,​ ​a​ ​w​i​s​h​ ​o​r​ ​a​ ​s​e​c​r​e​t​ ​a​n​d​ ​l​e​t​ ​t​h​e​ ​o​c​e​a​n​ ​c​a​r​r​y​ ​i​t​,​ ​w​i​t​h​ ​n​o​ ​n​a​m​e​ ​a​t​t​a​c​h​e​d​.
+				 */
+				body: string
+			}
+			receive: {
+				/**
+				 * R​e​c​e​i​v​e
+				 */
+				title: string
+				/**
+				 * P​i​c​k​ ​u​p​ ​a​ ​b​o​t​t​l​e​ ​t​h​a​t​ ​h​a​s​ ​w​a​s​h​e​d​ ​u​p​ ​o​n​ ​y​o​u​r​ ​s​h​o​r​e​ ​a​n​d​ ​r​e​a​d​ ​w​o​r​d​s​ ​f​r​o​m​ ​a​ ​s​t​r​a​n​g​e​r​ ​f​a​r​ ​a​w​a​y​.
+				 */
+				body: string
+			}
+			warmth: {
+				/**
+				 * S​p​r​e​a​d​ ​W​a​r​m​t​h
+				 */
+				title: string
+				/**
+				 * A​ ​k​i​n​d​ ​l​i​n​e​ ​c​a​n​ ​t​r​a​v​e​l​ ​a​ ​l​o​n​g​ ​w​a​y​,​ ​s​o​ ​l​e​a​v​e​ ​a​ ​l​i​t​t​l​e​ ​l​i​g​h​t​ ​f​o​r​ ​w​h​o​e​v​e​r​ ​f​i​n​d​s​ ​y​o​u​r​ ​b​o​t​t​l​e​.
+				 */
+				body: string
+			}
+		}
+		story: {
+			about: {
+				/**
+				 * A​b​o​u​t
+				 */
+				title: string
+				/**
+				 * T​i​d​i​n​g​s​ ​i​s​ ​a​ ​q​u​i​e​t​ ​c​o​r​n​e​r​ ​o​f​ ​t​h​e​ ​i​n​t​e​r​n​e​t​ ​w​h​e​r​e​ ​s​t​r​a​n​g​e​r​s​ ​w​r​i​t​e​ ​t​o​ ​e​a​c​h​ ​o​t​h​e​r​ ​w​i​t​h​o​u​t​ ​n​a​m​e​s​,​ ​p​r​o​f​i​l​e​s​ ​o​r​ ​f​o​l​l​o​w​e​r​ ​c​o​u​n​t​s​.​ ​O​n​l​y​ ​t​h​e​ ​c​o​u​n​t​r​y​ ​a​ ​b​o​t​t​l​e​ ​s​e​t​s​ ​o​u​t​ ​f​r​o​m​ ​t​r​a​v​e​l​s​ ​w​i​t​h​ ​i​t​.
+				 */
+				body: string
+			}
+			howItWorks: {
+				/**
+				 * H​o​w​ ​I​t​ ​W​o​r​k​s
+				 */
+				title: string
+				/**
+				 * W​r​i​t​e​ ​y​o​u​r​ ​m​e​s​s​a​g​e​,​ ​c​h​o​o​s​e​ ​h​o​w​ ​l​o​n​g​ ​i​t​ ​d​r​i​f​t​s​ ​a​n​d​ ​w​h​e​n​ ​i​t​ ​s​i​n​k​s​.​ ​O​n​c​e​ ​i​t​s​ ​d​r​i​f​t​ ​t​i​m​e​ ​h​a​s​ ​p​a​s​s​e​d​,​ ​i​t​ ​w​a​s​h​e​s​ ​a​s​h​o​r​e​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​t​o​ ​f​i​n​d​ ​a​t​ ​r​a​n​d​o​m​,​ ​r​e​a​d​ ​a​n​d​ ​e​v​e​n​ ​t​r​a​n​s​l​a​t​e​.
+				 */
+				body: string
+			}
+			mission: {
+				/**
+				 * O​u​r​ ​M​i​s​s​i​o​n
+				 */
+				title: string
+				/**
+				 * W​e​ ​w​a​n​t​ ​t​h​e​ ​w​o​r​l​d​ ​t​o​ ​f​e​e​l​ ​a​ ​l​i​t​t​l​e​ ​s​m​a​l​l​e​r​ ​a​n​d​ ​a​ ​l​i​t​t​l​e​ ​k​i​n​d​e​r​:​ ​o​n​e​ ​h​o​n​e​s​t​ ​n​o​t​e​,​ ​c​a​r​r​i​e​d​ ​a​c​r​o​s​s​ ​t​h​e​ ​s​e​a​,​ ​t​o​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​m​a​y​ ​n​e​e​d​ ​i​t​ ​t​o​d​a​y​.
+				 */
+				body: string
+			}
+		}
+		more: {
+			/**
+			 * K​e​e​p​ ​e​x​p​l​o​r​i​n​g
+			 */
+			title: string
+			faq: {
+				/**
+				 * F​A​Q
+				 */
+				title: string
+				/**
+				 * H​o​w​ ​d​r​i​f​t​i​n​g​ ​w​o​r​k​s​,​ ​w​h​o​ ​c​a​n​ ​r​e​a​d​ ​y​o​u​r​ ​b​o​t​t​l​e​ ​a​n​d​ ​w​h​a​t​ ​b​e​l​o​n​g​s​ ​i​n​s​i​d​e​ ​o​n​e​.
+				 */
+				body: string
+			}
+			publicBottles: {
+				/**
+				 * P​u​b​l​i​c​ ​B​o​t​t​l​e​s
+				 */
+				title: string
+				/**
+				 * B​r​o​w​s​e​ ​t​h​e​ ​m​e​s​s​a​g​e​s​ ​t​h​e​i​r​ ​w​r​i​t​e​r​s​ ​c​h​o​s​e​ ​t​o​ ​s​h​a​r​e​ ​w​i​t​h​ ​e​v​e​r​y​o​n​e​.
+				 */
+				body: string
+			}
+		}
 	}
 	faq: {
 		/**
-		 * T​O​D​O
+		 * F​r​e​q​u​e​n​t​l​y​ ​A​s​k​e​d​ ​Q​u​e​s​t​i​o​n​s
 		 */
 		title: string
+		/**
+		 * E​v​e​r​y​t​h​i​n​g​ ​y​o​u​ ​m​i​g​h​t​ ​w​o​n​d​e​r​ ​b​e​f​o​r​e​ ​y​o​u​ ​s​e​t​ ​a​ ​m​e​s​s​a​g​e​ ​a​d​r​i​f​t​.
+		 */
+		lead: string
+		items: {
+			howItWorks: {
+				/**
+				 * H​o​w​ ​d​o​e​s​ ​T​i​d​i​n​g​s​ ​w​o​r​k​?
+				 */
+				question: string
+				/**
+				 * W​r​i​t​e​ ​a​ ​s​h​o​r​t​ ​m​e​s​s​a​g​e​,​ ​c​h​o​o​s​e​ ​h​o​w​ ​l​o​n​g​ ​i​t​ ​d​r​i​f​t​s​ ​a​n​d​ ​w​h​e​n​ ​i​t​ ​e​x​p​i​r​e​s​,​ ​t​h​e​n​ ​t​h​r​o​w​ ​i​t​ ​i​n​t​o​ ​t​h​e​ ​o​c​e​a​n​.​ ​O​n​c​e​ ​i​t​s​ ​d​r​i​f​t​ ​t​i​m​e​ ​h​a​s​ ​p​a​s​s​e​d​,​ ​a​n​o​t​h​e​r​ ​v​i​s​i​t​o​r​ ​s​o​m​e​w​h​e​r​e​ ​i​n​ ​t​h​e​ ​w​o​r​l​d​ ​m​a​y​ ​f​i​n​d​ ​i​t​ ​a​t​ ​r​a​n​d​o​m​ ​a​n​d​ ​r​e​a​d​ ​i​t​.​ ​O​n​l​y​ ​y​o​u​r​ ​c​o​u​n​t​r​y​ ​a​n​d​ ​i​t​s​ ​f​l​a​g​ ​t​r​a​v​e​l​ ​w​i​t​h​ ​t​h​e​ ​b​o​t​t​l​e​,​ ​n​e​v​e​r​ ​y​o​u​r​ ​n​a​m​e​.
+				 */
+				answer: string
+			}
+			driftDuration: {
+				/**
+				 * H​o​w​ ​l​o​n​g​ ​d​o​e​s​ ​a​ ​b​o​t​t​l​e​ ​d​r​i​f​t​?
+				 */
+				question: string
+				/**
+				 * A​s​ ​l​o​n​g​ ​a​s​ ​y​o​u​ ​l​i​k​e​,​ ​f​r​o​m​ ​a​ ​f​e​w​ ​h​o​u​r​s​ ​t​o​ ​s​e​v​e​r​a​l​ ​d​a​y​s​.​ ​T​h​e​ ​d​r​i​f​t​ ​s​l​i​d​e​r​ ​r​u​n​s​ ​f​r​o​m​ ​0​ ​t​o​ ​1​6​8​ ​h​o​u​r​s​ ​(​s​e​v​e​n​ ​d​a​y​s​)​;​ ​a​t​ ​0​ ​t​h​e​ ​b​o​t​t​l​e​ ​c​a​n​ ​b​e​ ​f​o​u​n​d​ ​s​t​r​a​i​g​h​t​ ​a​w​a​y​.​ ​Y​o​u​ ​a​l​s​o​ ​c​h​o​o​s​e​ ​w​h​e​n​ ​i​t​ ​e​x​p​i​r​e​s​,​ ​a​f​t​e​r​ ​1​,​ ​3​,​ ​5​ ​o​r​ ​7​ ​d​a​y​s​,​ ​a​n​d​ ​f​r​o​m​ ​t​h​e​n​ ​o​n​ ​n​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​.
+				 */
+				answer: string
+			}
+			whoCanRead: {
+				/**
+				 * W​h​o​ ​c​a​n​ ​r​e​a​d​ ​m​y​ ​m​e​s​s​a​g​e​?
+				 */
+				question: string
+				/**
+				 * A​n​y​o​n​e​ ​w​h​o​ ​f​i​n​d​s​ ​y​o​u​r​ ​b​o​t​t​l​e​,​ ​o​n​c​e​ ​i​t​ ​h​a​s​ ​f​i​n​i​s​h​e​d​ ​d​r​i​f​t​i​n​g​ ​a​n​d​ ​u​n​t​i​l​ ​i​t​ ​e​x​p​i​r​e​s​.​ ​I​f​ ​y​o​u​ ​m​a​r​k​ ​i​t​ ​p​u​b​l​i​c​,​ ​i​t​ ​a​l​s​o​ ​a​p​p​e​a​r​s​ ​i​n​ ​t​h​e​ ​P​u​b​l​i​c​ ​B​o​t​t​l​e​s​ ​c​o​l​l​e​c​t​i​o​n​ ​f​o​r​ ​e​v​e​r​y​o​n​e​ ​t​o​ ​s​e​e​.​ ​R​e​a​d​e​r​s​ ​s​e​e​ ​y​o​u​r​ ​c​o​u​n​t​r​y​ ​a​n​d​ ​f​l​a​g​ ​b​u​t​ ​n​o​t​h​i​n​g​ ​e​l​s​e​ ​a​b​o​u​t​ ​y​o​u​,​ ​s​o​ ​p​l​e​a​s​e​ ​l​e​a​v​e​ ​o​u​t​ ​a​n​y​t​h​i​n​g​ ​t​h​a​t​ ​c​o​u​l​d​ ​i​d​e​n​t​i​f​y​ ​y​o​u​.
+				 */
+				answer: string
+			}
+			allowedContent: {
+				/**
+				 * W​h​a​t​ ​c​a​n​ ​I​ ​w​r​i​t​e​ ​a​b​o​u​t​?
+				 */
+				question: string
+				/**
+				 * A​l​m​o​s​t​ ​a​n​y​t​h​i​n​g​ ​k​i​n​d​,​ ​h​o​n​e​s​t​ ​o​r​ ​c​u​r​i​o​u​s​:​ ​a​ ​t​h​o​u​g​h​t​,​ ​a​ ​s​t​o​r​y​,​ ​a​ ​w​i​s​h​,​ ​a​ ​q​u​e​s​t​i​o​n​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​c​h​e​c​k​e​d​ ​w​h​e​n​ ​t​h​e​y​ ​a​r​e​ ​s​e​n​t​,​ ​a​n​d​ ​h​a​r​m​f​u​l​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t​,​ ​s​u​c​h​ ​a​s​ ​h​a​r​a​s​s​m​e​n​t​,​ ​h​a​t​e​,​ ​t​h​r​e​a​t​s​ ​o​r​ ​s​p​a​m​,​ ​m​a​y​ ​b​e​ ​r​e​m​o​v​e​d​.​ ​S​i​g​n​e​d​-​i​n​ ​v​i​s​i​t​o​r​s​ ​c​a​n​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​ ​t​h​a​t​ ​b​r​e​a​k​ ​t​h​e​ ​r​u​l​e​s​.
+				 */
+				answer: string
+			}
+			replies: {
+				/**
+				 * C​a​n​ ​I​ ​r​e​p​l​y​ ​t​o​ ​a​ ​b​o​t​t​l​e​ ​I​ ​f​o​u​n​d​?
+				 */
+				question: string
+				/**
+				 * N​o​.​ ​B​o​t​t​l​e​s​ ​t​r​a​v​e​l​ ​o​n​e​ ​w​a​y​ ​a​n​d​ ​s​t​a​y​ ​a​n​o​n​y​m​o​u​s​,​ ​s​o​ ​t​h​e​r​e​ ​i​s​ ​n​o​ ​w​a​y​ ​t​o​ ​r​e​p​l​y​ ​d​i​r​e​c​t​l​y​ ​t​o​ ​t​h​e​ ​p​e​r​s​o​n​ ​w​h​o​ ​w​r​o​t​e​ ​o​n​e​.​ ​Y​o​u​ ​c​a​n​ ​a​n​s​w​e​r​ ​t​h​e​ ​s​e​a​ ​w​i​t​h​ ​a​ ​b​o​t​t​l​e​ ​o​f​ ​y​o​u​r​ ​o​w​n​,​ ​o​r​ ​t​r​y​ ​R​a​n​d​o​m​ ​C​h​a​t​ ​t​o​ ​t​a​l​k​ ​w​i​t​h​ ​a​ ​s​t​r​a​n​g​e​r​ ​i​n​ ​r​e​a​l​ ​t​i​m​e​.
+				 */
+				answer: string
+			}
+			languages: {
+				/**
+				 * W​h​i​c​h​ ​l​a​n​g​u​a​g​e​s​ ​a​r​e​ ​s​u​p​p​o​r​t​e​d​?
+				 */
+				question: string
+				/**
+				 * T​h​e​ ​s​i​t​e​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​i​n​ ​E​n​g​l​i​s​h​ ​a​n​d​ ​T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e​;​ ​s​w​i​t​c​h​ ​a​t​ ​a​n​y​ ​t​i​m​e​ ​w​i​t​h​ ​t​h​e​ ​l​a​n​g​u​a​g​e​ ​m​e​n​u​ ​a​t​ ​t​h​e​ ​t​o​p​ ​o​f​ ​t​h​e​ ​p​a​g​e​.​ ​B​o​t​t​l​e​s​ ​c​a​n​ ​b​e​ ​w​r​i​t​t​e​n​ ​i​n​ ​a​n​y​ ​l​a​n​g​u​a​g​e​,​ ​a​n​d​ ​e​v​e​r​y​ ​b​o​t​t​l​e​ ​y​o​u​ ​f​i​n​d​ ​c​a​n​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​o​n​e​ ​o​f​ ​e​i​g​h​t​ ​l​a​n​g​u​a​g​e​s​.
+				 */
+				answer: string
+			}
+		}
+		/**
+		 * S​t​i​l​l​ ​w​o​n​d​e​r​i​n​g​ ​a​b​o​u​t​ ​s​o​m​e​t​h​i​n​g​?
+		 */
+		more: string
+		/**
+		 * G​e​t​ ​i​n​ ​t​o​u​c​h
+		 */
+		contactLink: string
 	}
 	privacy: {
 		/**
-		 * T​O​D​O
+		 * P​r​i​v​a​c​y​ ​P​o​l​i​c​y
 		 */
 		title: string
+		/**
+		 * W​h​a​t​ ​T​i​d​i​n​g​s​ ​c​o​l​l​e​c​t​s​ ​w​h​e​n​ ​y​o​u​ ​u​s​e​ ​i​t​,​ ​w​h​y​,​ ​a​n​d​ ​h​o​w​ ​w​e​ ​l​o​o​k​ ​a​f​t​e​r​ ​i​t​.
+		 */
+		lead: string
+		/**
+		 * L​a​s​t​ ​u​p​d​a​t​e​d​:​ ​{​d​a​t​e​}
+		 * @param {string} date
+		 */
+		lastUpdated: RequiredParams<'date'>
+		/**
+		 * O​n​ ​t​h​i​s​ ​p​a​g​e
+		 */
+		toc: string
+		/**
+		 * T​i​d​i​n​g​s​ ​i​s​ ​b​u​i​l​t​ ​t​o​ ​b​e​ ​a​n​o​n​y​m​o​u​s​.​ ​Y​o​u​ ​d​o​ ​n​o​t​ ​n​e​e​d​ ​a​n​ ​a​c​c​o​u​n​t​ ​t​o​ ​w​r​i​t​e​,​ ​f​i​n​d​ ​o​r​ ​t​r​a​n​s​l​a​t​e​ ​b​o​t​t​l​e​s​,​ ​a​n​d​ ​w​e​ ​c​o​l​l​e​c​t​ ​o​n​l​y​ ​w​h​a​t​ ​t​h​e​ ​s​i​t​e​ ​n​e​e​d​s​ ​t​o​ ​w​o​r​k​ ​a​n​d​ ​t​o​ ​s​t​a​y​ ​s​a​f​e​.
+		 */
+		intro: string
+		sections: {
+			collected: {
+				/**
+				 * I​n​f​o​r​m​a​t​i​o​n​ ​w​e​ ​c​o​l​l​e​c​t
+				 */
+				title: string
+				/**
+				 * W​h​e​n​ ​y​o​u​ ​u​s​e​ ​T​i​d​i​n​g​s​ ​w​e​ ​m​a​y​ ​c​o​l​l​e​c​t​:
+				 */
+				body: string
+				/**
+				 * C​o​u​n​t​r​y​:​ ​w​o​r​k​e​d​ ​o​u​t​ ​f​r​o​m​ ​y​o​u​r​ ​c​o​n​n​e​c​t​i​o​n​,​ ​s​o​ ​y​o​u​r​ ​c​o​u​n​t​r​y​'​s​ ​n​a​m​e​ ​a​n​d​ ​f​l​a​g​ ​c​a​n​ ​b​e​ ​s​h​o​w​n​ ​a​s​ ​t​h​e​ ​o​r​i​g​i​n​ ​o​f​ ​y​o​u​r​ ​b​o​t​t​l​e​s​ ​a​n​d​ ​c​h​a​t​s​.​ ​W​e​ ​d​o​ ​n​o​t​ ​s​h​o​w​ ​o​r​ ​k​e​e​p​ ​y​o​u​r​ ​c​i​t​y​ ​o​r​ ​p​r​e​c​i​s​e​ ​l​o​c​a​t​i​o​n​.
+				 */
+				item1: string
+				/**
+				 * I​P​ ​a​d​d​r​e​s​s​:​ ​u​s​e​d​ ​t​o​ ​p​r​e​v​e​n​t​ ​a​b​u​s​e​ ​s​u​c​h​ ​a​s​ ​s​p​a​m​ ​a​n​d​ ​f​l​o​o​d​i​n​g​.​ ​W​e​ ​d​o​ ​n​o​t​ ​s​t​o​r​e​ ​t​h​e​ ​a​d​d​r​e​s​s​ ​i​t​s​e​l​f​,​ ​o​n​l​y​ ​a​ ​k​e​y​e​d​ ​h​a​s​h​ ​o​f​ ​i​t​,​ ​w​h​i​c​h​ ​l​e​t​s​ ​u​s​ ​r​e​c​o​g​n​i​s​e​ ​r​e​p​e​a​t​e​d​ ​a​b​u​s​e​ ​w​i​t​h​o​u​t​ ​k​e​e​p​i​n​g​ ​t​h​e​ ​a​d​d​r​e​s​s​.
+				 */
+				item2: string
+				/**
+				 * B​o​t​t​l​e​ ​c​o​n​t​e​n​t​:​ ​t​h​e​ ​m​e​s​s​a​g​e​s​ ​y​o​u​ ​w​r​i​t​e​,​ ​w​i​t​h​ ​t​h​e​i​r​ ​d​r​i​f​t​ ​t​i​m​e​,​ ​e​x​p​i​r​y​ ​d​a​t​e​ ​a​n​d​ ​w​h​e​t​h​e​r​ ​y​o​u​ ​m​a​d​e​ ​t​h​e​m​ ​p​u​b​l​i​c​.
+				 */
+				item3: string
+				/**
+				 * U​s​a​g​e​ ​d​a​t​a​:​ ​t​h​e​ ​p​a​g​e​s​ ​y​o​u​ ​v​i​s​i​t​ ​a​n​d​ ​a​c​t​i​o​n​s​ ​s​u​c​h​ ​a​s​ ​l​i​k​e​s​ ​a​n​d​ ​r​e​p​o​r​t​s​,​ ​s​o​ ​w​e​ ​c​a​n​ ​k​e​e​p​ ​t​h​e​ ​s​i​t​e​ ​r​u​n​n​i​n​g​ ​a​n​d​ ​i​m​p​r​o​v​e​ ​i​t​.
+				 */
+				item4: string
+				/**
+				 * D​e​v​i​c​e​ ​i​n​f​o​r​m​a​t​i​o​n​:​ ​y​o​u​r​ ​b​r​o​w​s​e​r​,​ ​o​p​e​r​a​t​i​n​g​ ​s​y​s​t​e​m​ ​a​n​d​ ​l​a​n​g​u​a​g​e​,​ ​s​o​ ​p​a​g​e​s​ ​d​i​s​p​l​a​y​ ​c​o​r​r​e​c​t​l​y​ ​o​n​ ​y​o​u​r​ ​d​e​v​i​c​e​.
+				 */
+				item5: string
+			}
+			use: {
+				/**
+				 * H​o​w​ ​w​e​ ​u​s​e​ ​y​o​u​r​ ​i​n​f​o​r​m​a​t​i​o​n
+				 */
+				title: string
+				/**
+				 * W​e​ ​u​s​e​ ​t​h​i​s​ ​i​n​f​o​r​m​a​t​i​o​n​ ​o​n​l​y​ ​t​o​:
+				 */
+				body: string
+				/**
+				 * d​e​l​i​v​e​r​ ​y​o​u​r​ ​b​o​t​t​l​e​s​ ​t​o​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​ ​a​n​d​ ​s​h​o​w​ ​w​h​e​r​e​ ​t​h​e​y​ ​c​a​m​e​ ​f​r​o​m​;
+				 */
+				item1: string
+				/**
+				 * p​r​e​v​e​n​t​ ​s​p​a​m​ ​a​n​d​ ​a​b​u​s​e​,​ ​a​n​d​ ​e​n​f​o​r​c​e​ ​o​u​r​ ​T​e​r​m​s​ ​o​f​ ​S​e​r​v​i​c​e​;
+				 */
+				item2: string
+				/**
+				 * k​e​e​p​ ​T​i​d​i​n​g​s​ ​w​o​r​k​i​n​g​,​ ​f​i​x​ ​p​r​o​b​l​e​m​s​ ​a​n​d​ ​m​a​k​e​ ​i​t​ ​b​e​t​t​e​r​;
+				 */
+				item3: string
+				/**
+				 * a​n​s​w​e​r​ ​y​o​u​ ​w​h​e​n​ ​y​o​u​ ​c​o​n​t​a​c​t​ ​u​s​.
+				 */
+				item4: string
+				/**
+				 * W​e​ ​d​o​ ​n​o​t​ ​s​e​l​l​ ​y​o​u​r​ ​i​n​f​o​r​m​a​t​i​o​n​,​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​u​s​e​ ​i​t​ ​f​o​r​ ​a​d​v​e​r​t​i​s​i​n​g​.
+				 */
+				note: string
+			}
+			security: {
+				/**
+				 * S​e​c​u​r​i​t​y
+				 */
+				title: string
+				/**
+				 * W​e​ ​p​r​o​t​e​c​t​ ​t​h​e​ ​i​n​f​o​r​m​a​t​i​o​n​ ​w​e​ ​h​o​l​d​ ​w​i​t​h​ ​r​e​a​s​o​n​a​b​l​e​ ​m​e​a​s​u​r​e​s​,​ ​s​u​c​h​ ​a​s​ ​e​n​c​r​y​p​t​e​d​ ​c​o​n​n​e​c​t​i​o​n​s​,​ ​h​a​s​h​i​n​g​ ​I​P​ ​a​d​d​r​e​s​s​e​s​ ​i​n​s​t​e​a​d​ ​o​f​ ​s​t​o​r​i​n​g​ ​t​h​e​m​,​ ​a​n​d​ ​l​i​m​i​t​i​n​g​ ​w​h​o​ ​c​a​n​ ​a​c​c​e​s​s​ ​o​u​r​ ​s​y​s​t​e​m​s​.​ ​N​o​ ​m​e​t​h​o​d​ ​o​f​ ​s​e​n​d​i​n​g​ ​o​r​ ​s​t​o​r​i​n​g​ ​d​a​t​a​ ​o​v​e​r​ ​t​h​e​ ​i​n​t​e​r​n​e​t​ ​i​s​ ​c​o​m​p​l​e​t​e​l​y​ ​s​e​c​u​r​e​,​ ​h​o​w​e​v​e​r​,​ ​s​o​ ​w​e​ ​c​a​n​n​o​t​ ​g​u​a​r​a​n​t​e​e​ ​a​b​s​o​l​u​t​e​ ​s​e​c​u​r​i​t​y​.
+				 */
+				body: string
+			}
+			cookies: {
+				/**
+				 * C​o​o​k​i​e​s​ ​a​n​d​ ​l​o​c​a​l​ ​s​t​o​r​a​g​e
+				 */
+				title: string
+				/**
+				 * T​i​d​i​n​g​s​ ​u​s​e​s​ ​o​n​l​y​ ​w​h​a​t​ ​i​t​ ​n​e​e​d​s​ ​t​o​ ​w​o​r​k​:
+				 */
+				body: string
+				/**
+				 * A​ ​v​i​s​i​t​o​r​ ​c​o​o​k​i​e​,​ ​m​a​r​k​e​d​ ​H​t​t​p​O​n​l​y​ ​s​o​ ​t​h​a​t​ ​s​c​r​i​p​t​s​ ​o​n​ ​t​h​e​ ​p​a​g​e​ ​c​a​n​n​o​t​ ​r​e​a​d​ ​i​t​,​ ​w​h​i​c​h​ ​l​e​t​s​ ​u​s​ ​a​p​p​l​y​ ​r​a​t​e​ ​l​i​m​i​t​s​ ​f​a​i​r​l​y​.
+				 */
+				item1: string
+				/**
+				 * A​ ​s​e​s​s​i​o​n​ ​c​o​o​k​i​e​ ​w​h​e​n​ ​y​o​u​ ​s​i​g​n​ ​i​n​,​ ​s​o​ ​y​o​u​ ​s​t​a​y​ ​s​i​g​n​e​d​ ​i​n​ ​w​h​i​l​e​ ​y​o​u​ ​l​i​k​e​ ​a​n​d​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​.
+				 */
+				item2: string
+				/**
+				 * Y​o​u​r​ ​l​a​n​g​u​a​g​e​ ​p​r​e​f​e​r​e​n​c​e​,​ ​w​h​i​c​h​ ​i​s​ ​k​e​p​t​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​l​o​c​a​l​S​t​o​r​a​g​e​ ​r​a​t​h​e​r​ ​t​h​a​n​ ​i​n​ ​a​ ​c​o​o​k​i​e​.
+				 */
+				item3: string
+				/**
+				 * Y​o​u​ ​c​a​n​ ​c​l​e​a​r​ ​a​l​l​ ​o​f​ ​t​h​e​s​e​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​s​e​t​t​i​n​g​s​ ​a​t​ ​a​n​y​ ​t​i​m​e​.​ ​T​h​e​ ​s​i​t​e​ ​m​a​y​ ​t​h​e​n​ ​a​s​k​ ​y​o​u​ ​t​o​ ​s​i​g​n​ ​i​n​ ​o​r​ ​c​h​o​o​s​e​ ​y​o​u​r​ ​l​a​n​g​u​a​g​e​ ​a​g​a​i​n​.
+				 */
+				note: string
+			}
+			thirdParty: {
+				/**
+				 * L​i​n​k​s​ ​t​o​ ​o​t​h​e​r​ ​s​i​t​e​s
+				 */
+				title: string
+				/**
+				 * T​i​d​i​n​g​s​ ​m​a​y​ ​c​o​n​t​a​i​n​ ​l​i​n​k​s​ ​t​o​ ​w​e​b​s​i​t​e​s​ ​w​e​ ​d​o​ ​n​o​t​ ​o​p​e​r​a​t​e​.​ ​W​e​ ​a​r​e​ ​n​o​t​ ​r​e​s​p​o​n​s​i​b​l​e​ ​f​o​r​ ​t​h​e​i​r​ ​c​o​n​t​e​n​t​ ​o​r​ ​p​r​i​v​a​c​y​ ​p​r​a​c​t​i​c​e​s​,​ ​s​o​ ​p​l​e​a​s​e​ ​r​e​a​d​ ​t​h​e​ ​p​r​i​v​a​c​y​ ​p​o​l​i​c​y​ ​o​f​ ​e​v​e​r​y​ ​s​i​t​e​ ​y​o​u​ ​v​i​s​i​t​.
+				 */
+				body: string
+			}
+			children: {
+				/**
+				 * C​h​i​l​d​r​e​n​'​s​ ​p​r​i​v​a​c​y
+				 */
+				title: string
+				/**
+				 * T​i​d​i​n​g​s​ ​i​s​ ​n​o​t​ ​d​i​r​e​c​t​e​d​ ​a​t​ ​c​h​i​l​d​r​e​n​ ​u​n​d​e​r​ ​1​3​,​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​k​n​o​w​i​n​g​l​y​ ​c​o​l​l​e​c​t​ ​i​n​f​o​r​m​a​t​i​o​n​ ​f​r​o​m​ ​t​h​e​m​.​ ​I​f​ ​y​o​u​ ​b​e​l​i​e​v​e​ ​a​ ​c​h​i​l​d​ ​u​n​d​e​r​ ​1​3​ ​h​a​s​ ​s​h​a​r​e​d​ ​i​n​f​o​r​m​a​t​i​o​n​ ​w​i​t​h​ ​u​s​,​ ​p​l​e​a​s​e​ ​c​o​n​t​a​c​t​ ​u​s​ ​a​n​d​ ​w​e​ ​w​i​l​l​ ​r​e​m​o​v​e​ ​i​t​.
+				 */
+				body: string
+			}
+			changes: {
+				/**
+				 * C​h​a​n​g​e​s​ ​t​o​ ​t​h​i​s​ ​p​o​l​i​c​y
+				 */
+				title: string
+				/**
+				 * W​e​ ​m​a​y​ ​u​p​d​a​t​e​ ​t​h​i​s​ ​p​o​l​i​c​y​ ​f​r​o​m​ ​t​i​m​e​ ​t​o​ ​t​i​m​e​.​ ​W​h​e​n​ ​w​e​ ​d​o​,​ ​w​e​ ​w​i​l​l​ ​p​o​s​t​ ​t​h​e​ ​n​e​w​ ​v​e​r​s​i​o​n​ ​o​n​ ​t​h​i​s​ ​p​a​g​e​ ​a​n​d​ ​c​h​a​n​g​e​ ​t​h​e​ ​d​a​t​e​ ​a​t​ ​t​h​e​ ​t​o​p​.​ ​C​o​n​t​i​n​u​i​n​g​ ​t​o​ ​u​s​e​ ​T​i​d​i​n​g​s​ ​a​f​t​e​r​ ​a​ ​c​h​a​n​g​e​ ​m​e​a​n​s​ ​y​o​u​ ​a​c​c​e​p​t​ ​t​h​e​ ​u​p​d​a​t​e​d​ ​p​o​l​i​c​y​.
+				 */
+				body: string
+			}
+			contact: {
+				/**
+				 * C​o​n​t​a​c​t​ ​u​s
+				 */
+				title: string
+				/**
+				 * I​f​ ​y​o​u​ ​h​a​v​e​ ​q​u​e​s​t​i​o​n​s​ ​a​b​o​u​t​ ​t​h​i​s​ ​p​o​l​i​c​y​ ​o​r​ ​y​o​u​r​ ​i​n​f​o​r​m​a​t​i​o​n​,​ ​p​l​e​a​s​e​ ​r​e​a​c​h​ ​u​s​ ​t​h​r​o​u​g​h​ ​o​u​r​ ​{​l​i​n​k​}​.
+				 * @param {string} link
+				 */
+				body: RequiredParams<'link'>
+				/**
+				 * c​o​n​t​a​c​t​ ​p​a​g​e
+				 */
+				linkLabel: string
+				/**
+				 * Y​o​u​ ​c​a​n​ ​a​l​s​o​ ​e​m​a​i​l​ ​u​s​ ​a​t​ ​{​e​m​a​i​l​}​.
+				 * @param {string} email
+				 */
+				email: RequiredParams<'email'>
+			}
+		}
 	}
 	terms: {
 		/**
-		 * T​O​D​O
+		 * T​e​r​m​s​ ​o​f​ ​S​e​r​v​i​c​e
 		 */
 		title: string
+		/**
+		 * T​h​e​ ​r​u​l​e​s​ ​f​o​r​ ​u​s​i​n​g​ ​T​i​d​i​n​g​s​.​ ​P​l​e​a​s​e​ ​r​e​a​d​ ​t​h​e​m​ ​b​e​f​o​r​e​ ​y​o​u​ ​w​r​i​t​e​ ​o​r​ ​s​h​a​r​e​ ​a​n​y​t​h​i​n​g​.
+		 */
+		lead: string
+		/**
+		 * O​n​ ​t​h​i​s​ ​p​a​g​e
+		 */
+		toc: string
+		sections: {
+			acceptance: {
+				/**
+				 * A​c​c​e​p​t​a​n​c​e​ ​o​f​ ​t​e​r​m​s
+				 */
+				title: string
+				/**
+				 * B​y​ ​a​c​c​e​s​s​i​n​g​ ​o​r​ ​u​s​i​n​g​ ​T​i​d​i​n​g​s​,​ ​y​o​u​ ​a​g​r​e​e​ ​t​o​ ​b​e​ ​b​o​u​n​d​ ​b​y​ ​t​h​e​s​e​ ​T​e​r​m​s​ ​o​f​ ​S​e​r​v​i​c​e​ ​a​n​d​ ​b​y​ ​o​u​r​ ​P​r​i​v​a​c​y​ ​P​o​l​i​c​y​.​ ​I​f​ ​y​o​u​ ​d​o​ ​n​o​t​ ​a​g​r​e​e​ ​w​i​t​h​ ​a​n​y​ ​p​a​r​t​ ​o​f​ ​t​h​e​m​,​ ​p​l​e​a​s​e​ ​d​o​ ​n​o​t​ ​u​s​e​ ​t​h​e​ ​s​i​t​e​.
+				 */
+				body: string
+			}
+			licence: {
+				/**
+				 * U​s​e​ ​l​i​c​e​n​c​e
+				 */
+				title: string
+				/**
+				 * W​e​ ​g​r​a​n​t​ ​y​o​u​ ​a​ ​p​e​r​s​o​n​a​l​,​ ​n​o​n​-​e​x​c​l​u​s​i​v​e​,​ ​n​o​n​-​t​r​a​n​s​f​e​r​a​b​l​e​ ​a​n​d​ ​r​e​v​o​c​a​b​l​e​ ​l​i​c​e​n​c​e​ ​t​o​ ​u​s​e​ ​T​i​d​i​n​g​s​ ​f​o​r​ ​y​o​u​r​ ​o​w​n​ ​n​o​n​-​c​o​m​m​e​r​c​i​a​l​ ​p​u​r​p​o​s​e​s​.​ ​U​n​d​e​r​ ​t​h​i​s​ ​l​i​c​e​n​c​e​ ​y​o​u​ ​m​a​y​ ​n​o​t​:
+				 */
+				body: string
+				/**
+				 * c​o​p​y​,​ ​m​o​d​i​f​y​ ​o​r​ ​r​e​d​i​s​t​r​i​b​u​t​e​ ​t​h​e​ ​s​i​t​e​'​s​ ​s​o​f​t​w​a​r​e​,​ ​d​e​s​i​g​n​ ​o​r​ ​m​a​t​e​r​i​a​l​s​;
+				 */
+				item1: string
+				/**
+				 * u​s​e​ ​t​h​e​ ​s​i​t​e​ ​o​r​ ​i​t​s​ ​c​o​n​t​e​n​t​ ​f​o​r​ ​a​n​y​ ​c​o​m​m​e​r​c​i​a​l​ ​p​u​r​p​o​s​e​ ​o​r​ ​p​u​b​l​i​c​ ​d​i​s​p​l​a​y​;
+				 */
+				item2: string
+				/**
+				 * d​e​c​o​m​p​i​l​e​ ​o​r​ ​r​e​v​e​r​s​e​ ​e​n​g​i​n​e​e​r​ ​a​n​y​ ​s​o​f​t​w​a​r​e​ ​o​n​ ​t​h​e​ ​s​i​t​e​;
+				 */
+				item3: string
+				/**
+				 * c​o​l​l​e​c​t​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​'​ ​m​e​s​s​a​g​e​s​ ​b​y​ ​s​c​r​a​p​i​n​g​ ​o​r​ ​o​t​h​e​r​ ​a​u​t​o​m​a​t​e​d​ ​m​e​a​n​s​;
+				 */
+				item4: string
+				/**
+				 * r​e​m​o​v​e​ ​a​n​y​ ​c​o​p​y​r​i​g​h​t​ ​o​r​ ​o​t​h​e​r​ ​p​r​o​p​r​i​e​t​a​r​y​ ​n​o​t​i​c​e​s​.
+				 */
+				item5: string
+				/**
+				 * T​h​i​s​ ​l​i​c​e​n​c​e​ ​e​n​d​s​ ​a​u​t​o​m​a​t​i​c​a​l​l​y​ ​i​f​ ​y​o​u​ ​b​r​e​a​k​ ​a​n​y​ ​o​f​ ​t​h​e​s​e​ ​r​e​s​t​r​i​c​t​i​o​n​s​,​ ​a​n​d​ ​w​e​ ​m​a​y​ ​e​n​d​ ​i​t​ ​a​t​ ​a​n​y​ ​t​i​m​e​.
+				 */
+				note: string
+			}
+			content: {
+				/**
+				 * C​o​n​t​e​n​t​ ​g​u​i​d​e​l​i​n​e​s
+				 */
+				title: string
+				/**
+				 * Y​o​u​ ​a​r​e​ ​r​e​s​p​o​n​s​i​b​l​e​ ​f​o​r​ ​e​v​e​r​y​t​h​i​n​g​ ​y​o​u​ ​w​r​i​t​e​ ​a​n​d​ ​s​e​n​d​.​ ​D​o​ ​n​o​t​ ​p​o​s​t​ ​o​r​ ​s​e​n​d​ ​c​o​n​t​e​n​t​ ​t​h​a​t​:
+				 */
+				body: string
+				/**
+				 * i​s​ ​i​l​l​e​g​a​l​,​ ​o​r​ ​p​r​o​m​o​t​e​s​ ​i​l​l​e​g​a​l​ ​a​c​t​i​v​i​t​y​;
+				 */
+				item1: string
+				/**
+				 * i​s​ ​a​b​u​s​i​v​e​,​ ​h​a​r​a​s​s​i​n​g​,​ ​h​a​t​e​f​u​l​,​ ​t​h​r​e​a​t​e​n​i​n​g​ ​o​r​ ​s​e​x​u​a​l​l​y​ ​e​x​p​l​i​c​i​t​;
+				 */
+				item2: string
+				/**
+				 * i​n​f​r​i​n​g​e​s​ ​a​n​y​o​n​e​'​s​ ​c​o​p​y​r​i​g​h​t​,​ ​t​r​a​d​e​m​a​r​k​,​ ​p​r​i​v​a​c​y​ ​o​r​ ​o​t​h​e​r​ ​r​i​g​h​t​s​;
+				 */
+				item3: string
+				/**
+				 * i​s​ ​s​p​a​m​,​ ​a​d​v​e​r​t​i​s​i​n​g​ ​o​r​ ​r​e​p​e​a​t​e​d​ ​u​n​s​o​l​i​c​i​t​e​d​ ​m​e​s​s​a​g​e​s​;
+				 */
+				item4: string
+				/**
+				 * c​o​n​t​a​i​n​s​ ​m​a​l​w​a​r​e​,​ ​v​i​r​u​s​e​s​ ​o​r​ ​l​i​n​k​s​ ​t​o​ ​h​a​r​m​f​u​l​ ​s​o​f​t​w​a​r​e​;
+				 */
+				item5: string
+				/**
+				 * d​i​s​r​u​p​t​s​ ​o​r​ ​i​n​t​e​r​f​e​r​e​s​ ​w​i​t​h​ ​t​h​e​ ​s​i​t​e​,​ ​i​t​s​ ​s​e​r​v​e​r​s​ ​o​r​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​.
+				 */
+				item6: string
+			}
+			disclaimer: {
+				/**
+				 * D​i​s​c​l​a​i​m​e​r
+				 */
+				title: string
+				/**
+				 * T​i​d​i​n​g​s​ ​i​s​ ​p​r​o​v​i​d​e​d​ ​"​a​s​ ​i​s​"​ ​a​n​d​ ​"​a​s​ ​a​v​a​i​l​a​b​l​e​"​,​ ​w​i​t​h​o​u​t​ ​w​a​r​r​a​n​t​i​e​s​ ​o​f​ ​a​n​y​ ​k​i​n​d​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​b​y​ ​v​i​s​i​t​o​r​s​;​ ​w​e​ ​d​o​ ​n​o​t​ ​r​e​v​i​e​w​ ​t​h​e​m​ ​b​e​f​o​r​e​ ​t​h​e​y​ ​a​r​e​ ​p​u​b​l​i​s​h​e​d​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​e​n​d​o​r​s​e​ ​t​h​e​m​.
+				 */
+				body: string
+				/**
+				 * W​e​ ​m​a​y​ ​r​e​m​o​v​e​ ​a​n​y​ ​c​o​n​t​e​n​t​ ​t​h​a​t​ ​b​r​e​a​k​s​ ​t​h​e​s​e​ ​t​e​r​m​s​ ​o​r​ ​t​h​a​t​ ​w​e​ ​c​o​n​s​i​d​e​r​ ​h​a​r​m​f​u​l​,​ ​a​t​ ​a​n​y​ ​t​i​m​e​ ​a​n​d​ ​w​i​t​h​o​u​t​ ​n​o​t​i​c​e​.​ ​V​i​s​i​t​o​r​s​ ​w​h​o​ ​v​i​o​l​a​t​e​ ​t​h​e​s​e​ ​t​e​r​m​s​ ​m​a​y​ ​h​a​v​e​ ​t​h​e​i​r​ ​u​s​e​ ​o​f​ ​T​i​d​i​n​g​s​ ​l​i​m​i​t​e​d​ ​o​r​ ​b​l​o​c​k​e​d​.
+				 */
+				moderation: string
+			}
+			liability: {
+				/**
+				 * L​i​m​i​t​a​t​i​o​n​ ​o​f​ ​l​i​a​b​i​l​i​t​y
+				 */
+				title: string
+				/**
+				 * T​o​ ​t​h​e​ ​f​u​l​l​e​s​t​ ​e​x​t​e​n​t​ ​p​e​r​m​i​t​t​e​d​ ​b​y​ ​l​a​w​,​ ​T​i​d​i​n​g​s​ ​a​n​d​ ​i​t​s​ ​o​p​e​r​a​t​o​r​s​ ​a​r​e​ ​n​o​t​ ​l​i​a​b​l​e​ ​f​o​r​ ​a​n​y​ ​i​n​d​i​r​e​c​t​,​ ​i​n​c​i​d​e​n​t​a​l​,​ ​s​p​e​c​i​a​l​ ​o​r​ ​c​o​n​s​e​q​u​e​n​t​i​a​l​ ​d​a​m​a​g​e​s​,​ ​o​r​ ​f​o​r​ ​a​n​y​ ​l​o​s​s​ ​o​f​ ​d​a​t​a​,​ ​a​r​i​s​i​n​g​ ​f​r​o​m​ ​y​o​u​r​ ​u​s​e​ ​o​f​,​ ​o​r​ ​i​n​a​b​i​l​i​t​y​ ​t​o​ ​u​s​e​,​ ​t​h​e​ ​s​i​t​e​,​ ​o​r​ ​f​r​o​m​ ​c​o​n​t​e​n​t​ ​p​o​s​t​e​d​ ​b​y​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​.
+				 */
+				body: string
+			}
+			changes: {
+				/**
+				 * C​h​a​n​g​e​s​ ​t​o​ ​t​h​e​s​e​ ​t​e​r​m​s
+				 */
+				title: string
+				/**
+				 * W​e​ ​m​a​y​ ​r​e​v​i​s​e​ ​t​h​e​s​e​ ​t​e​r​m​s​ ​a​t​ ​a​n​y​ ​t​i​m​e​.​ ​T​h​e​ ​c​u​r​r​e​n​t​ ​v​e​r​s​i​o​n​ ​i​s​ ​a​l​w​a​y​s​ ​p​u​b​l​i​s​h​e​d​ ​o​n​ ​t​h​i​s​ ​p​a​g​e​,​ ​a​n​d​ ​b​y​ ​c​o​n​t​i​n​u​i​n​g​ ​t​o​ ​u​s​e​ ​T​i​d​i​n​g​s​ ​a​f​t​e​r​ ​a​ ​c​h​a​n​g​e​ ​y​o​u​ ​a​g​r​e​e​ ​t​o​ ​t​h​e​ ​r​e​v​i​s​e​d​ ​t​e​r​m​s​.
+				 */
+				body: string
+			}
+			law: {
+				/**
+				 * G​o​v​e​r​n​i​n​g​ ​l​a​w
+				 */
+				title: string
+				/**
+				 * T​h​e​s​e​ ​t​e​r​m​s​ ​a​r​e​ ​g​o​v​e​r​n​e​d​ ​b​y​ ​a​n​d​ ​c​o​n​s​t​r​u​e​d​ ​i​n​ ​a​c​c​o​r​d​a​n​c​e​ ​w​i​t​h​ ​t​h​e​ ​l​a​w​s​ ​o​f​ ​t​h​e​ ​U​n​i​t​e​d​ ​S​t​a​t​e​s​,​ ​a​n​d​ ​y​o​u​ ​s​u​b​m​i​t​ ​t​o​ ​t​h​e​ ​j​u​r​i​s​d​i​c​t​i​o​n​ ​o​f​ ​i​t​s​ ​c​o​u​r​t​s​ ​f​o​r​ ​a​n​y​ ​d​i​s​p​u​t​e​ ​a​r​i​s​i​n​g​ ​f​r​o​m​ ​t​h​e​m​.
+				 */
+				body: string
+			}
+		}
 	}
 	contact: {
 		/**
-		 * T​O​D​O
+		 * C​o​n​t​a​c​t​ ​U​s
 		 */
 		title: string
+		/**
+		 * Q​u​e​s​t​i​o​n​s​,​ ​i​d​e​a​s​,​ ​o​r​ ​s​o​m​e​t​h​i​n​g​ ​t​h​a​t​ ​n​e​e​d​s​ ​o​u​r​ ​a​t​t​e​n​t​i​o​n​?​ ​S​e​n​d​ ​u​s​ ​a​ ​m​e​s​s​a​g​e​.​ ​W​e​ ​r​e​a​d​ ​e​v​e​r​y​ ​o​n​e​.
+		 */
+		lead: string
+		/**
+		 * C​o​n​t​a​c​t​ ​f​o​r​m
+		 */
+		formLabel: string
+		/**
+		 * A​l​l​ ​f​i​e​l​d​s​ ​a​r​e​ ​r​e​q​u​i​r​e​d​.
+		 */
+		allRequired: string
+		/**
+		 * N​a​m​e
+		 */
+		name: string
+		/**
+		 * Y​o​u​r​ ​n​a​m​e
+		 */
+		namePlaceholder: string
+		/**
+		 * E​m​a​i​l
+		 */
+		email: string
+		/**
+		 * y​o​u​@​e​x​a​m​p​l​e​.​c​o​m
+		 */
+		emailPlaceholder: string
+		/**
+		 * M​e​s​s​a​g​e
+		 */
+		message: string
+		/**
+		 * H​o​w​ ​c​a​n​ ​w​e​ ​h​e​l​p​?
+		 */
+		messagePlaceholder: string
+		/**
+		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		counter: RequiredParams<'count' | 'limit'>
+		/**
+		 * {​c​o​u​n​t​}​ ​o​f​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​ ​u​s​e​d
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		counterSpoken: RequiredParams<'count' | 'limit'>
+		/**
+		 * S​e​n​d​ ​M​e​s​s​a​g​e
+		 */
+		send: string
+		/**
+		 * S​e​n​d​i​n​g​.​.​.
+		 */
+		sending: string
+		/**
+		 * M​e​s​s​a​g​e​ ​S​e​n​t
+		 */
+		sentTitle: string
+		/**
+		 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​y​o​u​r​ ​m​e​s​s​a​g​e​.​ ​W​e​'​l​l​ ​g​e​t​ ​b​a​c​k​ ​t​o​ ​y​o​u​ ​s​o​o​n​!
+		 */
+		sentBody: string
+		/**
+		 * Y​o​u​r​ ​m​e​s​s​a​g​e​ ​w​a​s​ ​n​o​t​ ​s​e​n​t
+		 */
+		failedTitle: string
+		/**
+		 * O​r​ ​w​r​i​t​e​ ​t​o​ ​u​s​ ​a​t​ ​{​e​m​a​i​l​}
+		 * @param {string} email
+		 */
+		alternative: RequiredParams<'email'>
 	}
 	create: {
 		/**
@@ -588,33 +1167,603 @@ export type TranslationFunctions = {
 	}
 	home: {
 		/**
-		 * TODO
+		 * Messages carried by the tide
 		 */
 		title: () => LocalizedString
+		/**
+		 * Write something anonymous, set it adrift, and find a note from a stranger somewhere in the world.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * Loading message bottles...
+		 */
+		loading: () => LocalizedString
+		actions: {
+			/**
+			 * Write a Message
+			 */
+			write: () => LocalizedString
+			/**
+			 * Find a Bottle
+			 */
+			find: () => LocalizedString
+		}
+		sea: {
+			/**
+			 * Bottles floating at sea
+			 */
+			label: () => LocalizedString
+			/**
+			 * Floating bottle {number}
+			 */
+			bottle: (arg: { number: number }) => LocalizedString
+			/**
+			 * The bottle drifted away.
+			 */
+			drifted: () => LocalizedString
+			/**
+			 * Every bottle has drifted away. Write one of your own to set it afloat.
+			 */
+			empty: () => LocalizedString
+			/**
+			 * Tip: Click on a floating bottle to view the message inside!
+			 */
+			tip: () => LocalizedString
+		}
+		features: {
+			/**
+			 * Every bottle has a journey
+			 */
+			title: () => LocalizedString
+			send: {
+				/**
+				 * Send
+				 */
+				title: () => LocalizedString
+				/**
+				 * Write down a thought, a wish or a secret and let the ocean carry it, with no name attached.
+				 */
+				body: () => LocalizedString
+			}
+			receive: {
+				/**
+				 * Receive
+				 */
+				title: () => LocalizedString
+				/**
+				 * Pick up a bottle that has washed up on your shore and read words from a stranger far away.
+				 */
+				body: () => LocalizedString
+			}
+			warmth: {
+				/**
+				 * Spread Warmth
+				 */
+				title: () => LocalizedString
+				/**
+				 * A kind line can travel a long way, so leave a little light for whoever finds your bottle.
+				 */
+				body: () => LocalizedString
+			}
+		}
+		story: {
+			about: {
+				/**
+				 * About
+				 */
+				title: () => LocalizedString
+				/**
+				 * Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the country a bottle sets out from travels with it.
+				 */
+				body: () => LocalizedString
+			}
+			howItWorks: {
+				/**
+				 * How It Works
+				 */
+				title: () => LocalizedString
+				/**
+				 * Write your message, choose how long it drifts and when it sinks. Once its drift time has passed, it washes ashore for someone to find at random, read and even translate.
+				 */
+				body: () => LocalizedString
+			}
+			mission: {
+				/**
+				 * Our Mission
+				 */
+				title: () => LocalizedString
+				/**
+				 * We want the world to feel a little smaller and a little kinder: one honest note, carried across the sea, to someone who may need it today.
+				 */
+				body: () => LocalizedString
+			}
+		}
+		more: {
+			/**
+			 * Keep exploring
+			 */
+			title: () => LocalizedString
+			faq: {
+				/**
+				 * FAQ
+				 */
+				title: () => LocalizedString
+				/**
+				 * How drifting works, who can read your bottle and what belongs inside one.
+				 */
+				body: () => LocalizedString
+			}
+			publicBottles: {
+				/**
+				 * Public Bottles
+				 */
+				title: () => LocalizedString
+				/**
+				 * Browse the messages their writers chose to share with everyone.
+				 */
+				body: () => LocalizedString
+			}
+		}
 	}
 	faq: {
 		/**
-		 * TODO
+		 * Frequently Asked Questions
 		 */
 		title: () => LocalizedString
+		/**
+		 * Everything you might wonder before you set a message adrift.
+		 */
+		lead: () => LocalizedString
+		items: {
+			howItWorks: {
+				/**
+				 * How does Tidings work?
+				 */
+				question: () => LocalizedString
+				/**
+				 * Write a short message, choose how long it drifts and when it expires, then throw it into the ocean. Once its drift time has passed, another visitor somewhere in the world may find it at random and read it. Only your country and its flag travel with the bottle, never your name.
+				 */
+				answer: () => LocalizedString
+			}
+			driftDuration: {
+				/**
+				 * How long does a bottle drift?
+				 */
+				question: () => LocalizedString
+				/**
+				 * As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (seven days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.
+				 */
+				answer: () => LocalizedString
+			}
+			whoCanRead: {
+				/**
+				 * Who can read my message?
+				 */
+				question: () => LocalizedString
+				/**
+				 * Anyone who finds your bottle, once it has finished drifting and until it expires. If you mark it public, it also appears in the Public Bottles collection for everyone to see. Readers see your country and flag but nothing else about you, so please leave out anything that could identify you.
+				 */
+				answer: () => LocalizedString
+			}
+			allowedContent: {
+				/**
+				 * What can I write about?
+				 */
+				question: () => LocalizedString
+				/**
+				 * Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. Messages are checked when they are sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.
+				 */
+				answer: () => LocalizedString
+			}
+			replies: {
+				/**
+				 * Can I reply to a bottle I found?
+				 */
+				question: () => LocalizedString
+				/**
+				 * No. Bottles travel one way and stay anonymous, so there is no way to reply directly to the person who wrote one. You can answer the sea with a bottle of your own, or try Random Chat to talk with a stranger in real time.
+				 */
+				answer: () => LocalizedString
+			}
+			languages: {
+				/**
+				 * Which languages are supported?
+				 */
+				question: () => LocalizedString
+				/**
+				 * The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language, and every bottle you find can be translated into one of eight languages.
+				 */
+				answer: () => LocalizedString
+			}
+		}
+		/**
+		 * Still wondering about something?
+		 */
+		more: () => LocalizedString
+		/**
+		 * Get in touch
+		 */
+		contactLink: () => LocalizedString
 	}
 	privacy: {
 		/**
-		 * TODO
+		 * Privacy Policy
 		 */
 		title: () => LocalizedString
+		/**
+		 * What Tidings collects when you use it, why, and how we look after it.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * Last updated: {date}
+		 */
+		lastUpdated: (arg: { date: string }) => LocalizedString
+		/**
+		 * On this page
+		 */
+		toc: () => LocalizedString
+		/**
+		 * Tidings is built to be anonymous. You do not need an account to write, find or translate bottles, and we collect only what the site needs to work and to stay safe.
+		 */
+		intro: () => LocalizedString
+		sections: {
+			collected: {
+				/**
+				 * Information we collect
+				 */
+				title: () => LocalizedString
+				/**
+				 * When you use Tidings we may collect:
+				 */
+				body: () => LocalizedString
+				/**
+				 * Country: worked out from your connection, so your country's name and flag can be shown as the origin of your bottles and chats. We do not show or keep your city or precise location.
+				 */
+				item1: () => LocalizedString
+				/**
+				 * IP address: used to prevent abuse such as spam and flooding. We do not store the address itself, only a keyed hash of it, which lets us recognise repeated abuse without keeping the address.
+				 */
+				item2: () => LocalizedString
+				/**
+				 * Bottle content: the messages you write, with their drift time, expiry date and whether you made them public.
+				 */
+				item3: () => LocalizedString
+				/**
+				 * Usage data: the pages you visit and actions such as likes and reports, so we can keep the site running and improve it.
+				 */
+				item4: () => LocalizedString
+				/**
+				 * Device information: your browser, operating system and language, so pages display correctly on your device.
+				 */
+				item5: () => LocalizedString
+			}
+			use: {
+				/**
+				 * How we use your information
+				 */
+				title: () => LocalizedString
+				/**
+				 * We use this information only to:
+				 */
+				body: () => LocalizedString
+				/**
+				 * deliver your bottles to other visitors and show where they came from;
+				 */
+				item1: () => LocalizedString
+				/**
+				 * prevent spam and abuse, and enforce our Terms of Service;
+				 */
+				item2: () => LocalizedString
+				/**
+				 * keep Tidings working, fix problems and make it better;
+				 */
+				item3: () => LocalizedString
+				/**
+				 * answer you when you contact us.
+				 */
+				item4: () => LocalizedString
+				/**
+				 * We do not sell your information, and we do not use it for advertising.
+				 */
+				note: () => LocalizedString
+			}
+			security: {
+				/**
+				 * Security
+				 */
+				title: () => LocalizedString
+				/**
+				 * We protect the information we hold with reasonable measures, such as encrypted connections, hashing IP addresses instead of storing them, and limiting who can access our systems. No method of sending or storing data over the internet is completely secure, however, so we cannot guarantee absolute security.
+				 */
+				body: () => LocalizedString
+			}
+			cookies: {
+				/**
+				 * Cookies and local storage
+				 */
+				title: () => LocalizedString
+				/**
+				 * Tidings uses only what it needs to work:
+				 */
+				body: () => LocalizedString
+				/**
+				 * A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly.
+				 */
+				item1: () => LocalizedString
+				/**
+				 * A session cookie when you sign in, so you stay signed in while you like and report bottles.
+				 */
+				item2: () => LocalizedString
+				/**
+				 * Your language preference, which is kept in your browser's localStorage rather than in a cookie.
+				 */
+				item3: () => LocalizedString
+				/**
+				 * You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.
+				 */
+				note: () => LocalizedString
+			}
+			thirdParty: {
+				/**
+				 * Links to other sites
+				 */
+				title: () => LocalizedString
+				/**
+				 * Tidings may contain links to websites we do not operate. We are not responsible for their content or privacy practices, so please read the privacy policy of every site you visit.
+				 */
+				body: () => LocalizedString
+			}
+			children: {
+				/**
+				 * Children's privacy
+				 */
+				title: () => LocalizedString
+				/**
+				 * Tidings is not directed at children under 13, and we do not knowingly collect information from them. If you believe a child under 13 has shared information with us, please contact us and we will remove it.
+				 */
+				body: () => LocalizedString
+			}
+			changes: {
+				/**
+				 * Changes to this policy
+				 */
+				title: () => LocalizedString
+				/**
+				 * We may update this policy from time to time. When we do, we will post the new version on this page and change the date at the top. Continuing to use Tidings after a change means you accept the updated policy.
+				 */
+				body: () => LocalizedString
+			}
+			contact: {
+				/**
+				 * Contact us
+				 */
+				title: () => LocalizedString
+				/**
+				 * If you have questions about this policy or your information, please reach us through our {link}.
+				 */
+				body: (arg: { link: string }) => LocalizedString
+				/**
+				 * contact page
+				 */
+				linkLabel: () => LocalizedString
+				/**
+				 * You can also email us at {email}.
+				 */
+				email: (arg: { email: string }) => LocalizedString
+			}
+		}
 	}
 	terms: {
 		/**
-		 * TODO
+		 * Terms of Service
 		 */
 		title: () => LocalizedString
+		/**
+		 * The rules for using Tidings. Please read them before you write or share anything.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * On this page
+		 */
+		toc: () => LocalizedString
+		sections: {
+			acceptance: {
+				/**
+				 * Acceptance of terms
+				 */
+				title: () => LocalizedString
+				/**
+				 * By accessing or using Tidings, you agree to be bound by these Terms of Service and by our Privacy Policy. If you do not agree with any part of them, please do not use the site.
+				 */
+				body: () => LocalizedString
+			}
+			licence: {
+				/**
+				 * Use licence
+				 */
+				title: () => LocalizedString
+				/**
+				 * We grant you a personal, non-exclusive, non-transferable and revocable licence to use Tidings for your own non-commercial purposes. Under this licence you may not:
+				 */
+				body: () => LocalizedString
+				/**
+				 * copy, modify or redistribute the site's software, design or materials;
+				 */
+				item1: () => LocalizedString
+				/**
+				 * use the site or its content for any commercial purpose or public display;
+				 */
+				item2: () => LocalizedString
+				/**
+				 * decompile or reverse engineer any software on the site;
+				 */
+				item3: () => LocalizedString
+				/**
+				 * collect other visitors' messages by scraping or other automated means;
+				 */
+				item4: () => LocalizedString
+				/**
+				 * remove any copyright or other proprietary notices.
+				 */
+				item5: () => LocalizedString
+				/**
+				 * This licence ends automatically if you break any of these restrictions, and we may end it at any time.
+				 */
+				note: () => LocalizedString
+			}
+			content: {
+				/**
+				 * Content guidelines
+				 */
+				title: () => LocalizedString
+				/**
+				 * You are responsible for everything you write and send. Do not post or send content that:
+				 */
+				body: () => LocalizedString
+				/**
+				 * is illegal, or promotes illegal activity;
+				 */
+				item1: () => LocalizedString
+				/**
+				 * is abusive, harassing, hateful, threatening or sexually explicit;
+				 */
+				item2: () => LocalizedString
+				/**
+				 * infringes anyone's copyright, trademark, privacy or other rights;
+				 */
+				item3: () => LocalizedString
+				/**
+				 * is spam, advertising or repeated unsolicited messages;
+				 */
+				item4: () => LocalizedString
+				/**
+				 * contains malware, viruses or links to harmful software;
+				 */
+				item5: () => LocalizedString
+				/**
+				 * disrupts or interferes with the site, its servers or other visitors.
+				 */
+				item6: () => LocalizedString
+			}
+			disclaimer: {
+				/**
+				 * Disclaimer
+				 */
+				title: () => LocalizedString
+				/**
+				 * Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors; we do not review them before they are published and we do not endorse them.
+				 */
+				body: () => LocalizedString
+				/**
+				 * We may remove any content that breaks these terms or that we consider harmful, at any time and without notice. Visitors who violate these terms may have their use of Tidings limited or blocked.
+				 */
+				moderation: () => LocalizedString
+			}
+			liability: {
+				/**
+				 * Limitation of liability
+				 */
+				title: () => LocalizedString
+				/**
+				 * To the fullest extent permitted by law, Tidings and its operators are not liable for any indirect, incidental, special or consequential damages, or for any loss of data, arising from your use of, or inability to use, the site, or from content posted by other visitors.
+				 */
+				body: () => LocalizedString
+			}
+			changes: {
+				/**
+				 * Changes to these terms
+				 */
+				title: () => LocalizedString
+				/**
+				 * We may revise these terms at any time. The current version is always published on this page, and by continuing to use Tidings after a change you agree to the revised terms.
+				 */
+				body: () => LocalizedString
+			}
+			law: {
+				/**
+				 * Governing law
+				 */
+				title: () => LocalizedString
+				/**
+				 * These terms are governed by and construed in accordance with the laws of the United States, and you submit to the jurisdiction of its courts for any dispute arising from them.
+				 */
+				body: () => LocalizedString
+			}
+		}
 	}
 	contact: {
 		/**
-		 * TODO
+		 * Contact Us
 		 */
 		title: () => LocalizedString
+		/**
+		 * Questions, ideas, or something that needs our attention? Send us a message. We read every one.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * Contact form
+		 */
+		formLabel: () => LocalizedString
+		/**
+		 * All fields are required.
+		 */
+		allRequired: () => LocalizedString
+		/**
+		 * Name
+		 */
+		name: () => LocalizedString
+		/**
+		 * Your name
+		 */
+		namePlaceholder: () => LocalizedString
+		/**
+		 * Email
+		 */
+		email: () => LocalizedString
+		/**
+		 * you@example.com
+		 */
+		emailPlaceholder: () => LocalizedString
+		/**
+		 * Message
+		 */
+		message: () => LocalizedString
+		/**
+		 * How can we help?
+		 */
+		messagePlaceholder: () => LocalizedString
+		/**
+		 * {count} / {limit}
+		 */
+		counter: (arg: { count: number, limit: number }) => LocalizedString
+		/**
+		 * {count} of {limit} characters used
+		 */
+		counterSpoken: (arg: { count: number, limit: number }) => LocalizedString
+		/**
+		 * Send Message
+		 */
+		send: () => LocalizedString
+		/**
+		 * Sending...
+		 */
+		sending: () => LocalizedString
+		/**
+		 * Message Sent
+		 */
+		sentTitle: () => LocalizedString
+		/**
+		 * Thank you for your message. We'll get back to you soon!
+		 */
+		sentBody: () => LocalizedString
+		/**
+		 * Your message was not sent
+		 */
+		failedTitle: () => LocalizedString
+		/**
+		 * Or write to us at {email}
+		 */
+		alternative: (arg: { email: string }) => LocalizedString
 	}
 	create: {
 		/**

@@ -13,21 +13,36 @@ if (!base || !outDir || paths.length === 0) {
 mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 const widths = [
   { name: "phone", width: 390, height: 844 },
   { name: "desktop", width: 1280, height: 800 },
 ];
 for (const size of widths) {
-  const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+  const context = await browser.newContext({
+    viewport: { width: size.width, height: size.height },
+  });
   const page = await context.newPage();
-  page.on("console", (m) => m.type() === "error" && console.log(`console error on ${page.url()}: ${m.text()}`));
+  page.on(
+    "console",
+    (m) => m.type() === "error" && console.log(`console error on ${page.url()}: ${m.text()}`),
+  );
   page.on("pageerror", (e) => console.log(`page error on ${page.url()}: ${e.message}`));
   for (const path of paths) {
     await page.goto(new URL(path, base).toString(), { waitUntil: "networkidle" });
     await page.waitForTimeout(Number(process.env.SETTLE_MS ?? 1200));
-    const file = join(outDir, `${path.replace(/^\//, "").replace(/\//g, "_") || "root"}-${size.name}.png`);
+    const file = join(
+      outDir,
+      `${path.replace(/^\//, "").replace(/\//g, "_") || "root"}-${size.name}.png`,
+    );
     await page.screenshot({ path: file, fullPage: process.env.FULL_PAGE !== "0" });
     console.log(file);
   }

@@ -1,7 +1,10 @@
 import { expect, test } from "./fixtures";
 
 test.describe("header", () => {
-  test("links lead to their pages and the current one is highlighted", async ({ page, consoleErrors }) => {
+  test("links lead to their pages and the current one is highlighted", async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto("/en");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
@@ -15,13 +18,18 @@ test.describe("header", () => {
     ] as const) {
       await nav.getByRole("link", { name, exact: true }).click();
       await expect(page).toHaveURL(path);
-      await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
       await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
     }
     expect(consoleErrors).toEqual([]);
   });
 
-  test("is transparent at the top and dimmed once the page scrolls past 10 px", async ({ page }) => {
+  test("is transparent at the top and dimmed once the page scrolls past 10 px", async ({
+    page,
+  }) => {
     await page.goto("/en/privacy");
     const header = page.locator("header.site-header");
     await expect(header).not.toHaveClass(/is-scrolled/);
@@ -35,7 +43,9 @@ test.describe("header", () => {
 test.describe("mobile menu", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the Menu toggle opens the links and the menu closes when the path changes", async ({ page }) => {
+  test("the Menu toggle opens the links and the menu closes when the path changes", async ({
+    page,
+  }) => {
     await page.goto("/en");
     await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
     const toggle = page.getByRole("button", { name: "Menu" });
@@ -52,16 +62,21 @@ test.describe("mobile menu", () => {
 });
 
 test.describe("language switcher", () => {
-  test("moves to the same page in the other language and remembers the choice", async ({ page, consoleErrors }) => {
+  test("moves to the same page in the other language and remembers the choice", async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto("/en/faq");
-    await page.getByRole("button", { name: "Language" }).click();
+    await page.getByRole("button", { name: "Language", exact: true }).click();
     await page.getByRole("menuitem", { name: "繁體中文" }).click();
     await expect(page).toHaveURL("/zh/faq");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
-    await expect(page.getByRole("navigation", { name: "主要" }).getByRole("link", { name: "首頁" })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "主要" }).getByRole("link", { name: "首頁" }),
+    ).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem("preferred-language"))).toBe("zh-TW");
 
-    await page.getByRole("button", { name: "語言" }).click();
+    await page.getByRole("button", { name: "語言", exact: true }).click();
     await page.getByRole("menuitem", { name: "English" }).click();
     await expect(page).toHaveURL("/en/faq");
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
@@ -71,7 +86,7 @@ test.describe("language switcher", () => {
 
   test("home switches to the bare prefix and the keyboard can drive it", async ({ page }) => {
     await page.goto("/zh");
-    await page.getByRole("button", { name: "語言" }).focus();
+    await page.getByRole("button", { name: "語言", exact: true }).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("menuitem", { name: "English" }).focus();
     await page.keyboard.press("Enter");
@@ -90,13 +105,15 @@ test.describe("footer", () => {
       "href",
       "mailto:hello@tidings.example.org",
     );
-    await expect(footer.getByRole("link", { name: "tidings.example.org" })).toBeVisible();
+    await expect(footer.getByRole("link", { name: "tidings.example.org", exact: true })).toBeVisible();
     await expect(footer).toContainText(`© ${new Date().getFullYear()} Tidings`);
   });
 });
 
 test.describe("not-found page", () => {
-  test("a path without a prefix shows 404, suggests the prefixed path and logs the path", async ({ page }) => {
+  test("a path without a prefix shows 404, suggests the prefixed path and logs the path", async ({
+    page,
+  }) => {
     const logged: string[] = [];
     page.on("console", (m) => logged.push(m.text()));
     const response = await page.goto("/some/lost/page");
@@ -118,7 +135,9 @@ test.describe("not-found page", () => {
     await expect(page).toHaveURL("/zh/faq");
   });
 
-  test("inside the app, a link to an unprefixed page is redirected like the server does", async ({ page }) => {
+  test("inside the app, a link to an unprefixed page is redirected like the server does", async ({
+    page,
+  }) => {
     await page.goto("/en");
     await page.evaluate(() => {
       history.pushState({}, "", "/faq");

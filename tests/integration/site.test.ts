@@ -31,7 +31,17 @@ describe("redirects", () => {
   });
 
   test("unprefixed pages go to their English pages, keeping the query", async () => {
-    for (const slug of ["create", "discover", "about", "privacy", "terms", "contact", "faq", "public-bottles", "random-chat"]) {
+    for (const slug of [
+      "create",
+      "discover",
+      "about",
+      "privacy",
+      "terms",
+      "contact",
+      "faq",
+      "public-bottles",
+      "random-chat",
+    ]) {
       const response = await get(`/${slug}`, { "Accept-Language": "zh-TW" });
       expect(response.status).toBe(301);
       expect(response.headers.get("location")).toBe(`/en/${slug}`);
@@ -49,7 +59,18 @@ describe("redirects", () => {
 describe("pages", () => {
   test("every page answers 200 with the app, in the prefix's language", async () => {
     for (const prefix of ["en", "zh"]) {
-      for (const slug of ["", "/create", "/discover", "/about", "/privacy", "/terms", "/contact", "/faq", "/public-bottles", "/random-chat"]) {
+      for (const slug of [
+        "",
+        "/create",
+        "/discover",
+        "/about",
+        "/privacy",
+        "/terms",
+        "/contact",
+        "/faq",
+        "/public-bottles",
+        "/random-chat",
+      ]) {
         const response = await get(`/${prefix}${slug}`);
         expect(response.status).toBe(200);
         const html = await response.text();
@@ -68,7 +89,12 @@ describe("pages", () => {
 
   test("the about page carries its metadata for link previews", async () => {
     const html = await (await get("/en/about")).text();
-    for (const needle of ['name="keywords"', 'property="og:title"', 'name="twitter:card"', 'rel="canonical"']) {
+    for (const needle of [
+      'name="keywords"',
+      'property="og:title"',
+      'name="twitter:card"',
+      'rel="canonical"',
+    ]) {
       expect(html).toContain(needle);
     }
     expect(html).toContain(`href="${server.url}/en/about"`);
@@ -136,7 +162,9 @@ describe("visitor cookie", () => {
   test("a new visitor gets an HttpOnly cookie of 128 random bits; a known one keeps it", async () => {
     const first = await get("/en");
     const cookie = first.headers.get("set-cookie") ?? "";
-    expect(cookie).toMatch(/^visitor=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(
+      /^visitor=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
+    );
     const value = cookie.split(";")[0] ?? "";
     const second = await get("/en", { Cookie: value });
     expect(second.headers.get("set-cookie")).toBeNull();

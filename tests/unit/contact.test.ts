@@ -5,7 +5,11 @@ import { join } from "node:path";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import type { DB } from "../../db/schema.ts";
 import { contactInput } from "../../src/common/contact.ts";
-import { CONTACT_RATE, listContactMessages, sendContactMessage } from "../../src/core/contact/contact.ts";
+import {
+  CONTACT_RATE,
+  listContactMessages,
+  sendContactMessage,
+} from "../../src/core/contact/contact.ts";
 import { RateLimitedError } from "../../src/core/errors.ts";
 import { RateLimiter } from "../../src/core/limits/rate-limiter.ts";
 
@@ -36,8 +40,11 @@ describe("contact messages", () => {
 
   test("past the rate limit are refused and not stored", async () => {
     const limiter = new RateLimiter(() => 0);
-    for (let i = 0; i < CONTACT_RATE.limit; i++) await sendContactMessage(db, limiter, sender, message, i);
-    await expect(sendContactMessage(db, limiter, sender, message, 99)).rejects.toBeInstanceOf(RateLimitedError);
+    for (let i = 0; i < CONTACT_RATE.limit; i++)
+      await sendContactMessage(db, limiter, sender, message, i);
+    await expect(sendContactMessage(db, limiter, sender, message, 99)).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
     // Another visitor behind the same address is limited too.
     await expect(
       sendContactMessage(db, limiter, { ...sender, visitorId: "v2" }, message, 99),
@@ -48,7 +55,9 @@ describe("contact messages", () => {
 
 describe("contact input", () => {
   test("trims and accepts a good message", () => {
-    expect(contactInput.parse({ name: " Mei ", email: " mei@example.org ", message: " hi " })).toEqual({
+    expect(
+      contactInput.parse({ name: " Mei ", email: " mei@example.org ", message: " hi " }),
+    ).toEqual({
       name: "Mei",
       email: "mei@example.org",
       message: "hi",

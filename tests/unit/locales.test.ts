@@ -47,13 +47,27 @@ describe("path resolution", () => {
     expect(resolvePath("/", "fr")).toEqual({ kind: "redirect", location: "/en" });
   });
   test("unprefixed pages redirect to English", () => {
-    for (const slug of ["create", "discover", "about", "privacy", "terms", "contact", "faq", "public-bottles", "random-chat"]) {
+    for (const slug of [
+      "create",
+      "discover",
+      "about",
+      "privacy",
+      "terms",
+      "contact",
+      "faq",
+      "public-bottles",
+      "random-chat",
+    ]) {
       expect(resolvePath(`/${slug}`)).toEqual({ kind: "redirect", location: `/en/${slug}` });
     }
   });
   test("prefixed pages and /auth are pages", () => {
     expect(resolvePath("/zh")).toEqual({ kind: "page", prefix: "zh", slug: "" });
-    expect(resolvePath("/en/random-chat")).toEqual({ kind: "page", prefix: "en", slug: "random-chat" });
+    expect(resolvePath("/en/random-chat")).toEqual({
+      kind: "page",
+      prefix: "en",
+      slug: "random-chat",
+    });
     expect(resolvePath("/auth")).toEqual({ kind: "auth" });
   });
   test("anything else is not found", () => {

@@ -8,7 +8,6 @@ export const contact = {
   namePlaceholder: "Your name",
   email: "Email",
   emailPlaceholder: "you@example.com",
-  emailHint: "We only use it to reply to you.",
   message: "Message",
   messagePlaceholder: "How can we help?",
   counter: "{count:number} / {limit:number}",

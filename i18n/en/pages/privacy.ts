@@ -39,7 +39,8 @@ export const privacy = {
       body: "Tidings uses only what it needs to work:",
       item1:
         "A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly.",
-      item2: "A session cookie when you sign in, so you stay signed in while you like and report bottles.",
+      item2:
+        "A session cookie when you sign in, so you stay signed in while you like and report bottles.",
       item3:
         "Your language preference, which is kept in your browser's localStorage rather than in a cookie.",
       note: "You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.",

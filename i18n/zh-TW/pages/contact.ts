@@ -9,7 +9,6 @@ export const contact: Translation["contact"] = {
   namePlaceholder: "你的名字",
   email: "電子郵件",
   emailPlaceholder: "you@example.com",
-  emailHint: "僅用於回覆你的訊息。",
   message: "訊息",
   messagePlaceholder: "有什麼我們可以幫忙的嗎？",
   counter: "{count} / {limit}",
@@ -19,5 +18,5 @@ export const contact: Translation["contact"] = {
   sentTitle: "訊息已送出",
   sentBody: "感謝你的來信，我們會盡快回覆你！",
   failedTitle: "訊息未能送出",
-  alternative: "或寫信到 {email} 與我們聯絡",
+  alternative: "或來信至 {email} 聯絡我們",
 };

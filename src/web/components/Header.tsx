@@ -48,8 +48,9 @@ export function Header() {
         <li key={key}>
           <Link
             to={href}
+            // Exact, so Home is not also marked on every page below it.
+            activeOptions={{ exact: true }}
             className={active ? `${className} is-active` : className}
-            aria-current={active ? "page" : undefined}
           >
             {LL.nav[key]()}
           </Link>

@@ -1,4 +1,4 @@
-// The About page is English only on /en and /zh alike (spec 2), so its copy lives here, not in the i18n dictionaries.
+// English only on /en and /zh alike (spec 2), so the About copy lives here, not in the dictionaries.
 
 export type OfferIcon = "bottle" | "anonymous" | "global" | "chat";
 export type ValueIcon = "kindness" | "privacy" | "curiosity" | "safety";

@@ -147,7 +147,7 @@ export function AboutPage() {
         </ul>
       </section>
 
-      <div className="about-grid about-grid--two about__section">
+      <div className="about__section about-grid about-grid--two about-panels">
         <section className="card about-panel" aria-labelledby="about-contact">
           <span className="about-feature__icon" aria-hidden="true">
             <Mail />

@@ -1,3 +1,56 @@
+import { Link } from "@tanstack/react-router";
+import { ChevronDown, Home } from "lucide-react";
+import { Accordion } from "radix-ui";
+import { localizedPath } from "../../common/locales.ts";
+import { PageIntro } from "../components/PageIntro.tsx";
+import { useI18n } from "../lib/i18n.tsx";
+import "./faq.css";
+
+/** The six questions, in the order the spec lists them (spec 2, FAQ). */
+const questionKeys = [
+  "howItWorks",
+  "driftDuration",
+  "whoCanRead",
+  "allowedContent",
+  "replies",
+  "languages",
+] as const;
+
 export function FaqPage() {
-  return <div className="container">faq</div>;
+  const { LL, prefix } = useI18n();
+  return (
+    <div className="container--narrow faq">
+      <PageIntro title={LL.faq.title()}>{LL.faq.lead()}</PageIntro>
+      {/* One item open at a time; the open one closes again when its question is chosen. */}
+      <Accordion.Root type="single" collapsible className="faq__list">
+        {questionKeys.map((key) => {
+          const item = LL.faq.items[key];
+          return (
+            <Accordion.Item key={key} value={key} className="faq__item">
+              <Accordion.Header asChild>
+                <h2 className="faq__heading">
+                  <Accordion.Trigger className="faq__trigger">
+                    <span>{item.question()}</span>
+                    <ChevronDown aria-hidden="true" className="faq__chevron" />
+                  </Accordion.Trigger>
+                </h2>
+              </Accordion.Header>
+              <Accordion.Content className="faq__content">
+                <p className="faq__answer">{item.answer()}</p>
+              </Accordion.Content>
+            </Accordion.Item>
+          );
+        })}
+      </Accordion.Root>
+      <p className="faq__more">
+        {LL.faq.more()} <Link to={localizedPath(prefix, "contact")}>{LL.faq.contactLink()}</Link>
+      </p>
+      <div className="button-row">
+        <Link to={localizedPath(prefix, "")} className="button button--primary">
+          <Home aria-hidden="true" />
+          {LL.common.returnHome()}
+        </Link>
+      </div>
+    </div>
+  );
 }
