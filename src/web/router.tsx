@@ -5,7 +5,7 @@ import {
   notFound,
   redirect,
 } from "@tanstack/react-router";
-import { detectPrefix, isPrefix, resolvePath } from "../common/locales.ts";
+import { isPrefix, resolvePath } from "../common/locales.ts";
 import { Shell } from "./components/Shell.tsx";
 import { AboutPage } from "./routes/about.tsx";
 import { AuthPage } from "./routes/auth.tsx";
@@ -71,9 +71,4 @@ declare module "@tanstack/react-router" {
   interface Register {
     router: typeof router;
   }
-}
-
-/** Home of the browser's language, for links that name no language. */
-export function homeOfBrowser(): string {
-  return `/${detectPrefix(navigator.languages?.[0] ?? navigator.language)}`;
 }

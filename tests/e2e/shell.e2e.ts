@@ -105,7 +105,9 @@ test.describe("footer", () => {
       "href",
       "mailto:hello@tidings.example.org",
     );
-    await expect(footer.getByRole("link", { name: "tidings.example.org", exact: true })).toBeVisible();
+    await expect(
+      footer.getByRole("link", { name: "tidings.example.org", exact: true }),
+    ).toBeVisible();
     await expect(footer).toContainText(`© ${new Date().getFullYear()} Tidings`);
   });
 });

@@ -6,6 +6,7 @@ import { type FieldIssue, toFieldIssues } from "../../common/errors.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { errorMessage, fieldIssuesOf, issueMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { around } from "../lib/placeholder.ts";
 import { siteConfig } from "../lib/site.ts";
 import { trpc } from "../lib/trpc.ts";
 import "./contact.css";
@@ -112,7 +113,7 @@ export function ContactPage() {
     showIssues(byField(fieldIssuesOf(failure.error)));
   };
 
-  const [altBefore, altAfter] = LL.contact.alternative({ email: "\u0000" }).split("\u0000");
+  const [altBefore, altAfter] = around((email) => LL.contact.alternative({ email }));
   const counterId = `${id}-message-counter`;
 
   const field = (name: Field) => {

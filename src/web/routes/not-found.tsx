@@ -3,14 +3,14 @@ import { ArrowLeft, Home } from "lucide-react";
 import { useEffect } from "react";
 import { localizedPath, notFoundSuggestion } from "../../common/locales.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { around } from "../lib/placeholder.ts";
 
 export function NotFoundPage() {
   const { LL, prefix } = useI18n();
   const { pathname } = useLocation();
   const router = useRouter();
   const suggestion = notFoundSuggestion(pathname, prefix);
-  // The sentence's word order differs by language, so the link goes where {path} stands.
-  const [before, after] = LL.notFound.suggestion({ path: "\u0000" }).split("\u0000");
+  const [before, after] = around((path) => LL.notFound.suggestion({ path }));
 
   useEffect(() => {
     console.warn(`404: no page at ${pathname}`);

@@ -1,5 +1,5 @@
+import { LegalDocument, LegalList, type LegalSection } from "../components/LegalDocument.tsx";
 import { useI18n } from "../lib/i18n.tsx";
-import { LegalDocument, LegalList, type LegalSection } from "./privacy.tsx";
 
 export function TermsPage() {
   const { LL } = useI18n();
