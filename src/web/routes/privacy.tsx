@@ -1,5 +1,4 @@
 import { Link } from "@tanstack/react-router";
-import type { ReactNode } from "react";
 import { localizedPath } from "../../common/locales.ts";
 import { LegalDocument, LegalList, type LegalSection } from "../components/LegalDocument.tsx";
 import { useI18n } from "../lib/i18n.tsx";
