@@ -12,9 +12,33 @@ export interface ContactMessagesTable {
   created_at: number;
 }
 
+export interface UsersTable {
+  id: string;
+  /** As the visitor typed it. */
+  username: string;
+  /** Lower-cased, for uniqueness without regard to case. */
+  username_key: string;
+  /** Argon2id, from Bun.password. */
+  password_hash: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** The public half of the session token. */
+  id: string;
+  /** SHA-256 of the token's secret half; the secret itself is never stored. */
+  secret_hash: Uint8Array;
+  user_id: string;
+  created_at: number;
+  last_verified_at: number;
+  expires_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
 }
 
 export type DB = Kysely<Database>;
