@@ -34,11 +34,24 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** Finished translations, so the same text is never sent to a provider twice. */
+export interface TranslationsTable {
+  /** SHA-256 (hex) of the exact source text; with target, the primary key. */
+  source_hash: string;
+  /** A TargetLanguage from src/common/translation.ts. */
+  target: string;
+  translated_text: string;
+  /** The translator that produced it, e.g. "opencc" or "deepl". */
+  provider: string;
+  created_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
   users: UsersTable;
   sessions: SessionsTable;
+  translations: TranslationsTable;
 }
 
 export type DB = Kysely<Database>;

@@ -4,6 +4,7 @@
  */
 export const appErrorCodes = [
   "INVALID_INPUT",
+  "INVALID_CREDENTIALS",
   "RATE_LIMITED",
   "PAYLOAD_TOO_LARGE",
   "UNAUTHORIZED",
@@ -17,7 +18,15 @@ export type AppErrorCode = (typeof appErrorCodes)[number];
 export interface FieldIssue {
   /** The field's name, e.g. "email". */
   field: string;
-  kind: "required" | "too_long" | "too_short" | "invalid_email" | "invalid";
+  kind:
+    | "required"
+    | "too_long"
+    | "too_short"
+    | "invalid_email"
+    | "username_format"
+    | "username_taken"
+    | "password_is_username"
+    | "invalid";
   /** The bound that was crossed, for too_long and too_short. */
   limit?: number;
 }
@@ -38,6 +47,7 @@ export function toFieldIssues(
     minimum?: unknown;
     maximum?: unknown;
     format?: unknown;
+    params?: Record<string, unknown>;
   }>,
 ): FieldIssue[] {
   return issues.map((issue) => {
@@ -49,6 +59,12 @@ export function toFieldIssues(
     if (issue.code === "too_big") return { field, kind: "too_long", limit: Number(issue.maximum) };
     if (issue.code === "invalid_format" && issue.format === "email") {
       return { field, kind: "invalid_email" };
+    }
+    if (issue.code === "invalid_format" && issue.format === "regex" && field === "username") {
+      return { field, kind: "username_format" };
+    }
+    if (issue.code === "custom" && issue.params?.kind === "password_is_username") {
+      return { field, kind: "password_is_username" };
     }
     if (issue.code === "invalid_type") return { field, kind: "required" };
     return { field, kind: "invalid" };

@@ -1,4 +1,4 @@
-import type { AppErrorCode } from "../common/errors.ts";
+import type { AppErrorCode, FieldIssue } from "../common/errors.ts";
 
 /** An error the domain expects and a visitor can be told about. */
 export class DomainError extends Error {
@@ -6,6 +6,7 @@ export class DomainError extends Error {
     readonly code: AppErrorCode,
     message: string,
     readonly retryAfterSeconds?: number,
+    readonly issues?: FieldIssue[],
   ) {
     super(message);
     this.name = "DomainError";
@@ -15,5 +16,19 @@ export class DomainError extends Error {
 export class RateLimitedError extends DomainError {
   constructor(retryAfterSeconds: number) {
     super("RATE_LIMITED", `rate limited, retry in ${retryAfterSeconds}s`, retryAfterSeconds);
+  }
+}
+
+/** Input that passed the schema but breaks a rule only the database knows (a taken name). */
+export class FieldError extends DomainError {
+  constructor(issue: FieldIssue) {
+    super("INVALID_INPUT", `${issue.field}: ${issue.kind}`, undefined, [issue]);
+  }
+}
+
+/** A wrong username or password; which of the two is never said. */
+export class InvalidCredentialsError extends DomainError {
+  constructor() {
+    super("INVALID_CREDENTIALS", "invalid username or password");
   }
 }

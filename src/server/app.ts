@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { Server } from "bun";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import type { DB } from "../../db/schema.ts";
+import type { AppErrorCode } from "../common/errors.ts";
 import {
   detectPrefix,
   type Locale,
@@ -10,12 +11,15 @@ import {
   resolvePath,
 } from "../common/locales.ts";
 import type { SiteConfig } from "../common/site.ts";
+import { purgeExpiredSessions, validateSessionToken } from "../core/auth/sessions.ts";
 import { RateLimitedError } from "../core/errors.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { RateLimiter } from "../core/limits/rate-limiter.ts";
 import index from "../web/index.html";
 import { loadWebAssets, type WebAssets } from "./assets.ts";
+import { clientIp } from "./client-ip.ts";
 import type { Config } from "./config.ts";
+import { isSameOriginRequest } from "./csrf.ts";
 import { readCookie, securityHeaders, serializeCookie, withHeaders } from "./http.ts";
 import { renderPage } from "./pages.ts";
 import { LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
@@ -57,7 +61,8 @@ export async function startApp(
     port: config.port,
     hostname: config.host,
     development: false,
-    maxRequestBodySize: MAX_BODY_BYTES * 4,
+    // Room above MAX_BODY_BYTES so oversized requests get our explained 413, not a bare one.
+    maxRequestBodySize: 4 * 1024 * 1024,
     fetch: handle,
     error(error) {
       console.error("unhandled request error", error);
@@ -66,12 +71,15 @@ export async function startApp(
   });
   const pruning = setInterval(() => limiter.prune(24 * 60 * 60 * 1000), 60_000);
   pruning.unref();
+  const purging = setInterval(() => void purgeExpiredSessions(db, now()), 60 * 60 * 1000);
+  purging.unref();
   return {
     server,
     url: server.url,
     services,
     async stop() {
       clearInterval(pruning);
+      clearInterval(purging);
       await server.stop(true);
       await db.destroy();
     },
@@ -94,6 +102,8 @@ export function createHandler(services: Services) {
   const { config, assets } = services;
   const https = config.publicOrigin?.startsWith("https:") ?? false;
   const baseHeaders = securityHeaders(https);
+  // Over https the __Host- prefix makes browsers refuse the cookie from any subdomain or path.
+  const sessionCookie = https ? "__Host-session" : "session";
 
   function originOf(url: URL): string {
     return config.publicOrigin ?? url.origin;
@@ -131,20 +141,26 @@ export function createHandler(services: Services) {
     visitor: Visitor,
   ): Promise<Response> {
     const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      return Response.json(
-        {
-          error: {
-            message: "Request too large",
-            code: -32600,
-            data: { appCode: "PAYLOAD_TOO_LARGE", httpStatus: 413 },
-          },
-        },
-        { status: 413 },
-      );
+    if (length > MAX_BODY_BYTES) return trpcRefusal(413, "PAYLOAD_TOO_LARGE", "Request too large");
+    if (
+      request.method === "POST" &&
+      !isSameOriginRequest(request, originOf(new URL(request.url)))
+    ) {
+      return trpcRefusal(403, "FORBIDDEN", "Cross-site request refused");
     }
-    const ip = server.requestIP(request)?.address ?? "0.0.0.0";
-    return fetchRequestHandler({
+    const ip = clientIp(request, server.requestIP(request)?.address, config.trustProxy);
+    const now = services.now();
+    const token = readCookie(request, sessionCookie);
+    const valid = token ? await validateSessionToken(services.db, token, now) : null;
+    const cookies: string[] = [];
+    const setSessionCookie = (value: string | null, expiresAt?: number) => {
+      const maxAgeSeconds = value && expiresAt ? Math.floor((expiresAt - now) / 1000) : 0;
+      cookies.push(serializeCookie(sessionCookie, value ?? "", { maxAgeSeconds, secure: https }));
+    };
+    if (token && !valid) setSessionCookie(null);
+    if (valid?.refreshed && token) setSessionCookie(token, valid.session.expiresAt);
+
+    const response = await fetchRequestHandler({
       endpoint: "/trpc",
       req: request,
       router: appRouter,
@@ -155,6 +171,9 @@ export function createHandler(services: Services) {
         ipKey: ipKey(config.secret, ip),
         locale: localeFromHeader(request.headers.get(LOCALE_HEADER)),
         now: services.now,
+        user: valid?.user ?? null,
+        session: valid?.session ?? null,
+        setSessionCookie,
       }),
       responseMeta({ errors }) {
         const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
@@ -164,6 +183,10 @@ export function createHandler(services: Services) {
         return {};
       },
     });
+    // Only the last word on the session cookie counts (sign-out after a refresh, say).
+    const last = cookies.at(-1);
+    if (last) response.headers.append("Set-Cookie", last);
+    return response;
   }
 
   async function route(
@@ -220,6 +243,13 @@ export function createHandler(services: Services) {
     }
     return response;
   };
+}
+
+function trpcRefusal(status: number, appCode: AppErrorCode, message: string): Response {
+  return Response.json(
+    { error: { message, code: -32600, data: { appCode, httpStatus: status } } },
+    { status },
+  );
 }
 
 function redirect(location: string, status: 301 | 302): Response {

@@ -16,6 +16,8 @@ const envSchema = z.object({
   SITE_URL: z.url().optional(),
   /** The address named in the footer and on the contact page. */
   CONTACT_EMAIL: z.email().optional(),
+  /** Believe X-Forwarded-For: only behind a reverse proxy that sets it. */
+  TRUST_PROXY: z.stringbool().default(false),
   /** Keys IP hashes and sessions; generated into DATA_DIR on first start when unset. */
   SECRET: z.string().min(32).optional(),
 });
@@ -28,6 +30,7 @@ export interface Config {
   publicOrigin: string | undefined;
   siteUrl: string | undefined;
   contactEmail: string | undefined;
+  trustProxy: boolean;
   secret: string;
   version: string;
 }
@@ -53,6 +56,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,
+    trustProxy: e.TRUST_PROXY,
     secret: e.SECRET ?? readOrCreateSecret(dataDir),
     version: VERSION,
   };

@@ -8,6 +8,13 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     if (!url) throw new Error("TIDINGS_URL is not set; global-setup did not run");
     await use(url);
   },
+  // Each test is its own visitor behind its own address (the server trusts the proxy header in
+  // tests), so per-address rate limits of one test never spill into another.
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
+    const group = () => Math.floor(Math.random() * 0xffff).toString(16);
+    const address = `2001:db8:${group()}:${group()}::1`;
+    await use({ ...extraHTTPHeaders, "X-Forwarded-For": address });
+  },
   consoleErrors: async ({ page }, use) => {
     const errors: string[] = [];
     page.on("console", (message) => {

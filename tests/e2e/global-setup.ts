@@ -12,6 +12,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PORT: "0",
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      TRUST_PROXY: "true",
       SITE_URL: "https://tidings.example.org",
       CONTACT_EMAIL: "hello@tidings.example.org",
     },

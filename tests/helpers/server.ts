@@ -13,11 +13,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A clock tests can move. */
+export function testClock(start = Date.UTC(2026, 0, 15, 12)) {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms: number) => void (t += ms),
+    set: (ms: number) => void (t = ms),
+  };
+}
+
 /** A real server on port 0 with its own SQLite file in a fresh temporary folder. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { now?: () => number } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "tidings-test-"));
   const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });
-  const app = await startApp(config);
+  const app = await startApp(config, options);
   return {
     app,
     url: app.url.toString().replace(/\/$/, ""),
@@ -29,9 +42,53 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
-/** A tRPC client as the web uses it, with a fixed cookie jar of one visitor cookie. */
-export function trpcClient(url: string, headers: Record<string, string> = {}) {
+/** Cookies a client has been given, sent back as a browser would. */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+  /** The raw Set-Cookie lines of the last response. */
+  lastSetCookies: string[] = [];
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  take(response: Response): void {
+    this.lastSetCookies = response.headers.getSetCookie();
+    for (const line of this.lastSetCookies) {
+      const [pair = "", ...attributes] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => a.trim().toLowerCase() === "max-age=0");
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+}
+
+/**
+ * A tRPC client as the web uses it: same-origin by default (the server refuses cross-site
+ * mutations), with its own cookie jar.
+ */
+export function trpcClient(
+  url: string,
+  headers: Record<string, string> = {},
+  jar: CookieJar = new CookieJar(),
+) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${url}/trpc`, headers: () => headers })],
+    links: [
+      httpLink({
+        url: `${url}/trpc`,
+        headers: () => {
+          const cookie = jar.header();
+          return { Origin: url, ...(cookie ? { Cookie: cookie } : {}), ...headers };
+        },
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          jar.take(response);
+          return response;
+        },
+      }),
+    ],
   });
 }

@@ -66,7 +66,7 @@ describe("contact.send", () => {
   test("a body over the size bound is refused before it is read", async () => {
     const response = await fetch(`${server.url}/trpc/contact.send`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Origin: server.url },
       body: JSON.stringify({ ...good, message: "x".repeat(100_000) }),
     });
     expect(response.status).toBe(413);
@@ -86,7 +86,7 @@ describe("contact.send", () => {
     expect(storedMessages()).toHaveLength(5);
     const raw = await fetch(`${server.url}/trpc/contact.send`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Origin: server.url },
       body: JSON.stringify(good),
     });
     expect(raw.status).toBe(429);
@@ -96,7 +96,7 @@ describe("contact.send", () => {
   test("errors carry no stack trace", async () => {
     const response = await fetch(`${server.url}/trpc/contact.send`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Origin: server.url },
       body: "{not json",
     });
     expect(response.status).toBe(400);

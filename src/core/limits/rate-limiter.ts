@@ -23,17 +23,27 @@ export class RateLimiter {
     return Math.max(1, oldest + rule.windowMs - this.now());
   }
 
-  /** Records one action for every key, or throws RateLimitedError (recording nothing). */
-  consume(keys: readonly string[], rule: RateRule): void {
+  /** Throws RateLimitedError when any key has used up its window. */
+  check(keys: readonly string[], rule: RateRule): void {
     let wait = 0;
     for (const key of keys) wait = Math.max(wait, this.waitFor(key, rule));
     if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
+  }
+
+  /** Records one action for every key, without checking (e.g. a failure after the fact). */
+  record(keys: readonly string[]): void {
     const at = this.now();
     for (const key of keys) {
       const times = this.#hits.get(key) ?? [];
       times.push(at);
       this.#hits.set(key, times);
     }
+  }
+
+  /** Records one action for every key, or throws RateLimitedError (recording nothing). */
+  consume(keys: readonly string[], rule: RateRule): void {
+    this.check(keys, rule);
+    this.record(keys);
   }
 
   /** Drops windows that have fully passed; call now and then to bound memory. */

@@ -1,5 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
+import type { AccountUser } from "../../common/auth.ts";
 import { isLocale, type Locale } from "../../common/locales.ts";
+import type { Session } from "../../core/auth/sessions.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 
 /** What every procedure knows about the request; identities come from cookies, never input. */
@@ -10,6 +12,11 @@ export interface Context {
   ipKey: string;
   locale: Locale;
   now: () => number;
+  /** The signed-in account and its session, when the session cookie is valid. */
+  user: AccountUser | null;
+  session: Session | null;
+  /** Sets (or with null, clears) the session cookie on this response. */
+  setSessionCookie(token: string | null, expiresAt?: number): void;
 }
 
 /** The web names its interface language in this header, so stored rows can record it. */

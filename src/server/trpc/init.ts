@@ -7,6 +7,7 @@ import type { Context } from "./context.ts";
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   INVALID_INPUT: "BAD_REQUEST",
+  INVALID_CREDENTIALS: "UNAUTHORIZED",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNAUTHORIZED: "UNAUTHORIZED",
@@ -32,9 +33,10 @@ export function errorData(error: TRPCError): AppErrorData {
     return { appCode: "INVALID_INPUT", issues: toFieldIssues(cause.issues) };
   }
   if (cause instanceof DomainError) {
-    return cause.retryAfterSeconds === undefined
-      ? { appCode: cause.code }
-      : { appCode: cause.code, retryAfter: cause.retryAfterSeconds };
+    const data: AppErrorData = { appCode: cause.code };
+    if (cause.retryAfterSeconds !== undefined) data.retryAfter = cause.retryAfterSeconds;
+    if (cause.issues) data.issues = cause.issues;
+    return data;
   }
   return { appCode: appCodeOf[error.code] ?? "INTERNAL" };
 }
@@ -63,4 +65,11 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const publicProcedure = t.procedure.use(domainErrors);
+
+/** For signed-in visitors only; others get UNAUTHORIZED, which the web shows as the sign-in dialog. */
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  const { user, session } = ctx;
+  if (!user || !session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign-in required" });
+  return next({ ctx: { ...ctx, user, session } });
+});
 export const createCallerFactory = t.createCallerFactory;

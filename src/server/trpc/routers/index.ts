@@ -1,7 +1,9 @@
 import { router } from "../init.ts";
+import { authRouter } from "./auth.ts";
 import { contactRouter } from "./contact.ts";
 
 export const appRouter = router({
+  auth: authRouter,
   contact: contactRouter,
 });
 

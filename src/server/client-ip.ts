@@ -1,0 +1,41 @@
+import { isIP } from "node:net";
+
+/** What a forwarded-for entry names, without brackets or port; null if it is not an address. */
+function addressOf(entry: string): string | null {
+  let value = entry.trim();
+  if (value.startsWith("[")) {
+    // [2001:db8::1] or [2001:db8::1]:443
+    const end = value.indexOf("]");
+    value = end === -1 ? "" : value.slice(1, end);
+  } else if (value.indexOf(":") === value.lastIndexOf(":") && value.includes(".")) {
+    // 203.0.113.9:443; a bare IPv6 address has more than one colon and is kept whole.
+    value = value.split(":")[0] ?? "";
+  }
+  return isIP(value) === 0 ? null : value;
+}
+
+/**
+ * The visitor's address. Behind one reverse proxy (trustProxy), the right-most valid entry of
+ * X-Forwarded-For: proxies append the address they saw, so the entries to its left are
+ * whatever the client chose to send. Otherwise the socket's address, since any client can send
+ * that header. "0.0.0.0" when nothing names an address, which the country lookup answers as
+ * Unknown.
+ */
+export function clientIp(
+  request: Request,
+  socketAddress: string | undefined,
+  trustProxy: boolean,
+): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    if (forwarded) {
+      const entries = forwarded.split(",");
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const address = addressOf(entries[i] ?? "");
+        if (address) return address;
+      }
+    }
+  }
+  if (socketAddress && isIP(socketAddress) !== 0) return socketAddress;
+  return "0.0.0.0";
+}

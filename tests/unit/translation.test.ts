@@ -1,0 +1,480 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import type { DB } from "../../db/schema.ts";
+import {
+  type TargetLanguage,
+  targetLanguages,
+  translateInput,
+} from "../../src/common/translation.ts";
+import { sourceHash, translateCached } from "../../src/core/translation/cache.ts";
+import { CompositeTranslator } from "../../src/core/translation/composite.ts";
+import { DeepLTranslator } from "../../src/core/translation/deepl.ts";
+import { createTranslator } from "../../src/core/translation/index.ts";
+import { LibreTranslateTranslator } from "../../src/core/translation/libretranslate.ts";
+import { isMainlyChinese, OpenccTranslator } from "../../src/core/translation/opencc.ts";
+import {
+  TranslationError,
+  type TranslationErrorKind,
+  type Translator,
+} from "../../src/core/translation/translator.ts";
+
+/** Resolves with the TranslationError kind the promise rejected with. */
+async function failureKind(promise: Promise<unknown>): Promise<TranslationErrorKind> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TranslationError) return error.kind;
+    throw error;
+  }
+  throw new Error("expected a TranslationError, got a result");
+}
+
+/** A translator whose answers and calls the test controls. */
+class FakeTranslator implements Translator {
+  calls: Array<{ text: string; target: TargetLanguage }> = [];
+  constructor(
+    readonly name: string,
+    private readonly offered: readonly TargetLanguage[],
+    private readonly answer: (text: string, target: TargetLanguage) => string | TranslationError,
+  ) {}
+  targets(): readonly TargetLanguage[] {
+    return this.offered;
+  }
+  async translate(text: string, target: TargetLanguage): Promise<string> {
+    this.calls.push({ text, target });
+    const result = this.answer(text, target);
+    if (result instanceof TranslationError) throw result;
+    return result;
+  }
+}
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+/** A real HTTP server on a free port, recording what it was sent. */
+function serve(handler: (seen: Seen) => Response | Promise<Response>) {
+  const seen: Seen[] = [];
+  const server = Bun.serve({
+    port: 0,
+    async fetch(request) {
+      const text = await request.text();
+      const entry: Seen = {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: request.headers,
+        body: text ? JSON.parse(text) : undefined,
+      };
+      seen.push(entry);
+      return handler(entry);
+    },
+  });
+  servers.push(server);
+  return { url: `http://localhost:${server.port}`, seen };
+}
+const servers: Array<{ stop(force?: boolean): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop(true)));
+});
+
+describe("translate input", () => {
+  test("trims the text and accepts the eight menu languages", () => {
+    expect(targetLanguages).toHaveLength(8);
+    expect(translateInput.parse({ text: "  你好 ", target: "zh-CN" })).toEqual({
+      text: "你好",
+      target: "zh-CN",
+    });
+  });
+  test("refuses blank or overlong text and unknown languages", () => {
+    expect(translateInput.safeParse({ text: "   ", target: "en" }).success).toBe(false);
+    expect(translateInput.safeParse({ text: "x".repeat(1001), target: "en" }).success).toBe(false);
+    expect(translateInput.safeParse({ text: "x".repeat(1000), target: "en" }).success).toBe(true);
+    expect(translateInput.safeParse({ text: "hi", target: "it" }).success).toBe(false);
+  });
+});
+
+describe("OpenCC", () => {
+  const opencc = new OpenccTranslator();
+
+  test("offers only the two Chinese scripts", () => {
+    expect(opencc.targets()).toEqual(["zh-TW", "zh-CN"]);
+  });
+
+  test("converts Taiwan Traditional to Simplified with mainland wording, and back", async () => {
+    expect(await opencc.translate("這個軟體的資訊", "zh-CN")).toBe("这个软件的信息");
+    expect(await opencc.translate("这个软件的信息", "zh-TW")).toBe("這個軟體的資訊");
+    expect(await opencc.translate("我用滑鼠上網", "zh-CN")).toBe("我用鼠标上网");
+    expect(await opencc.translate("我用鼠标上网", "zh-TW")).toBe("我用滑鼠上網");
+  });
+
+  test("refuses text that is not Chinese rather than echo it back", async () => {
+    expect(await failureKind(opencc.translate("Hello from the shore", "zh-TW"))).toBe(
+      "unsupported",
+    );
+    expect(await failureKind(opencc.translate("I love 台灣", "zh-CN"))).toBe("unsupported");
+    expect(await failureKind(opencc.translate("日本語を勉強しています", "zh-CN"))).toBe(
+      "unsupported",
+    );
+    expect(await failureKind(opencc.translate("안녕하세요", "zh-TW"))).toBe("unsupported");
+    expect(await failureKind(opencc.translate("你好", "en"))).toBe("unsupported");
+  });
+
+  test("counts Chinese with a Latin brand name in it as Chinese", () => {
+    expect(isMainlyChinese("我用iPhone拍照")).toBe(true);
+    expect(isMainlyChinese("12345 !?")).toBe(false);
+  });
+});
+
+describe("LibreTranslate", () => {
+  const recentLanguages = [
+    { code: "en", name: "English", targets: ["en", "ja", "zh-Hans", "zh-Hant"] },
+    { code: "ja", name: "Japanese", targets: ["en", "ja"] },
+    { code: "zh-Hans", name: "Chinese", targets: ["en", "zh-Hans", "zh-Hant"] },
+    { code: "zh-Hant", name: "Chinese (traditional)", targets: ["en", "zh-Hans"] },
+  ];
+
+  test("learns the server's languages once and sends its codes and key", async () => {
+    const server = serve(({ path, body }) => {
+      if (path === "/languages") return Response.json(recentLanguages);
+      const q = (body as { q: string }).q;
+      return Response.json({ translatedText: `[${q}]`, detectedLanguage: { language: "en" } });
+    });
+    const libre = new LibreTranslateTranslator({ url: `${server.url}/`, apiKey: "k-123" });
+    await libre.ready();
+    expect(libre.targets()).toEqual(["en", "zh-TW", "zh-CN", "ja"]);
+
+    expect(await libre.translate("Hello", "zh-TW")).toBe("[Hello]");
+    expect(await libre.translate("Hello", "zh-CN")).toBe("[Hello]");
+    expect(await failureKind(libre.translate("Hello", "ko"))).toBe("unsupported");
+
+    expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      "GET /languages",
+      "POST /translate",
+      "POST /translate",
+    ]);
+    expect(server.seen[1]?.headers.get("content-type")).toBe("application/json");
+    expect(server.seen[1]?.body).toEqual({
+      q: "Hello",
+      source: "auto",
+      target: "zh-Hant",
+      format: "text",
+      api_key: "k-123",
+    });
+    expect(server.seen[2]?.body).toMatchObject({ target: "zh-Hans" });
+  });
+
+  test("speaks the older zh/zt codes to older servers, with no key when none is set", async () => {
+    const server = serve(({ path }) =>
+      path === "/languages"
+        ? Response.json([
+            { code: "en", name: "English" },
+            { code: "zh", name: "Chinese" },
+            { code: "zt", name: "Chinese (traditional)" },
+          ])
+        : Response.json({ translatedText: "好" }),
+    );
+    const libre = new LibreTranslateTranslator({ url: server.url });
+    // Discovery starts on the first question and the answer fills in when it lands.
+    expect(libre.targets()).toEqual([]);
+    await libre.ready();
+    expect(libre.targets()).toEqual(["en", "zh-TW", "zh-CN"]);
+    await libre.translate("good", "zh-TW");
+    await libre.translate("good", "zh-CN");
+    expect(server.seen.slice(1).map((s) => s.body)).toEqual([
+      { q: "good", source: "auto", target: "zt", format: "text" },
+      { q: "good", source: "auto", target: "zh", format: "text" },
+    ]);
+  });
+
+  test("a server error, bad key or dead server is unavailable", async () => {
+    const server = serve(({ path }) =>
+      path === "/languages"
+        ? Response.json(recentLanguages)
+        : Response.json({ error: "Invalid API key" }, { status: 403 }),
+    );
+    const libre = new LibreTranslateTranslator({ url: server.url });
+    expect(await failureKind(libre.translate("Hello", "ja"))).toBe("unavailable");
+
+    const dead = new LibreTranslateTranslator({ url: "http://127.0.0.1:9", retryDiscoveryMs: 0 });
+    expect(await failureKind(dead.translate("Hello", "ja"))).toBe("unavailable");
+    expect(dead.targets()).toEqual([]);
+  });
+
+  test("a failed discovery is retried later, not on every question", async () => {
+    let up = false;
+    const server = serve(({ path }) =>
+      up && path === "/languages"
+        ? Response.json(recentLanguages)
+        : new Response("down", { status: 503 }),
+    );
+    const patient = new LibreTranslateTranslator({ url: server.url, retryDiscoveryMs: 60_000 });
+    await patient.ready();
+    up = true;
+    await patient.ready();
+    expect(patient.targets()).toEqual([]);
+    expect(server.seen).toHaveLength(1);
+
+    const eager = new LibreTranslateTranslator({ url: server.url, retryDiscoveryMs: 0 });
+    up = false;
+    await eager.ready();
+    up = true;
+    await eager.ready();
+    expect(eager.targets()).toEqual(["en", "zh-TW", "zh-CN", "ja"]);
+  });
+
+  test("a server slower than the timeout is unavailable", async () => {
+    const server = serve(async ({ path }) => {
+      if (path === "/languages") return Response.json(recentLanguages);
+      await Bun.sleep(1000);
+      return Response.json({ translatedText: "too late" });
+    });
+    const libre = new LibreTranslateTranslator({ url: server.url, timeoutMs: 100 });
+    const started = performance.now();
+    expect(await failureKind(libre.translate("Hello", "ja"))).toBe("unavailable");
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+});
+
+describe("DeepL", () => {
+  test("sends the key in its header and DeepL's language codes", async () => {
+    const server = serve(({ body }) => {
+      const { text } = body as { text: string[] };
+      return Response.json({
+        translations: [{ detected_source_language: "EN", text: `<${text[0]}>` }],
+      });
+    });
+    const deepl = new DeepLTranslator({ apiKey: "secret-key", baseUrl: server.url });
+    expect(deepl.targets()).toEqual(targetLanguages);
+
+    const expected: Record<TargetLanguage, string> = {
+      en: "EN-US",
+      "zh-TW": "ZH-HANT",
+      "zh-CN": "ZH-HANS",
+      ja: "JA",
+      ko: "KO",
+      es: "ES",
+      fr: "FR",
+      de: "DE",
+    };
+    for (const target of targetLanguages) {
+      expect(await deepl.translate("Hello", target)).toBe("<Hello>");
+    }
+    expect(server.seen.map((s) => (s.body as { target_lang: string }).target_lang)).toEqual(
+      targetLanguages.map((t) => expected[t]),
+    );
+    const first = server.seen[0];
+    expect(first?.method).toBe("POST");
+    expect(first?.path).toBe("/v2/translate");
+    expect(first?.headers.get("authorization")).toBe("DeepL-Auth-Key secret-key");
+    expect(first?.headers.get("content-type")).toBe("application/json");
+    expect(first?.body).toEqual({ text: ["Hello"], target_lang: "EN-US" });
+  });
+
+  test("picks the free API for ':fx' keys and the paid one otherwise", async () => {
+    const urls: string[] = [];
+    const recordingFetch = async (input: string) => {
+      urls.push(input);
+      return Response.json({ translations: [{ detected_source_language: "EN", text: "x" }] });
+    };
+    await new DeepLTranslator({ apiKey: "abc:fx", fetch: recordingFetch }).translate("a", "de");
+    await new DeepLTranslator({ apiKey: "abc", fetch: recordingFetch }).translate("a", "de");
+    expect(urls).toEqual([
+      "https://api-free.deepl.com/v2/translate",
+      "https://api.deepl.com/v2/translate",
+    ]);
+  });
+
+  test("quota, bad answers, dead servers and timeouts are unavailable", async () => {
+    const quota = serve(() => new Response("Quota exceeded", { status: 456 }));
+    expect(
+      await failureKind(
+        new DeepLTranslator({ apiKey: "k", baseUrl: quota.url }).translate("a", "ja"),
+      ),
+    ).toBe("unavailable");
+
+    const garbled = serve(() => Response.json({ translations: [] }));
+    expect(
+      await failureKind(
+        new DeepLTranslator({ apiKey: "k", baseUrl: garbled.url }).translate("a", "ja"),
+      ),
+    ).toBe("unavailable");
+
+    const dead = new DeepLTranslator({ apiKey: "k", baseUrl: "http://127.0.0.1:9" });
+    expect(await failureKind(dead.translate("a", "ja"))).toBe("unavailable");
+
+    const slow = serve(async () => {
+      await Bun.sleep(1000);
+      return Response.json({ translations: [{ detected_source_language: "EN", text: "late" }] });
+    });
+    const impatient = new DeepLTranslator({ apiKey: "k", baseUrl: slow.url, timeoutMs: 100 });
+    expect(await failureKind(impatient.translate("a", "ja"))).toBe("unavailable");
+  });
+});
+
+describe("composite", () => {
+  const unsupported = () => new TranslationError("unsupported", "cannot");
+  const unavailable = () => new TranslationError("unavailable", "down");
+
+  test("offers the union of its translators' targets, in menu order", () => {
+    const composite = new CompositeTranslator([
+      new FakeTranslator("a", ["zh-CN", "zh-TW"], () => ""),
+      new FakeTranslator("b", ["fr", "en", "zh-TW"], () => ""),
+    ]);
+    expect(composite.targets()).toEqual(["en", "zh-TW", "zh-CN", "fr"]);
+  });
+
+  test("tries translators in order and moves on past refusals and failures", async () => {
+    const opencc = new OpenccTranslator();
+    const down = new FakeTranslator("down", ["zh-TW", "en"], unavailable);
+    const last = new FakeTranslator("last", ["zh-TW", "en"], (text) => `last:${text}`);
+    const composite = new CompositeTranslator([opencc, down, last]);
+
+    // OpenCC serves Chinese text itself; nobody else is asked.
+    expect(await composite.translateWithProvider("这个软件的信息", "zh-TW")).toEqual({
+      text: "這個軟體的資訊",
+      provider: "opencc",
+    });
+    expect(down.calls).toHaveLength(0);
+
+    // English text: OpenCC declines, "down" fails, "last" answers.
+    expect(await composite.translateWithProvider("software", "zh-TW")).toEqual({
+      text: "last:software",
+      provider: "last",
+    });
+    expect(down.calls).toEqual([{ text: "software", target: "zh-TW" }]);
+
+    // A translator that does not offer the target is not asked.
+    expect(await composite.translate("你好", "en")).toBe("last:你好");
+  });
+
+  test("fails as unsupported only when every translator refused", async () => {
+    const refuses = new CompositeTranslator([
+      new OpenccTranslator(),
+      new FakeTranslator("picky", ["zh-TW"], unsupported),
+    ]);
+    expect(await failureKind(refuses.translate("Hello", "zh-TW"))).toBe("unsupported");
+    expect(await failureKind(refuses.translate("Hello", "ko"))).toBe("unsupported");
+
+    const broken = new CompositeTranslator([
+      new OpenccTranslator(),
+      new FakeTranslator("down", ["zh-TW"], unavailable),
+    ]);
+    expect(await failureKind(broken.translate("Hello", "zh-TW"))).toBe("unavailable");
+  });
+
+  test("waits for a translator's language discovery before judging its targets", async () => {
+    const server = serve(({ path }) =>
+      path === "/languages"
+        ? Response.json([{ code: "ko", name: "Korean", targets: ["ko"] }])
+        : Response.json({ translatedText: "안녕" }),
+    );
+    const composite = new CompositeTranslator([
+      new OpenccTranslator(),
+      new LibreTranslateTranslator({ url: server.url }),
+    ]);
+    expect(await composite.translateWithProvider("hello", "ko")).toEqual({
+      text: "안녕",
+      provider: "libretranslate",
+    });
+    expect(composite.targets()).toEqual(["zh-TW", "zh-CN", "ko"]);
+  });
+
+  test("createTranslator puts OpenCC first, then DeepL, then LibreTranslate", () => {
+    expect(createTranslator({}).name).toBe("opencc");
+    expect(createTranslator({}).targets()).toEqual(["zh-TW", "zh-CN"]);
+    const all = createTranslator({
+      deeplApiKey: "k:fx",
+      libreTranslateUrl: "http://127.0.0.1:9",
+    });
+    expect(all.name).toBe("opencc+deepl+libretranslate");
+    expect(all.targets()).toEqual(targetLanguages);
+  });
+});
+
+describe("translation cache", () => {
+  let dir: string;
+  let db: DB;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tidings-translation-"));
+    db = openDatabase(join(dir, "t.db")).db;
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a repeated request is answered from the database without the translator", async () => {
+    const fake = new FakeTranslator("fake", ["fr", "de"], (text, target) => `${target}:${text}`);
+    expect(await translateCached(db, fake, "Hello", "fr", 1000)).toEqual({
+      text: "fr:Hello",
+      cached: false,
+    });
+    expect(await translateCached(db, fake, "Hello", "fr", 2000)).toEqual({
+      text: "fr:Hello",
+      cached: true,
+    });
+    // Another language or another text is a new translation.
+    expect(await translateCached(db, fake, "Hello", "de", 3000)).toMatchObject({ cached: false });
+    expect(await translateCached(db, fake, "Hello!", "fr", 4000)).toMatchObject({ cached: false });
+    expect(fake.calls).toHaveLength(3);
+
+    const rows = await db.selectFrom("translations").selectAll().orderBy("created_at").execute();
+    expect(rows[0]).toEqual({
+      source_hash: sourceHash("Hello"),
+      target: "fr",
+      translated_text: "fr:Hello",
+      provider: "fake",
+      created_at: 1000,
+    });
+    expect(rows[0]?.source_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows).toHaveLength(3);
+  });
+
+  test("records which provider behind a composite made the text", async () => {
+    const composite = new CompositeTranslator([
+      new OpenccTranslator(),
+      new FakeTranslator("fake", ["zh-TW"], (text) => `fake:${text}`),
+    ]);
+    await translateCached(db, composite, "这个软件", "zh-TW", 1);
+    await translateCached(db, composite, "Hello", "zh-TW", 2);
+    const rows = await db
+      .selectFrom("translations")
+      .select(["provider", "translated_text"])
+      .orderBy("created_at")
+      .execute();
+    expect(rows).toEqual([
+      { provider: "opencc", translated_text: "這個軟體" },
+      { provider: "fake", translated_text: "fake:Hello" },
+    ]);
+  });
+
+  test("simultaneous identical requests call the translator once", async () => {
+    const fake = new FakeTranslator("fake", ["ja"], (text) => `ja:${text}`);
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => translateCached(db, fake, "Hello", "ja", n)),
+    );
+    expect(results.map((r) => r.text)).toEqual(["ja:Hello", "ja:Hello", "ja:Hello"]);
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  test("a failure is not cached", async () => {
+    let fail = true;
+    const flaky = new FakeTranslator("flaky", ["es"], (text) =>
+      fail ? new TranslationError("unavailable", "down") : `es:${text}`,
+    );
+    expect(await failureKind(translateCached(db, flaky, "Hello", "es", 1))).toBe("unavailable");
+    fail = false;
+    expect(await translateCached(db, flaky, "Hello", "es", 2)).toEqual({
+      text: "es:Hello",
+      cached: false,
+    });
+    expect(flaky.calls).toHaveLength(2);
+  });
+});
