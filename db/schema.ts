@@ -46,12 +46,54 @@ export interface TranslationsTable {
   created_at: number;
 }
 
+export interface BottlesTable {
+  id: Generated<number>;
+  message: string;
+  drift_hours: number;
+  /** English country name, or "Unknown". */
+  country: string;
+  /** ISO 3166-1 alpha-2, or null when unknown. */
+  country_code: string | null;
+  /** Keyed hash of the writer's address (src/core/limits/ip-key.ts). */
+  ip_key: string;
+  visitor_id: string;
+  /** The writer's interface language. */
+  locale: string;
+  is_public: number;
+  /** 1 once reports have taken it out of the ocean, or the operator has. */
+  hidden: Generated<number>;
+  available_at: number;
+  created_at: number;
+  /** null: never expires. */
+  expires_at: number | null;
+}
+
+export interface BottleLikesTable {
+  bottle_id: number;
+  user_id: string;
+  created_at: number;
+}
+
+export interface BottleReportsTable {
+  id: Generated<number>;
+  bottle_id: number;
+  /** null once the reporter has deleted the account. */
+  user_id: string | null;
+  reason: string;
+  /** The moderator's verdict on the bottle at report time (1 safe, 0 unsafe). */
+  is_safe: number;
+  created_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
   users: UsersTable;
   sessions: SessionsTable;
   translations: TranslationsTable;
+  bottles: BottlesTable;
+  bottle_likes: BottleLikesTable;
+  bottle_reports: BottleReportsTable;
 }
 
 export type DB = Kysely<Database>;

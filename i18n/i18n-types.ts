@@ -239,6 +239,39 @@ type RootTranslation = {
 		 * S​o​m​e​t​h​i​n​g​ ​w​e​n​t​ ​w​r​o​n​g​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		generic: string
+		/**
+		 * U​s​e​ ​o​n​l​y​ ​l​e​t​t​e​r​s​,​ ​d​i​g​i​t​s​,​ ​_​ ​-​ ​a​n​d​ ​.
+		 */
+		usernameFormat: string
+		/**
+		 * T​h​a​t​ ​u​s​e​r​n​a​m​e​ ​i​s​ ​t​a​k​e​n​.​ ​P​l​e​a​s​e​ ​c​h​o​o​s​e​ ​a​n​o​t​h​e​r​ ​o​n​e​.
+		 */
+		usernameTaken: string
+		/**
+		 * Y​o​u​r​ ​p​a​s​s​w​o​r​d​ ​c​a​n​n​o​t​ ​b​e​ ​y​o​u​r​ ​u​s​e​r​n​a​m​e​.
+		 */
+		passwordIsUsername: string
+		/**
+		 * T​h​e​ ​p​a​s​s​w​o​r​d​s​ ​d​o​ ​n​o​t​ ​m​a​t​c​h​.
+		 */
+		passwordsMismatch: string
+		/**
+		 * W​r​o​n​g​ ​u​s​e​r​n​a​m​e​ ​o​r​ ​p​a​s​s​w​o​r​d​.
+		 */
+		invalidCredentials: string
+		/**
+		 * T​h​a​t​ ​p​a​s​s​w​o​r​d​ ​i​s​ ​n​o​t​ ​c​o​r​r​e​c​t​.
+		 */
+		wrongPassword: string
+		/**
+		 * T​o​o​ ​m​a​n​y​ ​a​t​t​e​m​p​t​s​.​ ​T​r​y​ ​a​g​a​i​n​ ​i​n​ ​{​m​i​n​u​t​e​s​}​ ​m​i​n​u​t​e​{​{​s​}​}​.
+		 * @param {number} minutes
+		 */
+		rateLimitedMinutes: RequiredParams<'minutes'>
+		/**
+		 * P​l​e​a​s​e​ ​s​i​g​n​ ​i​n​ ​f​i​r​s​t​.
+		 */
+		unauthorized: string
 	}
 	notFound: {
 		/**
@@ -921,6 +954,201 @@ type RootTranslation = {
 		 * A​n​ ​a​c​c​o​u​n​t​ ​l​e​t​s​ ​y​o​u​ ​l​i​k​e​ ​a​n​d​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​.​ ​E​v​e​r​y​t​h​i​n​g​ ​e​l​s​e​ ​s​t​a​y​s​ ​a​n​o​n​y​m​o​u​s​.
 		 */
 		subtitle: string
+		/**
+		 * S​i​g​n​ ​i​n​ ​o​r​ ​c​r​e​a​t​e​ ​a​n​ ​a​c​c​o​u​n​t
+		 */
+		tabsLabel: string
+		/**
+		 * S​i​g​n​ ​i​n
+		 */
+		signInTab: string
+		/**
+		 * C​r​e​a​t​e​ ​a​c​c​o​u​n​t
+		 */
+		signUpTab: string
+		/**
+		 * U​s​e​r​n​a​m​e
+		 */
+		username: string
+		/**
+		 * P​a​s​s​w​o​r​d
+		 */
+		password: string
+		/**
+		 * C​o​n​f​i​r​m​ ​p​a​s​s​w​o​r​d
+		 */
+		confirmPassword: string
+		/**
+		 * 3​–​3​2​ ​c​h​a​r​a​c​t​e​r​s​:​ ​l​e​t​t​e​r​s​,​ ​d​i​g​i​t​s​,​ ​_​ ​-​ ​a​n​d​ ​.
+		 */
+		usernameHint: string
+		/**
+		 * A​t​ ​l​e​a​s​t​ ​8​ ​c​h​a​r​a​c​t​e​r​s​,​ ​a​n​d​ ​n​o​t​ ​y​o​u​r​ ​u​s​e​r​n​a​m​e​.
+		 */
+		passwordHint: string
+		/**
+		 * S​i​g​n​ ​i​n
+		 */
+		signIn: string
+		/**
+		 * S​i​g​n​i​n​g​ ​i​n​…
+		 */
+		signingIn: string
+		/**
+		 * C​r​e​a​t​e​ ​a​c​c​o​u​n​t
+		 */
+		signUp: string
+		/**
+		 * C​r​e​a​t​i​n​g​ ​y​o​u​r​ ​a​c​c​o​u​n​t​…
+		 */
+		signingUp: string
+		/**
+		 * W​e​l​c​o​m​e​ ​b​a​c​k​,​ ​{​u​s​e​r​n​a​m​e​}​!
+		 * @param {string} username
+		 */
+		signedIn: RequiredParams<'username'>
+		/**
+		 * W​e​l​c​o​m​e​ ​a​b​o​a​r​d​,​ ​{​u​s​e​r​n​a​m​e​}​!
+		 * @param {string} username
+		 */
+		signedUp: RequiredParams<'username'>
+		/**
+		 * Y​o​u​r​ ​a​c​c​o​u​n​t
+		 */
+		accountTitle: string
+		/**
+		 * M​a​n​a​g​e​ ​h​o​w​ ​y​o​u​ ​s​i​g​n​ ​i​n​ ​t​o​ ​T​i​d​i​n​g​s​.
+		 */
+		accountSubtitle: string
+		/**
+		 * S​i​g​n​e​d​ ​i​n​ ​a​s
+		 */
+		signedInAs: string
+		/**
+		 * S​i​g​n​ ​o​u​t
+		 */
+		signOut: string
+		/**
+		 * S​i​g​n​i​n​g​ ​o​u​t​…
+		 */
+		signingOut: string
+		/**
+		 * Y​o​u​ ​h​a​v​e​ ​s​i​g​n​e​d​ ​o​u​t​.
+		 */
+		signedOut: string
+		/**
+		 * C​h​a​n​g​e​ ​p​a​s​s​w​o​r​d
+		 */
+		changePasswordTitle: string
+		/**
+		 * O​t​h​e​r​ ​d​e​v​i​c​e​s​ ​s​i​g​n​e​d​ ​i​n​ ​t​o​ ​t​h​i​s​ ​a​c​c​o​u​n​t​ ​w​i​l​l​ ​b​e​ ​s​i​g​n​e​d​ ​o​u​t​.
+		 */
+		changePasswordLead: string
+		/**
+		 * C​u​r​r​e​n​t​ ​p​a​s​s​w​o​r​d
+		 */
+		currentPassword: string
+		/**
+		 * N​e​w​ ​p​a​s​s​w​o​r​d
+		 */
+		newPassword: string
+		/**
+		 * C​o​n​f​i​r​m​ ​n​e​w​ ​p​a​s​s​w​o​r​d
+		 */
+		confirmNewPassword: string
+		/**
+		 * C​h​a​n​g​e​ ​p​a​s​s​w​o​r​d
+		 */
+		changePassword: string
+		/**
+		 * C​h​a​n​g​i​n​g​ ​p​a​s​s​w​o​r​d​…
+		 */
+		changingPassword: string
+		/**
+		 * P​a​s​s​w​o​r​d​ ​c​h​a​n​g​e​d
+		 */
+		passwordChanged: string
+		/**
+		 * A​n​y​ ​o​t​h​e​r​ ​d​e​v​i​c​e​s​ ​w​e​r​e​ ​s​i​g​n​e​d​ ​o​u​t​.
+		 */
+		passwordChangedBody: string
+		/**
+		 * S​i​g​n​ ​o​u​t​ ​e​v​e​r​y​w​h​e​r​e
+		 */
+		everywhereTitle: string
+		/**
+		 * S​i​g​n​s​ ​t​h​i​s​ ​a​c​c​o​u​n​t​ ​o​u​t​ ​o​n​ ​e​v​e​r​y​ ​d​e​v​i​c​e​,​ ​t​h​i​s​ ​o​n​e​ ​i​n​c​l​u​d​e​d​.
+		 */
+		everywhereLead: string
+		/**
+		 * S​i​g​n​ ​o​u​t​ ​o​f​ ​a​l​l​ ​d​e​v​i​c​e​s
+		 */
+		signOutEverywhere: string
+		/**
+		 * Y​o​u​ ​h​a​v​e​ ​s​i​g​n​e​d​ ​o​u​t​ ​o​f​ ​a​l​l​ ​d​e​v​i​c​e​s​.
+		 */
+		signedOutEverywhere: string
+		/**
+		 * D​e​l​e​t​e​ ​a​c​c​o​u​n​t
+		 */
+		deleteTitle: string
+		/**
+		 * R​e​m​o​v​e​s​ ​y​o​u​r​ ​a​c​c​o​u​n​t​,​ ​i​t​s​ ​s​e​s​s​i​o​n​s​ ​a​n​d​ ​i​t​s​ ​l​i​k​e​s​.​ ​B​o​t​t​l​e​s​ ​y​o​u​ ​w​r​o​t​e​ ​s​t​a​y​ ​i​n​ ​t​h​e​ ​o​c​e​a​n​:​ ​t​h​e​y​ ​w​e​r​e​ ​n​e​v​e​r​ ​l​i​n​k​e​d​ ​t​o​ ​y​o​u​r​ ​a​c​c​o​u​n​t​.
+		 */
+		deleteLead: string
+		/**
+		 * D​e​l​e​t​e​ ​a​c​c​o​u​n​t​…
+		 */
+		deleteOpen: string
+		/**
+		 * D​e​l​e​t​e​ ​y​o​u​r​ ​a​c​c​o​u​n​t​?
+		 */
+		deleteConfirmTitle: string
+		/**
+		 * T​h​i​s​ ​c​a​n​n​o​t​ ​b​e​ ​u​n​d​o​n​e​.​ ​Y​o​u​r​ ​a​c​c​o​u​n​t​,​ ​i​t​s​ ​s​e​s​s​i​o​n​s​ ​a​n​d​ ​i​t​s​ ​l​i​k​e​s​ ​w​i​l​l​ ​b​e​ ​r​e​m​o​v​e​d​.​ ​E​n​t​e​r​ ​y​o​u​r​ ​p​a​s​s​w​o​r​d​ ​t​o​ ​c​o​n​f​i​r​m​.
+		 */
+		deleteConfirmBody: string
+		/**
+		 * D​e​l​e​t​e​ ​m​y​ ​a​c​c​o​u​n​t
+		 */
+		deleteConfirm: string
+		/**
+		 * D​e​l​e​t​i​n​g​…
+		 */
+		deleting: string
+		/**
+		 * Y​o​u​r​ ​a​c​c​o​u​n​t​ ​w​a​s​ ​d​e​l​e​t​e​d​.
+		 */
+		deleted: string
+		/**
+		 * C​a​n​c​e​l
+		 */
+		cancel: string
+		/**
+		 * A​c​c​o​u​n​t
+		 */
+		account: string
+		/**
+		 * A​c​c​o​u​n​t​:​ ​{​u​s​e​r​n​a​m​e​}
+		 * @param {string} username
+		 */
+		accountMenu: RequiredParams<'username'>
+		/**
+		 * S​i​g​n​ ​i​n​ ​t​o​ ​c​o​n​t​i​n​u​e
+		 */
+		requiredTitle: string
+		/**
+		 * L​i​k​i​n​g​ ​a​n​d​ ​r​e​p​o​r​t​i​n​g​ ​b​o​t​t​l​e​s​ ​n​e​e​d​ ​a​n​ ​a​c​c​o​u​n​t​.​ ​E​v​e​r​y​t​h​i​n​g​ ​e​l​s​e​ ​s​t​a​y​s​ ​a​n​o​n​y​m​o​u​s​.
+		 */
+		requiredBody: string
+		/**
+		 * S​i​g​n​ ​i​n
+		 */
+		requiredAction: string
+		/**
+		 * N​o​t​ ​n​o​w
+		 */
+		requiredCancel: string
 	}
 }
 
@@ -1146,6 +1374,38 @@ export type TranslationFunctions = {
 		 * Something went wrong. Please try again later.
 		 */
 		generic: () => LocalizedString
+		/**
+		 * Use only letters, digits, _ - and .
+		 */
+		usernameFormat: () => LocalizedString
+		/**
+		 * That username is taken. Please choose another one.
+		 */
+		usernameTaken: () => LocalizedString
+		/**
+		 * Your password cannot be your username.
+		 */
+		passwordIsUsername: () => LocalizedString
+		/**
+		 * The passwords do not match.
+		 */
+		passwordsMismatch: () => LocalizedString
+		/**
+		 * Wrong username or password.
+		 */
+		invalidCredentials: () => LocalizedString
+		/**
+		 * That password is not correct.
+		 */
+		wrongPassword: () => LocalizedString
+		/**
+		 * Too many attempts. Try again in {minutes} minute{{s}}.
+		 */
+		rateLimitedMinutes: (arg: { minutes: number }) => LocalizedString
+		/**
+		 * Please sign in first.
+		 */
+		unauthorized: () => LocalizedString
 	}
 	notFound: {
 		/**
@@ -1818,6 +2078,198 @@ export type TranslationFunctions = {
 		 * An account lets you like and report bottles. Everything else stays anonymous.
 		 */
 		subtitle: () => LocalizedString
+		/**
+		 * Sign in or create an account
+		 */
+		tabsLabel: () => LocalizedString
+		/**
+		 * Sign in
+		 */
+		signInTab: () => LocalizedString
+		/**
+		 * Create account
+		 */
+		signUpTab: () => LocalizedString
+		/**
+		 * Username
+		 */
+		username: () => LocalizedString
+		/**
+		 * Password
+		 */
+		password: () => LocalizedString
+		/**
+		 * Confirm password
+		 */
+		confirmPassword: () => LocalizedString
+		/**
+		 * 3–32 characters: letters, digits, _ - and .
+		 */
+		usernameHint: () => LocalizedString
+		/**
+		 * At least 8 characters, and not your username.
+		 */
+		passwordHint: () => LocalizedString
+		/**
+		 * Sign in
+		 */
+		signIn: () => LocalizedString
+		/**
+		 * Signing in…
+		 */
+		signingIn: () => LocalizedString
+		/**
+		 * Create account
+		 */
+		signUp: () => LocalizedString
+		/**
+		 * Creating your account…
+		 */
+		signingUp: () => LocalizedString
+		/**
+		 * Welcome back, {username}!
+		 */
+		signedIn: (arg: { username: string }) => LocalizedString
+		/**
+		 * Welcome aboard, {username}!
+		 */
+		signedUp: (arg: { username: string }) => LocalizedString
+		/**
+		 * Your account
+		 */
+		accountTitle: () => LocalizedString
+		/**
+		 * Manage how you sign in to Tidings.
+		 */
+		accountSubtitle: () => LocalizedString
+		/**
+		 * Signed in as
+		 */
+		signedInAs: () => LocalizedString
+		/**
+		 * Sign out
+		 */
+		signOut: () => LocalizedString
+		/**
+		 * Signing out…
+		 */
+		signingOut: () => LocalizedString
+		/**
+		 * You have signed out.
+		 */
+		signedOut: () => LocalizedString
+		/**
+		 * Change password
+		 */
+		changePasswordTitle: () => LocalizedString
+		/**
+		 * Other devices signed in to this account will be signed out.
+		 */
+		changePasswordLead: () => LocalizedString
+		/**
+		 * Current password
+		 */
+		currentPassword: () => LocalizedString
+		/**
+		 * New password
+		 */
+		newPassword: () => LocalizedString
+		/**
+		 * Confirm new password
+		 */
+		confirmNewPassword: () => LocalizedString
+		/**
+		 * Change password
+		 */
+		changePassword: () => LocalizedString
+		/**
+		 * Changing password…
+		 */
+		changingPassword: () => LocalizedString
+		/**
+		 * Password changed
+		 */
+		passwordChanged: () => LocalizedString
+		/**
+		 * Any other devices were signed out.
+		 */
+		passwordChangedBody: () => LocalizedString
+		/**
+		 * Sign out everywhere
+		 */
+		everywhereTitle: () => LocalizedString
+		/**
+		 * Signs this account out on every device, this one included.
+		 */
+		everywhereLead: () => LocalizedString
+		/**
+		 * Sign out of all devices
+		 */
+		signOutEverywhere: () => LocalizedString
+		/**
+		 * You have signed out of all devices.
+		 */
+		signedOutEverywhere: () => LocalizedString
+		/**
+		 * Delete account
+		 */
+		deleteTitle: () => LocalizedString
+		/**
+		 * Removes your account, its sessions and its likes. Bottles you wrote stay in the ocean: they were never linked to your account.
+		 */
+		deleteLead: () => LocalizedString
+		/**
+		 * Delete account…
+		 */
+		deleteOpen: () => LocalizedString
+		/**
+		 * Delete your account?
+		 */
+		deleteConfirmTitle: () => LocalizedString
+		/**
+		 * This cannot be undone. Your account, its sessions and its likes will be removed. Enter your password to confirm.
+		 */
+		deleteConfirmBody: () => LocalizedString
+		/**
+		 * Delete my account
+		 */
+		deleteConfirm: () => LocalizedString
+		/**
+		 * Deleting…
+		 */
+		deleting: () => LocalizedString
+		/**
+		 * Your account was deleted.
+		 */
+		deleted: () => LocalizedString
+		/**
+		 * Cancel
+		 */
+		cancel: () => LocalizedString
+		/**
+		 * Account
+		 */
+		account: () => LocalizedString
+		/**
+		 * Account: {username}
+		 */
+		accountMenu: (arg: { username: string }) => LocalizedString
+		/**
+		 * Sign in to continue
+		 */
+		requiredTitle: () => LocalizedString
+		/**
+		 * Liking and reporting bottles need an account. Everything else stays anonymous.
+		 */
+		requiredBody: () => LocalizedString
+		/**
+		 * Sign in
+		 */
+		requiredAction: () => LocalizedString
+		/**
+		 * Not now
+		 */
+		requiredCancel: () => LocalizedString
 	}
 }
 

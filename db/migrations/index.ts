@@ -2,6 +2,7 @@ import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001_contact_messages.ts";
 import * as m0002 from "./0002_accounts.ts";
 import * as m0003 from "./0003_translations.ts";
+import * as m0004 from "./0004_bottles.ts";
 
 /**
  * Listed statically rather than read from a folder, so the same list works inside a compiled
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "0001_contact_messages": m0001,
   "0002_accounts": m0002,
   "0003_translations": m0003,
+  "0004_bottles": m0004,
 };

@@ -1,8 +1,12 @@
 import type { BaseTranslation } from "../i18n-types";
+import { auth } from "./pages/auth";
 import { contact } from "./pages/contact";
+import { create } from "./pages/create";
+import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
+import { publicBottles } from "./pages/public-bottles";
 import { terms } from "./pages/terms";
 
 const en = {
@@ -72,6 +76,14 @@ const en = {
     tooLarge: "That is too long to send.",
     network: "Could not reach Tidings. Check your connection and try again.",
     generic: "Something went wrong. Please try again later.",
+    usernameFormat: "Use only letters, digits, _ - and .",
+    usernameTaken: "That username is taken. Please choose another one.",
+    passwordIsUsername: "Your password cannot be your username.",
+    passwordsMismatch: "The passwords do not match.",
+    invalidCredentials: "Wrong username or password.",
+    wrongPassword: "That password is not correct.",
+    rateLimitedMinutes: "Too many attempts. Try again in {minutes:number} minute{{s}}.",
+    unauthorized: "Please sign in first.",
   },
   notFound: {
     code: "404",
@@ -84,28 +96,16 @@ const en = {
   privacy,
   terms,
   contact,
-  create: {
-    title: "Write a Message",
-    subtitle: "Put your thoughts in a bottle and let the tide carry them to a stranger.",
-  },
-  discover: {
-    title: "Find a Bottle",
-    subtitle: "See what the tide has washed ashore.",
-  },
-  publicBottles: {
-    title: "Public Bottles",
-    subtitle: "Messages their writers chose to share with everyone.",
-  },
+  create,
+  discover,
+  publicBottles,
   randomChat: {
     title: "Random Chat",
     description:
       "Talk one to one with a stranger somewhere in the world. Only your countries are shown.",
     back: "Back to Home",
   },
-  auth: {
-    title: "Sign in",
-    subtitle: "An account lets you like and report bottles. Everything else stays anonymous.",
-  },
+  auth,
 } satisfies BaseTranslation;
 
 export default en;

@@ -1,8 +1,12 @@
 import type { Translation } from "../i18n-types";
+import { auth } from "./pages/auth";
 import { contact } from "./pages/contact";
+import { create } from "./pages/create";
+import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
+import { publicBottles } from "./pages/public-bottles";
 import { terms } from "./pages/terms";
 
 const zhTW = {
@@ -71,6 +75,14 @@ const zhTW = {
     tooLarge: "內容太長，無法送出。",
     network: "無法連線到 Tidings，請檢查網路連線後再試。",
     generic: "發生錯誤，請稍後再試。",
+    usernameFormat: "只能使用英文字母、數字及 _ - . 符號。",
+    usernameTaken: "這個使用者名稱已有人使用，請換一個。",
+    passwordIsUsername: "密碼不能與使用者名稱相同。",
+    passwordsMismatch: "兩次輸入的密碼不一致。",
+    invalidCredentials: "使用者名稱或密碼錯誤。",
+    wrongPassword: "密碼不正確。",
+    rateLimitedMinutes: "嘗試次數過多，請於 {minutes} 分鐘後再試。",
+    unauthorized: "請先登入。",
   },
   notFound: {
     code: "404",
@@ -83,27 +95,15 @@ const zhTW = {
   privacy,
   terms,
   contact,
-  create: {
-    title: "寫一封信",
-    subtitle: "把心事裝進瓶子，讓潮水帶給遠方的陌生人。",
-  },
-  discover: {
-    title: "尋找瓶子",
-    subtitle: "看看潮水把什麼沖上了岸。",
-  },
-  publicBottles: {
-    title: "公開瓶子",
-    subtitle: "寫信人選擇與所有人分享的訊息。",
-  },
+  create,
+  discover,
+  publicBottles,
   randomChat: {
     title: "隨機聊天",
     description: "與世界某處的陌生人一對一聊天，只會顯示彼此的國家。",
     back: "返回首頁",
   },
-  auth: {
-    title: "登入",
-    subtitle: "登入後即可按讚與檢舉瓶子，其他功能都保持匿名。",
-  },
+  auth,
 } satisfies Translation;
 
 export default zhTW;

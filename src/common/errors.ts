@@ -5,6 +5,10 @@
 export const appErrorCodes = [
   "INVALID_INPUT",
   "INVALID_CREDENTIALS",
+  "CONTENT_REJECTED",
+  "MODERATION_FAILED",
+  "TRANSLATION_UNSUPPORTED",
+  "TRANSLATION_FAILED",
   "RATE_LIMITED",
   "PAYLOAD_TOO_LARGE",
   "UNAUTHORIZED",
@@ -26,6 +30,7 @@ export interface FieldIssue {
     | "username_format"
     | "username_taken"
     | "password_is_username"
+    | "drift_past_expiry"
     | "invalid";
   /** The bound that was crossed, for too_long and too_short. */
   limit?: number;

@@ -12,9 +12,16 @@ import {
 } from "../common/locales.ts";
 import type { SiteConfig } from "../common/site.ts";
 import { purgeExpiredSessions, validateSessionToken } from "../core/auth/sessions.ts";
+import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
+import { RecentlyShown } from "../core/bottles/pick.ts";
 import { RateLimitedError } from "../core/errors.ts";
+import { type CountryLookup, openCountryLookup } from "../core/geo/country-lookup.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { RateLimiter } from "../core/limits/rate-limiter.ts";
+import { createModerator } from "../core/moderation/external.ts";
+import type { Moderator } from "../core/moderation/moderator.ts";
+import { createTranslator } from "../core/translation/index.ts";
+import type { Translator } from "../core/translation/translator.ts";
 import index from "../web/index.html";
 import { loadWebAssets, type WebAssets } from "./assets.ts";
 import { clientIp } from "./client-ip.ts";
@@ -35,6 +42,10 @@ export interface Services {
   db: DB;
   limiter: RateLimiter;
   assets: WebAssets;
+  countries: CountryLookup;
+  moderator: Moderator;
+  translator: Translator;
+  recentlyShown: RecentlyShown;
   now: () => number;
 }
 
@@ -55,7 +66,21 @@ export async function startApp(
   await migrateToLatest(db);
   const assets = await loadWebAssets(index);
   const limiter = new RateLimiter(now);
-  const services: Services = { config, db, limiter, assets, now };
+  const services: Services = {
+    config,
+    db,
+    limiter,
+    assets,
+    countries: await openCountryLookup({ databaseFile: config.geoipDb }),
+    moderator: createModerator({
+      ...config.moderation,
+      onFallback: (error) =>
+        console.warn("moderation API failed; local lists decided", String(error)),
+    }),
+    translator: createTranslator(config.translation),
+    recentlyShown: new RecentlyShown(),
+    now,
+  };
   const handle = createHandler(services);
   const server = Bun.serve({
     port: config.port,
@@ -71,7 +96,14 @@ export async function startApp(
   });
   const pruning = setInterval(() => limiter.prune(24 * 60 * 60 * 1000), 60_000);
   pruning.unref();
-  const purging = setInterval(() => void purgeExpiredSessions(db, now()), 60 * 60 * 1000);
+  // Hourly: expired sessions and expired bottles leave the database.
+  const purging = setInterval(
+    () => {
+      void purgeExpiredSessions(db, now());
+      void purgeExpiredBottles(db, now());
+    },
+    60 * 60 * 1000,
+  );
   purging.unref();
   return {
     server,
@@ -167,8 +199,12 @@ export function createHandler(services: Services) {
       createContext: () => ({
         db: services.db,
         limiter: services.limiter,
+        moderator: services.moderator,
+        translator: services.translator,
+        recentlyShown: services.recentlyShown,
         visitorId: visitor.id,
         ipKey: ipKey(config.secret, ip),
+        country: () => services.countries.lookup(ip),
         locale: localeFromHeader(request.headers.get(LOCALE_HEADER)),
         now: services.now,
         user: valid?.user ?? null,

@@ -18,6 +18,14 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email().optional(),
   /** Believe X-Forwarded-For: only behind a reverse proxy that sets it. */
   TRUST_PROXY: z.stringbool().default(false),
+  /** Another IP-to-country MMDB instead of the bundled one. */
+  GEOIP_DB: z.string().min(1).optional(),
+  /** An OpenAI-compatible moderation endpoint, used after the local word lists. */
+  MODERATION_API_URL: z.url().optional(),
+  MODERATION_API_KEY: z.string().min(1).optional(),
+  LIBRETRANSLATE_URL: z.url().optional(),
+  LIBRETRANSLATE_API_KEY: z.string().min(1).optional(),
+  DEEPL_API_KEY: z.string().min(1).optional(),
   /** Keys IP hashes and sessions; generated into DATA_DIR on first start when unset. */
   SECRET: z.string().min(32).optional(),
 });
@@ -31,6 +39,9 @@ export interface Config {
   siteUrl: string | undefined;
   contactEmail: string | undefined;
   trustProxy: boolean;
+  geoipDb: string | undefined;
+  moderation: { apiUrl?: string; apiKey?: string };
+  translation: { libreTranslateUrl?: string; libreTranslateKey?: string; deeplApiKey?: string };
   secret: string;
   version: string;
 }
@@ -57,6 +68,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,
     trustProxy: e.TRUST_PROXY,
+    geoipDb: e.GEOIP_DB,
+    moderation: { apiUrl: e.MODERATION_API_URL, apiKey: e.MODERATION_API_KEY },
+    translation: {
+      libreTranslateUrl: e.LIBRETRANSLATE_URL,
+      libreTranslateKey: e.LIBRETRANSLATE_API_KEY,
+      deeplApiKey: e.DEEPL_API_KEY,
+    },
     secret: e.SECRET ?? readOrCreateSecret(dataDir),
     version: VERSION,
   };

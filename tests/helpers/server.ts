@@ -21,6 +21,9 @@ export function testClock(start = Date.UTC(2026, 0, 15, 12)) {
     advance(ms: number) {
       t += ms;
     },
+    set(ms: number) {
+      t = ms;
+    },
   };
 }
 

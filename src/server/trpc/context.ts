@@ -2,14 +2,23 @@ import type { DB } from "../../../db/schema.ts";
 import type { AccountUser } from "../../common/auth.ts";
 import { isLocale, type Locale } from "../../common/locales.ts";
 import type { Session } from "../../core/auth/sessions.ts";
+import type { RecentlyShown } from "../../core/bottles/pick.ts";
+import type { Country } from "../../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
+import type { Moderator } from "../../core/moderation/moderator.ts";
+import type { Translator } from "../../core/translation/translator.ts";
 
 /** What every procedure knows about the request; identities come from cookies, never input. */
 export interface Context {
   db: DB;
   limiter: RateLimiter;
+  moderator: Moderator;
+  translator: Translator;
+  recentlyShown: RecentlyShown;
   visitorId: string;
   ipKey: string;
+  /** The visitor's country, from the offline database (looked up only when asked). */
+  country(): Country;
   locale: Locale;
   now: () => number;
   /** The signed-in account and its session, when the session cookie is valid. */

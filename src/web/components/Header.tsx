@@ -3,6 +3,7 @@ import { Menu, Waves, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { localizedPath, type PageSlug } from "../../common/locales.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { AccountMenu } from "./AccountMenu.tsx";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 
 /** The spec's threshold for the header's background. */
@@ -69,6 +70,7 @@ export function Header() {
           <ul className="site-nav__list">{links("site-nav__link")}</ul>
         </nav>
         <div className="site-header__tools">
+          <AccountMenu />
           <LanguageSwitcher />
           <button
             type="button"

@@ -1,6 +1,15 @@
 import { TRPCClientError } from "@trpc/client";
 import type { TranslationFunctions } from "../../../i18n/i18n-types";
-import type { AppErrorData, FieldIssue } from "../../common/errors.ts";
+import type { AppErrorCode, AppErrorData, FieldIssue } from "../../common/errors.ts";
+
+/**
+ * Problems the web names itself: a repeated password that differs (the server never sees it),
+ * and a wrong current password, shown under the password field that was wrong.
+ */
+export interface ClientIssue {
+  field: string;
+  kind: "passwords_mismatch" | "wrong_password";
+}
 
 function dataOf(error: unknown): Partial<AppErrorData> | undefined {
   if (error instanceof TRPCClientError) return error.data as Partial<AppErrorData> | undefined;
@@ -11,8 +20,13 @@ export function fieldIssuesOf(error: unknown): FieldIssue[] {
   return dataOf(error)?.issues ?? [];
 }
 
+/** The application code a failed request carries, if the server answered at all. */
+export function appCodeOf(error: unknown): AppErrorCode | undefined {
+  return dataOf(error)?.appCode;
+}
+
 /** The localized sentence for one field problem. */
-export function issueMessage(LL: TranslationFunctions, issue: FieldIssue): string {
+export function issueMessage(LL: TranslationFunctions, issue: FieldIssue | ClientIssue): string {
   switch (issue.kind) {
     case "required":
       return LL.errors.required();
@@ -22,9 +36,26 @@ export function issueMessage(LL: TranslationFunctions, issue: FieldIssue): strin
       return LL.errors.tooShort({ limit: issue.limit ?? 0 });
     case "invalid_email":
       return LL.errors.invalidEmail();
+    case "username_format":
+      return LL.errors.usernameFormat();
+    case "username_taken":
+      return LL.errors.usernameTaken();
+    case "password_is_username":
+      return LL.errors.passwordIsUsername();
+    case "passwords_mismatch":
+      return LL.errors.passwordsMismatch();
+    case "wrong_password":
+      return LL.errors.wrongPassword();
     default:
       return LL.errors.invalid();
   }
+}
+
+/** "Try again in N minutes" past a minute, rounded up; seconds below that. */
+function rateLimitedMessage(LL: TranslationFunctions, retryAfter: number | undefined): string {
+  const seconds = Math.max(1, Math.ceil(retryAfter ?? 60));
+  if (seconds < 60) return LL.errors.rateLimited({ seconds });
+  return LL.errors.rateLimitedMinutes({ minutes: Math.ceil(seconds / 60) });
 }
 
 /** The localized sentence for an error a request ended with. */
@@ -32,11 +63,15 @@ export function errorMessage(LL: TranslationFunctions, error: unknown): string {
   const data = dataOf(error);
   switch (data?.appCode) {
     case "RATE_LIMITED":
-      return LL.errors.rateLimited({ seconds: data.retryAfter ?? 60 });
+      return rateLimitedMessage(LL, data.retryAfter);
     case "PAYLOAD_TOO_LARGE":
       return LL.errors.tooLarge();
     case "INVALID_INPUT":
       return LL.errors.invalid();
+    case "INVALID_CREDENTIALS":
+      return LL.errors.invalidCredentials();
+    case "UNAUTHORIZED":
+      return LL.errors.unauthorized();
     default:
       if (error instanceof TRPCClientError && !data) return LL.errors.network();
       return LL.errors.generic();

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { locales } from "./locales.ts";
+
+/** The spec leaves the length open; we choose 1,000 characters after trimming. */
+export const BOTTLE_LIMITS = {
+  message: 1000,
+  driftMaxHours: 168,
+  expiryMaxDays: 7,
+} as const;
+
+export const EXPIRY_DAY_OPTIONS = [1, 3, 5, 7] as const;
+export const DEFAULT_EXPIRY_DAYS = 7;
+
+export const bottleReportReasons = [
+  "offensive",
+  "spam",
+  "inappropriate",
+  "harassment",
+  "scam",
+  "other",
+] as const;
+export type BottleReportReason = (typeof bottleReportReasons)[number];
+
+/** Expiry days as the spec reads them: capped at 7, and 0 or less means 7. */
+export function normalizeExpiryDays(days: number): number {
+  return days <= 0 || days > BOTTLE_LIMITS.expiryMaxDays ? DEFAULT_EXPIRY_DAYS : days;
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const createBottleInput = z.object({
+  message: z.string().trim().min(1).max(BOTTLE_LIMITS.message),
+  driftHours: z.number().int().min(0).max(BOTTLE_LIMITS.driftMaxHours),
+  isPublic: z.boolean(),
+  expiryDays: z.number().int().min(-1000).max(1000).transform(normalizeExpiryDays),
+  /** The writer's IANA time zone: expiry ends at midnight there. */
+  timeZone: z.string().min(1).max(64).refine(isTimeZone),
+  /** The writer's interface language, used to prefer bottles in the reader's language. */
+  locale: z.enum(locales),
+});
+export type CreateBottleInput = z.input<typeof createBottleInput>;
+
+export const bottleIdInput = z.object({ bottleId: z.number().int().positive() });
+export const reportBottleInput = bottleIdInput.extend({ reason: z.enum(bottleReportReasons) });
+
+/** A bottle as a reader sees it: no address, no visitor, nothing that identifies the writer. */
+export interface BottleCard {
+  id: number;
+  message: string;
+  country: string;
+  countryCode: string | null;
+  driftHours: number;
+  isPublic: boolean;
+  createdAt: number;
+  likeCount: number;
+  isLiked: boolean;
+}

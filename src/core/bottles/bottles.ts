@@ -1,0 +1,306 @@
+import { type ExpressionBuilder, sql } from "kysely";
+import type { Database, DB } from "../../../db/schema.ts";
+import type { BottleCard, BottleReportReason } from "../../common/bottles.ts";
+import type { Locale } from "../../common/locales.ts";
+import { DomainError, FieldError } from "../errors.ts";
+import type { Country } from "../geo/country-lookup.ts";
+import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import type { Moderator } from "../moderation/moderator.ts";
+import { pickBottle, type RecentlyShown } from "./pick.ts";
+import { availableAt, expiryAt } from "./time.ts";
+
+const MINUTE = 60 * 1000;
+export const BOTTLE_RATES = {
+  throwPerMinute: { limit: 5, windowMs: MINUTE },
+  throwPerDay: { limit: 30, windowMs: 24 * 60 * MINUTE },
+  discover: { limit: 60, windowMs: MINUTE },
+  like: { limit: 60, windowMs: MINUTE },
+  report: { limit: 20, windowMs: 60 * MINUTE },
+} as const satisfies Record<string, RateRule>;
+
+/** The random pick draws from this many of the newest available bottles (spec 9). */
+export const PICK_POOL = 50;
+/** The public page fetches this many (and shows at most 12). */
+export const PUBLIC_LIST_SIZE = 20;
+/** Reports from this many different users take a bottle out of the ocean. */
+export const HIDE_AFTER_REPORTS = 3;
+
+/** Who is asking: the visitor cookie and address hash always, the account when signed in. */
+export interface Visitor {
+  visitorId: string;
+  ipKey: string;
+  userId: string | null;
+}
+
+export interface NewBottle {
+  message: string;
+  driftHours: number;
+  isPublic: boolean;
+  expiryDays: number;
+  timeZone: string;
+  locale: Locale;
+}
+
+function rateKeys(action: string, visitor: Visitor): string[] {
+  return [`${action}:v:${visitor.visitorId}`, `${action}:ip:${visitor.ipKey}`];
+}
+
+/** Visible to readers: surfaced, not expired, not hidden. */
+function visible(now: number) {
+  return (eb: ExpressionBuilder<Database, "bottles">) =>
+    eb.and([
+      eb("bottles.hidden", "=", 0),
+      eb("bottles.available_at", "<=", now),
+      eb.or([eb("bottles.expires_at", "is", null), eb("bottles.expires_at", ">", now)]),
+    ]);
+}
+
+/** Writes a bottle into the ocean after the rate limits, the time rules and moderation. */
+export async function throwBottle(
+  db: DB,
+  deps: { limiter: RateLimiter; moderator: Moderator },
+  writer: Visitor & { country: Country },
+  input: NewBottle,
+  now: number,
+): Promise<{ id: number; availableAt: number; expiresAt: number }> {
+  const keys = rateKeys("throw", writer);
+  deps.limiter.check(keys, BOTTLE_RATES.throwPerMinute);
+  deps.limiter.check(keys, BOTTLE_RATES.throwPerDay);
+
+  const expiresAt = expiryAt(now, input.expiryDays, input.timeZone);
+  const surfacesAt = availableAt(now, input.driftHours);
+  if (surfacesAt >= expiresAt)
+    throw new FieldError({ field: "driftHours", kind: "drift_past_expiry" });
+
+  let safe: boolean;
+  try {
+    safe = (await deps.moderator.check(input.message)).safe;
+  } catch {
+    throw new DomainError("MODERATION_FAILED", "content moderation failed");
+  }
+  if (!safe) throw new DomainError("CONTENT_REJECTED", "message contains inappropriate content");
+
+  deps.limiter.record(keys);
+  const row = await db
+    .insertInto("bottles")
+    .values({
+      message: input.message,
+      drift_hours: input.driftHours,
+      country: writer.country.name,
+      country_code: writer.country.code,
+      ip_key: writer.ipKey,
+      visitor_id: writer.visitorId,
+      locale: input.locale,
+      is_public: input.isPublic ? 1 : 0,
+      available_at: surfacesAt,
+      created_at: now,
+      expires_at: expiresAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, availableAt: surfacesAt, expiresAt };
+}
+
+/** Bottles as readers see them, with like counts and whether this user liked each. */
+function cards(db: DB, userId: string | null, now: number) {
+  return db
+    .selectFrom("bottles")
+    .where(visible(now))
+    .select((eb) => [
+      "bottles.id",
+      "bottles.message",
+      "bottles.country",
+      "bottles.country_code",
+      "bottles.drift_hours",
+      "bottles.is_public",
+      "bottles.created_at",
+      "bottles.locale",
+      eb
+        .selectFrom("bottle_likes")
+        .whereRef("bottle_likes.bottle_id", "=", "bottles.id")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .as("like_count"),
+      (userId
+        ? eb
+            .selectFrom("bottle_likes")
+            .whereRef("bottle_likes.bottle_id", "=", "bottles.id")
+            .where("bottle_likes.user_id", "=", userId)
+            .select(sql<number>`1`.as("one"))
+        : sql<number | null>`NULL`
+      ).as("is_liked"),
+    ]);
+}
+
+type CardRow = {
+  id: number;
+  message: string;
+  country: string;
+  country_code: string | null;
+  drift_hours: number;
+  is_public: number;
+  created_at: number;
+  like_count: number | null;
+  is_liked: number | null;
+};
+
+function toCard(row: CardRow): BottleCard {
+  return {
+    id: row.id,
+    message: row.message,
+    country: row.country,
+    countryCode: row.country_code,
+    driftHours: row.drift_hours,
+    isPublic: row.is_public === 1,
+    createdAt: row.created_at,
+    likeCount: Number(row.like_count ?? 0),
+    isLiked: row.is_liked === 1,
+  };
+}
+
+/**
+ * A random available bottle for this reader, never their own: drawn from the newest 50,
+ * avoiding what they were shown recently and preferring their language (see pickBottle).
+ */
+export async function discoverBottle(
+  db: DB,
+  deps: { limiter: RateLimiter; recentlyShown: RecentlyShown },
+  reader: Visitor & { locale: string },
+  now: number,
+  random: () => number = Math.random,
+): Promise<BottleCard | null> {
+  deps.limiter.consume(rateKeys("discover", reader), BOTTLE_RATES.discover);
+  const candidates = await db
+    .selectFrom("bottles")
+    .where(visible(now))
+    .where("visitor_id", "!=", reader.visitorId)
+    .select(["id", "locale"])
+    .orderBy("available_at", "desc")
+    .limit(PICK_POOL)
+    .execute();
+  const chosen = pickBottle(
+    candidates,
+    reader.locale,
+    deps.recentlyShown.of(reader.visitorId),
+    random,
+  );
+  if (!chosen) return null;
+  const row = await cards(db, reader.userId, now)
+    .where("bottles.id", "=", chosen.id)
+    .executeTakeFirst();
+  if (!row) return null;
+  deps.recentlyShown.add(reader.visitorId, chosen.id);
+  return toCard(row);
+}
+
+/** The newest public bottles (spec: 20 fetched, the page shows 12). */
+export async function listPublicBottles(
+  db: DB,
+  userId: string | null,
+  now: number,
+): Promise<BottleCard[]> {
+  const rows = await cards(db, userId, now)
+    .where("bottles.is_public", "=", 1)
+    .orderBy("bottles.available_at", "desc")
+    .limit(PUBLIC_LIST_SIZE)
+    .execute();
+  return rows.map(toCard);
+}
+
+/** A bottle a reader may see, for translating or reporting it. */
+export async function findVisibleBottle(db: DB, bottleId: number, now: number) {
+  return db
+    .selectFrom("bottles")
+    .where(visible(now))
+    .where("id", "=", bottleId)
+    .select(["id", "message"])
+    .executeTakeFirst();
+}
+
+/** Likes or unlikes, in one transaction; answers the new state and count. */
+export async function toggleLike(
+  db: DB,
+  limiter: RateLimiter,
+  user: Visitor & { userId: string },
+  bottleId: number,
+  now: number,
+): Promise<{ liked: boolean; count: number }> {
+  limiter.consume(rateKeys("like", user), BOTTLE_RATES.like);
+  return db.transaction().execute(async (trx) => {
+    if (!(await findVisibleBottle(trx, bottleId, now))) {
+      throw new DomainError("NOT_FOUND", "bottle not found");
+    }
+    const removed = await trx
+      .deleteFrom("bottle_likes")
+      .where("bottle_id", "=", bottleId)
+      .where("user_id", "=", user.userId)
+      .executeTakeFirst();
+    const liked = Number(removed.numDeletedRows) === 0;
+    if (liked) {
+      await trx
+        .insertInto("bottle_likes")
+        .values({ bottle_id: bottleId, user_id: user.userId, created_at: now })
+        .execute();
+    }
+    const { count } = await trx
+      .selectFrom("bottle_likes")
+      .where("bottle_id", "=", bottleId)
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .executeTakeFirstOrThrow();
+    return { liked, count: Number(count) };
+  });
+}
+
+/**
+ * Records one report per user and bottle, with the moderator's verdict on the bottle (a
+ * moderation error counts as safe, spec 5). Three reporters, or one report of an unsafe
+ * bottle, take it out of the ocean and the public list at once.
+ */
+export async function reportBottle(
+  db: DB,
+  deps: { limiter: RateLimiter; moderator: Moderator },
+  user: Visitor & { userId: string },
+  report: { bottleId: number; reason: BottleReportReason },
+  now: number,
+): Promise<{ hidden: boolean }> {
+  deps.limiter.consume(rateKeys("report", user), BOTTLE_RATES.report);
+  const bottle = await findVisibleBottle(db, report.bottleId, now);
+  if (!bottle) throw new DomainError("NOT_FOUND", "could not find bottle to report");
+  let safe = true;
+  try {
+    safe = (await deps.moderator.check(bottle.message)).safe;
+  } catch {
+    safe = true;
+  }
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("bottle_reports")
+      .values({
+        bottle_id: bottle.id,
+        user_id: user.userId,
+        reason: report.reason,
+        is_safe: safe ? 1 : 0,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const { reporters } = await trx
+      .selectFrom("bottle_reports")
+      .where("bottle_id", "=", bottle.id)
+      .select((eb) => eb.fn.count<number>("user_id").distinct().as("reporters"))
+      .executeTakeFirstOrThrow();
+    const hidden = !safe || Number(reporters) >= HIDE_AFTER_REPORTS;
+    if (hidden)
+      await trx.updateTable("bottles").set({ hidden: 1 }).where("id", "=", bottle.id).execute();
+    return { hidden };
+  });
+}
+
+/** Deletes bottles whose expiry has passed (with their likes and reports). */
+export async function purgeExpiredBottles(db: DB, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom("bottles")
+    .where("expires_at", "is not", null)
+    .where("expires_at", "<=", now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

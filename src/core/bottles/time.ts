@@ -1,0 +1,51 @@
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The offset of a time zone from UTC at an instant, in milliseconds (east positive). */
+function offsetAt(timeZone: string, instant: number): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  );
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/** The calendar date an instant falls on in a time zone. */
+function localDate(
+  timeZone: string,
+  instant: number,
+): { year: number; month: number; day: number } {
+  const local = new Date(instant + offsetAt(timeZone, instant));
+  return { year: local.getUTCFullYear(), month: local.getUTCMonth(), day: local.getUTCDate() };
+}
+
+/**
+ * 23:59:59.999 in `timeZone` on the day `days` after the writer's today (spec 5: expiry ends
+ * at the end of that day). Daylight-saving changes between now and then are accounted for.
+ */
+export function expiryAt(now: number, days: number, timeZone: string): number {
+  const today = localDate(timeZone, now);
+  const wallClock = Date.UTC(today.year, today.month, today.day + days, 23, 59, 59, 999);
+  // The offset at the target instant may differ from today's; two passes settle it.
+  let instant = wallClock - offsetAt(timeZone, wallClock);
+  instant = wallClock - offsetAt(timeZone, instant);
+  return instant;
+}
+
+export function availableAt(now: number, driftHours: number): number {
+  return now + driftHours * HOUR_MS;
+}

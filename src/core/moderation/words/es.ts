@@ -1,0 +1,48 @@
+/**
+ * Spanish terms, matched as whole words (so "computadora" and "disputa" are not "puta").
+ * Chosen by hand; several also appear in @2toad/profanity's "es" list, which cannot be used
+ * whole because it is machine-translated and holds everyday words (perro, negro, hueso, cabra,
+ * caliente, cuñada). Left out on purpose: "polla" (also a lottery or a hen), "mamada" and
+ * "pinche" (ordinary in some countries), "coño" unaccented ("cono" is a cone).
+ */
+export const ES_TERMS: readonly string[] = [
+  "puta",
+  "putas",
+  "puto",
+  "putos",
+  "hijoputa",
+  "cabrón",
+  "cabron",
+  "cabrona",
+  "cabrones",
+  "pendejo",
+  "pendeja",
+  "pendejos",
+  "pendejas",
+  "gilipollas",
+  "coño",
+  "joder",
+  "jódete",
+  "jodete",
+  "mierda",
+  "mierdas",
+  "maricón",
+  "maricon",
+  "maricones",
+  "marica",
+  "chinga tu madre",
+  "chingada",
+  "chingado",
+  "chingar",
+  "verga",
+  "culero",
+  "culera",
+  "malparido",
+  "malparida",
+  "follar",
+  "zorra",
+  "sudaca",
+  "negrata",
+  "concha de tu madre",
+  "me cago en tu madre",
+];

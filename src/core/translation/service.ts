@@ -1,0 +1,48 @@
+import type { DB } from "../../../db/schema.ts";
+import type { TargetLanguage } from "../../common/translation.ts";
+import { DomainError } from "../errors.ts";
+import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import { translateCached } from "./cache.ts";
+import { TranslationError, type Translator } from "./translator.ts";
+
+export const TRANSLATE_RATE: RateRule = { limit: 30, windowMs: 60 * 1000 };
+
+/** The targets this server can serve now, for the translate menu. */
+export async function availableTargets(translator: Translator): Promise<readonly TargetLanguage[]> {
+  try {
+    await translator.ready?.();
+  } catch {
+    // A provider that cannot say what it offers offers nothing; the others still count.
+  }
+  return translator.targets();
+}
+
+/**
+ * Translates a text a visitor is reading (a bottle, a partner's message), rate-limited per
+ * visitor and address, through the cache; translator failures become errors a visitor can read.
+ */
+export async function translateForVisitor(
+  db: DB,
+  deps: { limiter: RateLimiter; translator: Translator },
+  visitor: { visitorId: string; ipKey: string },
+  text: string,
+  target: TargetLanguage,
+  now: number,
+): Promise<{ text: string; target: TargetLanguage }> {
+  deps.limiter.consume(
+    [`translate:v:${visitor.visitorId}`, `translate:ip:${visitor.ipKey}`],
+    TRANSLATE_RATE,
+  );
+  try {
+    const result = await translateCached(db, deps.translator, text, target, now);
+    return { text: result.text, target };
+  } catch (error) {
+    if (error instanceof TranslationError && error.kind === "unsupported") {
+      throw new DomainError("TRANSLATION_UNSUPPORTED", error.message);
+    }
+    throw new DomainError(
+      "TRANSLATION_FAILED",
+      error instanceof Error ? error.message : "translation failed",
+    );
+  }
+}

@@ -1,0 +1,67 @@
+import { bottleIdInput, createBottleInput, reportBottleInput } from "../../../common/bottles.ts";
+import {
+  discoverBottle,
+  listPublicBottles,
+  reportBottle,
+  throwBottle,
+  toggleLike,
+} from "../../../core/bottles/bottles.ts";
+import { protectedProcedure, publicProcedure, router } from "../init.ts";
+
+export const bottlesRouter = router({
+  throw: publicProcedure.input(createBottleInput).mutation(({ ctx, input }) =>
+    throwBottle(
+      ctx.db,
+      ctx,
+      {
+        visitorId: ctx.visitorId,
+        ipKey: ctx.ipKey,
+        userId: ctx.user?.id ?? null,
+        country: ctx.country(),
+      },
+      input,
+      ctx.now(),
+    ),
+  ),
+
+  discover: publicProcedure.query(async ({ ctx }) => ({
+    bottle: await discoverBottle(
+      ctx.db,
+      ctx,
+      {
+        visitorId: ctx.visitorId,
+        ipKey: ctx.ipKey,
+        userId: ctx.user?.id ?? null,
+        locale: ctx.locale,
+      },
+      ctx.now(),
+    ),
+  })),
+
+  publicList: publicProcedure.query(async ({ ctx }) => ({
+    bottles: await listPublicBottles(ctx.db, ctx.user?.id ?? null, ctx.now()),
+  })),
+
+  toggleLike: protectedProcedure
+    .input(bottleIdInput)
+    .mutation(({ ctx, input }) =>
+      toggleLike(
+        ctx.db,
+        ctx.limiter,
+        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
+        input.bottleId,
+        ctx.now(),
+      ),
+    ),
+
+  report: protectedProcedure.input(reportBottleInput).mutation(async ({ ctx, input }) => {
+    await reportBottle(
+      ctx.db,
+      ctx,
+      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
+      input,
+      ctx.now(),
+    );
+    return { ok: true as const };
+  }),
+});

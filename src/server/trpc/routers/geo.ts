@@ -1,0 +1,9 @@
+import { publicProcedure, router } from "../init.ts";
+
+export const geoRouter = router({
+  /** The visitor's own country, shown when writing a bottle and before a chat. */
+  me: publicProcedure.query(({ ctx }) => {
+    const { code, name } = ctx.country();
+    return { countryCode: code, country: name };
+  }),
+});

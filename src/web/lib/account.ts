@@ -1,0 +1,65 @@
+import { useNavigate } from "@tanstack/react-router";
+import { useCallback } from "react";
+import { toast } from "sonner";
+import type { AccountUser } from "../../common/auth.ts";
+import { localizedPath } from "../../common/locales.ts";
+import { useI18n } from "./i18n.tsx";
+import { trpc } from "./trpc.ts";
+
+/** How long the answer to "who is signed in" is trusted before it is asked again. */
+const ACCOUNT_STALE_MS = 60_000;
+
+/** The signed-in visitor, or null; `pending` until the first answer arrives. */
+export function useAccount(): { user: AccountUser | null; pending: boolean } {
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: ACCOUNT_STALE_MS });
+  return { user: me.data?.user ?? null, pending: me.isPending };
+}
+
+/**
+ * Records who is signed in now (after sign-in, sign-up, sign-out or deletion) and refetches
+ * everything else, since answers such as "liked by me" depend on the session.
+ */
+export function useSetAccountUser(): (user: AccountUser | null) => Promise<void> {
+  const utils = trpc.useUtils();
+  return useCallback(
+    async (user: AccountUser | null) => {
+      await utils.auth.me.cancel();
+      utils.auth.me.setData(undefined, { user });
+      await utils.invalidate();
+    },
+    [utils],
+  );
+}
+
+/**
+ * Ends the account's presence in this tab after sign-out, "sign out everywhere" or deletion:
+ * goes to the home page of the current language, forgets the user and says what happened.
+ */
+export function useLeaveAccount(): (message: string) => Promise<void> {
+  const { prefix } = useI18n();
+  const navigate = useNavigate();
+  const setAccountUser = useSetAccountUser();
+  return useCallback(
+    async (message: string) => {
+      await navigate({ href: localizedPath(prefix, "") });
+      await setAccountUser(null);
+      toast.success(message);
+    },
+    [navigate, prefix, setAccountUser],
+  );
+}
+
+/**
+ * Where the sign-in page returns to: the page the visitor is on. On /auth itself the current
+ * return address is kept rather than pointing back at /auth.
+ */
+export function signInSearch(
+  pathname: string,
+  searchStr: string,
+): { redirect: string } | Record<string, never> {
+  if (pathname === "/auth") {
+    const kept = new URLSearchParams(searchStr).get("redirect");
+    return kept ? { redirect: kept } : {};
+  }
+  return { redirect: `${pathname}${searchStr}` };
+}

@@ -1,0 +1,361 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { TRPCClientError } from "@trpc/client";
+import type { AppErrorData } from "../../src/common/errors.ts";
+import {
+  CookieJar,
+  startTestServer,
+  type TestServer,
+  testClock,
+  trpcClient,
+} from "../helpers/server.ts";
+
+const HOUR = 60 * 60 * 1000;
+const clock = testClock(Date.UTC(2026, 0, 15, 2, 0)); // 10:00 in Taipei
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ TRUST_PROXY: "true" }, { now: clock.now });
+});
+afterAll(() => server.close());
+
+function db() {
+  return new Database(join(server.dataDir, "tidings.db"));
+}
+function bottleCount(): number {
+  const d = db();
+  try {
+    return (d.query("SELECT count(*) AS n FROM bottles").get() as { n: number }).n;
+  } finally {
+    d.close();
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ status: number; data: AppErrorData }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TRPCClientError) {
+      const data = error.data as AppErrorData & { httpStatus: number };
+      return { status: data.httpStatus, data };
+    }
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+let n = 0;
+/** A visitor of its own (cookie and address); the locale header is the interface language. */
+function visitor(address = `198.51.100.${++n}`, locale = "en") {
+  const jar = new CookieJar();
+  return trpcClient(server.url, { "X-Forwarded-For": address, "x-tidings-locale": locale }, jar);
+}
+
+const bottle = (message: string, extra: Record<string, unknown> = {}) => ({
+  message,
+  driftHours: 0,
+  isPublic: false,
+  expiryDays: 7,
+  timeZone: "Asia/Taipei",
+  locale: "en" as const,
+  ...extra,
+});
+
+/** Discovers until the given message turns up (the pick is random among the newest 50). */
+async function discoverUntil(api: ReturnType<typeof visitor>, message: string, tries = 40) {
+  for (let i = 0; i < tries; i++) {
+    const { bottle: found } = await api.bottles.discover.query();
+    if (found?.message === message) return found;
+  }
+  return null;
+}
+
+describe("the ocean", () => {
+  test("a bottle thrown by one visitor is found by another, with the writer's country", async () => {
+    const writer = visitor("168.95.1.1");
+    const { id } = await writer.bottles.throw.mutate(bottle("Hello from Taipei"));
+    const reader = visitor();
+    const found = await discoverUntil(reader, "Hello from Taipei");
+    expect(found).toMatchObject({
+      id,
+      country: "Taiwan",
+      countryCode: "TW",
+      likeCount: 0,
+      isLiked: false,
+    });
+    // Nothing that identifies the writer travels with it.
+    expect(Object.keys(found ?? {}).sort()).toEqual(
+      [
+        "country",
+        "countryCode",
+        "createdAt",
+        "driftHours",
+        "id",
+        "isLiked",
+        "isPublic",
+        "likeCount",
+        "message",
+      ].sort(),
+    );
+    const row = db().query("SELECT ip_key, visitor_id FROM bottles WHERE id = ?").get(id) as {
+      ip_key: string;
+    };
+    expect(row.ip_key).not.toContain("168.95");
+  });
+
+  test("the writer never draws their own bottle", async () => {
+    const fresh = await startTestServer({ TRUST_PROXY: "true" });
+    try {
+      const jar = new CookieJar();
+      const writer = trpcClient(fresh.url, { "X-Forwarded-For": "203.0.113.1" }, jar);
+      await writer.bottles.throw.mutate(bottle("Only mine"));
+      for (let i = 0; i < 5; i++) expect((await writer.bottles.discover.query()).bottle).toBeNull();
+      const other = trpcClient(fresh.url, { "X-Forwarded-For": "203.0.113.2" });
+      expect((await other.bottles.discover.query()).bottle?.message).toBe("Only mine");
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test("drift hides a bottle until it is due", async () => {
+    const writer = visitor();
+    await writer.bottles.throw.mutate(
+      bottle("Drifting for two hours", { driftHours: 2, isPublic: true }),
+    );
+    const reader = visitor();
+    expect(await discoverUntil(reader, "Drifting for two hours", 10)).toBeNull();
+    expect((await reader.bottles.publicList.query()).bottles.map((b) => b.message)).not.toContain(
+      "Drifting for two hours",
+    );
+    clock.advance(2 * HOUR);
+    expect(await discoverUntil(reader, "Drifting for two hours")).not.toBeNull();
+  });
+
+  test("expiry hides a bottle at the end of its last day in the writer's zone, and 0 days means 7", async () => {
+    const writer = visitor();
+    const start = clock.now();
+    const { expiresAt } = await writer.bottles.throw.mutate(
+      bottle("Gone after a day", { expiryDays: 1 }),
+    );
+    const { expiresAt: sevenDays } = await writer.bottles.throw.mutate(
+      bottle("Default expiry", { expiryDays: 0 }),
+    );
+    expect(new Date(expiresAt).toISOString().slice(11)).toBe("15:59:59.999Z"); // midnight in Taipei
+    expect(sevenDays - expiresAt).toBe(6 * 24 * HOUR);
+    expect(expiresAt).toBeGreaterThan(start);
+    const reader = visitor();
+    clock.set(expiresAt);
+    expect(await discoverUntil(reader, "Gone after a day", 15)).toBeNull();
+    clock.set(expiresAt - 1);
+    expect(await discoverUntil(reader, "Gone after a day")).not.toBeNull();
+    clock.set(expiresAt + 1);
+  });
+
+  test("a bottle that would expire before it surfaces is refused", async () => {
+    const before = bottleCount();
+    const { status, data } = await failure(
+      visitor().bottles.throw.mutate(bottle("Too late", { driftHours: 168, expiryDays: 1 })),
+    );
+    expect(status).toBe(400);
+    expect(data.issues).toEqual([{ field: "driftHours", kind: "drift_past_expiry" }]);
+    expect(bottleCount()).toBe(before);
+  });
+
+  test("moderation refuses inappropriate content in both languages and stores nothing", async () => {
+    const before = bottleCount();
+    for (const message of [
+      "you are a fucking idiot",
+      "f u c k you",
+      "幹你娘",
+      "http://a.example http://b.example http://c.example http://d.example",
+    ]) {
+      const { status, data } = await failure(visitor().bottles.throw.mutate(bottle(message)));
+      expect(status).toBe(422);
+      expect(data.appCode).toBe("CONTENT_REJECTED");
+    }
+    expect(bottleCount()).toBe(before);
+  });
+
+  test("public bottles form the collection; private ones do not", async () => {
+    const writer = visitor();
+    await writer.bottles.throw.mutate(bottle("For everyone", { isPublic: true }));
+    await writer.bottles.throw.mutate(bottle("Just for one", { isPublic: false }));
+    const { bottles } = await visitor().bottles.publicList.query();
+    const messages = bottles.map((b) => b.message);
+    expect(messages).toContain("For everyone");
+    expect(messages).not.toContain("Just for one");
+    expect(bottles.length).toBeLessThanOrEqual(20);
+    expect(bottles.every((b) => b.isPublic)).toBe(true);
+  });
+});
+
+describe("bad input", () => {
+  test("is refused with a clear error and writes nothing", async () => {
+    const api = visitor();
+    const before = bottleCount();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ message: "" }, "message"],
+      [{ message: "   \n  " }, "message"],
+      [{ message: "x".repeat(1001) }, "message"],
+      [{ driftHours: -1 }, "driftHours"],
+      [{ driftHours: 169 }, "driftHours"],
+      [{ driftHours: 1.5 }, "driftHours"],
+      [{ locale: "xx" }, "locale"],
+      [{ timeZone: "Nowhere/Atlantis" }, "timeZone"],
+    ];
+    for (const [extra, field] of cases) {
+      // biome-ignore lint/suspicious/noExplicitAny: sending what the types forbid is the point.
+      const { status, data } = await failure(api.bottles.throw.mutate(bottle("ok", extra) as any));
+      expect(status).toBe(400);
+      expect(data.appCode).toBe("INVALID_INPUT");
+      expect(data.issues?.map((i) => i.field)).toContain(field);
+    }
+    const huge = await fetch(`${server.url}/trpc/bottles.throw`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify(bottle("x".repeat(1024 * 1024))),
+    });
+    expect(huge.status).toBe(413);
+    expect(bottleCount()).toBe(before);
+  });
+});
+
+describe("likes", () => {
+  test("need a session, then toggle and count per user", async () => {
+    const writer = visitor();
+    const { id } = await writer.bottles.throw.mutate(bottle("Like me", { isPublic: true }));
+    const anonymous = visitor();
+    const { status, data } = await failure(anonymous.bottles.toggleLike.mutate({ bottleId: id }));
+    expect(status).toBe(401);
+    expect(data.appCode).toBe("UNAUTHORIZED");
+
+    const alice = visitor();
+    await alice.auth.signUp.mutate({ username: `alice${n}`, password: "alice-password" });
+    const bob = visitor();
+    await bob.auth.signUp.mutate({ username: `bob${n}`, password: "bob-password-1" });
+    expect(await alice.bottles.toggleLike.mutate({ bottleId: id })).toEqual({
+      liked: true,
+      count: 1,
+    });
+    expect(await bob.bottles.toggleLike.mutate({ bottleId: id })).toEqual({
+      liked: true,
+      count: 2,
+    });
+    expect(await alice.bottles.toggleLike.mutate({ bottleId: id })).toEqual({
+      liked: false,
+      count: 1,
+    });
+    const card = (await bob.bottles.publicList.query()).bottles.find((b) => b.id === id);
+    expect(card).toMatchObject({ likeCount: 1, isLiked: true });
+    const missing = await failure(bob.bottles.toggleLike.mutate({ bottleId: 999_999 }));
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe("reports", () => {
+  async function reporter() {
+    const api = visitor();
+    await api.auth.signUp.mutate({ username: `reporter${n}`, password: "reporting-pw" });
+    return api;
+  }
+
+  test("three different reporters take a bottle out of the ocean; one reporter counts once", async () => {
+    const { id } = await visitor().bottles.throw.mutate(
+      bottle("Reported thrice", { isPublic: true }),
+    );
+    const first = await reporter();
+    await first.bottles.report.mutate({ bottleId: id, reason: "spam" });
+    await first.bottles.report.mutate({ bottleId: id, reason: "spam" });
+    await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "scam" });
+    expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).toContain(id);
+    await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "other" });
+    expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
+    expect(await discoverUntil(visitor(), "Reported thrice", 15)).toBeNull();
+    const rows = db()
+      .query("SELECT reason, is_safe FROM bottle_reports WHERE bottle_id = ?")
+      .all(id);
+    expect(rows).toHaveLength(3);
+  });
+
+  test("one report of a bottle the moderator finds unsafe hides it at once", async () => {
+    // Written before the word lists caught it: put straight into the database.
+    const d = db();
+    d.query(
+      "INSERT INTO bottles (message, drift_hours, country, country_code, ip_key, visitor_id, locale, is_public, available_at, created_at, expires_at) VALUES ('what a fucking mess', 0, 'Unknown', NULL, 'k', 'someone', 'en', 1, ?, ?, NULL)",
+    ).run(clock.now(), clock.now());
+    const { id } = d.query("SELECT max(id) AS id FROM bottles").get() as { id: number };
+    d.close();
+    await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "offensive" });
+    expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
+    const row = db().query("SELECT is_safe FROM bottle_reports WHERE bottle_id = ?").get(id) as {
+      is_safe: number;
+    };
+    expect(row.is_safe).toBe(0);
+  });
+
+  test("need a session and a bottle that exists", async () => {
+    expect(
+      (await failure(visitor().bottles.report.mutate({ bottleId: 1, reason: "spam" }))).status,
+    ).toBe(401);
+    expect(
+      (
+        await failure(
+          (await reporter()).bottles.report.mutate({ bottleId: 999_999, reason: "spam" }),
+        )
+      ).status,
+    ).toBe(404);
+    // biome-ignore lint/suspicious/noExplicitAny: an unknown reason is the point.
+    const odd = await failure(
+      (await reporter()).bottles.report.mutate({ bottleId: 1, reason: "boring" as any }),
+    );
+    expect(odd.status).toBe(400);
+  });
+});
+
+describe("translation", () => {
+  test("the server names what it can serve, and translates Traditional to Simplified offline", async () => {
+    const api = visitor();
+    expect((await api.translate.languages.query()).targets).toEqual(["zh-TW", "zh-CN"]);
+    const { id } = await visitor().bottles.throw.mutate(
+      bottle("這個軟體的資訊", { isPublic: true }),
+    );
+    expect(await api.translate.bottle.mutate({ bottleId: id, target: "zh-CN" })).toEqual({
+      text: "这个软件的信息",
+      target: "zh-CN",
+    });
+    const unsupported = await failure(api.translate.bottle.mutate({ bottleId: id, target: "ja" }));
+    expect(unsupported.data.appCode).toBe("TRANSLATION_UNSUPPORTED");
+  });
+});
+
+describe("rate limits", () => {
+  test("five bottles a minute per visitor and address, then a wait", async () => {
+    const api = visitor();
+    for (let i = 0; i < 5; i++) await api.bottles.throw.mutate(bottle(`Burst ${i}`));
+    const { status, data } = await failure(api.bottles.throw.mutate(bottle("One too many")));
+    expect(status).toBe(429);
+    expect(data.retryAfter).toBeGreaterThan(0);
+    expect(data.retryAfter).toBeLessThanOrEqual(60);
+    clock.advance(61 * 1000);
+    await api.bottles.throw.mutate(bottle("After the wait"));
+  });
+
+  test("sixty discovers a minute", async () => {
+    const api = visitor();
+    for (let i = 0; i < 60; i++) await api.bottles.discover.query();
+    expect((await failure(api.bottles.discover.query())).status).toBe(429);
+  });
+});
+
+describe("country", () => {
+  test("comes from the offline database; private addresses are Unknown", async () => {
+    expect(await visitor("8.8.8.8").geo.me.query()).toEqual({
+      countryCode: "US",
+      country: "United States",
+    });
+    expect(await visitor("10.1.2.3").geo.me.query()).toEqual({
+      countryCode: null,
+      country: "Unknown",
+    });
+  });
+});
