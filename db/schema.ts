@@ -85,6 +85,26 @@ export interface BottleReportsTable {
   created_at: number;
 }
 
+export interface ChatReportsTable {
+  id: Generated<number>;
+  reported_visitor_id: string;
+  reported_ip_key: string;
+  reporter_visitor_id: string;
+  message_id: string;
+  message_content: string;
+  reason: string;
+  context: Generated<string>;
+  is_safe: number;
+  created_at: number;
+}
+
+export interface ChatBansTable {
+  /** "visitor:<id>" or "ip:<ip key>". */
+  key: string;
+  until: number;
+  created_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
@@ -94,6 +114,8 @@ export interface Database {
   bottles: BottlesTable;
   bottle_likes: BottleLikesTable;
   bottle_reports: BottleReportsTable;
+  chat_reports: ChatReportsTable;
+  chat_bans: ChatBansTable;
 }
 
 export type DB = Kysely<Database>;

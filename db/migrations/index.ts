@@ -3,6 +3,7 @@ import * as m0001 from "./0001_contact_messages.ts";
 import * as m0002 from "./0002_accounts.ts";
 import * as m0003 from "./0003_translations.ts";
 import * as m0004 from "./0004_bottles.ts";
+import * as m0005 from "./0005_chat.ts";
 
 /**
  * Listed statically rather than read from a folder, so the same list works inside a compiled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002_accounts": m0002,
   "0003_translations": m0003,
   "0004_bottles": m0004,
+  "0005_chat": m0005,
 };

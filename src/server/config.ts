@@ -26,6 +26,14 @@ const envSchema = z.object({
   LIBRETRANSLATE_URL: z.url().optional(),
   LIBRETRANSLATE_API_KEY: z.string().min(1).optional(),
   DEEPL_API_KEY: z.string().min(1).optional(),
+  /** How long a chat ban lasts. */
+  CHAT_BAN_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
+  /** Other origins allowed to open the chat WebSocket (comma-separated), besides the site's own. */
+  CHAT_ALLOWED_ORIGINS: z.string().optional(),
   /** Keys IP hashes and sessions; generated into DATA_DIR on first start when unset. */
   SECRET: z.string().min(32).optional(),
 });
@@ -39,6 +47,8 @@ export interface Config {
   siteUrl: string | undefined;
   contactEmail: string | undefined;
   trustProxy: boolean;
+  chatBanHours: number;
+  chatAllowedOrigins: string[];
   geoipDb: string | undefined;
   moderation: { apiUrl?: string; apiKey?: string };
   translation: { libreTranslateUrl?: string; libreTranslateKey?: string; deeplApiKey?: string };
@@ -68,6 +78,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,
     trustProxy: e.TRUST_PROXY,
+    chatBanHours: e.CHAT_BAN_HOURS,
+    chatAllowedOrigins: (e.CHAT_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => new URL(o).origin),
     geoipDb: e.GEOIP_DB,
     moderation: { apiUrl: e.MODERATION_API_URL, apiKey: e.MODERATION_API_KEY },
     translation: {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
-import { type RunningApp, startApp } from "../../src/server/app.ts";
+import { type AppOptions, type RunningApp, startApp } from "../../src/server/app.ts";
 import { loadConfig } from "../../src/server/config.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
 
@@ -30,7 +30,7 @@ export function testClock(start = Date.UTC(2026, 0, 15, 12)) {
 /** A real server on port 0 with its own SQLite file in a fresh temporary folder. */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { now?: () => number } = {},
+  options: AppOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "tidings-test-"));
   const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });

@@ -3,6 +3,8 @@ import type { AccountUser } from "../../common/auth.ts";
 import { isLocale, type Locale } from "../../common/locales.ts";
 import type { Session } from "../../core/auth/sessions.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
+import type { ChatBans } from "../../core/chat/bans.ts";
+import type { ChatBroker } from "../../core/chat/broker.ts";
 import type { Country } from "../../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
@@ -15,6 +17,7 @@ export interface Context {
   moderator: Moderator;
   translator: Translator;
   recentlyShown: RecentlyShown;
+  chat: { broker: ChatBroker; bans: ChatBans; banHours: number };
   visitorId: string;
   ipKey: string;
   /** The visitor's country, from the offline database (looked up only when asked). */

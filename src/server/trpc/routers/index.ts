@@ -1,6 +1,7 @@
 import { router } from "../init.ts";
 import { authRouter } from "./auth.ts";
 import { bottlesRouter } from "./bottles.ts";
+import { chatRouter } from "./chat.ts";
 import { contactRouter } from "./contact.ts";
 import { geoRouter } from "./geo.ts";
 import { translateRouter } from "./translate.ts";
@@ -8,6 +9,7 @@ import { translateRouter } from "./translate.ts";
 export const appRouter = router({
   auth: authRouter,
   bottles: bottlesRouter,
+  chat: chatRouter,
   contact: contactRouter,
   geo: geoRouter,
   translate: translateRouter,

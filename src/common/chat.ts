@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+export const CHAT_LIMITS = {
+  message: 1000,
+  /** Messages each chat keeps in memory, so a report carries the server's copy. */
+  buffer: 50,
+} as const;
+
+/** Spec 9 timings the chat screen follows. */
+export const CHAT_TIMINGS = {
+  matchOverlayMs: 3000,
+  partnerLeftResetMs: 3000,
+  /** A dropped socket that returns within this resumes the same chat. */
+  resumeGraceMs: 15_000,
+  /** The client's reconnect delays: 1, 2, 5, then every 10 s. */
+  reconnectDelaysMs: [1000, 2000, 5000, 10_000],
+} as const;
+
+export const chatReportReasons = ["harassment", "inappropriate", "spam", "scam", "other"] as const;
+export type ChatReportReason = (typeof chatReportReasons)[number];
+
+export const sendChatInput = z.object({
+  content: z.string().trim().min(1).max(CHAT_LIMITS.message),
+});
+export const typingInput = z.object({ isTyping: z.boolean() });
+export const reportChatInput = z.object({
+  messageId: z.string().min(1).max(64),
+  reason: z.enum(chatReportReasons),
+});
+export const chatEventsInput = z.object({ lastEventId: z.string().max(32).nullish() }).optional();
+
+/** Who is on the other side: only a country, never anything else. */
+export interface ChatPartner {
+  countryCode: string | null;
+  country: string;
+}
+
+export interface ChatMessage {
+  /** Server-made; the client ignores a second copy of the same id. */
+  id: string;
+  from: "me" | "partner";
+  content: string;
+  /** Unix milliseconds, from the server. */
+  timestamp: number;
+  countryCode: string | null;
+  country: string;
+}
+
+/** What a visitor's chat stream tells them, in order. */
+export type ChatEvent =
+  | { type: "status"; status: ChatStatus }
+  | { type: "idle" }
+  | { type: "waiting" }
+  | { type: "matched"; chatId: string; partner: ChatPartner }
+  | { type: "message"; chatId: string; message: ChatMessage }
+  | { type: "typing"; chatId: string; isTyping: boolean }
+  | { type: "partner-left"; chatId: string }
+  | { type: "banned"; until: number };
+
+/** The visitor's state when a stream (re)starts, so a reloaded page can draw itself. */
+export type ChatStatus =
+  | { state: "idle" }
+  | { state: "waiting" }
+  | { state: "chatting"; chatId: string; partner: ChatPartner };

@@ -1,0 +1,72 @@
+import type { DB } from "../../../db/schema.ts";
+import type { ChatReportReason } from "../../common/chat.ts";
+import { DomainError } from "../errors.ts";
+import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import type { Moderator } from "../moderation/moderator.ts";
+import type { ChatBans } from "./bans.ts";
+import type { ChatBroker } from "./broker.ts";
+
+export const CHAT_REPORT_RATE: RateRule = { limit: 20, windowMs: 60 * 60 * 1000 };
+/** Reports from this many different visitors within a day ban the reported visitor. */
+export const BAN_AFTER_REPORTERS = 3;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Records a report of a partner's message, carrying the server's copy of it (never the
+ * client's), with the moderator's verdict. Three reporters in a day, or one unsafe message,
+ * ban the sender from chat for `banHours`.
+ */
+export async function reportChatMessage(
+  db: DB,
+  deps: {
+    broker: ChatBroker;
+    moderator: Moderator;
+    bans: ChatBans;
+    limiter: RateLimiter;
+    banHours: number;
+  },
+  reporter: { visitorId: string; ipKey: string },
+  report: { messageId: string; reason: ChatReportReason },
+  now: number,
+): Promise<{ banned: boolean }> {
+  deps.limiter.consume(
+    [`chat-report:v:${reporter.visitorId}`, `chat-report:ip:${reporter.ipKey}`],
+    CHAT_REPORT_RATE,
+  );
+  const message = deps.broker.partnerMessage(reporter.visitorId, report.messageId);
+  if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
+  let safe = true;
+  try {
+    safe = (await deps.moderator.check(message.content)).safe;
+  } catch {
+    safe = true;
+  }
+  await db
+    .insertInto("chat_reports")
+    .values({
+      reported_visitor_id: message.senderVisitorId,
+      reported_ip_key: message.senderIpKey,
+      reporter_visitor_id: reporter.visitorId,
+      message_id: message.id,
+      message_content: message.content,
+      reason: report.reason,
+      context: "chat",
+      is_safe: safe ? 1 : 0,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const { reporters } = await db
+    .selectFrom("chat_reports")
+    .where("reported_visitor_id", "=", message.senderVisitorId)
+    .where("created_at", ">", now - DAY_MS)
+    .select((eb) => eb.fn.count<number>("reporter_visitor_id").distinct().as("reporters"))
+    .executeTakeFirstOrThrow();
+  const banned = !safe || Number(reporters) >= BAN_AFTER_REPORTERS;
+  if (banned) {
+    const until = now + deps.banHours * 60 * 60 * 1000;
+    await deps.bans.ban(message.senderVisitorId, message.senderIpKey, until);
+    deps.broker.ban(message.senderVisitorId, until);
+  }
+  return { banned };
+}

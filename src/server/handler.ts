@@ -1,0 +1,150 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { Server } from "bun";
+import type { AppErrorCode } from "../common/errors.ts";
+import { detectPrefix, localeOfPrefix, type Resolution, resolvePath } from "../common/locales.ts";
+import type { SiteConfig } from "../common/site.ts";
+import { RateLimitedError } from "../core/errors.ts";
+import { isSameOriginRequest } from "./csrf.ts";
+import { securityHeaders, withHeaders } from "./http.ts";
+import { contextFor, isHttps, type Visitor, visitorCookie, visitorOf } from "./identity.ts";
+import { renderPage } from "./pages.ts";
+import type { Services } from "./services.ts";
+import { appRouter } from "./trpc/routers/index.ts";
+import type { createWebSocket } from "./ws.ts";
+
+/** Requests larger than this are refused before they are read; every field is far smaller. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+type Socket = ReturnType<typeof createWebSocket>;
+// biome-ignore lint/suspicious/noExplicitAny: the server's socket data type is the WebSocket glue's concern.
+type AnyServer = Server<any>;
+
+/** Every HTTP request: health, tRPC (and its WebSocket upgrade), assets, pages, redirects. */
+export function createHandler(services: Services, socket: Socket) {
+  const { config, assets } = services;
+  const baseHeaders = securityHeaders(isHttps(services));
+
+  const originOf = (url: URL) => config.publicOrigin ?? url.origin;
+
+  function siteConfig(url: URL): SiteConfig {
+    return {
+      version: config.version,
+      siteUrl: config.siteUrl ?? originOf(url),
+      contactEmail: config.contactEmail ?? null,
+    };
+  }
+
+  function html(resolution: Resolution, url: URL, request: Request, status: number): Response {
+    const locale =
+      resolution.kind === "page"
+        ? localeOfPrefix(resolution.prefix)
+        : // Pages without a prefix (not found, /auth) speak the browser's language.
+          localeOfPrefix(detectPrefix(request.headers.get("accept-language")));
+    const body = renderPage(assets.html, {
+      resolution,
+      locale,
+      origin: originOf(url),
+      site: siteConfig(url),
+    });
+    return new Response(body, {
+      status,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" },
+    });
+  }
+
+  async function trpc(request: Request, server: AnyServer, visitor: Visitor): Promise<Response> {
+    const length = Number(request.headers.get("content-length") ?? 0);
+    if (length > MAX_BODY_BYTES) return trpcRefusal(413, "PAYLOAD_TOO_LARGE", "Request too large");
+    if (
+      request.method === "POST" &&
+      !isSameOriginRequest(request, originOf(new URL(request.url)))
+    ) {
+      return trpcRefusal(403, "FORBIDDEN", "Cross-site request refused");
+    }
+    const cookies: string[] = [];
+    const context = await contextFor(services, request, server, visitor, cookies);
+    const response = await fetchRequestHandler({
+      endpoint: "/trpc",
+      req: request,
+      router: appRouter,
+      createContext: () => context,
+      responseMeta({ errors }) {
+        const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
+        if (limited instanceof RateLimitedError) {
+          return { headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };
+        }
+        return {};
+      },
+    });
+    // Only the last word on the session cookie counts (sign-out after a refresh, say).
+    const last = cookies.at(-1);
+    if (last) response.headers.append("Set-Cookie", last);
+    return response;
+  }
+
+  async function route(
+    request: Request,
+    server: AnyServer,
+    visitor: Visitor,
+  ): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    if (path === "/healthz") return Response.json({ ok: true, version: config.version });
+    if (path === "/trpc" && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+      return socket.upgrade(request, server, originOf(url));
+    }
+    if (path === "/trpc" || path.startsWith("/trpc/")) return trpc(request, server, visitor);
+
+    const asset = assets.files.get(path);
+    if (asset) {
+      const cache = { "Cache-Control": "public, max-age=31536000, immutable", ETag: asset.etag };
+      if (request.headers.get("if-none-match") === asset.etag) {
+        return new Response(null, { status: 304, headers: cache });
+      }
+      return new Response(asset.body, { headers: { ...cache, "Content-Type": asset.type } });
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
+    }
+    if (path.length > 1 && path.endsWith("/")) {
+      return redirect(`${path.replace(/\/+$/, "") || "/"}${url.search}`, 301);
+    }
+    const resolution = resolvePath(path, request.headers.get("accept-language"));
+    switch (resolution.kind) {
+      case "redirect": {
+        // The root's target depends on the browser's language; the others never change.
+        const response = redirect(`${resolution.location}${url.search}`, path === "/" ? 302 : 301);
+        if (path === "/") response.headers.set("Vary", "Accept-Language");
+        return response;
+      }
+      case "page":
+      case "auth":
+        return html(resolution, url, request, 200);
+      case "not-found":
+        return html(resolution, url, request, 404);
+    }
+  }
+
+  return async function handle(request: Request, server: AnyServer): Promise<Response | undefined> {
+    const visitor = visitorOf(request);
+    const routed = await route(request, server, visitor);
+    if (!routed) return undefined; // upgraded to a WebSocket
+    const response = withHeaders(routed, baseHeaders);
+    // Immutable assets may be shared by caches, so they never carry a personal cookie.
+    if (visitor.isNew && !response.headers.get("Cache-Control")?.includes("immutable")) {
+      response.headers.append("Set-Cookie", visitorCookie(services, visitor));
+    }
+    return response;
+  };
+}
+
+function trpcRefusal(status: number, appCode: AppErrorCode, message: string): Response {
+  return Response.json(
+    { error: { message, code: -32600, data: { appCode, httpStatus: status } } },
+    { status },
+  );
+}
+
+function redirect(location: string, status: 301 | 302): Response {
+  return new Response(null, { status, headers: { Location: location } });
+}

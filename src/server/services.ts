@@ -1,0 +1,24 @@
+import type { DB } from "../../db/schema.ts";
+import type { RecentlyShown } from "../core/bottles/pick.ts";
+import type { ChatBans } from "../core/chat/bans.ts";
+import type { ChatBroker } from "../core/chat/broker.ts";
+import type { CountryLookup } from "../core/geo/country-lookup.ts";
+import type { RateLimiter } from "../core/limits/rate-limiter.ts";
+import type { Moderator } from "../core/moderation/moderator.ts";
+import type { Translator } from "../core/translation/translator.ts";
+import type { WebAssets } from "./assets.ts";
+import type { Config } from "./config.ts";
+
+/** Everything a request may need, built once at start. */
+export interface Services {
+  config: Config;
+  db: DB;
+  limiter: RateLimiter;
+  assets: WebAssets;
+  countries: CountryLookup;
+  moderator: Moderator;
+  translator: Translator;
+  recentlyShown: RecentlyShown;
+  chat: { broker: ChatBroker; bans: ChatBans; banHours: number };
+  now: () => number;
+}

@@ -1,0 +1,92 @@
+import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
+import type { ChatEvent } from "../../src/common/chat.ts";
+import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
+
+let counter = 0;
+/** A well-formed visitor cookie value of our own choosing. */
+export function visitorId(): string {
+  counter += 1;
+  return `test${String(counter).padStart(4, "0")}${"x".repeat(14)}`.slice(0, 22);
+}
+
+export interface ChatTester {
+  visitorId: string;
+  api: ReturnType<typeof createTRPCClient<AppRouter>>;
+  events: ChatEvent[];
+  lastEventId: string | null;
+  /** Subscribes to the chat stream (resuming from lastEventId when given). */
+  listen(lastEventId?: string | null): void;
+  /** Waits until an event matching `match` has arrived (searching all received so far). */
+  waitFor(match: (e: ChatEvent) => boolean, timeoutMs?: number): Promise<ChatEvent>;
+  close(): void;
+}
+
+/**
+ * A real tRPC WebSocket client, as the web's wsLink is, with the visitor cookie, the site's
+ * Origin and a forwarded address of its own.
+ */
+export function chatTester(
+  baseUrl: string,
+  options: { visitorId?: string; address?: string; origin?: string } = {},
+): ChatTester {
+  const id = options.visitorId ?? visitorId();
+  const headers = {
+    Origin: options.origin ?? baseUrl,
+    Cookie: `visitor=${id}`,
+    "X-Forwarded-For": options.address ?? `203.0.113.${(counter % 250) + 1}`,
+  };
+  class HeaderedWebSocket extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      // Bun's WebSocket takes headers, which browsers set themselves.
+      super(url, { headers, protocols } as unknown as string[]);
+    }
+  }
+  const client = createWSClient({
+    url: `${baseUrl.replace(/^http/, "ws")}/trpc`,
+    WebSocket: HeaderedWebSocket as unknown as typeof WebSocket,
+    retryDelayMs: () => 100,
+  });
+  const api = createTRPCClient<AppRouter>({ links: [wsLink({ client })] });
+  const waiters = new Set<() => void>();
+  let subscription: { unsubscribe(): void } | undefined;
+  const tester: ChatTester = {
+    visitorId: id,
+    api,
+    events: [],
+    lastEventId: null,
+    listen(lastEventId) {
+      subscription = api.chat.events.subscribe(lastEventId ? { lastEventId } : undefined, {
+        onData(tracked) {
+          tester.lastEventId = tracked.id;
+          tester.events.push(tracked.data);
+          for (const wake of waiters) wake();
+        },
+      });
+    },
+    waitFor(match, timeoutMs = 3000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = tester.events.find(match);
+          if (found) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(found);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out; events so far: ${JSON.stringify(tester.events)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close() {
+      subscription?.unsubscribe();
+      client.close();
+    },
+  };
+  return tester;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

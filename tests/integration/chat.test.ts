@@ -1,0 +1,288 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { ChatEvent, ChatMessage } from "../../src/common/chat.ts";
+import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+const GRACE_MS = 400;
+let server: TestServer;
+const open: ChatTester[] = [];
+beforeAll(async () => {
+  server = await startTestServer({ TRUST_PROXY: "true" }, { chat: { resumeGraceMs: GRACE_MS } });
+});
+afterAll(async () => {
+  for (const t of open) t.close();
+  await server.close();
+});
+
+function tester(options: Parameters<typeof chatTester>[1] = {}) {
+  const t = chatTester(server.url, options);
+  open.push(t);
+  return t;
+}
+
+const isType =
+  <T extends ChatEvent["type"]>(type: T) =>
+  (e: ChatEvent): e is Extract<ChatEvent, { type: T }> =>
+    e.type === type;
+
+/** Two visitors, listening, paired with each other. */
+async function pair(a = tester({ address: "168.95.1.1" }), b = tester({ address: "8.8.8.8" })) {
+  a.listen();
+  b.listen();
+  await a.waitFor(isType("status"));
+  await b.waitFor(isType("status"));
+  expect(await a.api.chat.start.mutate()).toEqual({ state: "waiting" });
+  const second = await b.api.chat.start.mutate();
+  expect(second.state).toBe("chatting");
+  await a.waitFor(isType("matched"));
+  await b.waitFor(isType("matched"));
+  return { a, b };
+}
+
+const messagesOf = (t: ChatTester) =>
+  t.events.filter(isType("message")).map((e) => (e as { message: ChatMessage }).message);
+
+describe("pairing and messages", () => {
+  test("two visitors are paired and see only each other's country", async () => {
+    const { a, b } = await pair();
+    const matchedA = (await a.waitFor(isType("matched"))) as Extract<
+      ChatEvent,
+      { type: "matched" }
+    >;
+    const matchedB = (await b.waitFor(isType("matched"))) as Extract<
+      ChatEvent,
+      { type: "matched" }
+    >;
+    expect(matchedA.partner).toEqual({ countryCode: "US", country: "United States" });
+    expect(matchedB.partner).toEqual({ countryCode: "TW", country: "Taiwan" });
+    expect(matchedA.chatId).toBe(matchedB.chatId);
+    a.close();
+    b.close();
+  });
+
+  test("messages go both ways with server ids and times, and typing is relayed", async () => {
+    const { a, b } = await pair();
+    await b.api.chat.typing.mutate({ isTyping: true });
+    expect(await a.waitFor((e) => e.type === "typing" && e.isTyping)).toBeTruthy();
+    const sent = await a.api.chat.send.mutate({ content: "  Hello from the shore  " });
+    expect(sent).toMatchObject({ from: "me", content: "Hello from the shore", countryCode: "TW" });
+    expect(sent.id).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    const got = await b.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+    expect(got).toMatchObject({
+      message: { from: "partner", content: "Hello from the shore", timestamp: sent.timestamp },
+    });
+    await b.api.chat.send.mutate({ content: "Hi back" });
+    await a.waitFor(
+      (e) =>
+        e.type === "message" && e.message.content === "Hi back" && e.message.from === "partner",
+    );
+    a.close();
+    b.close();
+  });
+
+  test("bad messages are refused: empty, whitespace, over 1,000 characters", async () => {
+    const { a, b } = await pair();
+    for (const content of ["", "   \n ", "x".repeat(1001)]) {
+      await expect(a.api.chat.send.mutate({ content })).rejects.toThrow();
+    }
+    await a.api.chat.send.mutate({ content: "x".repeat(1000) });
+    a.close();
+    b.close();
+  });
+
+  test("ending the chat tells the partner", async () => {
+    const { a, b } = await pair();
+    await a.api.chat.end.mutate();
+    await b.waitFor(isType("partner-left"));
+    await a.waitFor(isType("idle"));
+    await expect(a.api.chat.send.mutate({ content: "anyone?" })).rejects.toThrow();
+    a.close();
+    b.close();
+  });
+
+  test("the online count covers waiting and chatting visitors", async () => {
+    const before = (await tester().api.chat.online.query()).count;
+    const { a, b } = await pair();
+    expect((await a.api.chat.online.query()).count).toBe(before + 2);
+    await a.api.chat.end.mutate();
+    await b.waitFor(isType("partner-left"));
+    expect((await a.api.chat.online.query()).count).toBe(before);
+    a.close();
+    b.close();
+  });
+});
+
+describe("drops and departures", () => {
+  test("a socket that comes back within the grace period resumes with nothing lost or twice", async () => {
+    const id = visitorId();
+    const { a, b } = await pair(tester({ visitorId: id, address: "168.95.1.1" }));
+    await a.api.chat.send.mutate({ content: "before the drop" });
+    await b.waitFor((e) => e.type === "message" && e.message.content === "before the drop");
+    await a.waitFor((e) => e.type === "message" && e.message.content === "before the drop");
+    const resumeFrom = a.lastEventId;
+    a.close();
+    await b.api.chat.send.mutate({ content: "while you were away 1" });
+    await b.api.chat.send.mutate({ content: "while you were away 2" });
+    await sleep(GRACE_MS / 3);
+    const back = tester({ visitorId: id, address: "168.95.1.1" });
+    back.listen(resumeFrom);
+    await back.waitFor(
+      (e) => e.type === "message" && e.message.content === "while you were away 2",
+    );
+    await sleep(GRACE_MS);
+    expect(messagesOf(back).map((m) => m.content)).toEqual([
+      "while you were away 1",
+      "while you were away 2",
+    ]);
+    expect(b.events.some((e) => e.type === "partner-left")).toBe(false);
+    await back.api.chat.send.mutate({ content: "still here" });
+    await b.waitFor((e) => e.type === "message" && e.message.content === "still here");
+    back.close();
+    b.close();
+  });
+
+  test("after the grace period the partner is told", async () => {
+    const { a, b } = await pair();
+    a.close();
+    await b.waitFor(isType("partner-left"), GRACE_MS + 2000);
+    b.close();
+  });
+
+  test("partners who just parted are not paired again; the next stranger is", async () => {
+    const { a, b } = await pair();
+    await a.api.chat.end.mutate();
+    await b.waitFor(isType("partner-left"));
+    expect(await a.api.chat.start.mutate()).toEqual({ state: "waiting" });
+    expect(await b.api.chat.start.mutate()).toEqual({ state: "waiting" });
+    const c = tester();
+    c.listen();
+    await c.waitFor(isType("status"));
+    expect((await c.api.chat.start.mutate()).state).toBe("chatting");
+    await a.waitFor(isType("matched"));
+    await a.api.chat.end.mutate();
+    await b.api.chat.end.mutate();
+    for (const t of [a, b, c]) t.close();
+  });
+});
+
+describe("the socket", () => {
+  async function upgradeStatus(origin: string | null): Promise<number> {
+    const headers: Record<string, string> = {
+      Connection: "Upgrade",
+      Upgrade: "websocket",
+      "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    };
+    if (origin !== null) headers.Origin = origin;
+    const response = await fetch(`${server.url}/trpc`, { headers });
+    return response.status;
+  }
+
+  test("foreign, null and missing Origins are refused with 403", async () => {
+    expect(await upgradeStatus("https://evil.example")).toBe(403);
+    expect(await upgradeStatus("null")).toBe(403);
+    expect(await upgradeStatus(null)).toBe(403);
+  });
+
+  test("a frame over 64 KB closes the socket", async () => {
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
+      headers: { Origin: server.url },
+    } as unknown as string[]);
+    await new Promise((resolve) => socket.addEventListener("open", resolve));
+    const closed = new Promise<number>((resolve) =>
+      socket.addEventListener("close", (e) => resolve(e.code)),
+    );
+    socket.send("x".repeat(65 * 1024));
+    expect(await closed).toBe(1009);
+  });
+});
+
+describe("flooding", () => {
+  test("past the burst, messages are refused, while another pair's messages still arrive", async () => {
+    const flood = await pair();
+    const calm = await pair(tester(), tester());
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => flood.a.api.chat.send.mutate({ content: `flood ${i}` })),
+    );
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(refused.length).toBeGreaterThanOrEqual(25);
+    expect(refused.length).toBeLessThan(40);
+    const sent = await calm.a.api.chat.send.mutate({ content: "calm waters" });
+    await calm.b.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+    await sleep(1100);
+    await flood.a.api.chat.send.mutate({ content: "after a breath" });
+    for (const t of [flood.a, flood.b, calm.a, calm.b]) t.close();
+  });
+});
+
+describe("reports and bans", () => {
+  test("a report carries the server's copy of the message; an unsafe one bans the sender", async () => {
+    const { a, b } = await pair(tester({ address: "198.51.100.77" }), tester());
+    const sent = await a.api.chat.send.mutate({ content: "you are a fucking idiot" });
+    await b.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+    await b.api.chat.report.mutate({ messageId: sent.id, reason: "harassment" });
+
+    const db = new Database(join(server.dataDir, "tidings.db"), { readonly: true });
+    const row = db.query("SELECT * FROM chat_reports WHERE message_id = ?").get(sent.id) as Record<
+      string,
+      unknown
+    >;
+    const bans = db.query("SELECT key FROM chat_bans").all() as Array<{ key: string }>;
+    db.close();
+    expect(row).toMatchObject({
+      reported_visitor_id: a.visitorId,
+      reporter_visitor_id: b.visitorId,
+      message_content: "you are a fucking idiot",
+      reason: "harassment",
+      context: "chat",
+      is_safe: 0,
+    });
+    expect(bans.map((r) => r.key)).toContain(`visitor:${a.visitorId}`);
+
+    const banned = (await a.waitFor(isType("banned"))) as Extract<ChatEvent, { type: "banned" }>;
+    expect(banned.until).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await b.waitFor(isType("partner-left"));
+    await expect(a.api.chat.start.mutate()).rejects.toThrow(/banned/);
+    await expect(a.api.chat.send.mutate({ content: "hello?" })).rejects.toThrow();
+
+    // The ban follows the address too: a fresh cookie from the same address is still banned.
+    const sameAddress = tester({ address: "198.51.100.77" });
+    await expect(sameAddress.api.chat.start.mutate()).rejects.toThrow(/banned/);
+    expect((await sameAddress.api.chat.me.query()).bannedUntil).toBe(banned.until);
+    for (const t of [a, b, sameAddress]) t.close();
+  });
+
+  test("one's own message or an unknown id cannot be reported", async () => {
+    const { a, b } = await pair();
+    const sent = await a.api.chat.send.mutate({ content: "a perfectly nice message" });
+    await expect(
+      a.api.chat.report.mutate({ messageId: sent.id, reason: "spam" }),
+    ).rejects.toThrow();
+    await expect(b.api.chat.report.mutate({ messageId: "nope", reason: "spam" })).rejects.toThrow();
+    a.close();
+    b.close();
+  });
+
+  test("three different reporters in a day ban the sender", async () => {
+    const senderId = visitorId();
+    const address = "198.51.100.88";
+    let sender = tester({ visitorId: senderId, address });
+    for (let round = 0; round < 3; round++) {
+      const { a, b } = await pair(sender, tester());
+      const sent = await a.api.chat.send.mutate({ content: `polite message ${round}` });
+      await b.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+      await b.api.chat.report.mutate({ messageId: sent.id, reason: "spam" });
+      b.close();
+      if (round < 2) {
+        await a.api.chat.end.mutate();
+        a.close();
+        sender = tester({ visitorId: senderId, address });
+      }
+    }
+    await sender.waitFor(isType("banned"));
+    await expect(sender.api.chat.start.mutate()).rejects.toThrow(/banned/);
+    sender.close();
+  });
+});
