@@ -83,6 +83,8 @@ export interface BottleReportsTable {
   /** The moderator's verdict on the bottle at report time (1 safe, 0 unsafe). */
   is_safe: number;
   created_at: number;
+  /** When the operator acted on it; null while open. */
+  handled_at: number | null;
 }
 
 export interface ChatReportsTable {
@@ -96,6 +98,8 @@ export interface ChatReportsTable {
   context: Generated<string>;
   is_safe: number;
   created_at: number;
+  /** When the operator acted on it; null while open. */
+  handled_at: number | null;
 }
 
 export interface ChatBansTable {

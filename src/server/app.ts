@@ -36,7 +36,7 @@ export interface AppOptions {
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const now = options.now ?? Date.now;
-  const { db } = openDatabase(config.databaseFile);
+  const { db, sqlite } = openDatabase(config.databaseFile);
   await migrateToLatest(db);
   const assets = await loadWebAssets(index);
   const bans = await ChatBans.load(db, now);
@@ -80,6 +80,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   });
   const pruning = setInterval(() => services.limiter.prune(24 * 60 * 60 * 1000), 60_000);
   pruning.unref();
+  // The operator's ban and unban commands write to the database from another process.
+  const banSync = setInterval(async () => {
+    for (const { visitorId, until } of await bans.refresh())
+      services.chat.broker.ban(visitorId, until);
+  }, 10_000);
+  banSync.unref();
   // Hourly: expired sessions and expired bottles leave the database.
   const purging = setInterval(
     () => {
@@ -93,11 +99,20 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     server,
     url: server.url,
     services,
+    /**
+     * Stops accepting, tells chat partners, lets requests in flight (and their writes) finish
+     * for a moment, then checkpoints the WAL into the database file and closes it.
+     */
     async stop() {
       clearInterval(pruning);
       clearInterval(purging);
-      services.chat.broker.close();
+      clearInterval(banSync);
+      services.chat.broker.endAll();
+      await Bun.sleep(50); // lets the partner-left events reach the sockets
+      await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
+      services.chat.broker.close();
+      sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
       await db.destroy();
     },
   };

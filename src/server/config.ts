@@ -6,6 +6,77 @@ import pkg from "../../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
 
+/** Every setting: its variable, its flag (flags win over the environment), default and meaning. */
+export const settings = [
+  {
+    env: "PORT",
+    flag: "--port",
+    default: "3000",
+    about: "Port to listen on (0 picks a free one).",
+  },
+  { env: "HOST", flag: "--host", default: "0.0.0.0", about: "Address to listen on." },
+  {
+    env: "DATA_DIR",
+    flag: "--data-dir",
+    default: "./data",
+    about: "Folder for tidings.db and the generated secret.",
+  },
+  {
+    env: "PUBLIC_ORIGIN",
+    flag: "--public-origin",
+    default: "from each request",
+    about: "The site's own origin, e.g. https://tidings.example.org.",
+  },
+  {
+    env: "TRUST_PROXY",
+    flag: "--trust-proxy",
+    default: "false",
+    about: "Believe X-Forwarded-For (only behind one reverse proxy that sets it).",
+  },
+  { env: "SITE_URL", default: "PUBLIC_ORIGIN", about: "The website named in the footer." },
+  {
+    env: "CONTACT_EMAIL",
+    default: "none",
+    about: "The e-mail address named in the footer and on the contact page.",
+  },
+  {
+    env: "SECRET",
+    default: "generated",
+    about: "At least 32 characters; keys IP hashes. Generated into DATA_DIR/secret when unset.",
+  },
+  { env: "GEOIP_DB", default: "bundled", about: "Another IP-to-country MMDB file to use." },
+  {
+    env: "MODERATION_API_URL",
+    default: "none",
+    about: "An OpenAI-compatible moderation endpoint, asked after the local word lists.",
+  },
+  { env: "MODERATION_API_KEY", default: "none", about: "Its bearer token." },
+  {
+    env: "LIBRETRANSLATE_URL",
+    default: "none",
+    about: "A LibreTranslate server for translations beyond Chinese scripts.",
+  },
+  { env: "LIBRETRANSLATE_API_KEY", default: "none", about: "Its API key." },
+  { env: "DEEPL_API_KEY", default: "none", about: "A DeepL API key (free keys end in :fx)." },
+  { env: "CHAT_BAN_HOURS", default: "24", about: "How long a chat ban lasts." },
+  {
+    env: "CHAT_ALLOWED_ORIGINS",
+    default: "none",
+    about: "Other origins allowed to open the chat socket, comma-separated.",
+  },
+  { env: "LOG_FORMAT", default: "text", about: "Request log lines: text, json, or off." },
+  {
+    env: "ANALYTICS_SCRIPT_URL",
+    default: "none",
+    about: "A self-hosted Plausible or Umami script to load.",
+  },
+  {
+    env: "ANALYTICS_SITE_ID",
+    default: "none",
+    about: "Umami's website id (sent as data-website-id).",
+  },
+] as const;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -34,6 +105,9 @@ const envSchema = z.object({
     .default(24),
   /** Other origins allowed to open the chat WebSocket (comma-separated), besides the site's own. */
   CHAT_ALLOWED_ORIGINS: z.string().optional(),
+  LOG_FORMAT: z.enum(["text", "json", "off"]).default("text"),
+  ANALYTICS_SCRIPT_URL: z.url().optional(),
+  ANALYTICS_SITE_ID: z.string().min(1).max(100).optional(),
   /** Keys IP hashes and sessions; generated into DATA_DIR on first start when unset. */
   SECRET: z.string().min(32).optional(),
 });
@@ -52,6 +126,8 @@ export interface Config {
   geoipDb: string | undefined;
   moderation: { apiUrl?: string; apiKey?: string };
   translation: { libreTranslateUrl?: string; libreTranslateKey?: string; deeplApiKey?: string };
+  logFormat: "text" | "json" | "off";
+  analytics: { scriptUrl: string; siteId: string | undefined } | undefined;
   secret: string;
   version: string;
 }
@@ -91,6 +167,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       libreTranslateKey: e.LIBRETRANSLATE_API_KEY,
       deeplApiKey: e.DEEPL_API_KEY,
     },
+    logFormat: e.LOG_FORMAT,
+    analytics: e.ANALYTICS_SCRIPT_URL
+      ? { scriptUrl: e.ANALYTICS_SCRIPT_URL, siteId: e.ANALYTICS_SITE_ID }
+      : undefined,
     secret: e.SECRET ?? readOrCreateSecret(dataDir),
     version: VERSION,
   };

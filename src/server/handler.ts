@@ -22,7 +22,8 @@ type AnyServer = Server<any>;
 /** Every HTTP request: health, tRPC (and its WebSocket upgrade), assets, pages, redirects. */
 export function createHandler(services: Services, socket: Socket) {
   const { config, assets } = services;
-  const baseHeaders = securityHeaders(isHttps(services));
+  const analyticsOrigin = config.analytics ? new URL(config.analytics.scriptUrl).origin : undefined;
+  const baseHeaders = securityHeaders(isHttps(services), analyticsOrigin);
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
 
@@ -89,7 +90,13 @@ export function createHandler(services: Services, socket: Socket) {
   ): Promise<Response | undefined> {
     const url = new URL(request.url);
     const path = url.pathname;
-    if (path === "/healthz") return Response.json({ ok: true, version: config.version });
+    if (path === "/healthz") {
+      return Response.json({
+        ok: true,
+        version: config.version,
+        chats: services.chat.broker.activeChats(),
+      });
+    }
     if (path === "/trpc" && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
       return socket.upgrade(request, server, originOf(url));
     }
@@ -125,9 +132,13 @@ export function createHandler(services: Services, socket: Socket) {
     }
   }
 
+  const log = requestLogger(config.logFormat);
+
   return async function handle(request: Request, server: AnyServer): Promise<Response | undefined> {
+    const started = performance.now();
     const visitor = visitorOf(request);
     const routed = await route(request, server, visitor);
+    log(request, routed?.status ?? 101, performance.now() - started);
     if (!routed) return undefined; // upgraded to a WebSocket
     const response = withHeaders(routed, baseHeaders);
     // Immutable assets may be shared by caches, so they never carry a personal cookie.
@@ -135,6 +146,22 @@ export function createHandler(services: Services, socket: Socket) {
       response.headers.append("Set-Cookie", visitorCookie(services, visitor));
     }
     return response;
+  };
+}
+
+/** One line per request: method, route, status, duration; never addresses or message text. */
+function requestLogger(format: "text" | "json" | "off") {
+  return (request: Request, status: number, ms: number) => {
+    if (format === "off") return;
+    const url = new URL(request.url);
+    const route = url.pathname.length > 120 ? `${url.pathname.slice(0, 120)}…` : url.pathname;
+    const time = new Date().toISOString();
+    const duration = Math.round(ms * 10) / 10;
+    if (format === "json") {
+      console.log(JSON.stringify({ time, method: request.method, route, status, ms: duration }));
+    } else {
+      console.log(`${time} ${request.method} ${route} ${status} ${duration}ms`);
+    }
   };
 }
 

@@ -1,13 +1,17 @@
-/** Headers every response carries. No inline script is allowed anywhere. */
-export function securityHeaders(https: boolean): Record<string, string> {
+/**
+ * Headers every response carries. No inline script is allowed anywhere; the operator's
+ * self-hosted analytics, when configured, is the one other origin allowed.
+ */
+export function securityHeaders(https: boolean, analyticsOrigin?: string): Record<string, string> {
+  const extra = analyticsOrigin ? ` ${analyticsOrigin}` : "";
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self'${extra}`,
     // Inline styles only: the toast library injects its stylesheet at run time.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${extra}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

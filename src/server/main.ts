@@ -1,21 +1,55 @@
+import { adminCommands, runAdmin } from "./admin.ts";
 import { startApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { helpText, parseArguments, UsageError } from "./cli.ts";
+import { ConfigError, loadConfig, VERSION } from "./config.ts";
 
-try {
-  const config = loadConfig();
+/** After a stop signal, the process ends within this long whatever is still running. */
+const SHUTDOWN_LIMIT_MS = 5000;
+
+async function main(): Promise<void> {
+  const invocation = parseArguments(Bun.argv.slice(2));
+  if (invocation.help) {
+    console.log(helpText());
+    return;
+  }
+  if (invocation.version) {
+    console.log(VERSION);
+    return;
+  }
+  const config = loadConfig({ ...process.env, ...invocation.env });
+  if (invocation.command !== "serve") {
+    if (!adminCommands.includes(invocation.command))
+      throw new UsageError(`unknown command ${invocation.command}; see --help`);
+    await runAdmin(config, invocation.command, invocation.args, invocation.options);
+    return;
+  }
+  if (invocation.args.length > 0) throw new UsageError("serve takes no arguments");
+
   const app = await startApp(config);
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   console.log(`Tidings ${config.version} is listening on http://${shown}:${app.server.port}`);
-  const stop = async () => {
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing requests, telling chat partners, closing the database`);
+    setTimeout(() => {
+      console.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     await app.stop();
     process.exit(0);
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-} catch (error) {
-  if (error instanceof ConfigError) {
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError) {
     console.error(error.message);
     process.exit(2);
   }
-  throw error;
-}
+  console.error(error);
+  process.exit(1);
+});

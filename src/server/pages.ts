@@ -12,6 +12,7 @@ export interface PageContext {
   locale: Locale;
   origin: string;
   site: SiteConfig;
+  analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
 }
 
 function titleKey(resolution: Resolution): TitleKey {
@@ -46,6 +47,16 @@ export function renderPage(template: string, page: PageContext): string {
       `<meta name="twitter:card" content="summary_large_image">`,
       `<meta name="twitter:title" content="${escapeHtml(aboutMeta.title)}">`,
       `<meta name="twitter:description" content="${escapeHtml(aboutMeta.description)}">`,
+    );
+  }
+  if (page.analytics) {
+    // Plausible reads data-domain, Umami data-website-id; each ignores the other's.
+    const domain = new URL(page.origin).host;
+    const id = page.analytics.siteId
+      ? ` data-website-id="${escapeHtml(page.analytics.siteId)}"`
+      : "";
+    head.push(
+      `<script defer src="${escapeHtml(page.analytics.scriptUrl)}" data-domain="${escapeHtml(domain)}"${id}></script>`,
     );
   }
   // JSON in a non-executing script element; "<" is escaped so no text can close the element.

@@ -33,7 +33,13 @@ export async function startTestServer(
   options: AppOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "tidings-test-"));
-  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_FORMAT: "off",
+    ...env,
+  });
   const app = await startApp(config, options);
   return {
     app,

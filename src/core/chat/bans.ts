@@ -48,6 +48,29 @@ export class ChatBans {
       .execute();
   }
 
+  /**
+   * Reads bans again from the database, where the operator's commands write them; answers the
+   * visitors banned since the last read, so their chats can be ended.
+   */
+  async refresh(): Promise<Array<{ visitorId: string; until: number }>> {
+    const rows = await this.db
+      .selectFrom("chat_bans")
+      .selectAll()
+      .where("until", ">", this.now())
+      .execute();
+    const fresh: Array<{ visitorId: string; until: number }> = [];
+    const next = new Map<string, number>();
+    for (const row of rows) {
+      next.set(row.key, row.until);
+      if (row.key.startsWith("visitor:") && this.#until.get(row.key) !== row.until) {
+        fresh.push({ visitorId: row.key.slice("visitor:".length), until: row.until });
+      }
+    }
+    this.#until.clear();
+    for (const [key, until] of next) this.#until.set(key, until);
+    return fresh;
+  }
+
   /** Lifts a ban by either key (the operator's unban). */
   async lift(key: string): Promise<void> {
     this.#until.delete(key);

@@ -48,6 +48,10 @@ export interface ChatBroker {
   ban(visitorId: string, until: number): void;
   /** Visitors waiting or chatting now. */
   online(): number;
+  /** Chats running now. */
+  activeChats(): number;
+  /** Ends every chat, telling both sides (the server is stopping). */
+  endAll(): void;
   close(): void;
 }
 
@@ -310,6 +314,21 @@ export class InMemoryChatBroker implements ChatBroker {
     let chatting = 0;
     for (const chat of this.#chats.values()) if (!chat.endedAt) chatting += 2;
     return this.#pool.size + chatting;
+  }
+
+  activeChats(): number {
+    let running = 0;
+    for (const chat of this.#chats.values()) if (!chat.endedAt) running += 1;
+    return running;
+  }
+
+  endAll(): void {
+    for (const chat of [...this.#chats.values()]) {
+      if (chat.endedAt) continue;
+      this.end(chat.a.visitorId);
+      this.#presence.get(chat.a.visitorId)?.mailbox.push({ type: "partner-left", chatId: chat.id });
+    }
+    for (const id of [...this.#pool.keys()]) this.end(id);
   }
 
   /** Forgets ended chats and partings past their keeping time. */

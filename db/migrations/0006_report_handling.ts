@@ -1,0 +1,12 @@
+import type { Kysely } from "kysely";
+
+// Reports stay open until the operator acts on them (hide, ban) from the admin commands.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable("bottle_reports").addColumn("handled_at", "integer").execute();
+  await db.schema.alterTable("chat_reports").addColumn("handled_at", "integer").execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable("bottle_reports").dropColumn("handled_at").execute();
+  await db.schema.alterTable("chat_reports").dropColumn("handled_at").execute();
+}

@@ -1,0 +1,168 @@
+import { sql } from "kysely";
+import type { DB } from "../../../db/schema.ts";
+
+/** One open report, bottle or chat, as the operator reads it. */
+export interface OpenReport {
+  kind: "bottle" | "chat";
+  id: number;
+  createdAt: number;
+  reason: string;
+  safe: boolean;
+  /** The bottle id, or the reported visitor as "visitor:<id>" (with its "ip:<hash>"). */
+  subject: string;
+  text: string;
+}
+
+/** Open reports, newest first, bottles and chat together. */
+export async function listOpenReports(db: DB, limit = 200): Promise<OpenReport[]> {
+  const bottles = await db
+    .selectFrom("bottle_reports")
+    .innerJoin("bottles", "bottles.id", "bottle_reports.bottle_id")
+    .where("bottle_reports.handled_at", "is", null)
+    .select([
+      "bottle_reports.id",
+      "bottle_reports.created_at",
+      "bottle_reports.reason",
+      "bottle_reports.is_safe",
+      "bottles.id as bottle_id",
+      "bottles.message",
+      "bottles.hidden",
+    ])
+    .orderBy("bottle_reports.created_at", "desc")
+    .limit(limit)
+    .execute();
+  const chats = await db
+    .selectFrom("chat_reports")
+    .where("handled_at", "is", null)
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+  const reports: OpenReport[] = [
+    ...bottles.map((r) => ({
+      kind: "bottle" as const,
+      id: r.id,
+      createdAt: r.created_at,
+      reason: r.reason,
+      safe: r.is_safe === 1,
+      subject: `bottle ${r.bottle_id}${r.hidden ? " (hidden)" : ""}`,
+      text: r.message,
+    })),
+    ...chats.map((r) => ({
+      kind: "chat" as const,
+      id: r.id,
+      createdAt: r.created_at,
+      reason: r.reason,
+      safe: r.is_safe === 1,
+      subject: `visitor:${r.reported_visitor_id} ip:${r.reported_ip_key}`,
+      text: r.message_content,
+    })),
+  ];
+  return reports.sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
+}
+
+/** Hides or shows a bottle; hiding closes its open reports. False when there is no such bottle. */
+export async function setBottleHidden(
+  db: DB,
+  bottleId: number,
+  hidden: boolean,
+  now: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("bottles")
+      .set({ hidden: hidden ? 1 : 0 })
+      .where("id", "=", bottleId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    if (hidden) {
+      await trx
+        .updateTable("bottle_reports")
+        .set({ handled_at: now })
+        .where("bottle_id", "=", bottleId)
+        .where("handled_at", "is", null)
+        .execute();
+    }
+    return true;
+  });
+}
+
+/** A ban key as the operator types it: "visitor:<id>" or "ip:<hash>". */
+export function parseBanKey(value: string): { kind: "visitor" | "ip"; id: string } | null {
+  const match = /^(visitor|ip):([A-Za-z0-9_-]{10,64})$/.exec(value);
+  return match ? { kind: match[1] as "visitor" | "ip", id: match[2] ?? "" } : null;
+}
+
+/** Bans a visitor or an address hash from chat until `until`, closing reports against it. */
+export async function banFromChat(db: DB, key: string, until: number, now: number): Promise<void> {
+  const parsed = parseBanKey(key);
+  if (!parsed) throw new Error(`not a ban key: ${key}`);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("chat_bans")
+      .values({ key, until, created_at: now })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
+      .execute();
+    const column = parsed.kind === "visitor" ? "reported_visitor_id" : "reported_ip_key";
+    await trx
+      .updateTable("chat_reports")
+      .set({ handled_at: now })
+      .where(column, "=", parsed.id)
+      .where("handled_at", "is", null)
+      .execute();
+  });
+}
+
+/** Lifts a ban; false when there was none. */
+export async function unbanFromChat(db: DB, key: string): Promise<boolean> {
+  const result = await db.deleteFrom("chat_bans").where("key", "=", key).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export interface OceanStats {
+  live: number;
+  drifting: number;
+  public: number;
+  openReports: number;
+}
+
+export async function oceanStats(db: DB, now: number): Promise<OceanStats> {
+  const row = await db
+    .selectFrom("bottles")
+    .select([
+      sql<number>`sum(CASE WHEN hidden = 0 AND available_at <= ${now} AND (expires_at IS NULL OR expires_at > ${now}) THEN 1 ELSE 0 END)`.as(
+        "live",
+      ),
+      sql<number>`sum(CASE WHEN hidden = 0 AND available_at > ${now} AND (expires_at IS NULL OR expires_at > ${now}) THEN 1 ELSE 0 END)`.as(
+        "drifting",
+      ),
+      sql<number>`sum(CASE WHEN hidden = 0 AND is_public = 1 AND available_at <= ${now} AND (expires_at IS NULL OR expires_at > ${now}) THEN 1 ELSE 0 END)`.as(
+        "public",
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  const bottleReports = await db
+    .selectFrom("bottle_reports")
+    .where("handled_at", "is", null)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const chatReports = await db
+    .selectFrom("chat_reports")
+    .where("handled_at", "is", null)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return {
+    live: Number(row.live ?? 0),
+    drifting: Number(row.drifting ?? 0),
+    public: Number(row.public ?? 0),
+    openReports: Number(bottleReports.n) + Number(chatReports.n),
+  };
+}
+
+/**
+ * A consistent copy of the database, taken while the site serves (VACUUM INTO reads one
+ * snapshot). The target must not exist yet.
+ */
+export async function backupDatabase(db: DB, file: string): Promise<void> {
+  await sql`VACUUM INTO ${file}`.execute(db);
+}

@@ -1,0 +1,169 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import {
+  backupDatabase,
+  banFromChat,
+  listOpenReports,
+  oceanStats,
+  parseBanKey,
+  setBottleHidden,
+  unbanFromChat,
+} from "../core/admin/operator.ts";
+import { listContactMessages } from "../core/contact/contact.ts";
+import { UsageError } from "./cli.ts";
+import type { Config } from "./config.ts";
+
+export const adminCommands = [
+  "reports",
+  "hide",
+  "unhide",
+  "ban",
+  "unban",
+  "stats",
+  "contact",
+  "backup",
+  "migrate",
+];
+
+type Print = (line: string) => void;
+
+const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 16);
+const oneLine = (text: string, max = 80) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function bottleIdOf(value: string | undefined): number {
+  if (!value || !/^[1-9]\d{0,15}$/.test(value))
+    throw new UsageError(`expected a bottle id (a whole number), got ${value ?? "nothing"}`);
+  return Number(value);
+}
+
+function banKeyOf(value: string | undefined): string {
+  if (!value || !parseBanKey(value)) {
+    throw new UsageError(
+      `expected visitor:<id> or ip:<hash> as shown by \`tidings reports\`, got ${value ?? "nothing"}`,
+    );
+  }
+  return value;
+}
+
+/** The chats running now, from the serving process (the admin command is another process). */
+async function chatsNow(config: Config): Promise<string> {
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  try {
+    const response = await fetch(`http://${host}:${config.port}/healthz`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    const body = (await response.json()) as { chats?: number };
+    return String(body.chats ?? "unknown");
+  } catch {
+    return "unknown (the site is not running on this port)";
+  }
+}
+
+/** Runs one operator command against the database in the data folder. */
+export async function runAdmin(
+  config: Config,
+  command: string,
+  args: string[],
+  options: Record<string, string>,
+  print: Print = console.log,
+  now = Date.now(),
+): Promise<void> {
+  if (!adminCommands.includes(command))
+    throw new UsageError(`unknown command ${command}; see --help`);
+  const expectArgs = (n: number) => {
+    if (args.length !== n)
+      throw new UsageError(
+        `${command} takes ${n === 0 ? "no arguments" : `${n} argument${n > 1 ? "s" : ""}`}`,
+      );
+  };
+  if (command !== "ban" && options.hours !== undefined)
+    throw new UsageError("--hours goes with ban");
+  const { db } = openDatabase(config.databaseFile);
+  try {
+    await migrateToLatest(db);
+    switch (command) {
+      case "migrate": {
+        expectArgs(0);
+        print("database is up to date");
+        return;
+      }
+      case "reports": {
+        expectArgs(0);
+        const reports = await listOpenReports(db);
+        if (reports.length === 0) print("no open reports");
+        for (const r of reports) {
+          print(
+            `${when(r.createdAt)}  ${r.kind} #${r.id}  ${r.reason}${r.safe ? "" : "  UNSAFE"}  ${r.subject}\n    ${oneLine(r.text)}`,
+          );
+        }
+        return;
+      }
+      case "hide":
+      case "unhide": {
+        expectArgs(1);
+        const id = bottleIdOf(args[0]);
+        if (!(await setBottleHidden(db, id, command === "hide", now)))
+          throw new UsageError(`no bottle ${id}`);
+        print(`bottle ${id} ${command === "hide" ? "hidden" : "visible again"}`);
+        return;
+      }
+      case "ban": {
+        expectArgs(1);
+        const key = banKeyOf(args[0]);
+        const hours = Number(options.hours);
+        if (
+          options.hours === undefined ||
+          !Number.isFinite(hours) ||
+          hours <= 0 ||
+          hours > 24 * 365
+        ) {
+          throw new UsageError("ban needs --hours N (more than 0, at most 8760)");
+        }
+        const until = now + hours * 60 * 60 * 1000;
+        await banFromChat(db, key, until, now);
+        print(`${key} banned from chat until ${when(until)} UTC`);
+        return;
+      }
+      case "unban": {
+        expectArgs(1);
+        const key = banKeyOf(args[0]);
+        print((await unbanFromChat(db, key)) ? `${key} may chat again` : `${key} was not banned`);
+        return;
+      }
+      case "stats": {
+        expectArgs(0);
+        const stats = await oceanStats(db, now);
+        print(`bottles live:      ${stats.live}`);
+        print(`bottles drifting:  ${stats.drifting}`);
+        print(`bottles public:    ${stats.public}`);
+        print(`reports open:      ${stats.openReports}`);
+        print(`chats now:         ${await chatsNow(config)}`);
+        return;
+      }
+      case "contact": {
+        expectArgs(0);
+        const messages = await listContactMessages(db);
+        if (messages.length === 0) print("no contact messages");
+        for (const m of messages)
+          print(
+            `${when(m.created_at)}  ${m.name} <${m.email}> (${m.locale})\n    ${oneLine(m.message, 200)}`,
+          );
+        return;
+      }
+      case "backup": {
+        expectArgs(1);
+        const target = resolve(args[0] ?? "");
+        if (existsSync(target)) throw new UsageError(`${target} exists already; name a new file`);
+        await backupDatabase(db, target);
+        print(`backed up to ${target}`);
+        return;
+      }
+    }
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,87 @@
+import { settings, VERSION } from "./config.ts";
+
+export class UsageError extends Error {}
+
+export interface Invocation {
+  /** "serve" unless an operator command is named. */
+  command: string;
+  /** The command's own words, after flags are taken out. */
+  args: string[];
+  /** Settings given as flags, as environment variables (flags win over the environment). */
+  env: Record<string, string>;
+  /** Command options such as --hours. */
+  options: Record<string, string>;
+  help: boolean;
+  version: boolean;
+}
+
+const settingFlags = new Map<string, string>(
+  settings.flatMap((s) => ("flag" in s ? [[s.flag, s.env] as [string, string]] : [])),
+);
+const booleanSettings = new Set(["--trust-proxy"]);
+const commandOptions = new Set(["--hours"]);
+
+/** Reads `tidings [command] [args] [--flag value]`; refuses what it does not know. */
+export function parseArguments(argv: readonly string[]): Invocation {
+  const result: Invocation = {
+    command: "serve",
+    args: [],
+    env: {},
+    options: {},
+    help: false,
+    version: false,
+  };
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? "";
+    if (word === "--help" || word === "-h") result.help = true;
+    else if (word === "--version" || word === "-v") result.version = true;
+    else if (word.startsWith("--")) {
+      const [name = "", inline] = word.split(/=(.*)/s, 2);
+      const env = settingFlags.get(name);
+      if (!env && !commandOptions.has(name)) throw new UsageError(`unknown option ${name}`);
+      let value = inline;
+      if (value === undefined) {
+        if (booleanSettings.has(name)) value = "true";
+        else {
+          value = argv[i + 1];
+          i += 1;
+          if (value === undefined || value.startsWith("--"))
+            throw new UsageError(`${name} needs a value`);
+        }
+      }
+      if (env) result.env[env] = value;
+      else result.options[name.slice(2)] = value;
+    } else words.push(word);
+  }
+  if (words.length > 0) result.command = words[0] ?? "serve";
+  result.args = words.slice(1);
+  return result;
+}
+
+export function helpText(): string {
+  const width = Math.max(
+    ...settings.map((s) => ("flag" in s ? `${s.flag} / ${s.env}` : s.env).length),
+  );
+  const lines = settings.map((s) => {
+    const name = "flag" in s ? `${s.flag} / ${s.env}` : s.env;
+    return `  ${name.padEnd(width)}  ${s.about} (default: ${s.default})`;
+  });
+  return [
+    `Tidings ${VERSION}: anonymous messages in bottles, and a random one-to-one chat.`,
+    "",
+    "Usage:",
+    "  tidings [serve] [options]          serve the site",
+    "  tidings reports                    open reports, newest first (bottles and chat)",
+    "  tidings hide <bottle> | unhide <bottle>",
+    "  tidings ban <visitor-or-ip-hash> --hours N | unban <visitor-or-ip-hash>",
+    "  tidings stats                      bottles live, drifting, public; open reports; chats now",
+    "  tidings contact                    stored contact messages",
+    "  tidings backup <file>              a consistent copy of the database, taken while serving",
+    "  tidings migrate                    bring the database up to date",
+    "  tidings --help | --version",
+    "",
+    "Settings (flags win over environment variables):",
+    ...lines,
+  ].join("\n");
+}
