@@ -14,8 +14,18 @@ test.describe("the compiled binary", () => {
     test.setTimeout(120_000);
     folder = mkdtempSync(join(tmpdir(), "tidings-binary-e2e-"));
     const binary = join(folder, "tidings");
-    execFileSync("bun", ["build", "--compile", "--minify", "src/server/main.ts", "--outfile", binary]);
-    server = spawn(binary, ["--port", "0", "--host", "127.0.0.1"], { cwd: folder, stdio: ["ignore", "pipe", "inherit"] });
+    execFileSync("bun", [
+      "build",
+      "--compile",
+      "--minify",
+      "src/server/main.ts",
+      "--outfile",
+      binary,
+    ]);
+    server = spawn(binary, ["--port", "0", "--host", "127.0.0.1"], {
+      cwd: folder,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     url = await new Promise<string>((resolve, reject) => {
       let seen = "";
       server.stdout?.on("data", (chunk: Buffer) => {
@@ -29,7 +39,8 @@ test.describe("the compiled binary", () => {
 
   test.afterAll(async () => {
     server?.kill("SIGTERM");
-    if (server && server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
+    if (server && server.exitCode === null)
+      await new Promise((resolve) => server.once("exit", resolve));
     rmSync(folder, { recursive: true, force: true });
   });
 

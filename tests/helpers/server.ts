@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTRPCClient, httpLink } from "@trpc/client";
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import type { AppErrorData } from "../../src/common/errors.ts";
 import { type AppOptions, type RunningApp, startApp } from "../../src/server/app.ts";
 import { loadConfig } from "../../src/server/config.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
@@ -101,4 +102,20 @@ export function trpcClient(
       }),
     ],
   });
+}
+
+/** How a call failed: its HTTP status and the error data the server added. */
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<{ status: number; data: AppErrorData }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TRPCClientError) {
+      const data = error.data as AppErrorData & { httpStatus: number };
+      return { status: data.httpStatus, data };
+    }
+    throw error;
+  }
+  throw new Error("expected the call to fail");
 }

@@ -1,11 +1,11 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { TRPCClientError } from "@trpc/client";
 import type { AppErrorData, FieldIssue } from "../../src/common/errors.ts";
 import { SESSION_LIFETIME_MS } from "../../src/core/auth/sessions.ts";
 import {
   CookieJar,
+  failure,
   startTestServer,
   type TestServer,
   testClock,
@@ -29,19 +29,6 @@ function query<T>(sql: string, ...params: Array<string | number>): T[] {
 }
 const count = (table: string) =>
   query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]?.n ?? 0;
-
-async function failure(promise: Promise<unknown>): Promise<{ status: number; data: AppErrorData }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCClientError) {
-      const data = error.data as AppErrorData & { httpStatus: number };
-      return { status: data.httpStatus, data };
-    }
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 let ipCounter = 0;
 /** Each test speaks from its own address, as far as throttles are concerned. */

@@ -1,10 +1,10 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { TRPCClientError } from "@trpc/client";
 import type { AppErrorData } from "../../src/common/errors.ts";
 import {
   CookieJar,
+  failure,
   startTestServer,
   type TestServer,
   testClock,
@@ -29,19 +29,6 @@ function bottleCount(): number {
   } finally {
     d.close();
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ status: number; data: AppErrorData }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCClientError) {
-      const data = error.data as AppErrorData & { httpStatus: number };
-      return { status: data.httpStatus, data };
-    }
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 let n = 0;

@@ -1,9 +1,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { TRPCClientError } from "@trpc/client";
 import type { AppErrorData } from "../../src/common/errors.ts";
-import { startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
+import { failure, startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,19 +17,6 @@ function storedMessages() {
   } finally {
     db.close();
   }
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ status: number; data: AppErrorData }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCClientError) {
-      const data = error.data as AppErrorData & { httpStatus: number };
-      return { status: data.httpStatus, data };
-    }
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const good = { name: "Mei", email: "mei@example.org", message: "The tide brought me here." };
@@ -55,7 +41,7 @@ describe("contact.send", () => {
     ];
     for (const [input, field, kind] of cases) {
       // biome-ignore lint/suspicious/noExplicitAny: the point is to send what the types forbid.
-      const { status, data } = await errorOf(client.contact.send.mutate(input as any));
+      const { status, data } = await failure(client.contact.send.mutate(input as any));
       expect(status).toBe(400);
       expect(data.appCode).toBe("INVALID_INPUT");
       expect(data.issues).toContainEqual(expect.objectContaining({ field, kind }));
@@ -79,7 +65,7 @@ describe("contact.send", () => {
     const before = storedMessages().length;
     // One message already came from this address in the first test.
     for (let i = before; i < 5; i++) await client.contact.send.mutate(good);
-    const { status, data } = await errorOf(client.contact.send.mutate(good));
+    const { status, data } = await failure(client.contact.send.mutate(good));
     expect(status).toBe(429);
     expect(data.appCode).toBe("RATE_LIMITED");
     expect(data.retryAfter).toBeGreaterThan(3000);
