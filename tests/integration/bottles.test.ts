@@ -1,7 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { AppErrorData } from "../../src/common/errors.ts";
 import {
   CookieJar,
   failure,
@@ -291,8 +290,8 @@ describe("reports", () => {
         )
       ).status,
     ).toBe(404);
-    // biome-ignore lint/suspicious/noExplicitAny: an unknown reason is the point.
     const odd = await failure(
+      // biome-ignore lint/suspicious/noExplicitAny: an unknown reason is the point.
       (await reporter()).bottles.report.mutate({ bottleId: 1, reason: "boring" as any }),
     );
     expect(odd.status).toBe(400);
