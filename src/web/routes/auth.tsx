@@ -142,6 +142,7 @@ function useForm<F extends string>(fields: ReadonlyArray<F>, locked = false) {
 
   return {
     id,
+    alertId: `${id}-alert`,
     fields,
     values,
     issues,
@@ -168,6 +169,7 @@ function Field<F extends string>({
   type,
   autoComplete,
   maxLength,
+  alertDescribes = false,
 }: {
   form: Form<F>;
   name: F;
@@ -176,14 +178,18 @@ function Field<F extends string>({
   type: "text" | "password";
   autoComplete: "username" | "current-password" | "new-password";
   maxLength: number;
+  /** Whether the form-wide alert, when shown, is about this field too. */
+  alertDescribes?: boolean;
 }) {
   const { LL } = useI18n();
   const inputId = `${form.id}-${name}`;
   const hintId = `${inputId}-hint`;
   const errorId = `${inputId}-error`;
   const issue = form.issues[name];
+  const alertId = alertDescribes && form.alert ? form.alertId : undefined;
   const describedBy =
-    [issue ? errorId : undefined, hint ? hintId : undefined].filter(Boolean).join(" ") || undefined;
+    [issue ? errorId : undefined, alertId, hint ? hintId : undefined].filter(Boolean).join(" ") ||
+    undefined;
   const textProps =
     type === "text"
       ? { autoCapitalize: "none", autoCorrect: "off", spellCheck: false as const }
@@ -226,11 +232,11 @@ function Field<F extends string>({
 }
 
 /** The form-wide problem (wrong credentials, too many attempts, no connection). */
-function FormAlert({ text }: { text: string | null }) {
+function FormAlert({ id, text }: { id: string; text: string | null }) {
   return (
     <div role="alert" className="auth__alert-region">
       {text && (
-        <p className="auth__alert">
+        <p id={id} className="auth__alert">
           <TriangleAlert aria-hidden="true" />
           <span>{text}</span>
         </p>
@@ -321,8 +327,9 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
         type="password"
         autoComplete="current-password"
         maxLength={AUTH_LIMITS.passwordMax}
+        alertDescribes
       />
-      <FormAlert text={form.alert} />
+      <FormAlert id={form.alertId} text={form.alert} />
       <SubmitButton
         busy={form.busy}
         label={LL.auth.signIn()}
@@ -389,7 +396,7 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
         autoComplete="new-password"
         maxLength={AUTH_LIMITS.passwordMax}
       />
-      <FormAlert text={form.alert} />
+      <FormAlert id={form.alertId} text={form.alert} />
       <SubmitButton
         busy={form.busy}
         label={LL.auth.signUp()}
@@ -536,7 +543,7 @@ function ChangePasswordForm({ user }: { user: AccountUser }) {
           autoComplete="new-password"
           maxLength={AUTH_LIMITS.passwordMax}
         />
-        <FormAlert text={form.alert} />
+        <FormAlert id={form.alertId} text={form.alert} />
         <div className="auth-section__actions">
           <SubmitButton
             busy={form.busy}
@@ -605,7 +612,7 @@ function DeleteAccountForm({
         autoComplete="current-password"
         maxLength={AUTH_LIMITS.passwordMax}
       />
-      <FormAlert text={form.alert} />
+      <FormAlert id={form.alertId} text={form.alert} />
       <div className="dialog__actions">
         <AlertDialog.Cancel className="button button--ghost" disabled={busy}>
           {LL.auth.cancel()}
