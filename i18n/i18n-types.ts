@@ -910,6 +910,183 @@ type RootTranslation = {
 		 * P​u​t​ ​y​o​u​r​ ​t​h​o​u​g​h​t​s​ ​i​n​ ​a​ ​b​o​t​t​l​e​ ​a​n​d​ ​l​e​t​ ​t​h​e​ ​t​i​d​e​ ​c​a​r​r​y​ ​t​h​e​m​ ​t​o​ ​a​ ​s​t​r​a​n​g​e​r​.
 		 */
 		subtitle: string
+		/**
+		 * W​r​i​t​e​ ​a​ ​b​o​t​t​l​e
+		 */
+		formLabel: string
+		/**
+		 * S​e​n​d​i​n​g​ ​f​r​o​m
+		 */
+		sendingFrom: string
+		/**
+		 * F​i​n​d​i​n​g​ ​y​o​u​r​ ​s​h​o​r​e​…
+		 */
+		locating: string
+		/**
+		 * R​e​a​d​e​r​s​ ​o​n​l​y​ ​s​e​e​ ​y​o​u​r​ ​c​o​u​n​t​r​y​ ​a​n​d​ ​i​t​s​ ​f​l​a​g​,​ ​n​e​v​e​r​ ​w​h​o​ ​y​o​u​ ​a​r​e​.
+		 */
+		countryNote: string
+		/**
+		 * Y​o​u​r​ ​m​e​s​s​a​g​e
+		 */
+		message: string
+		/**
+		 * W​r​i​t​e​ ​s​o​m​e​t​h​i​n​g​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​ ​t​o​ ​f​i​n​d​…
+		 */
+		messagePlaceholder: string
+		/**
+		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		counter: RequiredParams<'count' | 'limit'>
+		/**
+		 * {​c​o​u​n​t​}​ ​o​f​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​ ​u​s​e​d
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		counterSpoken: RequiredParams<'count' | 'limit'>
+		/**
+		 * P​l​e​a​s​e​ ​e​n​t​e​r​ ​a​ ​m​e​s​s​a​g​e
+		 */
+		emptyTitle: string
+		/**
+		 * T​h​e​ ​b​o​t​t​l​e​ ​c​a​n​'​t​ ​b​e​ ​e​m​p​t​y​!
+		 */
+		emptyBody: string
+		/**
+		 * D​r​i​f​t​ ​t​i​m​e
+		 */
+		drift: string
+		/**
+		 * H​o​w​ ​l​o​n​g​ ​t​h​e​ ​b​o​t​t​l​e​ ​d​r​i​f​t​s​ ​b​e​f​o​r​e​ ​a​n​y​o​n​e​ ​c​a​n​ ​f​i​n​d​ ​i​t​.
+		 */
+		driftHint: string
+		/**
+		 * V​i​s​i​b​l​e​ ​i​m​m​e​d​i​a​t​e​l​y
+		 */
+		driftNone: string
+		/**
+		 * D​r​i​f​t​s​ ​f​o​r​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}
+		 * @param {number} hours
+		 */
+		driftHours: RequiredParams<'hours'>
+		/**
+		 * ≈​ ​{​d​a​y​s​}​ ​d​a​y​{​{​s​}​}
+		 * @param {number} days
+		 */
+		driftDays: RequiredParams<'days'>
+		/**
+		 * S​u​r​f​a​c​e​s​ ​a​r​o​u​n​d​ ​{​w​h​e​n​}
+		 * @param {string} when
+		 */
+		surfacesAt: RequiredParams<'when'>
+		/**
+		 * R​e​a​d​e​r​s​ ​c​a​n​ ​f​i​n​d​ ​i​t​ ​a​s​ ​s​o​o​n​ ​a​s​ ​y​o​u​ ​t​h​r​o​w​ ​i​t​.
+		 */
+		surfacesNow: string
+		/**
+		 * N​o​w
+		 */
+		driftScaleStart: string
+		/**
+		 * 7​ ​d​a​y​s
+		 */
+		driftScaleEnd: string
+		/**
+		 * M​a​k​e​ ​i​t​ ​p​u​b​l​i​c
+		 */
+		isPublic: string
+		/**
+		 * P​u​b​l​i​c​ ​b​o​t​t​l​e​s​ ​a​l​s​o​ ​a​p​p​e​a​r​ ​i​n​ ​t​h​e​ ​P​u​b​l​i​c​ ​B​o​t​t​l​e​s​ ​c​o​l​l​e​c​t​i​o​n​.
+		 */
+		isPublicHint: string
+		/**
+		 * E​x​p​i​r​e​s​ ​a​f​t​e​r
+		 */
+		expiry: string
+		/**
+		 * {​d​a​y​s​}​ ​d​a​y​{​{​s​}​}
+		 * @param {number} days
+		 */
+		expiryOption: RequiredParams<'days'>
+		/**
+		 * E​x​p​i​r​e​s​ ​{​w​h​e​n​}
+		 * @param {string} when
+		 */
+		expiresAt: RequiredParams<'when'>
+		/**
+		 * T​h​i​s​ ​b​o​t​t​l​e​ ​w​o​u​l​d​ ​e​x​p​i​r​e​ ​b​e​f​o​r​e​ ​i​t​ ​s​u​r​f​a​c​e​s​.​ ​S​h​o​r​t​e​n​ ​t​h​e​ ​d​r​i​f​t​ ​t​i​m​e​ ​o​r​ ​c​h​o​o​s​e​ ​a​ ​l​a​t​e​r​ ​e​x​p​i​r​y​.
+		 */
+		driftPastExpiry: string
+		/**
+		 * T​h​r​o​w​ ​i​n​t​o​ ​t​h​e​ ​O​c​e​a​n
+		 */
+		'throw': string
+		/**
+		 * T​h​r​o​w​i​n​g​…
+		 */
+		throwing: string
+		/**
+		 * S​e​n​d​i​n​g​ ​y​o​u​r​ ​b​o​t​t​l​e​…
+		 */
+		sendingStatus: string
+		/**
+		 * S​e​n​d​i​n​g​ ​f​a​i​l​e​d
+		 */
+		failedTitle: string
+		/**
+		 * F​a​i​l​e​d​ ​t​o​ ​s​e​n​d​ ​b​o​t​t​l​e​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r
+		 */
+		failedBody: string
+		/**
+		 * C​o​n​t​e​n​t​ ​r​e​j​e​c​t​e​d
+		 */
+		rejectedTitle: string
+		/**
+		 * Y​o​u​r​ ​m​e​s​s​a​g​e​ ​c​o​n​t​a​i​n​s​ ​i​n​a​p​p​r​o​p​r​i​a​t​e​ ​c​o​n​t​e​n​t​.​ ​P​l​e​a​s​e​ ​r​e​v​i​s​e​ ​a​n​d​ ​t​r​y​ ​a​g​a​i​n​.
+		 */
+		rejectedBody: string
+		/**
+		 * S​l​o​w​ ​d​o​w​n
+		 */
+		slowTitle: string
+		/**
+		 * Y​o​u​'​r​e​ ​t​h​r​o​w​i​n​g​ ​b​o​t​t​l​e​s​ ​t​o​o​ ​q​u​i​c​k​l​y​.​ ​P​l​e​a​s​e​ ​w​a​i​t​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​{​{​s​}​}​ ​a​n​d​ ​t​r​y​ ​a​g​a​i​n​.
+		 * @param {number} seconds
+		 */
+		slowSeconds: RequiredParams<'seconds'>
+		/**
+		 * Y​o​u​'​r​e​ ​t​h​r​o​w​i​n​g​ ​b​o​t​t​l​e​s​ ​t​o​o​ ​q​u​i​c​k​l​y​.​ ​P​l​e​a​s​e​ ​w​a​i​t​ ​{​m​i​n​u​t​e​s​}​ ​m​i​n​u​t​e​{​{​s​}​}​ ​a​n​d​ ​t​r​y​ ​a​g​a​i​n​.
+		 * @param {number} minutes
+		 */
+		slowMinutes: RequiredParams<'minutes'>
+		/**
+		 * Y​o​u​'​v​e​ ​t​h​r​o​w​n​ ​a​ ​l​o​t​ ​o​f​ ​b​o​t​t​l​e​s​ ​t​o​d​a​y​.​ ​P​l​e​a​s​e​ ​w​a​i​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​ ​a​n​d​ ​t​r​y​ ​a​g​a​i​n​.
+		 * @param {number} hours
+		 */
+		slowHours: RequiredParams<'hours'>
+		/**
+		 * Y​o​u​r​ ​b​o​t​t​l​e​ ​i​s​ ​o​n​ ​i​t​s​ ​w​a​y
+		 */
+		thrownTitle: string
+		/**
+		 * O​f​f​ ​t​o​ ​a​ ​s​t​r​a​n​g​e​r​ ​s​o​m​e​w​h​e​r​e​ ​i​n​ ​t​h​e​ ​w​o​r​l​d​…
+		 */
+		thrownBody: string
+		/**
+		 * Y​o​u​r​ ​b​o​t​t​l​e​ ​i​s​ ​d​r​i​f​t​i​n​g
+		 */
+		driftingTitle: string
+		/**
+		 * I​t​ ​c​a​n​ ​b​e​ ​f​o​u​n​d​ ​r​i​g​h​t​ ​a​w​a​y​.​ ​N​o​w​ ​s​e​e​ ​w​h​a​t​ ​t​h​e​ ​s​e​a​ ​b​r​i​n​g​s​ ​y​o​u​.
+		 */
+		driftingNow: string
+		/**
+		 * I​t​ ​w​i​l​l​ ​s​u​r​f​a​c​e​ ​i​n​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.​ ​M​e​a​n​w​h​i​l​e​,​ ​f​i​n​d​ ​a​ ​b​o​t​t​l​e​ ​f​r​o​m​ ​s​o​m​e​o​n​e​ ​e​l​s​e​.
+		 * @param {number} hours
+		 */
+		driftingLater: RequiredParams<'hours'>
 	}
 	discover: {
 		/**
@@ -920,6 +1097,275 @@ type RootTranslation = {
 		 * S​e​e​ ​w​h​a​t​ ​t​h​e​ ​t​i​d​e​ ​h​a​s​ ​w​a​s​h​e​d​ ​a​s​h​o​r​e​.
 		 */
 		subtitle: string
+		/**
+		 * S​e​a​r​c​h​i​n​g​ ​f​o​r​ ​b​o​t​t​l​e​s​.​.​.
+		 */
+		searching: string
+		/**
+		 * A​ ​b​o​t​t​l​e​ ​a​p​p​e​a​r​s​!
+		 */
+		rising: string
+		/**
+		 * O​p​e​n​i​n​g​ ​t​h​e​ ​b​o​t​t​l​e​.​.​.
+		 */
+		opening: string
+		/**
+		 * S​e​a​r​c​h​ ​p​r​o​g​r​e​s​s
+		 */
+		progress: string
+		/**
+		 * Y​o​u​ ​f​o​u​n​d​ ​a​ ​b​o​t​t​l​e
+		 */
+		found: string
+		/**
+		 * F​i​n​d​ ​a​n​o​t​h​e​r​ ​b​o​t​t​l​e
+		 */
+		findAnother: string
+		/**
+		 * N​o​ ​b​o​t​t​l​e​s​ ​f​o​u​n​d​ ​i​n​ ​t​h​e​ ​o​c​e​a​n​.​ ​B​e​ ​t​h​e​ ​f​i​r​s​t​ ​t​o​ ​w​r​i​t​e​ ​o​n​e​!
+		 */
+		empty: string
+		/**
+		 * T​r​y​ ​a​g​a​i​n
+		 */
+		tryAgain: string
+		/**
+		 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+		 */
+		write: string
+		/**
+		 * F​a​i​l​e​d​ ​t​o​ ​f​i​n​d​ ​a​ ​b​o​t​t​l​e
+		 */
+		failedTitle: string
+		/**
+		 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​a​ ​b​i​t​ ​r​o​u​g​h​ ​t​o​d​a​y​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r
+		 */
+		failedBody: string
+		card: {
+			/**
+			 * B​o​t​t​l​e​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}
+			 * @param {string} country
+			 */
+			from: RequiredParams<'country'>
+			/**
+			 * S​e​n​t​ ​{​d​a​t​e​}
+			 * @param {string} date
+			 */
+			sent: RequiredParams<'date'>
+			/**
+			 * D​r​i​f​t​e​d​ ​f​o​r​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}
+			 * @param {number} hours
+			 */
+			drift: RequiredParams<'hours'>
+			/**
+			 * W​a​s​h​e​d​ ​a​s​h​o​r​e​ ​r​i​g​h​t​ ​a​w​a​y
+			 */
+			driftNone: string
+			/**
+			 * L​i​k​e
+			 */
+			like: string
+			/**
+			 * L​i​k​e​ ​t​h​i​s​ ​b​o​t​t​l​e​,​ ​{​c​o​u​n​t​}​ ​l​i​k​e​{​{​s​}​}
+			 * @param {number} count
+			 */
+			likeLabel: RequiredParams<'count'>
+			/**
+			 * F​a​i​l​e​d​ ​t​o​ ​l​i​k​e
+			 */
+			likeFailedTitle: string
+			/**
+			 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+			 */
+			likeFailedBody: string
+			/**
+			 * L​i​k​i​n​g​ ​b​o​t​t​l​e​s​ ​n​e​e​d​s​ ​a​n​ ​a​c​c​o​u​n​t​,​ ​s​o​ ​e​v​e​r​y​ ​l​i​k​e​ ​i​s​ ​o​n​e​ ​p​e​r​s​o​n​'​s​.​ ​R​e​a​d​i​n​g​,​ ​w​r​i​t​i​n​g​ ​a​n​d​ ​t​r​a​n​s​l​a​t​i​n​g​ ​s​t​a​y​ ​a​n​o​n​y​m​o​u​s​.
+			 */
+			likeSignIn: string
+			/**
+			 * C​a​n​n​o​t​ ​l​i​k​e​ ​t​h​i​s​ ​m​e​s​s​a​g​e
+			 */
+			cannotLike: string
+			/**
+			 * R​e​p​o​r​t
+			 */
+			report: string
+			/**
+			 * R​e​p​o​r​t​ ​t​h​i​s​ ​b​o​t​t​l​e
+			 */
+			reportLabel: string
+			/**
+			 * R​e​p​o​r​t​i​n​g​ ​b​o​t​t​l​e​s​ ​n​e​e​d​s​ ​a​n​ ​a​c​c​o​u​n​t​,​ ​s​o​ ​r​e​p​o​r​t​s​ ​c​o​m​e​ ​f​r​o​m​ ​r​e​a​l​ ​r​e​a​d​e​r​s​.​ ​R​e​a​d​i​n​g​,​ ​w​r​i​t​i​n​g​ ​a​n​d​ ​t​r​a​n​s​l​a​t​i​n​g​ ​s​t​a​y​ ​a​n​o​n​y​m​o​u​s​.
+			 */
+			reportSignIn: string
+			/**
+			 * C​a​n​n​o​t​ ​r​e​p​o​r​t​ ​t​h​i​s​ ​m​e​s​s​a​g​e
+			 */
+			cannotReport: string
+			/**
+			 * R​e​p​o​r​t​ ​t​h​i​s​ ​b​o​t​t​l​e
+			 */
+			reportTitle: string
+			/**
+			 * T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​T​h​e​ ​w​r​i​t​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​w​h​o​ ​r​e​p​o​r​t​e​d​ ​i​t​.
+			 */
+			reportLead: string
+			/**
+			 * R​e​a​s​o​n
+			 */
+			reportReason: string
+			reasons: {
+				/**
+				 * O​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t
+				 */
+				offensive: string
+				/**
+				 * S​p​a​m
+				 */
+				spam: string
+				/**
+				 * I​n​a​p​p​r​o​p​r​i​a​t​e
+				 */
+				inappropriate: string
+				/**
+				 * H​a​r​a​s​s​m​e​n​t
+				 */
+				harassment: string
+				/**
+				 * S​c​a​m
+				 */
+				scam: string
+				/**
+				 * O​t​h​e​r
+				 */
+				other: string
+			}
+			/**
+			 * P​l​e​a​s​e​ ​c​h​o​o​s​e​ ​a​ ​r​e​a​s​o​n​.
+			 */
+			reportChoose: string
+			/**
+			 * S​u​b​m​i​t​ ​r​e​p​o​r​t
+			 */
+			reportSubmit: string
+			/**
+			 * S​u​b​m​i​t​t​i​n​g​…
+			 */
+			reportSubmitting: string
+			/**
+			 * C​a​n​c​e​l
+			 */
+			reportCancel: string
+			/**
+			 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
+			 */
+			reportedTitle: string
+			/**
+			 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​h​e​l​p​i​n​g​ ​k​e​e​p​ ​o​u​r​ ​c​o​m​m​u​n​i​t​y​ ​s​a​f​e​.
+			 */
+			reportedBody: string
+			/**
+			 * F​a​i​l​e​d​ ​t​o​ ​s​u​b​m​i​t​ ​r​e​p​o​r​t
+			 */
+			reportFailedTitle: string
+			/**
+			 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+			 */
+			reportFailedBody: string
+			/**
+			 * C​o​u​l​d​ ​n​o​t​ ​f​i​n​d​ ​b​o​t​t​l​e​ ​t​o​ ​r​e​p​o​r​t
+			 */
+			reportNotFound: string
+			/**
+			 * T​r​a​n​s​l​a​t​e
+			 */
+			translate: string
+			/**
+			 * T​r​a​n​s​l​a​t​i​n​g​…
+			 */
+			translating: string
+			/**
+			 * T​r​a​n​s​l​a​t​e​ ​i​n​t​o
+			 */
+			translateMenu: string
+			/**
+			 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​o​n​ ​t​h​i​s​ ​s​e​r​v​e​r
+			 */
+			unavailable: string
+			/**
+			 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
+			 * @param {string} language
+			 */
+			translatedTo: RequiredParams<'language'>
+			/**
+			 * S​h​o​w​i​n​g​ ​t​h​e​ ​o​r​i​g​i​n​a​l​ ​m​e​s​s​a​g​e
+			 */
+			original: string
+			/**
+			 * S​h​o​w​ ​o​r​i​g​i​n​a​l
+			 */
+			showOriginal: string
+			/**
+			 * S​h​o​w​ ​t​r​a​n​s​l​a​t​i​o​n
+			 */
+			showTranslation: string
+			/**
+			 * M​e​s​s​a​g​e​ ​t​r​a​n​s​l​a​t​e​d
+			 */
+			translatedTitle: string
+			/**
+			 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
+			 * @param {string} language
+			 */
+			translatedBody: RequiredParams<'language'>
+			/**
+			 * T​r​a​n​s​l​a​t​i​o​n​ ​f​a​i​l​e​d
+			 */
+			translateFailedTitle: string
+			/**
+			 * C​o​u​l​d​ ​n​o​t​ ​t​r​a​n​s​l​a​t​e​ ​t​h​e​ ​m​e​s​s​a​g​e​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+			 */
+			translateFailedBody: string
+			/**
+			 * T​h​i​s​ ​m​e​s​s​a​g​e​ ​c​a​n​n​o​t​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​{​l​a​n​g​u​a​g​e​}​ ​h​e​r​e​.
+			 * @param {string} language
+			 */
+			translateUnsupported: RequiredParams<'language'>
+			languages: {
+				/**
+				 * E​n​g​l​i​s​h
+				 */
+				en: string
+				/**
+				 * T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e
+				 */
+				zhTW: string
+				/**
+				 * S​i​m​p​l​i​f​i​e​d​ ​C​h​i​n​e​s​e
+				 */
+				zhCN: string
+				/**
+				 * J​a​p​a​n​e​s​e
+				 */
+				ja: string
+				/**
+				 * K​o​r​e​a​n
+				 */
+				ko: string
+				/**
+				 * S​p​a​n​i​s​h
+				 */
+				es: string
+				/**
+				 * F​r​e​n​c​h
+				 */
+				fr: string
+				/**
+				 * G​e​r​m​a​n
+				 */
+				de: string
+			}
+		}
 	}
 	publicBottles: {
 		/**
@@ -930,6 +1376,44 @@ type RootTranslation = {
 		 * M​e​s​s​a​g​e​s​ ​t​h​e​i​r​ ​w​r​i​t​e​r​s​ ​c​h​o​s​e​ ​t​o​ ​s​h​a​r​e​ ​w​i​t​h​ ​e​v​e​r​y​o​n​e​.
 		 */
 		subtitle: string
+		/**
+		 * L​o​a​d​i​n​g​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​.​.​.
+		 */
+		loading: string
+		/**
+		 * U​n​a​b​l​e​ ​t​o​ ​l​o​a​d​ ​m​e​s​s​a​g​e​s​ ​a​t​ ​t​h​i​s​ ​t​i​m​e​.
+		 */
+		error: string
+		/**
+		 * T​r​y​ ​A​g​a​i​n
+		 */
+		tryAgain: string
+		/**
+		 * N​o​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​ ​a​v​a​i​l​a​b​l​e​ ​y​e​t​.​ ​B​e​ ​t​h​e​ ​f​i​r​s​t​ ​t​o​ ​s​h​a​r​e​ ​o​n​e​!
+		 */
+		empty: string
+		/**
+		 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+		 */
+		create: string
+		/**
+		 * R​e​t​u​r​n​ ​t​o​ ​H​o​m​e
+		 */
+		returnHome: string
+		/**
+		 * P​u​b​l​i​c​ ​b​o​t​t​l​e​s​ ​i​n​ ​t​h​e​ ​o​c​e​a​n
+		 */
+		ocean: string
+		/**
+		 * O​p​e​n​ ​a​ ​b​o​t​t​l​e​ ​t​o​ ​r​e​a​d​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​i​n​s​i​d​e​.
+		 */
+		hint: string
+		/**
+		 * B​o​t​t​l​e​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}​,​ ​{​c​o​u​n​t​}​ ​l​i​k​e​{​{​s​}​}
+		 * @param {number} count
+		 * @param {string} country
+		 */
+		bottle: RequiredParams<'count' | 'country'>
 	}
 	randomChat: {
 		/**
@@ -944,6 +1428,337 @@ type RootTranslation = {
 		 * B​a​c​k​ ​t​o​ ​H​o​m​e
 		 */
 		back: string
+		/**
+		 * {​c​o​u​n​t​}​ ​o​n​l​i​n​e
+		 * @param {number} count
+		 */
+		online: RequiredParams<'count'>
+		/**
+		 * {​c​o​u​n​t​}​ ​v​i​s​i​t​o​r​{​{​s​}​}​ ​w​a​i​t​i​n​g​ ​o​r​ ​c​h​a​t​t​i​n​g​ ​n​o​w
+		 * @param {number} count
+		 */
+		onlineLabel: RequiredParams<'count'>
+		/**
+		 * Y​o​u​ ​a​p​p​e​a​r​ ​a​s
+		 */
+		youAppearAs: string
+		/**
+		 * F​i​n​d​i​n​g​ ​y​o​u​r​ ​c​o​u​n​t​r​y​…
+		 */
+		countryLoading: string
+		/**
+		 * Y​o​u​r​ ​c​o​u​n​t​r​y​ ​a​n​d​ ​f​l​a​g​ ​a​r​e​ ​s​h​o​w​n​ ​t​o​ ​y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​w​h​e​n​ ​y​o​u​ ​a​r​e​ ​m​a​t​c​h​e​d​.​ ​N​o​t​h​i​n​g​ ​e​l​s​e​ ​a​b​o​u​t​ ​y​o​u​ ​i​s​ ​s​h​a​r​e​d​.
+		 */
+		countryNote: string
+		/**
+		 * F​i​n​d​ ​S​o​m​e​o​n​e​ ​t​o​ ​C​h​a​t​ ​W​i​t​h
+		 */
+		start: string
+		/**
+		 * C​o​n​n​e​c​t​i​n​g​…
+		 */
+		connecting: string
+		/**
+		 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​t​o​ ​c​h​a​t​ ​w​i​t​h​…
+		 */
+		searching: string
+		/**
+		 * Y​o​u​ ​w​i​l​l​ ​b​e​ ​p​a​i​r​e​d​ ​w​i​t​h​ ​t​h​e​ ​n​e​x​t​ ​v​i​s​i​t​o​r​ ​w​h​o​ ​i​s​ ​l​o​o​k​i​n​g​ ​t​o​o​.
+		 */
+		searchingHint: string
+		/**
+		 * C​a​n​c​e​l
+		 */
+		cancel: string
+		/**
+		 * M​a​t​c​h​ ​s​u​c​c​e​s​s​f​u​l
+		 */
+		matched: string
+		/**
+		 * S​a​y​ ​h​e​l​l​o​ ​t​o​ ​y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}​.
+		 * @param {string} country
+		 */
+		matchedBody: RequiredParams<'country'>
+		/**
+		 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​a​ ​s​t​r​a​n​g​e​r​ ​f​r​o​m
+		 */
+		chattingWith: string
+		/**
+		 * E​n​d​ ​c​h​a​t
+		 */
+		end: string
+		/**
+		 * M​e​s​s​a​g​e​s
+		 */
+		messages: string
+		/**
+		 * N​o​ ​m​e​s​s​a​g​e​s​ ​y​e​t
+		 */
+		empty: string
+		/**
+		 * S​a​y​ ​h​e​l​l​o​ ​t​o​ ​s​t​a​r​t​ ​t​h​e​ ​c​o​n​v​e​r​s​a​t​i​o​n​.
+		 */
+		emptyHint: string
+		/**
+		 * Y​o​u
+		 */
+		you: string
+		/**
+		 * S​t​r​a​n​g​e​r​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}
+		 * @param {string} country
+		 */
+		partnerSaid: RequiredParams<'country'>
+		/**
+		 * M​e​s​s​a​g​e
+		 */
+		message: string
+		/**
+		 * T​y​p​e​ ​a​ ​m​e​s​s​a​g​e​…
+		 */
+		placeholder: string
+		/**
+		 * E​n​t​e​r​ ​t​o​ ​s​e​n​d​ ​·​ ​S​h​i​f​t​+​E​n​t​e​r​ ​f​o​r​ ​a​ ​n​e​w​ ​l​i​n​e
+		 */
+		keyboardHint: string
+		/**
+		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		counter: RequiredParams<'count' | 'limit'>
+		/**
+		 * S​e​n​d
+		 */
+		send: string
+		/**
+		 * S​t​r​a​n​g​e​r​ ​i​s​ ​t​y​p​i​n​g​…
+		 */
+		typing: string
+		/**
+		 * Y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​h​a​s​ ​l​e​f​t​ ​t​h​e​ ​c​o​n​v​e​r​s​a​t​i​o​n​.
+		 */
+		partnerLeft: string
+		/**
+		 * T​h​e​ ​c​o​n​n​e​c​t​i​o​n​ ​w​a​s​ ​l​o​s​t​ ​a​n​d​ ​t​h​i​s​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.
+		 */
+		chatLost: string
+		/**
+		 * C​h​a​t​ ​e​n​d​e​d
+		 */
+		chatEndedTitle: string
+		/**
+		 * C​o​n​n​e​c​t​i​o​n​ ​l​o​s​t​.​ ​R​e​c​o​n​n​e​c​t​i​n​g​…
+		 */
+		reconnecting: string
+		/**
+		 * C​o​n​n​e​c​t​i​o​n​ ​E​r​r​o​r
+		 */
+		connectionErrorTitle: string
+		/**
+		 * M​a​t​c​h​i​n​g​ ​E​r​r​o​r
+		 */
+		matchingErrorTitle: string
+		/**
+		 * F​a​i​l​e​d​ ​t​o​ ​S​e​n​d
+		 */
+		sendFailedTitle: string
+		/**
+		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+		 */
+		tryLater: string
+		/**
+		 * Y​o​u​ ​a​r​e​ ​s​e​n​d​i​n​g​ ​m​e​s​s​a​g​e​s​ ​t​o​o​ ​q​u​i​c​k​l​y​.​ ​P​l​e​a​s​e​ ​s​l​o​w​ ​d​o​w​n​.
+		 */
+		tooFast: string
+		/**
+		 * U​s​e​r​ ​i​s​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t
+		 */
+		bannedError: string
+		/**
+		 * C​h​a​t​ ​r​e​s​t​r​i​c​t​e​d
+		 */
+		restrictedTitle: string
+		/**
+		 * Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
+		 * @param {number} hours
+		 */
+		restrictedHours: RequiredParams<'hours'>
+		/**
+		 * U​s​e​r​ ​i​s​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
+		 * @param {number} hours
+		 */
+		restrictedToast: RequiredParams<'hours'>
+		/**
+		 * C​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​y​o​u​ ​a​f​t​e​r​ ​r​e​p​o​r​t​s​ ​f​r​o​m​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​.
+		 */
+		restrictedReason: string
+		/**
+		 * R​e​p​o​r​t
+		 */
+		report: string
+		/**
+		 * R​e​p​o​r​t​ ​t​h​i​s​ ​m​e​s​s​a​g​e
+		 */
+		reportLabel: string
+		/**
+		 * R​e​p​o​r​t​ ​t​h​i​s​ ​m​e​s​s​a​g​e
+		 */
+		reportTitle: string
+		/**
+		 * T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​Y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​t​h​a​t​ ​y​o​u​ ​r​e​p​o​r​t​e​d​ ​i​t​.
+		 */
+		reportLead: string
+		/**
+		 * R​e​a​s​o​n
+		 */
+		reportReason: string
+		reasons: {
+			/**
+			 * H​a​r​a​s​s​m​e​n​t
+			 */
+			harassment: string
+			/**
+			 * I​n​a​p​p​r​o​p​r​i​a​t​e​ ​c​o​n​t​e​n​t
+			 */
+			inappropriate: string
+			/**
+			 * S​p​a​m
+			 */
+			spam: string
+			/**
+			 * S​c​a​m
+			 */
+			scam: string
+			/**
+			 * O​t​h​e​r
+			 */
+			other: string
+		}
+		/**
+		 * P​l​e​a​s​e​ ​c​h​o​o​s​e​ ​a​ ​r​e​a​s​o​n​.
+		 */
+		reportChoose: string
+		/**
+		 * S​u​b​m​i​t​ ​r​e​p​o​r​t
+		 */
+		reportSubmit: string
+		/**
+		 * S​u​b​m​i​t​t​i​n​g​…
+		 */
+		reportSubmitting: string
+		/**
+		 * C​a​n​c​e​l
+		 */
+		reportCancel: string
+		/**
+		 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
+		 */
+		reportedTitle: string
+		/**
+		 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​h​e​l​p​i​n​g​ ​k​e​e​p​ ​o​u​r​ ​c​o​m​m​u​n​i​t​y​ ​s​a​f​e​.
+		 */
+		reportedBody: string
+		/**
+		 * F​a​i​l​e​d​ ​t​o​ ​s​u​b​m​i​t​ ​r​e​p​o​r​t
+		 */
+		reportFailedTitle: string
+		/**
+		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+		 */
+		reportFailedBody: string
+		/**
+		 * T​r​a​n​s​l​a​t​e
+		 */
+		translate: string
+		/**
+		 * T​r​a​n​s​l​a​t​e​ ​t​h​i​s​ ​m​e​s​s​a​g​e
+		 */
+		translateLabel: string
+		/**
+		 * T​r​a​n​s​l​a​t​i​n​g​…
+		 */
+		translating: string
+		/**
+		 * T​r​a​n​s​l​a​t​e​ ​i​n​t​o
+		 */
+		translateMenu: string
+		/**
+		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​o​n​ ​t​h​i​s​ ​s​e​r​v​e​r
+		 */
+		unavailable: string
+		/**
+		 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
+		 * @param {string} language
+		 */
+		translatedTo: RequiredParams<'language'>
+		/**
+		 * S​h​o​w​i​n​g​ ​t​h​e​ ​o​r​i​g​i​n​a​l​ ​m​e​s​s​a​g​e
+		 */
+		original: string
+		/**
+		 * S​h​o​w​ ​o​r​i​g​i​n​a​l
+		 */
+		showOriginal: string
+		/**
+		 * S​h​o​w​ ​t​r​a​n​s​l​a​t​i​o​n
+		 */
+		showTranslation: string
+		/**
+		 * M​e​s​s​a​g​e​ ​t​r​a​n​s​l​a​t​e​d
+		 */
+		translatedTitle: string
+		/**
+		 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
+		 * @param {string} language
+		 */
+		translatedBody: RequiredParams<'language'>
+		/**
+		 * T​r​a​n​s​l​a​t​i​o​n​ ​f​a​i​l​e​d
+		 */
+		translateFailedTitle: string
+		/**
+		 * C​o​u​l​d​ ​n​o​t​ ​t​r​a​n​s​l​a​t​e​ ​t​h​e​ ​m​e​s​s​a​g​e​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+		 */
+		translateFailedBody: string
+		/**
+		 * T​h​i​s​ ​m​e​s​s​a​g​e​ ​c​a​n​n​o​t​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​{​l​a​n​g​u​a​g​e​}​ ​h​e​r​e​.
+		 * @param {string} language
+		 */
+		translateUnsupported: RequiredParams<'language'>
+		languages: {
+			/**
+			 * E​n​g​l​i​s​h
+			 */
+			en: string
+			/**
+			 * T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e
+			 */
+			zhTW: string
+			/**
+			 * S​i​m​p​l​i​f​i​e​d​ ​C​h​i​n​e​s​e
+			 */
+			zhCN: string
+			/**
+			 * J​a​p​a​n​e​s​e
+			 */
+			ja: string
+			/**
+			 * K​o​r​e​a​n
+			 */
+			ko: string
+			/**
+			 * S​p​a​n​i​s​h
+			 */
+			es: string
+			/**
+			 * F​r​e​n​c​h
+			 */
+			fr: string
+			/**
+			 * G​e​r​m​a​n
+			 */
+			de: string
+		}
 	}
 	auth: {
 		/**
@@ -2034,6 +2849,170 @@ export type TranslationFunctions = {
 		 * Put your thoughts in a bottle and let the tide carry them to a stranger.
 		 */
 		subtitle: () => LocalizedString
+		/**
+		 * Write a bottle
+		 */
+		formLabel: () => LocalizedString
+		/**
+		 * Sending from
+		 */
+		sendingFrom: () => LocalizedString
+		/**
+		 * Finding your shore…
+		 */
+		locating: () => LocalizedString
+		/**
+		 * Readers only see your country and its flag, never who you are.
+		 */
+		countryNote: () => LocalizedString
+		/**
+		 * Your message
+		 */
+		message: () => LocalizedString
+		/**
+		 * Write something for a stranger to find…
+		 */
+		messagePlaceholder: () => LocalizedString
+		/**
+		 * {count} / {limit}
+		 */
+		counter: (arg: { count: number, limit: number }) => LocalizedString
+		/**
+		 * {count} of {limit} characters used
+		 */
+		counterSpoken: (arg: { count: number, limit: number }) => LocalizedString
+		/**
+		 * Please enter a message
+		 */
+		emptyTitle: () => LocalizedString
+		/**
+		 * The bottle can't be empty!
+		 */
+		emptyBody: () => LocalizedString
+		/**
+		 * Drift time
+		 */
+		drift: () => LocalizedString
+		/**
+		 * How long the bottle drifts before anyone can find it.
+		 */
+		driftHint: () => LocalizedString
+		/**
+		 * Visible immediately
+		 */
+		driftNone: () => LocalizedString
+		/**
+		 * Drifts for {hours} hour{{s}}
+		 */
+		driftHours: (arg: { hours: number }) => LocalizedString
+		/**
+		 * ≈ {days} day{{s}}
+		 */
+		driftDays: (arg: { days: number }) => LocalizedString
+		/**
+		 * Surfaces around {when}
+		 */
+		surfacesAt: (arg: { when: string }) => LocalizedString
+		/**
+		 * Readers can find it as soon as you throw it.
+		 */
+		surfacesNow: () => LocalizedString
+		/**
+		 * Now
+		 */
+		driftScaleStart: () => LocalizedString
+		/**
+		 * 7 days
+		 */
+		driftScaleEnd: () => LocalizedString
+		/**
+		 * Make it public
+		 */
+		isPublic: () => LocalizedString
+		/**
+		 * Public bottles also appear in the Public Bottles collection.
+		 */
+		isPublicHint: () => LocalizedString
+		/**
+		 * Expires after
+		 */
+		expiry: () => LocalizedString
+		/**
+		 * {days} day{{s}}
+		 */
+		expiryOption: (arg: { days: number }) => LocalizedString
+		/**
+		 * Expires {when}
+		 */
+		expiresAt: (arg: { when: string }) => LocalizedString
+		/**
+		 * This bottle would expire before it surfaces. Shorten the drift time or choose a later expiry.
+		 */
+		driftPastExpiry: () => LocalizedString
+		/**
+		 * Throw into the Ocean
+		 */
+		'throw': () => LocalizedString
+		/**
+		 * Throwing…
+		 */
+		throwing: () => LocalizedString
+		/**
+		 * Sending your bottle…
+		 */
+		sendingStatus: () => LocalizedString
+		/**
+		 * Sending failed
+		 */
+		failedTitle: () => LocalizedString
+		/**
+		 * Failed to send bottle, please try again later
+		 */
+		failedBody: () => LocalizedString
+		/**
+		 * Content rejected
+		 */
+		rejectedTitle: () => LocalizedString
+		/**
+		 * Your message contains inappropriate content. Please revise and try again.
+		 */
+		rejectedBody: () => LocalizedString
+		/**
+		 * Slow down
+		 */
+		slowTitle: () => LocalizedString
+		/**
+		 * You're throwing bottles too quickly. Please wait {seconds} second{{s}} and try again.
+		 */
+		slowSeconds: (arg: { seconds: number }) => LocalizedString
+		/**
+		 * You're throwing bottles too quickly. Please wait {minutes} minute{{s}} and try again.
+		 */
+		slowMinutes: (arg: { minutes: number }) => LocalizedString
+		/**
+		 * You've thrown a lot of bottles today. Please wait {hours} hour{{s}} and try again.
+		 */
+		slowHours: (arg: { hours: number }) => LocalizedString
+		/**
+		 * Your bottle is on its way
+		 */
+		thrownTitle: () => LocalizedString
+		/**
+		 * Off to a stranger somewhere in the world…
+		 */
+		thrownBody: () => LocalizedString
+		/**
+		 * Your bottle is drifting
+		 */
+		driftingTitle: () => LocalizedString
+		/**
+		 * It can be found right away. Now see what the sea brings you.
+		 */
+		driftingNow: () => LocalizedString
+		/**
+		 * It will surface in {hours} hour{{s}}. Meanwhile, find a bottle from someone else.
+		 */
+		driftingLater: (arg: { hours: number }) => LocalizedString
 	}
 	discover: {
 		/**
@@ -2044,6 +3023,268 @@ export type TranslationFunctions = {
 		 * See what the tide has washed ashore.
 		 */
 		subtitle: () => LocalizedString
+		/**
+		 * Searching for bottles...
+		 */
+		searching: () => LocalizedString
+		/**
+		 * A bottle appears!
+		 */
+		rising: () => LocalizedString
+		/**
+		 * Opening the bottle...
+		 */
+		opening: () => LocalizedString
+		/**
+		 * Search progress
+		 */
+		progress: () => LocalizedString
+		/**
+		 * You found a bottle
+		 */
+		found: () => LocalizedString
+		/**
+		 * Find another bottle
+		 */
+		findAnother: () => LocalizedString
+		/**
+		 * No bottles found in the ocean. Be the first to write one!
+		 */
+		empty: () => LocalizedString
+		/**
+		 * Try again
+		 */
+		tryAgain: () => LocalizedString
+		/**
+		 * Write a Message
+		 */
+		write: () => LocalizedString
+		/**
+		 * Failed to find a bottle
+		 */
+		failedTitle: () => LocalizedString
+		/**
+		 * The ocean is a bit rough today, please try again later
+		 */
+		failedBody: () => LocalizedString
+		card: {
+			/**
+			 * Bottle from {country}
+			 */
+			from: (arg: { country: string }) => LocalizedString
+			/**
+			 * Sent {date}
+			 */
+			sent: (arg: { date: string }) => LocalizedString
+			/**
+			 * Drifted for {hours} hour{{s}}
+			 */
+			drift: (arg: { hours: number }) => LocalizedString
+			/**
+			 * Washed ashore right away
+			 */
+			driftNone: () => LocalizedString
+			/**
+			 * Like
+			 */
+			like: () => LocalizedString
+			/**
+			 * Like this bottle, {count} like{{s}}
+			 */
+			likeLabel: (arg: { count: number }) => LocalizedString
+			/**
+			 * Failed to like
+			 */
+			likeFailedTitle: () => LocalizedString
+			/**
+			 * Please try again later.
+			 */
+			likeFailedBody: () => LocalizedString
+			/**
+			 * Liking bottles needs an account, so every like is one person's. Reading, writing and translating stay anonymous.
+			 */
+			likeSignIn: () => LocalizedString
+			/**
+			 * Cannot like this message
+			 */
+			cannotLike: () => LocalizedString
+			/**
+			 * Report
+			 */
+			report: () => LocalizedString
+			/**
+			 * Report this bottle
+			 */
+			reportLabel: () => LocalizedString
+			/**
+			 * Reporting bottles needs an account, so reports come from real readers. Reading, writing and translating stay anonymous.
+			 */
+			reportSignIn: () => LocalizedString
+			/**
+			 * Cannot report this message
+			 */
+			cannotReport: () => LocalizedString
+			/**
+			 * Report this bottle
+			 */
+			reportTitle: () => LocalizedString
+			/**
+			 * Tell us what is wrong with this message. The writer is not told who reported it.
+			 */
+			reportLead: () => LocalizedString
+			/**
+			 * Reason
+			 */
+			reportReason: () => LocalizedString
+			reasons: {
+				/**
+				 * Offensive content
+				 */
+				offensive: () => LocalizedString
+				/**
+				 * Spam
+				 */
+				spam: () => LocalizedString
+				/**
+				 * Inappropriate
+				 */
+				inappropriate: () => LocalizedString
+				/**
+				 * Harassment
+				 */
+				harassment: () => LocalizedString
+				/**
+				 * Scam
+				 */
+				scam: () => LocalizedString
+				/**
+				 * Other
+				 */
+				other: () => LocalizedString
+			}
+			/**
+			 * Please choose a reason.
+			 */
+			reportChoose: () => LocalizedString
+			/**
+			 * Submit report
+			 */
+			reportSubmit: () => LocalizedString
+			/**
+			 * Submitting…
+			 */
+			reportSubmitting: () => LocalizedString
+			/**
+			 * Cancel
+			 */
+			reportCancel: () => LocalizedString
+			/**
+			 * Report submitted
+			 */
+			reportedTitle: () => LocalizedString
+			/**
+			 * Thank you for helping keep our community safe.
+			 */
+			reportedBody: () => LocalizedString
+			/**
+			 * Failed to submit report
+			 */
+			reportFailedTitle: () => LocalizedString
+			/**
+			 * Please try again later.
+			 */
+			reportFailedBody: () => LocalizedString
+			/**
+			 * Could not find bottle to report
+			 */
+			reportNotFound: () => LocalizedString
+			/**
+			 * Translate
+			 */
+			translate: () => LocalizedString
+			/**
+			 * Translating…
+			 */
+			translating: () => LocalizedString
+			/**
+			 * Translate into
+			 */
+			translateMenu: () => LocalizedString
+			/**
+			 * Not available on this server
+			 */
+			unavailable: () => LocalizedString
+			/**
+			 * Translated to {language}
+			 */
+			translatedTo: (arg: { language: string }) => LocalizedString
+			/**
+			 * Showing the original message
+			 */
+			original: () => LocalizedString
+			/**
+			 * Show original
+			 */
+			showOriginal: () => LocalizedString
+			/**
+			 * Show translation
+			 */
+			showTranslation: () => LocalizedString
+			/**
+			 * Message translated
+			 */
+			translatedTitle: () => LocalizedString
+			/**
+			 * Translated to {language}
+			 */
+			translatedBody: (arg: { language: string }) => LocalizedString
+			/**
+			 * Translation failed
+			 */
+			translateFailedTitle: () => LocalizedString
+			/**
+			 * Could not translate the message. Please try again later.
+			 */
+			translateFailedBody: () => LocalizedString
+			/**
+			 * This message cannot be translated into {language} here.
+			 */
+			translateUnsupported: (arg: { language: string }) => LocalizedString
+			languages: {
+				/**
+				 * English
+				 */
+				en: () => LocalizedString
+				/**
+				 * Traditional Chinese
+				 */
+				zhTW: () => LocalizedString
+				/**
+				 * Simplified Chinese
+				 */
+				zhCN: () => LocalizedString
+				/**
+				 * Japanese
+				 */
+				ja: () => LocalizedString
+				/**
+				 * Korean
+				 */
+				ko: () => LocalizedString
+				/**
+				 * Spanish
+				 */
+				es: () => LocalizedString
+				/**
+				 * French
+				 */
+				fr: () => LocalizedString
+				/**
+				 * German
+				 */
+				de: () => LocalizedString
+			}
+		}
 	}
 	publicBottles: {
 		/**
@@ -2054,6 +3295,42 @@ export type TranslationFunctions = {
 		 * Messages their writers chose to share with everyone.
 		 */
 		subtitle: () => LocalizedString
+		/**
+		 * Loading public bottles...
+		 */
+		loading: () => LocalizedString
+		/**
+		 * Unable to load messages at this time.
+		 */
+		error: () => LocalizedString
+		/**
+		 * Try Again
+		 */
+		tryAgain: () => LocalizedString
+		/**
+		 * No public bottles available yet. Be the first to share one!
+		 */
+		empty: () => LocalizedString
+		/**
+		 * Write a Message
+		 */
+		create: () => LocalizedString
+		/**
+		 * Return to Home
+		 */
+		returnHome: () => LocalizedString
+		/**
+		 * Public bottles in the ocean
+		 */
+		ocean: () => LocalizedString
+		/**
+		 * Open a bottle to read the message inside.
+		 */
+		hint: () => LocalizedString
+		/**
+		 * Bottle from {country}, {count} like{{s}}
+		 */
+		bottle: (arg: { count: number, country: string }) => LocalizedString
 	}
 	randomChat: {
 		/**
@@ -2068,6 +3345,326 @@ export type TranslationFunctions = {
 		 * Back to Home
 		 */
 		back: () => LocalizedString
+		/**
+		 * {count} online
+		 */
+		online: (arg: { count: number }) => LocalizedString
+		/**
+		 * {count} visitor{{s}} waiting or chatting now
+		 */
+		onlineLabel: (arg: { count: number }) => LocalizedString
+		/**
+		 * You appear as
+		 */
+		youAppearAs: () => LocalizedString
+		/**
+		 * Finding your country…
+		 */
+		countryLoading: () => LocalizedString
+		/**
+		 * Your country and flag are shown to your chat partner when you are matched. Nothing else about you is shared.
+		 */
+		countryNote: () => LocalizedString
+		/**
+		 * Find Someone to Chat With
+		 */
+		start: () => LocalizedString
+		/**
+		 * Connecting…
+		 */
+		connecting: () => LocalizedString
+		/**
+		 * Looking for someone to chat with…
+		 */
+		searching: () => LocalizedString
+		/**
+		 * You will be paired with the next visitor who is looking too.
+		 */
+		searchingHint: () => LocalizedString
+		/**
+		 * Cancel
+		 */
+		cancel: () => LocalizedString
+		/**
+		 * Match successful
+		 */
+		matched: () => LocalizedString
+		/**
+		 * Say hello to your chat partner from {country}.
+		 */
+		matchedBody: (arg: { country: string }) => LocalizedString
+		/**
+		 * Chatting with a stranger from
+		 */
+		chattingWith: () => LocalizedString
+		/**
+		 * End chat
+		 */
+		end: () => LocalizedString
+		/**
+		 * Messages
+		 */
+		messages: () => LocalizedString
+		/**
+		 * No messages yet
+		 */
+		empty: () => LocalizedString
+		/**
+		 * Say hello to start the conversation.
+		 */
+		emptyHint: () => LocalizedString
+		/**
+		 * You
+		 */
+		you: () => LocalizedString
+		/**
+		 * Stranger from {country}
+		 */
+		partnerSaid: (arg: { country: string }) => LocalizedString
+		/**
+		 * Message
+		 */
+		message: () => LocalizedString
+		/**
+		 * Type a message…
+		 */
+		placeholder: () => LocalizedString
+		/**
+		 * Enter to send · Shift+Enter for a new line
+		 */
+		keyboardHint: () => LocalizedString
+		/**
+		 * {count} / {limit}
+		 */
+		counter: (arg: { count: number, limit: number }) => LocalizedString
+		/**
+		 * Send
+		 */
+		send: () => LocalizedString
+		/**
+		 * Stranger is typing…
+		 */
+		typing: () => LocalizedString
+		/**
+		 * Your chat partner has left the conversation.
+		 */
+		partnerLeft: () => LocalizedString
+		/**
+		 * The connection was lost and this chat has ended.
+		 */
+		chatLost: () => LocalizedString
+		/**
+		 * Chat ended
+		 */
+		chatEndedTitle: () => LocalizedString
+		/**
+		 * Connection lost. Reconnecting…
+		 */
+		reconnecting: () => LocalizedString
+		/**
+		 * Connection Error
+		 */
+		connectionErrorTitle: () => LocalizedString
+		/**
+		 * Matching Error
+		 */
+		matchingErrorTitle: () => LocalizedString
+		/**
+		 * Failed to Send
+		 */
+		sendFailedTitle: () => LocalizedString
+		/**
+		 * Please try again later.
+		 */
+		tryLater: () => LocalizedString
+		/**
+		 * You are sending messages too quickly. Please slow down.
+		 */
+		tooFast: () => LocalizedString
+		/**
+		 * User is banned from chat
+		 */
+		bannedError: () => LocalizedString
+		/**
+		 * Chat restricted
+		 */
+		restrictedTitle: () => LocalizedString
+		/**
+		 * You can chat again in about {hours} hour{{s}}.
+		 */
+		restrictedHours: (arg: { hours: number }) => LocalizedString
+		/**
+		 * User is banned from chat. You can chat again in about {hours} hour{{s}}.
+		 */
+		restrictedToast: (arg: { hours: number }) => LocalizedString
+		/**
+		 * Chat is paused for you after reports from other visitors.
+		 */
+		restrictedReason: () => LocalizedString
+		/**
+		 * Report
+		 */
+		report: () => LocalizedString
+		/**
+		 * Report this message
+		 */
+		reportLabel: () => LocalizedString
+		/**
+		 * Report this message
+		 */
+		reportTitle: () => LocalizedString
+		/**
+		 * Tell us what is wrong with this message. Your chat partner is not told that you reported it.
+		 */
+		reportLead: () => LocalizedString
+		/**
+		 * Reason
+		 */
+		reportReason: () => LocalizedString
+		reasons: {
+			/**
+			 * Harassment
+			 */
+			harassment: () => LocalizedString
+			/**
+			 * Inappropriate content
+			 */
+			inappropriate: () => LocalizedString
+			/**
+			 * Spam
+			 */
+			spam: () => LocalizedString
+			/**
+			 * Scam
+			 */
+			scam: () => LocalizedString
+			/**
+			 * Other
+			 */
+			other: () => LocalizedString
+		}
+		/**
+		 * Please choose a reason.
+		 */
+		reportChoose: () => LocalizedString
+		/**
+		 * Submit report
+		 */
+		reportSubmit: () => LocalizedString
+		/**
+		 * Submitting…
+		 */
+		reportSubmitting: () => LocalizedString
+		/**
+		 * Cancel
+		 */
+		reportCancel: () => LocalizedString
+		/**
+		 * Report submitted
+		 */
+		reportedTitle: () => LocalizedString
+		/**
+		 * Thank you for helping keep our community safe.
+		 */
+		reportedBody: () => LocalizedString
+		/**
+		 * Failed to submit report
+		 */
+		reportFailedTitle: () => LocalizedString
+		/**
+		 * Please try again later.
+		 */
+		reportFailedBody: () => LocalizedString
+		/**
+		 * Translate
+		 */
+		translate: () => LocalizedString
+		/**
+		 * Translate this message
+		 */
+		translateLabel: () => LocalizedString
+		/**
+		 * Translating…
+		 */
+		translating: () => LocalizedString
+		/**
+		 * Translate into
+		 */
+		translateMenu: () => LocalizedString
+		/**
+		 * Not available on this server
+		 */
+		unavailable: () => LocalizedString
+		/**
+		 * Translated to {language}
+		 */
+		translatedTo: (arg: { language: string }) => LocalizedString
+		/**
+		 * Showing the original message
+		 */
+		original: () => LocalizedString
+		/**
+		 * Show original
+		 */
+		showOriginal: () => LocalizedString
+		/**
+		 * Show translation
+		 */
+		showTranslation: () => LocalizedString
+		/**
+		 * Message translated
+		 */
+		translatedTitle: () => LocalizedString
+		/**
+		 * Translated to {language}
+		 */
+		translatedBody: (arg: { language: string }) => LocalizedString
+		/**
+		 * Translation failed
+		 */
+		translateFailedTitle: () => LocalizedString
+		/**
+		 * Could not translate the message. Please try again later.
+		 */
+		translateFailedBody: () => LocalizedString
+		/**
+		 * This message cannot be translated into {language} here.
+		 */
+		translateUnsupported: (arg: { language: string }) => LocalizedString
+		languages: {
+			/**
+			 * English
+			 */
+			en: () => LocalizedString
+			/**
+			 * Traditional Chinese
+			 */
+			zhTW: () => LocalizedString
+			/**
+			 * Simplified Chinese
+			 */
+			zhCN: () => LocalizedString
+			/**
+			 * Japanese
+			 */
+			ja: () => LocalizedString
+			/**
+			 * Korean
+			 */
+			ko: () => LocalizedString
+			/**
+			 * Spanish
+			 */
+			es: () => LocalizedString
+			/**
+			 * French
+			 */
+			fr: () => LocalizedString
+			/**
+			 * German
+			 */
+			de: () => LocalizedString
+		}
 	}
 	auth: {
 		/**

@@ -1,12 +1,256 @@
+import { Link } from "@tanstack/react-router";
+import { CloudLightning, PenLine, RotateCcw, Search, Waves } from "lucide-react";
+import { type CSSProperties, useEffect, useRef, useState } from "react";
+import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
+import { localizedPath } from "../../common/locales.ts";
+import { Bottle, bottleVariants } from "../components/Bottle.tsx";
+import { BottleCard } from "../components/BottleCard.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { trpc } from "../lib/trpc.ts";
+import "./discover.css";
+
+/** Searching lasts this long before a bottle rises (spec 9: discover timings)… */
+const SEARCH_MS = 2000;
+/** …it rises for this long before it is fetched and opened… */
+const RISE_MS = 2000;
+/** …and opening takes at least this long before the card shows. */
+const OPEN_MS = 1000;
+
+type Phase = "searching" | "rising" | "opening" | "done" | "empty" | "failed";
+
+/** The phases with the sea scene and the progress bar, in order. */
+const searchPhases = ["searching", "rising", "opening"] as const;
+type SearchPhase = (typeof searchPhases)[number];
+
+const phaseMs: Record<SearchPhase, number> = {
+  searching: SEARCH_MS,
+  rising: RISE_MS,
+  opening: OPEN_MS,
+};
+
+function isSearchPhase(phase: Phase): phase is SearchPhase {
+  return (searchPhases as ReadonlyArray<Phase>).includes(phase);
+}
+
+const WAVE_PATH =
+  "M0 20 Q60 4 120 20 T240 20 T360 20 T480 20 T600 20 T720 20 T840 20 T960 20 V40 H0 Z";
+
+function Sea() {
+  return (
+    <>
+      <svg
+        className="discover-scene__waves discover-scene__waves--back"
+        viewBox="0 0 960 40"
+        preserveAspectRatio="none"
+        aria-hidden="true"
+        focusable="false"
+      >
+        <path d={WAVE_PATH} />
+      </svg>
+      <svg
+        className="discover-scene__waves discover-scene__waves--front"
+        viewBox="0 0 960 40"
+        preserveAspectRatio="none"
+        aria-hidden="true"
+        focusable="false"
+      >
+        <path d={WAVE_PATH} />
+      </svg>
+    </>
+  );
+}
 
 export function DiscoverPage() {
-  const { LL } = useI18n();
+  const { LL, prefix } = useI18n();
+  const utils = trpc.useUtils();
+  const utilsRef = useRef(utils);
+  utilsRef.current = utils;
+
+  const [phase, setPhase] = useState<Phase>("searching");
+  const [bottle, setBottle] = useState<BottleCardData | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  // Each search is one run; "Find another bottle" and "Try again" start the next.
+  const [run, setRun] = useState(0);
+  // Focus follows the search only when the visitor started it, never on page load.
+  const focusAfterRun = useRef(false);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const stageRef = useRef<HTMLElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `run` restarts the sequence.
+  useEffect(() => {
+    let cancelled = false;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const wait = (ms: number) =>
+      new Promise<void>((resolve) => {
+        timers.push(setTimeout(resolve, ms));
+      });
+
+    const search = async () => {
+      await wait(SEARCH_MS);
+      if (cancelled) return;
+      setPhase("rising");
+      await wait(RISE_MS);
+      if (cancelled) return;
+      setPhase("opening");
+      const [answer] = await Promise.allSettled([
+        utilsRef.current.bottles.discover.fetch(undefined, { staleTime: 0, retry: false }),
+        wait(OPEN_MS),
+      ]);
+      if (cancelled) return;
+      if (answer.status === "rejected") {
+        setFailure(answer.reason);
+        setPhase("failed");
+      } else if (answer.value.bottle) {
+        setBottle(answer.value.bottle);
+        setPhase("done");
+      } else {
+        setPhase("empty");
+      }
+    };
+    void search();
+
+    return () => {
+      cancelled = true;
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [run]);
+
+  // After a search the visitor started, take them to what it found.
+  useEffect(() => {
+    if (!focusAfterRun.current || isSearchPhase(phase)) return;
+    focusAfterRun.current = false;
+    if (phase === "done") {
+      stageRef.current?.querySelector<HTMLElement>(".bottle-card__country")?.focus();
+    } else {
+      statusRef.current?.focus();
+    }
+  }, [phase]);
+
+  const restart = () => {
+    focusAfterRun.current = true;
+    setBottle(null);
+    setFailure(null);
+    setPhase("searching");
+    setRun((value) => value + 1);
+    // The button that was clicked goes away; the status line takes focus meanwhile.
+    requestAnimationFrame(() => statusRef.current?.focus());
+  };
+
+  const searching = isSearchPhase(phase);
+  let status: string;
+  switch (phase) {
+    case "searching":
+      status = LL.discover.searching();
+      break;
+    case "rising":
+      status = LL.discover.rising();
+      break;
+    case "opening":
+      status = LL.discover.opening();
+      break;
+    case "done":
+      status = LL.discover.found();
+      break;
+    case "empty":
+      status = LL.discover.empty();
+      break;
+    case "failed":
+      status = LL.discover.failedTitle();
+      break;
+  }
+  const failureBody =
+    appCodeOf(failure) === "RATE_LIMITED" ? errorMessage(LL, failure) : LL.discover.failedBody();
+  const variant = bottleVariants[run % bottleVariants.length] ?? "blue";
+  const step = searching ? searchPhases.indexOf(phase) + 1 : searchPhases.length;
+
   return (
-    <div className="container">
+    <div className="container discover">
       <PageIntro title={LL.discover.title()}>{LL.discover.subtitle()}</PageIntro>
-      <p className="notice">{LL.common.comingSoon()}</p>
+
+      <section ref={stageRef} className={`discover-stage is-${phase}`} aria-busy={searching}>
+        {searching && (
+          <div
+            className={`discover-scene is-${phase}`}
+            style={{ "--phase-ms": `${phaseMs[phase]}ms` } as CSSProperties}
+            aria-hidden="true"
+          >
+            <div className="discover-scene__beam" />
+            <Search className="discover-scene__glass" />
+            <div className="discover-scene__bottle">
+              <Bottle variant={variant} />
+            </div>
+            <div className="discover-scene__ripples">
+              <span />
+              <span />
+            </div>
+            <Sea />
+          </div>
+        )}
+
+        {(phase === "empty" || phase === "failed") && (
+          <div className={`discover-stage__icon is-${phase}`} aria-hidden="true">
+            {phase === "empty" ? <Waves /> : <CloudLightning />}
+          </div>
+        )}
+
+        <p
+          ref={statusRef}
+          role="status"
+          tabIndex={-1}
+          className={phase === "done" ? "visually-hidden" : `discover-status is-${phase}`}
+        >
+          {phase === "failed" ? (
+            <>
+              <strong className="discover-status__title">{status}</strong>
+              <span className="discover-status__body">{failureBody}</span>
+            </>
+          ) : (
+            status
+          )}
+        </p>
+
+        {searching && (
+          <div
+            className="discover-progress"
+            role="progressbar"
+            aria-label={LL.discover.progress()}
+            aria-valuemin={0}
+            aria-valuemax={searchPhases.length}
+            aria-valuenow={step}
+            aria-valuetext={status}
+          >
+            <span className={`discover-progress__bar is-${phase}`} />
+          </div>
+        )}
+
+        {phase === "done" && bottle && (
+          <BottleCard key={bottle.id} bottle={bottle} className="discover-card" />
+        )}
+
+        {!searching && (
+          <div className="button-row discover-actions">
+            <button
+              type="button"
+              className="button button--primary button--large"
+              onClick={restart}
+            >
+              {phase === "done" ? <Search aria-hidden="true" /> : <RotateCcw aria-hidden="true" />}
+              {phase === "done" ? LL.discover.findAnother() : LL.discover.tryAgain()}
+            </button>
+            {phase === "empty" && (
+              <Link
+                to={localizedPath(prefix, "create")}
+                className="button button--secondary button--large"
+              >
+                <PenLine aria-hidden="true" />
+                {LL.discover.write()}
+              </Link>
+            )}
+          </div>
+        )}
+      </section>
     </div>
   );
 }

@@ -1,0 +1,294 @@
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+// The discover page's phases (spec 9: 2 s, 2 s, 1 s).
+const SEARCH_MS = 2000;
+const RISE_MS = 2000;
+const OPEN_MS = 1000;
+
+/** The name of a public bottle's button: where it came from and its likes. */
+const PUBLIC_BOTTLE_NAME = /^Bottle from .+, \d+ likes?$/;
+
+function unique(): string {
+  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** Throws a bottle as a visitor of its own (the API context has its own cookies). */
+async function throwBottle(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  message: string,
+  options: { isPublic: boolean; locale?: "en" | "zh-TW" },
+): Promise<number> {
+  const response = await request.post("/trpc/bottles.throw", {
+    headers: { Origin: baseURL ?? "" },
+    data: {
+      message,
+      driftHours: 0,
+      isPublic: options.isPublic,
+      expiryDays: 7,
+      timeZone: "Asia/Taipei",
+      locale: options.locale ?? "en",
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { result: { data: { id: number } } };
+  return body.result.data.id;
+}
+
+/** Creates an account; the page's browser context keeps the session cookie. */
+async function signUp(page: Page, baseURL: string | undefined): Promise<void> {
+  const response = await page.request.post("/trpc/auth.signUp", {
+    headers: { Origin: baseURL ?? "" },
+    data: { username: `reader-${unique()}`, password: "a long sea-green password" },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * Opens the public bottle that holds `message` (newest first, so usually the first one) and
+ * returns its dialog. The e2e database is shared, so other tests' bottles may float there too.
+ */
+async function openPublicBottle(page: Page, message: string): Promise<Locator> {
+  const bottles = page.getByRole("button", { name: PUBLIC_BOTTLE_NAME });
+  await expect(bottles.first()).toBeVisible();
+  const dialog = page.getByRole("dialog");
+  const count = await bottles.count();
+  for (let i = 0; i < count; i++) {
+    await bottles.nth(i).click();
+    await expect(dialog).toBeVisible();
+    if ((await dialog.getByText(message, { exact: true }).count()) > 0) return dialog;
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
+  throw new Error(`no public bottle holds ${message}`);
+}
+
+/** Runs the clock through one search, checking each phase as it comes. */
+async function searchThroughPhases(page: Page): Promise<void> {
+  await expect(page.getByText("Searching for bottles...")).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Search progress" })).toBeVisible();
+  await page.clock.runFor(SEARCH_MS);
+  await expect(page.getByText("A bottle appears!")).toBeVisible();
+  await page.clock.runFor(RISE_MS);
+  await expect(page.getByText("Opening the bottle...")).toBeVisible();
+  await page.clock.runFor(OPEN_MS);
+}
+
+test.describe("bottles", () => {
+  test("a bottle thrown by one visitor is discovered by another after the search phases", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    test.setTimeout(60_000);
+    const message = `Discover me ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: false });
+
+    // Time runs on its own, and the test moves it on phase by phase.
+    await page.clock.install();
+    await page.goto("/en/discover");
+    await expect(page.getByText("A bottle appears!")).toBeHidden();
+    await searchThroughPhases(page);
+
+    // Other tests' bottles float in the same ocean: look further until ours comes up.
+    const card = page.getByRole("article");
+    const another = page.getByRole("button", { name: "Find another bottle" });
+    for (let attempt = 0; ; attempt++) {
+      await expect(card).toBeVisible();
+      await expect(another).toBeVisible();
+      if ((await card.getByText(message, { exact: true }).count()) > 0) break;
+      expect(attempt, "the thrown bottle never came up").toBeLessThan(40);
+      await another.click();
+      await searchThroughPhases(page);
+    }
+
+    await expect(card.getByRole("heading", { name: /^Bottle from / })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Report this bottle" })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Translate" })).toBeVisible();
+    await expect(card.getByText("Washed ashore right away")).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("a public bottle opens in a modal and Escape closes it", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Public bottle ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: true });
+    await page.goto("/en/public-bottles");
+
+    const bottles = page.getByRole("button", { name: PUBLIC_BOTTLE_NAME });
+    await expect(bottles.first()).toBeVisible();
+    expect(await bottles.count()).toBeLessThanOrEqual(12);
+
+    const dialog = await openPublicBottle(page, message);
+    await expect(dialog).toHaveAccessibleName(/^Bottle from /);
+    await expect(dialog.getByRole("button", { name: "Close" })).toBeVisible();
+
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    // Focus goes back to the bottle that was opened.
+    await expect(page.locator(".public-bottle__button:focus")).toHaveCount(1);
+
+    // The close button closes it too.
+    const again = await openPublicBottle(page, message);
+    await again.getByRole("button", { name: "Close" }).click();
+    await expect(again).toBeHidden();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("signed in, a reader likes and reports a bottle", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Like and report me ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: true });
+    await signUp(page, baseURL);
+    await page.goto("/en/public-bottles");
+
+    let dialog = await openPublicBottle(page, message);
+    const like = dialog.getByRole("button", { name: /^Like this bottle/ });
+    await expect(like).toHaveAccessibleName("Like this bottle, 0 likes");
+    await expect(like).toHaveAttribute("aria-pressed", "false");
+
+    await like.click();
+    await expect(like).toHaveAccessibleName("Like this bottle, 1 like");
+    await expect(like).toHaveAttribute("aria-pressed", "true");
+    await like.click();
+    await expect(like).toHaveAccessibleName("Like this bottle, 0 likes");
+    await expect(like).toHaveAttribute("aria-pressed", "false");
+    const answer = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+    await like.click();
+    expect((await answer).status()).toBe(200);
+    await expect(like).toHaveAccessibleName("Like this bottle, 1 like");
+
+    // The list remembers the like: the bottle's button and its card after reopening.
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("button", { name: /, 1 like$/ }).first()).toBeVisible();
+    dialog = await openPublicBottle(page, message);
+    await expect(dialog.getByRole("button", { name: "Like this bottle, 1 like" })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+
+    // Report: a reason is needed, then the report goes through.
+    await dialog.getByRole("button", { name: "Report this bottle" }).click();
+    const report = page.getByRole("dialog", { name: "Report this bottle" });
+    await expect(report).toBeVisible();
+    const reasons = report.getByRole("radio");
+    await expect(reasons).toHaveCount(6);
+    for (const reason of [
+      "Offensive content",
+      "Spam",
+      "Inappropriate",
+      "Harassment",
+      "Scam",
+      "Other",
+    ]) {
+      await expect(report.getByRole("radio", { name: reason, exact: true })).toBeVisible();
+    }
+    await report.getByRole("button", { name: "Submit report" }).click();
+    await expect(report.getByText("Please choose a reason.")).toBeVisible();
+
+    await report.getByRole("radio", { name: "Spam", exact: true }).click();
+    const sent = page.waitForResponse((r) => r.url().includes("bottles.report"));
+    await report.getByRole("button", { name: "Submit report" }).click();
+    expect((await sent).status()).toBe(200);
+    await expect(report).toBeHidden();
+    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Report submitted" });
+    await expect(toast).toContainText("Thank you for helping keep our community safe.");
+    // The bottle's own dialog stays open behind it.
+    await expect(dialog).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("signed out, like and report open the sign-in dialog", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Sign in first ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: true });
+    let likeCalls = 0;
+    page.on("request", (r) => {
+      if (r.url().includes("bottles.toggleLike") || r.url().includes("bottles.report"))
+        likeCalls += 1;
+    });
+    await page.goto("/en/public-bottles");
+    const dialog = await openPublicBottle(page, message);
+
+    await dialog.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
+    const signIn = page.getByRole("dialog", { name: "Sign in to continue" });
+    await expect(signIn).toBeVisible();
+    await expect(signIn).toContainText("Liking bottles needs an account");
+    await expect(signIn.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+      "href",
+      /^\/auth\?redirect=/,
+    );
+    await page.keyboard.press("Escape");
+    await expect(signIn).toBeHidden();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
+
+    await dialog.getByRole("button", { name: "Report this bottle" }).click();
+    await expect(signIn).toBeVisible();
+    await expect(signIn).toContainText("Reporting bottles needs an account");
+    await expect(page.getByRole("dialog", { name: "Report this bottle" })).toHaveCount(0);
+    await signIn.getByRole("button", { name: "Not now" }).click();
+    await expect(signIn).toBeHidden();
+
+    expect(likeCalls).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("translates Traditional Chinese to Simplified Chinese and back", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const tag = String(Date.now() % 1e9);
+    const original = `這個軟體的資訊 ${tag}`;
+    const simplified = `这个软件的信息 ${tag}`;
+    await throwBottle(request, baseURL, original, { isPublic: true, locale: "zh-TW" });
+    await page.goto("/en/public-bottles");
+    const dialog = await openPublicBottle(page, original);
+
+    await dialog.getByRole("button", { name: "Translate" }).click();
+    const menu = page.getByRole("menu");
+    await expect(menu.getByRole("menuitem")).toHaveCount(8);
+    for (const name of ["English", "繁體中文", "简体中文", "日本語", "한국어", "Español"]) {
+      await expect(menu.getByRole("menuitem", { name: new RegExp(`^${name}`) })).toBeVisible();
+    }
+    // Languages the server cannot serve are offered but disabled, with a note.
+    for (const item of await menu.locator("[role=menuitem][aria-disabled=true]").all()) {
+      await expect(item).toContainText("Not available on this server");
+    }
+    const target = menu.getByRole("menuitem", { name: "简体中文" });
+    await expect(target).not.toHaveAttribute("aria-disabled", "true");
+    await target.click();
+
+    await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
+    await expect(dialog.getByText("Translated to Simplified Chinese")).toBeVisible();
+    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Message translated" });
+    await expect(toast).toContainText("Translated to Simplified Chinese");
+
+    await dialog.getByRole("button", { name: "Show original" }).click();
+    await expect(dialog.getByText(original, { exact: true })).toBeVisible();
+    await expect(dialog.getByText(simplified, { exact: true })).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Show translation" }).click();
+    await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+});
