@@ -1539,6 +1539,10 @@ type RootTranslation = {
 		 */
 		partnerLeft: string
 		/**
+		 * T​h​i​s​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.
+		 */
+		chatEnded: string
+		/**
 		 * T​h​e​ ​c​o​n​n​e​c​t​i​o​n​ ​w​a​s​ ​l​o​s​t​ ​a​n​d​ ​t​h​i​s​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.
 		 */
 		chatLost: string
@@ -3449,6 +3453,10 @@ export type TranslationFunctions = {
 		 * Your chat partner has left the conversation.
 		 */
 		partnerLeft: () => LocalizedString
+		/**
+		 * This chat has ended.
+		 */
+		chatEnded: () => LocalizedString
 		/**
 		 * The connection was lost and this chat has ended.
 		 */

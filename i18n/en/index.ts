@@ -7,6 +7,7 @@ import { faq } from "./pages/faq";
 import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
+import { randomChat } from "./pages/random-chat";
 import { terms } from "./pages/terms";
 
 const en = {
@@ -99,12 +100,7 @@ const en = {
   create,
   discover,
   publicBottles,
-  randomChat: {
-    title: "Random Chat",
-    description:
-      "Talk one to one with a stranger somewhere in the world. Only your countries are shown.",
-    back: "Back to Home",
-  },
+  randomChat,
   auth,
 } satisfies BaseTranslation;
 

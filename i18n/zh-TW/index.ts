@@ -7,6 +7,7 @@ import { faq } from "./pages/faq";
 import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
+import { randomChat } from "./pages/random-chat";
 import { terms } from "./pages/terms";
 
 const zhTW = {
@@ -98,11 +99,7 @@ const zhTW = {
   create,
   discover,
   publicBottles,
-  randomChat: {
-    title: "隨機聊天",
-    description: "與世界某處的陌生人一對一聊天，只會顯示彼此的國家。",
-    back: "返回首頁",
-  },
+  randomChat,
   auth,
 } satisfies Translation;
 

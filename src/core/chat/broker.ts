@@ -284,16 +284,24 @@ export class InMemoryChatBroker implements ChatBroker {
     }
     const chat = this.#currentChat(visitorId);
     if (!chat) return;
+    const partner = chat.a.visitorId === visitorId ? chat.b : chat.a;
+    this.#finish(chat, [partner.visitorId]);
+    this.#presence.get(visitorId)?.mailbox.push({ type: "idle" });
+  }
+
+  /** Ends a chat; those named in `tellLeft` hear that their partner left. */
+  #finish(chat: Chat, tellLeft: string[]): void {
     chat.endedAt = this.#now();
     this.#parted.set(this.#pairKey(chat.a.visitorId, chat.b.visitorId), chat.endedAt);
-    const partner = chat.a.visitorId === visitorId ? chat.b : chat.a;
-    const self = this.#presence.get(visitorId);
-    const other = this.#presence.get(partner.visitorId);
-    if (self) self.chatId = undefined;
-    if (other) other.chatId = undefined;
-    other?.mailbox.push({ type: "typing", chatId: chat.id, isTyping: false });
-    other?.mailbox.push({ type: "partner-left", chatId: chat.id });
-    self?.mailbox.push({ type: "idle" });
+    for (const side of [chat.a, chat.b]) {
+      const presence = this.#presence.get(side.visitorId);
+      if (!presence) continue;
+      presence.chatId = undefined;
+      if (tellLeft.includes(side.visitorId)) {
+        presence.mailbox.push({ type: "typing", chatId: chat.id, isTyping: false });
+        presence.mailbox.push({ type: "partner-left", chatId: chat.id });
+      }
+    }
   }
 
   partnerMessage(visitorId: string, messageId: string): HeldMessage | undefined {
@@ -324,9 +332,7 @@ export class InMemoryChatBroker implements ChatBroker {
 
   endAll(): void {
     for (const chat of [...this.#chats.values()]) {
-      if (chat.endedAt) continue;
-      this.end(chat.a.visitorId);
-      this.#presence.get(chat.a.visitorId)?.mailbox.push({ type: "partner-left", chatId: chat.id });
+      if (!chat.endedAt) this.#finish(chat, [chat.a.visitorId, chat.b.visitorId]);
     }
     for (const id of [...this.#pool.keys()]) this.end(id);
   }

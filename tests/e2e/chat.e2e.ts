@@ -1,0 +1,249 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+// Every chat test enters the one pool of the e2e server, so they take turns: two tests running
+// at once could pair their strangers across tests. Other e2e files never enter the pool.
+test.describe.configure({ mode: "default" });
+
+const FIND = "Find Someone to Chat With";
+const PARTNER_LEFT = "Your chat partner has left the conversation.";
+
+/** A documentation address of its own, so the second stranger is another visitor elsewhere. */
+function otherAddress(): string {
+  const group = () => Math.floor(Math.random() * 0xffff).toString(16);
+  return `2001:db8:${group()}:${group()}::2`;
+}
+
+/** A second visitor: a fresh browser context (own cookie) behind another address. */
+async function stranger(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: { "X-Forwarded-For": otherAddress() },
+  });
+  return context.newPage();
+}
+
+/** Both strangers open the chat and press Find, the first waiting before the second comes. */
+async function pair(a: Page, b: Page, path = "/en/random-chat"): Promise<void> {
+  await a.goto(path);
+  await b.goto(path);
+  await a.getByRole("button", { name: FIND }).click();
+  await expect(a.getByText("Looking for someone to chat with…")).toBeVisible();
+  await b.getByRole("button", { name: FIND }).click();
+  for (const page of [a, b]) {
+    await expect(page.getByText("Chatting with a stranger from")).toBeVisible();
+  }
+}
+
+const box = (page: Page) => page.getByLabel("Message", { exact: true });
+const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 10)}`;
+
+test.describe("random chat", () => {
+  test("two strangers are matched and chat both ways", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await page.goto("/en/random-chat");
+    await expect(page.getByRole("heading", { level: 1, name: "Random Chat" })).toBeVisible();
+    await expect(page.getByText("You appear as")).toBeVisible();
+    await expect(page.getByText(/shown to your chat partner when you are matched/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/en");
+    await expect(page.getByText(/\d+ online/)).toBeVisible();
+
+    await pair(page, other);
+    await expect(page.getByText("Match successful")).toBeVisible();
+    await expect(other.getByText("Match successful")).toBeVisible();
+    await expect(page.getByText("No messages yet")).toBeVisible();
+    // The overlay leaves after 3 s.
+    await expect(page.getByText("Match successful")).toBeHidden({ timeout: 5000 });
+
+    const hello = unique("Hello from A");
+    await box(page).fill(`  ${hello}  `);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(box(page)).toHaveValue("");
+    // Own line on the right, once (the call's answer and the stream's copy share an id).
+    await expect(page.locator(".chat-msg--me", { hasText: hello })).toHaveCount(1);
+    const received = other.locator(".chat-msg--partner", { hasText: hello });
+    await expect(received).toHaveCount(1);
+    await expect(received.getByRole("button", { name: "Report this message" })).toBeVisible();
+    await expect(received.getByRole("button", { name: "Translate this message" })).toBeVisible();
+    await expect(received.locator("time")).toBeVisible();
+
+    const reply = unique("Reply from B");
+    await box(other).fill(reply);
+    await box(other).press("Enter");
+    await expect(page.locator(".chat-msg--partner", { hasText: reply })).toHaveCount(1);
+    await expect(other.locator(".chat-msg--me", { hasText: reply })).toHaveCount(1);
+    await expect(page.getByText("No messages yet")).toBeHidden();
+
+    await page.getByRole("button", { name: "End chat" }).click();
+    await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    await other.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("the partner sees 'Stranger is typing' until the message arrives", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await box(page).pressSequentially("I am typ", { delay: 30 });
+    await expect(other.getByText("Stranger is typing…")).toBeVisible();
+    await box(page).press("Enter");
+    await expect(other.locator(".chat-msg--partner", { hasText: "I am typ" })).toBeVisible();
+    await expect(other.getByText("Stranger is typing…")).toBeHidden();
+
+    // Typing, then stopping: the indicator goes after about 3 s of quiet.
+    await box(page).pressSequentially("wait", { delay: 30 });
+    await expect(other.getByText("Stranger is typing…")).toBeVisible();
+    await expect(other.getByText("Stranger is typing…")).toBeHidden({ timeout: 6000 });
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
+  });
+
+  test("Enter sends, Shift+Enter adds a line, blank text is not sent", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    const input = box(page);
+    await expect(input).toHaveAttribute("enterkeyhint", "send");
+    await expect(input).toHaveAttribute("rows", "2");
+
+    await input.focus();
+    await page.keyboard.type("line one");
+    await page.keyboard.press("Shift+Enter");
+    await page.keyboard.type("line two");
+    await expect(input).toHaveValue("line one\nline two");
+    await expect(page.locator(".chat-msg--me")).toHaveCount(0);
+
+    await page.keyboard.press("Enter");
+    await expect(input).toHaveValue("");
+    const sent = page.locator(".chat-msg--me .chat-msg__bubble");
+    await expect(sent).toHaveCount(1);
+    expect(await sent.textContent()).toBe("line one\nline two");
+    await expect(other.locator(".chat-msg--partner .chat-msg__bubble")).toHaveText(
+      "line one\nline two",
+    );
+
+    // Whitespace only: nothing goes out, and the send button stays off.
+    await page.keyboard.type("   ");
+    await expect(page.getByRole("button", { name: "Send", exact: true })).toBeDisabled();
+    await page.keyboard.press("Enter");
+    await expect(page.locator(".chat-msg--me")).toHaveCount(1);
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
+  });
+
+  test("ending the chat tells the partner, who returns to the start 3 s later", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await other.getByRole("button", { name: "End chat" }).click();
+    await expect(other.getByRole("button", { name: FIND })).toBeVisible();
+
+    const left = page.locator(".chat-msg--system", { hasText: PARTNER_LEFT });
+    await expect(left).toBeVisible();
+    const seenAt = Date.now();
+    await expect(page.getByText("Chat ended", { exact: true })).toBeVisible();
+    await expect(box(page)).toBeDisabled();
+    await expect(page.getByRole("button", { name: FIND })).toBeVisible({ timeout: 5000 });
+    expect(Date.now() - seenAt).toBeGreaterThan(2000);
+    await expect(left).toBeHidden();
+    await other.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("closing the tab tells the partner at once", async ({ page, browser, baseURL }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    // The socket's resume grace is 15 s; only the page's beacon can tell the partner sooner.
+    await other.close({ runBeforeUnload: true });
+    await expect(page.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible({
+      timeout: 4000,
+    });
+    await expect(page.getByRole("button", { name: FIND })).toBeVisible({ timeout: 5000 });
+    await other.context().close();
+  });
+
+  test("leaving the page for another one ends the chat", async ({ page, browser, baseURL }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(other, page);
+    await other.getByRole("link", { name: "Back to Home" }).click();
+    await expect(other).toHaveURL(/\/en$/);
+    await expect(page.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible({
+      timeout: 4000,
+    });
+    await other.context().close();
+  });
+
+  test("a reported unsafe message restricts its sender; an expired stored ban is cleared", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await box(page).fill("you are a fucking idiot");
+    await box(page).press("Enter");
+    const bad = other.locator(".chat-msg--partner", { hasText: "idiot" });
+    await bad.getByRole("button", { name: "Report this message" }).click();
+    const dialog = other.getByRole("dialog", { name: "Report this message" });
+    for (const reason of ["Harassment", "Inappropriate content", "Spam", "Scam", "Other"]) {
+      await expect(dialog.getByRole("radio", { name: reason })).toBeVisible();
+    }
+    await dialog.getByRole("button", { name: "Submit report" }).click();
+    await expect(dialog.getByText("Please choose a reason.")).toBeVisible();
+    await dialog.getByRole("radio", { name: "Harassment" }).click();
+    await dialog.getByRole("button", { name: "Submit report" }).click();
+    await expect(other.getByText("Report submitted")).toBeVisible();
+
+    // The sender is banned: told so, back at the start, the button off, the expiry stored.
+    await expect(page.getByText("User is banned from chat.", { exact: false })).toBeVisible();
+    await expect(page.getByText("Chat restricted").first()).toBeVisible();
+    await expect(page.getByText(/You can chat again in about 24 hours\./).first()).toBeVisible();
+    await expect(page.getByRole("button", { name: FIND })).toBeDisabled();
+    const stored = Number(await page.evaluate(() => localStorage.getItem("chat-ban-until")));
+    expect(stored).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+
+    // After a reload the server still says so.
+    await page.reload();
+    await expect(page.getByRole("button", { name: FIND })).toBeDisabled();
+
+    // A visitor whose stored ban has run out gets it cleared and may chat.
+    const fresh = await stranger(browser, baseURL);
+    await fresh.addInitScript(() => {
+      localStorage.setItem("chat-ban-until", String(Date.now() - 60_000));
+    });
+    await fresh.goto("/en/random-chat");
+    await expect(fresh.getByRole("button", { name: FIND })).toBeEnabled();
+    await expect(fresh.getByText("Chat restricted")).toHaveCount(0);
+    expect(await fresh.evaluate(() => localStorage.getItem("chat-ban-until"))).toBeNull();
+    await other.context().close();
+    await fresh.context().close();
+  });
+
+  test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {
+    await page.goto("/zh/random-chat");
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
+    await expect(page.getByRole("heading", { level: 1, name: "隨機聊天" })).toBeVisible();
+    await expect(page.getByText("你的顯示身分")).toBeVisible();
+    await expect(page.getByText(/配對成功後，對方會看到你的國家和國旗/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "返回首頁" })).toHaveAttribute("href", "/zh");
+    await expect(page.getByText(/\d+ 人在線上/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "找人聊天" })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+});
