@@ -11,10 +11,10 @@ const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${path}`, { headers, redirect: "manual" });
 
 describe("health", () => {
-  test("answers ok with the version once migrated", async () => {
+  test("answers ok with the version and the running chats once migrated", async () => {
     const response = await get("/healthz");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, version: expect.any(String) });
+    expect(await response.json()).toEqual({ ok: true, version: expect.any(String), chats: 0 });
   });
 });
 
