@@ -1187,10 +1187,6 @@ type RootTranslation = {
 			 */
 			cannotLike: string
 			/**
-			 * R​e​p​o​r​t
-			 */
-			report: string
-			/**
 			 * R​e​p​o​r​t​ ​t​h​i​s​ ​b​o​t​t​l​e
 			 */
 			reportLabel: string
@@ -1210,10 +1206,6 @@ type RootTranslation = {
 			 * T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​T​h​e​ ​w​r​i​t​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​w​h​o​ ​r​e​p​o​r​t​e​d​ ​i​t​.
 			 */
 			reportLead: string
-			/**
-			 * R​e​a​s​o​n
-			 */
-			reportReason: string
 			reasons: {
 				/**
 				 * O​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t
@@ -1241,130 +1233,9 @@ type RootTranslation = {
 				other: string
 			}
 			/**
-			 * P​l​e​a​s​e​ ​c​h​o​o​s​e​ ​a​ ​r​e​a​s​o​n​.
-			 */
-			reportChoose: string
-			/**
-			 * S​u​b​m​i​t​ ​r​e​p​o​r​t
-			 */
-			reportSubmit: string
-			/**
-			 * S​u​b​m​i​t​t​i​n​g​…
-			 */
-			reportSubmitting: string
-			/**
-			 * C​a​n​c​e​l
-			 */
-			reportCancel: string
-			/**
-			 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
-			 */
-			reportedTitle: string
-			/**
-			 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​h​e​l​p​i​n​g​ ​k​e​e​p​ ​o​u​r​ ​c​o​m​m​u​n​i​t​y​ ​s​a​f​e​.
-			 */
-			reportedBody: string
-			/**
-			 * F​a​i​l​e​d​ ​t​o​ ​s​u​b​m​i​t​ ​r​e​p​o​r​t
-			 */
-			reportFailedTitle: string
-			/**
-			 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
-			 */
-			reportFailedBody: string
-			/**
 			 * C​o​u​l​d​ ​n​o​t​ ​f​i​n​d​ ​b​o​t​t​l​e​ ​t​o​ ​r​e​p​o​r​t
 			 */
 			reportNotFound: string
-			/**
-			 * T​r​a​n​s​l​a​t​e
-			 */
-			translate: string
-			/**
-			 * T​r​a​n​s​l​a​t​i​n​g​…
-			 */
-			translating: string
-			/**
-			 * T​r​a​n​s​l​a​t​e​ ​i​n​t​o
-			 */
-			translateMenu: string
-			/**
-			 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​o​n​ ​t​h​i​s​ ​s​e​r​v​e​r
-			 */
-			unavailable: string
-			/**
-			 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
-			 * @param {string} language
-			 */
-			translatedTo: RequiredParams<'language'>
-			/**
-			 * S​h​o​w​i​n​g​ ​t​h​e​ ​o​r​i​g​i​n​a​l​ ​m​e​s​s​a​g​e
-			 */
-			original: string
-			/**
-			 * S​h​o​w​ ​o​r​i​g​i​n​a​l
-			 */
-			showOriginal: string
-			/**
-			 * S​h​o​w​ ​t​r​a​n​s​l​a​t​i​o​n
-			 */
-			showTranslation: string
-			/**
-			 * M​e​s​s​a​g​e​ ​t​r​a​n​s​l​a​t​e​d
-			 */
-			translatedTitle: string
-			/**
-			 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
-			 * @param {string} language
-			 */
-			translatedBody: RequiredParams<'language'>
-			/**
-			 * T​r​a​n​s​l​a​t​i​o​n​ ​f​a​i​l​e​d
-			 */
-			translateFailedTitle: string
-			/**
-			 * C​o​u​l​d​ ​n​o​t​ ​t​r​a​n​s​l​a​t​e​ ​t​h​e​ ​m​e​s​s​a​g​e​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
-			 */
-			translateFailedBody: string
-			/**
-			 * T​h​i​s​ ​m​e​s​s​a​g​e​ ​c​a​n​n​o​t​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​{​l​a​n​g​u​a​g​e​}​ ​h​e​r​e​.
-			 * @param {string} language
-			 */
-			translateUnsupported: RequiredParams<'language'>
-			languages: {
-				/**
-				 * E​n​g​l​i​s​h
-				 */
-				en: string
-				/**
-				 * T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e
-				 */
-				zhTW: string
-				/**
-				 * S​i​m​p​l​i​f​i​e​d​ ​C​h​i​n​e​s​e
-				 */
-				zhCN: string
-				/**
-				 * J​a​p​a​n​e​s​e
-				 */
-				ja: string
-				/**
-				 * K​o​r​e​a​n
-				 */
-				ko: string
-				/**
-				 * S​p​a​n​i​s​h
-				 */
-				es: string
-				/**
-				 * F​r​e​n​c​h
-				 */
-				fr: string
-				/**
-				 * G​e​r​m​a​n
-				 */
-				de: string
-			}
 		}
 	}
 	publicBottles: {
@@ -1597,10 +1468,6 @@ type RootTranslation = {
 		 */
 		restrictedReason: string
 		/**
-		 * R​e​p​o​r​t
-		 */
-		report: string
-		/**
 		 * R​e​p​o​r​t​ ​t​h​i​s​ ​m​e​s​s​a​g​e
 		 */
 		reportLabel: string
@@ -1612,10 +1479,6 @@ type RootTranslation = {
 		 * T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​Y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​t​h​a​t​ ​y​o​u​ ​r​e​p​o​r​t​e​d​ ​i​t​.
 		 */
 		reportLead: string
-		/**
-		 * R​e​a​s​o​n
-		 */
-		reportReason: string
 		reasons: {
 			/**
 			 * H​a​r​a​s​s​m​e​n​t
@@ -1639,45 +1502,15 @@ type RootTranslation = {
 			other: string
 		}
 		/**
-		 * P​l​e​a​s​e​ ​c​h​o​o​s​e​ ​a​ ​r​e​a​s​o​n​.
+		 * T​r​a​n​s​l​a​t​e​ ​t​h​i​s​ ​m​e​s​s​a​g​e
 		 */
-		reportChoose: string
-		/**
-		 * S​u​b​m​i​t​ ​r​e​p​o​r​t
-		 */
-		reportSubmit: string
-		/**
-		 * S​u​b​m​i​t​t​i​n​g​…
-		 */
-		reportSubmitting: string
-		/**
-		 * C​a​n​c​e​l
-		 */
-		reportCancel: string
-		/**
-		 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
-		 */
-		reportedTitle: string
-		/**
-		 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​h​e​l​p​i​n​g​ ​k​e​e​p​ ​o​u​r​ ​c​o​m​m​u​n​i​t​y​ ​s​a​f​e​.
-		 */
-		reportedBody: string
-		/**
-		 * F​a​i​l​e​d​ ​t​o​ ​s​u​b​m​i​t​ ​r​e​p​o​r​t
-		 */
-		reportFailedTitle: string
-		/**
-		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
-		 */
-		reportFailedBody: string
+		translateLabel: string
+	}
+	translation: {
 		/**
 		 * T​r​a​n​s​l​a​t​e
 		 */
 		translate: string
-		/**
-		 * T​r​a​n​s​l​a​t​e​ ​t​h​i​s​ ​m​e​s​s​a​g​e
-		 */
-		translateLabel: string
 		/**
 		 * T​r​a​n​s​l​a​t​i​n​g​…
 		 */
@@ -1685,7 +1518,7 @@ type RootTranslation = {
 		/**
 		 * T​r​a​n​s​l​a​t​e​ ​i​n​t​o
 		 */
-		translateMenu: string
+		menu: string
 		/**
 		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​o​n​ ​t​h​i​s​ ​s​e​r​v​e​r
 		 */
@@ -1719,16 +1552,16 @@ type RootTranslation = {
 		/**
 		 * T​r​a​n​s​l​a​t​i​o​n​ ​f​a​i​l​e​d
 		 */
-		translateFailedTitle: string
+		failedTitle: string
 		/**
 		 * C​o​u​l​d​ ​n​o​t​ ​t​r​a​n​s​l​a​t​e​ ​t​h​e​ ​m​e​s​s​a​g​e​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
-		translateFailedBody: string
+		failedBody: string
 		/**
 		 * T​h​i​s​ ​m​e​s​s​a​g​e​ ​c​a​n​n​o​t​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​{​l​a​n​g​u​a​g​e​}​ ​h​e​r​e​.
 		 * @param {string} language
 		 */
-		translateUnsupported: RequiredParams<'language'>
+		unsupported: RequiredParams<'language'>
 		languages: {
 			/**
 			 * E​n​g​l​i​s​h
@@ -1763,6 +1596,48 @@ type RootTranslation = {
 			 */
 			de: string
 		}
+	}
+	report: {
+		/**
+		 * R​e​p​o​r​t
+		 */
+		report: string
+		/**
+		 * R​e​a​s​o​n
+		 */
+		reason: string
+		/**
+		 * P​l​e​a​s​e​ ​c​h​o​o​s​e​ ​a​ ​r​e​a​s​o​n​.
+		 */
+		choose: string
+		/**
+		 * S​u​b​m​i​t​ ​r​e​p​o​r​t
+		 */
+		submit: string
+		/**
+		 * S​u​b​m​i​t​t​i​n​g​…
+		 */
+		submitting: string
+		/**
+		 * C​a​n​c​e​l
+		 */
+		cancel: string
+		/**
+		 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
+		 */
+		submittedTitle: string
+		/**
+		 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​h​e​l​p​i​n​g​ ​k​e​e​p​ ​o​u​r​ ​c​o​m​m​u​n​i​t​y​ ​s​a​f​e​.
+		 */
+		submittedBody: string
+		/**
+		 * F​a​i​l​e​d​ ​t​o​ ​s​u​b​m​i​t​ ​r​e​p​o​r​t
+		 */
+		failedTitle: string
+		/**
+		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
+		 */
+		failedBody: string
 	}
 	auth: {
 		/**
@@ -3113,10 +2988,6 @@ export type TranslationFunctions = {
 			 */
 			cannotLike: () => LocalizedString
 			/**
-			 * Report
-			 */
-			report: () => LocalizedString
-			/**
 			 * Report this bottle
 			 */
 			reportLabel: () => LocalizedString
@@ -3136,10 +3007,6 @@ export type TranslationFunctions = {
 			 * Tell us what is wrong with this message. The writer is not told who reported it.
 			 */
 			reportLead: () => LocalizedString
-			/**
-			 * Reason
-			 */
-			reportReason: () => LocalizedString
 			reasons: {
 				/**
 				 * Offensive content
@@ -3167,127 +3034,9 @@ export type TranslationFunctions = {
 				other: () => LocalizedString
 			}
 			/**
-			 * Please choose a reason.
-			 */
-			reportChoose: () => LocalizedString
-			/**
-			 * Submit report
-			 */
-			reportSubmit: () => LocalizedString
-			/**
-			 * Submitting…
-			 */
-			reportSubmitting: () => LocalizedString
-			/**
-			 * Cancel
-			 */
-			reportCancel: () => LocalizedString
-			/**
-			 * Report submitted
-			 */
-			reportedTitle: () => LocalizedString
-			/**
-			 * Thank you for helping keep our community safe.
-			 */
-			reportedBody: () => LocalizedString
-			/**
-			 * Failed to submit report
-			 */
-			reportFailedTitle: () => LocalizedString
-			/**
-			 * Please try again later.
-			 */
-			reportFailedBody: () => LocalizedString
-			/**
 			 * Could not find bottle to report
 			 */
 			reportNotFound: () => LocalizedString
-			/**
-			 * Translate
-			 */
-			translate: () => LocalizedString
-			/**
-			 * Translating…
-			 */
-			translating: () => LocalizedString
-			/**
-			 * Translate into
-			 */
-			translateMenu: () => LocalizedString
-			/**
-			 * Not available on this server
-			 */
-			unavailable: () => LocalizedString
-			/**
-			 * Translated to {language}
-			 */
-			translatedTo: (arg: { language: string }) => LocalizedString
-			/**
-			 * Showing the original message
-			 */
-			original: () => LocalizedString
-			/**
-			 * Show original
-			 */
-			showOriginal: () => LocalizedString
-			/**
-			 * Show translation
-			 */
-			showTranslation: () => LocalizedString
-			/**
-			 * Message translated
-			 */
-			translatedTitle: () => LocalizedString
-			/**
-			 * Translated to {language}
-			 */
-			translatedBody: (arg: { language: string }) => LocalizedString
-			/**
-			 * Translation failed
-			 */
-			translateFailedTitle: () => LocalizedString
-			/**
-			 * Could not translate the message. Please try again later.
-			 */
-			translateFailedBody: () => LocalizedString
-			/**
-			 * This message cannot be translated into {language} here.
-			 */
-			translateUnsupported: (arg: { language: string }) => LocalizedString
-			languages: {
-				/**
-				 * English
-				 */
-				en: () => LocalizedString
-				/**
-				 * Traditional Chinese
-				 */
-				zhTW: () => LocalizedString
-				/**
-				 * Simplified Chinese
-				 */
-				zhCN: () => LocalizedString
-				/**
-				 * Japanese
-				 */
-				ja: () => LocalizedString
-				/**
-				 * Korean
-				 */
-				ko: () => LocalizedString
-				/**
-				 * Spanish
-				 */
-				es: () => LocalizedString
-				/**
-				 * French
-				 */
-				fr: () => LocalizedString
-				/**
-				 * German
-				 */
-				de: () => LocalizedString
-			}
 		}
 	}
 	publicBottles: {
@@ -3510,10 +3259,6 @@ export type TranslationFunctions = {
 		 */
 		restrictedReason: () => LocalizedString
 		/**
-		 * Report
-		 */
-		report: () => LocalizedString
-		/**
 		 * Report this message
 		 */
 		reportLabel: () => LocalizedString
@@ -3525,10 +3270,6 @@ export type TranslationFunctions = {
 		 * Tell us what is wrong with this message. Your chat partner is not told that you reported it.
 		 */
 		reportLead: () => LocalizedString
-		/**
-		 * Reason
-		 */
-		reportReason: () => LocalizedString
 		reasons: {
 			/**
 			 * Harassment
@@ -3552,45 +3293,15 @@ export type TranslationFunctions = {
 			other: () => LocalizedString
 		}
 		/**
-		 * Please choose a reason.
+		 * Translate this message
 		 */
-		reportChoose: () => LocalizedString
-		/**
-		 * Submit report
-		 */
-		reportSubmit: () => LocalizedString
-		/**
-		 * Submitting…
-		 */
-		reportSubmitting: () => LocalizedString
-		/**
-		 * Cancel
-		 */
-		reportCancel: () => LocalizedString
-		/**
-		 * Report submitted
-		 */
-		reportedTitle: () => LocalizedString
-		/**
-		 * Thank you for helping keep our community safe.
-		 */
-		reportedBody: () => LocalizedString
-		/**
-		 * Failed to submit report
-		 */
-		reportFailedTitle: () => LocalizedString
-		/**
-		 * Please try again later.
-		 */
-		reportFailedBody: () => LocalizedString
+		translateLabel: () => LocalizedString
+	}
+	translation: {
 		/**
 		 * Translate
 		 */
 		translate: () => LocalizedString
-		/**
-		 * Translate this message
-		 */
-		translateLabel: () => LocalizedString
 		/**
 		 * Translating…
 		 */
@@ -3598,7 +3309,7 @@ export type TranslationFunctions = {
 		/**
 		 * Translate into
 		 */
-		translateMenu: () => LocalizedString
+		menu: () => LocalizedString
 		/**
 		 * Not available on this server
 		 */
@@ -3630,15 +3341,15 @@ export type TranslationFunctions = {
 		/**
 		 * Translation failed
 		 */
-		translateFailedTitle: () => LocalizedString
+		failedTitle: () => LocalizedString
 		/**
 		 * Could not translate the message. Please try again later.
 		 */
-		translateFailedBody: () => LocalizedString
+		failedBody: () => LocalizedString
 		/**
 		 * This message cannot be translated into {language} here.
 		 */
-		translateUnsupported: (arg: { language: string }) => LocalizedString
+		unsupported: (arg: { language: string }) => LocalizedString
 		languages: {
 			/**
 			 * English
@@ -3673,6 +3384,48 @@ export type TranslationFunctions = {
 			 */
 			de: () => LocalizedString
 		}
+	}
+	report: {
+		/**
+		 * Report
+		 */
+		report: () => LocalizedString
+		/**
+		 * Reason
+		 */
+		reason: () => LocalizedString
+		/**
+		 * Please choose a reason.
+		 */
+		choose: () => LocalizedString
+		/**
+		 * Submit report
+		 */
+		submit: () => LocalizedString
+		/**
+		 * Submitting…
+		 */
+		submitting: () => LocalizedString
+		/**
+		 * Cancel
+		 */
+		cancel: () => LocalizedString
+		/**
+		 * Report submitted
+		 */
+		submittedTitle: () => LocalizedString
+		/**
+		 * Thank you for helping keep our community safe.
+		 */
+		submittedBody: () => LocalizedString
+		/**
+		 * Failed to submit report
+		 */
+		failedTitle: () => LocalizedString
+		/**
+		 * Please try again later.
+		 */
+		failedBody: () => LocalizedString
 	}
 	auth: {
 		/**

@@ -8,6 +8,7 @@ import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
+import { report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
 
 const zhTW = {
@@ -100,6 +101,8 @@ const zhTW = {
   discover,
   publicBottles,
   randomChat,
+  translation,
+  report,
   auth,
 } satisfies Translation;
 

@@ -1,41 +1,19 @@
-import {
-  Check,
-  ChevronDown,
-  CircleX,
-  Flag,
-  Languages,
-  LoaderCircle,
-  MessagesSquare,
-  Redo2,
-  Undo2,
-} from "lucide-react";
-import { DropdownMenu } from "radix-ui";
+import { CircleX, Flag, MessagesSquare } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
-import { toast } from "sonner";
-import type { TranslationFunctions } from "../../../../i18n/i18n-types";
-import type { ChatMessage } from "../../../common/chat.ts";
+import { type ChatMessage, chatReportReasons } from "../../../common/chat.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
 import type { Locale } from "../../../common/locales.ts";
-import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
-import { appCodeOf, errorMessage } from "../../lib/errors.ts";
+import type { TargetLanguage } from "../../../common/translation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
-import { ChatReportDialog } from "./ChatReportDialog.tsx";
+import { ReportDialog } from "../ReportDialog.tsx";
+import {
+  TranslateMenu,
+  TranslationNote,
+  translateWithToasts,
+  useOfferedLanguages,
+} from "../TranslateMenu.tsx";
 import type { ChatEntry } from "./useRandomChat.ts";
-
-type LanguageKey = keyof TranslationFunctions["randomChat"]["languages"];
-
-/** The translate menu's languages (spec 9), each in its own name and under its dictionary key. */
-const languages: Record<TargetLanguage, { autonym: string; key: LanguageKey }> = {
-  en: { autonym: "English", key: "en" },
-  "zh-TW": { autonym: "繁體中文", key: "zhTW" },
-  "zh-CN": { autonym: "简体中文", key: "zhCN" },
-  ja: { autonym: "日本語", key: "ja" },
-  ko: { autonym: "한국어", key: "ko" },
-  es: { autonym: "Español", key: "es" },
-  fr: { autonym: "Français", key: "fr" },
-  de: { autonym: "Deutsch", key: "de" },
-};
 
 /** How close to the bottom (px) still counts as "reading the latest", so new lines scroll in. */
 const STICK_TO_BOTTOM_PX = 120;
@@ -67,14 +45,10 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
   const [originals, setOriginals] = useState<Record<string, boolean>>({});
   const [translatingId, setTranslatingId] = useState<string | null>(null);
   const translate = trpc.chat.translate.useMutation();
-  const available = trpc.translate.languages.useQuery(undefined, {
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  // Until the server has said (or if it cannot say), every language is offered: it decides.
-  const offered = available.data ? new Set<TargetLanguage>(available.data.targets) : undefined;
+  const offered = useOfferedLanguages();
 
-  const [menuFor, setMenuFor] = useState<string | null>(null);
   const [reporting, setReporting] = useState<string | null>(null);
+  const report = trpc.chat.report.useMutation();
   const lastReported = useRef<string | null>(null);
   const reportButtons = useRef(new Map<string, HTMLButtonElement>());
 
@@ -99,19 +73,17 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
   const onTranslate = async (message: ChatMessage, target: TargetLanguage) => {
     // One translation at a time (spec 5).
     if (translatingId !== null) return;
-    const language = t.languages[languages[target].key]();
     setTranslatingId(message.id);
     try {
-      const result = await translate.mutateAsync({ messageId: message.id, target });
-      setTranslations((all) => ({ ...all, [message.id]: result }));
-      setOriginals((all) => ({ ...all, [message.id]: false }));
-      toast.success(t.translatedTitle(), { description: t.translatedBody({ language }) });
-    } catch (error) {
-      const code = appCodeOf(error);
-      let description: string = t.translateFailedBody();
-      if (code === "TRANSLATION_UNSUPPORTED") description = t.translateUnsupported({ language });
-      if (code === "RATE_LIMITED") description = errorMessage(LL, error);
-      toast.error(t.translateFailedTitle(), { description });
+      await translateWithToasts(
+        LL,
+        target,
+        () => translate.mutateAsync({ messageId: message.id, target }),
+        (result) => {
+          setTranslations((all) => ({ ...all, [message.id]: result }));
+          setOriginals((all) => ({ ...all, [message.id]: false }));
+        },
+      );
     } finally {
       setTranslatingId(null);
     }
@@ -152,7 +124,6 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
           const country = countryName(message.countryCode, locale);
           const translation = translations[message.id];
           const showing = translation && !originals[message.id] ? translation : undefined;
-          const busy = translatingId === message.id;
           return (
             <li key={message.id} className="chat-msg chat-msg--partner">
               <p className="chat-msg__meta">
@@ -171,83 +142,29 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
                 {showing ? showing.text : message.content}
               </p>
               {translation && (
-                <p className="chat-msg__translated">
-                  <Languages aria-hidden="true" />
-                  <span>
-                    {showing
-                      ? t.translatedTo({
-                          language: t.languages[languages[translation.target].key](),
-                        })
-                      : t.original()}
-                  </span>
-                  <button
-                    type="button"
-                    className="chat-msg__link"
-                    onClick={() =>
-                      setOriginals((all) => ({ ...all, [message.id]: !all[message.id] }))
-                    }
-                  >
-                    {showing ? <Undo2 aria-hidden="true" /> : <Redo2 aria-hidden="true" />}
-                    {showing ? t.showOriginal() : t.showTranslation()}
-                  </button>
-                </p>
+                <TranslationNote
+                  target={translation.target}
+                  showingOriginal={!showing}
+                  onToggle={() =>
+                    setOriginals((all) => ({ ...all, [message.id]: !all[message.id] }))
+                  }
+                  className="chat-msg__translated"
+                  buttonClassName="chat-msg__link"
+                />
               )}
               <div className="chat-msg__actions">
-                <DropdownMenu.Root
-                  open={menuFor === message.id}
-                  onOpenChange={(open) =>
-                    setMenuFor(open && translatingId === null ? message.id : null)
-                  }
-                >
-                  {/* Not disabled while translating: focus returns here when the menu closes. */}
-                  <DropdownMenu.Trigger
-                    className="chat-action"
-                    aria-label={busy ? t.translating() : t.translateLabel()}
-                    aria-disabled={translatingId !== null || undefined}
-                    aria-busy={busy || undefined}
-                  >
-                    {busy ? (
-                      <LoaderCircle aria-hidden="true" className="chat-spin" />
-                    ) : (
-                      <Languages aria-hidden="true" />
-                    )}
-                    <span aria-hidden="true">{busy ? t.translating() : t.translate()}</span>
-                    <ChevronDown aria-hidden="true" className="chat-action__chevron" />
-                  </DropdownMenu.Trigger>
-                  <DropdownMenu.Portal>
-                    <DropdownMenu.Content
-                      className="menu chat-translate-menu"
-                      align="start"
-                      sideOffset={6}
-                      collisionPadding={12}
-                    >
-                      <DropdownMenu.Label className="chat-translate-menu__label">
-                        {t.translateMenu()}
-                      </DropdownMenu.Label>
-                      {targetLanguages.map((target) => {
-                        const unavailable = offered !== undefined && !offered.has(target);
-                        return (
-                          <DropdownMenu.Item
-                            key={target}
-                            className="menu__item chat-translate-menu__item"
-                            disabled={unavailable || translatingId !== null}
-                            onSelect={() => void onTranslate(message, target)}
-                          >
-                            <span className="chat-translate-menu__text">
-                              <span lang={target}>{languages[target].autonym}</span>
-                              {unavailable && (
-                                <span className="chat-translate-menu__note">{t.unavailable()}</span>
-                              )}
-                            </span>
-                            {showing?.target === target && (
-                              <Check aria-hidden="true" className="menu__check" />
-                            )}
-                          </DropdownMenu.Item>
-                        );
-                      })}
-                    </DropdownMenu.Content>
-                  </DropdownMenu.Portal>
-                </DropdownMenu.Root>
+                <TranslateMenu
+                  onTranslate={(target) => void onTranslate(message, target)}
+                  busy={translatingId === message.id}
+                  locked={translatingId !== null}
+                  current={showing?.target}
+                  offered={offered}
+                  label={t.translateLabel()}
+                  triggerClassName="chat-action"
+                  contentClassName="chat-translate-menu"
+                  align="start"
+                  sideOffset={6}
+                />
                 <button
                   type="button"
                   className="chat-action"
@@ -262,16 +179,25 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
                   }}
                 >
                   <Flag aria-hidden="true" />
-                  <span aria-hidden="true">{t.report()}</span>
+                  <span aria-hidden="true">{LL.report.report()}</span>
                 </button>
               </div>
             </li>
           );
         })}
       </ol>
-      <ChatReportDialog
-        messageId={reporting}
-        onClose={() => setReporting(null)}
+      <ReportDialog
+        open={reporting !== null}
+        onOpenChange={(open) => {
+          if (!open) setReporting(null);
+        }}
+        reasons={chatReportReasons}
+        reasonLabel={(reason) => t.reasons[reason]()}
+        title={t.reportTitle()}
+        lead={t.reportLead()}
+        submit={async (reason) => {
+          if (reporting !== null) await report.mutateAsync({ messageId: reporting, reason });
+        }}
         returnFocus={() =>
           lastReported.current ? reportButtons.current.get(lastReported.current) : undefined
         }

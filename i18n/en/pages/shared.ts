@@ -1,0 +1,39 @@
+// Strings shared by the bottle card and the random chat: the translate menu and the report dialog.
+export const translation = {
+  translate: "Translate",
+  translating: "Translating…",
+  menu: "Translate into",
+  unavailable: "Not available on this server",
+  translatedTo: "Translated to {language:string}",
+  original: "Showing the original message",
+  showOriginal: "Show original",
+  showTranslation: "Show translation",
+  translatedTitle: "Message translated",
+  translatedBody: "Translated to {language:string}",
+  failedTitle: "Translation failed",
+  failedBody: "Could not translate the message. Please try again later.",
+  unsupported: "This message cannot be translated into {language:string} here.",
+  languages: {
+    en: "English",
+    zhTW: "Traditional Chinese",
+    zhCN: "Simplified Chinese",
+    ja: "Japanese",
+    ko: "Korean",
+    es: "Spanish",
+    fr: "French",
+    de: "German",
+  },
+};
+
+export const report = {
+  report: "Report",
+  reason: "Reason",
+  choose: "Please choose a reason.",
+  submit: "Submit report",
+  submitting: "Submitting…",
+  cancel: "Cancel",
+  submittedTitle: "Report submitted",
+  submittedBody: "Thank you for helping keep our community safe.",
+  failedTitle: "Failed to submit report",
+  failedBody: "Please try again later.",
+};

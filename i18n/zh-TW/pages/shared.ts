@@ -1,0 +1,40 @@
+import type { Translation } from "../../i18n-types";
+
+export const translation: Translation["translation"] = {
+  translate: "翻譯",
+  translating: "翻譯中…",
+  menu: "翻譯成",
+  unavailable: "此伺服器不支援",
+  translatedTo: "已翻譯成{language}",
+  original: "目前顯示原文",
+  showOriginal: "顯示原文",
+  showTranslation: "顯示翻譯",
+  translatedTitle: "訊息已翻譯",
+  translatedBody: "已翻譯成{language}",
+  failedTitle: "翻譯失敗",
+  failedBody: "無法翻譯這則訊息，請稍後再試。",
+  unsupported: "這則訊息無法在這裡翻譯成{language}。",
+  languages: {
+    en: "英文",
+    zhTW: "繁體中文",
+    zhCN: "簡體中文",
+    ja: "日文",
+    ko: "韓文",
+    es: "西班牙文",
+    fr: "法文",
+    de: "德文",
+  },
+};
+
+export const report: Translation["report"] = {
+  report: "檢舉",
+  reason: "檢舉原因",
+  choose: "請選擇一個原因。",
+  submit: "送出檢舉",
+  submitting: "送出中…",
+  cancel: "取消",
+  submittedTitle: "檢舉已送出",
+  submittedBody: "感謝你協助維護社群的安全。",
+  failedTitle: "檢舉送出失敗",
+  failedBody: "請稍後再試。",
+};
