@@ -5,6 +5,7 @@ import * as m0003 from "./0003_translations.ts";
 import * as m0004 from "./0004_bottles.ts";
 import * as m0005 from "./0005_chat.ts";
 import * as m0006 from "./0006_report_handling.ts";
+import * as m0007 from "./0007_ocean_covering_index.ts";
 
 /**
  * Listed statically rather than read from a folder, so the same list works inside a compiled
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_bottles": m0004,
   "0005_chat": m0005,
   "0006_report_handling": m0006,
+  "0007_ocean_covering_index": m0007,
 };

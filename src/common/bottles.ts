@@ -26,13 +26,18 @@ export function normalizeExpiryDays(days: number): number {
   return days <= 0 || days > BOTTLE_LIMITS.expiryMaxDays ? DEFAULT_EXPIRY_DAYS : days;
 }
 
+/** Zones already found valid: checking one makes a formatter, which is slow (scripts/bench). */
+const knownTimeZones = new Set<string>();
+
 export function isTimeZone(value: string): boolean {
+  if (knownTimeZones.has(value)) return true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
   } catch {
     return false;
   }
+  if (knownTimeZones.size < 1000) knownTimeZones.add(value);
+  return true;
 }
 
 export const createBottleInput = z.object({

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql } from "kysely";
+import { prepared } from "../../../db/prepared.ts";
 import type { Database, DB } from "../../../db/schema.ts";
 import type { BottleCard, BottleReportReason } from "../../common/bottles.ts";
 import type { Locale } from "../../common/locales.ts";
@@ -55,6 +56,42 @@ function visible(now: number) {
     ]);
 }
 
+/** The one insert of a thrown bottle, prepared once (see prepared). */
+const insertBottle = prepared(
+  (
+    db,
+    v: {
+      message: string;
+      driftHours: number;
+      country: string;
+      countryCode: string | null;
+      ipKey: string;
+      visitorId: string;
+      locale: string;
+      isPublic: number;
+      availableAt: number;
+      createdAt: number;
+      expiresAt: number;
+    },
+  ) =>
+    db
+      .insertInto("bottles")
+      .values({
+        message: v.message,
+        drift_hours: v.driftHours,
+        country: v.country,
+        country_code: v.countryCode,
+        ip_key: v.ipKey,
+        visitor_id: v.visitorId,
+        locale: v.locale,
+        is_public: v.isPublic,
+        available_at: v.availableAt,
+        created_at: v.createdAt,
+        expires_at: v.expiresAt,
+      })
+      .returning("id"),
+);
+
 /** Writes a bottle into the ocean after the rate limits, the time rules and moderation. */
 export async function throwBottle(
   db: DB,
@@ -81,23 +118,20 @@ export async function throwBottle(
   if (!safe) throw new DomainError("CONTENT_REJECTED", "message contains inappropriate content");
 
   deps.limiter.record(keys);
-  const row = await db
-    .insertInto("bottles")
-    .values({
-      message: input.message,
-      drift_hours: input.driftHours,
-      country: writer.country.name,
-      country_code: writer.country.code,
-      ip_key: writer.ipKey,
-      visitor_id: writer.visitorId,
-      locale: input.locale,
-      is_public: input.isPublic ? 1 : 0,
-      available_at: surfacesAt,
-      created_at: now,
-      expires_at: expiresAt,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const [row] = await insertBottle(db, {
+    message: input.message,
+    driftHours: input.driftHours,
+    country: writer.country.name,
+    countryCode: writer.country.code,
+    ipKey: writer.ipKey,
+    visitorId: writer.visitorId,
+    locale: input.locale,
+    isPublic: input.isPublic ? 1 : 0,
+    availableAt: surfacesAt,
+    createdAt: now,
+    expiresAt,
+  });
+  if (!row) throw new Error("the new bottle has no id");
   return { id: row.id, availableAt: surfacesAt, expiresAt };
 }
 
@@ -157,9 +191,29 @@ function toCard(row: CardRow): BottleCard {
   };
 }
 
+/** The newest available bottles not written by the reader: what the pick draws from. */
+const discoverCandidates = prepared((db, v: { now: number; visitorId: string }) =>
+  db
+    .selectFrom("bottles")
+    .where(visible(v.now))
+    .where("visitor_id", "!=", v.visitorId)
+    .select(["id", "locale"])
+    .orderBy("available_at", "desc")
+    .limit(PICK_POOL),
+);
+
+/** One bottle's card, for an anonymous reader and for a signed-in one (whose like it shows). */
+const cardForVisitor = prepared((db, v: { now: number; id: number }) =>
+  cards(db, null, v.now).where("bottles.id", "=", v.id),
+);
+const cardForUser = prepared((db, v: { now: number; id: number; userId: string }) =>
+  cards(db, v.userId, v.now).where("bottles.id", "=", v.id),
+);
+
 /**
  * A random available bottle for this reader, never their own: drawn from the newest 50,
  * avoiding what they were shown recently and preferring their language (see pickBottle).
+ * Its two queries are prepared once: this is the site's busiest read.
  */
 export async function discoverBottle(
   db: DB,
@@ -169,14 +223,7 @@ export async function discoverBottle(
   random: () => number = Math.random,
 ): Promise<BottleCard | null> {
   deps.limiter.consume(rateKeys("discover", reader), BOTTLE_RATES.discover);
-  const candidates = await db
-    .selectFrom("bottles")
-    .where(visible(now))
-    .where("visitor_id", "!=", reader.visitorId)
-    .select(["id", "locale"])
-    .orderBy("available_at", "desc")
-    .limit(PICK_POOL)
-    .execute();
+  const candidates = await discoverCandidates(db, { now, visitorId: reader.visitorId });
   const chosen = pickBottle(
     candidates,
     reader.locale,
@@ -184,9 +231,9 @@ export async function discoverBottle(
     random,
   );
   if (!chosen) return null;
-  const row = await cards(db, reader.userId, now)
-    .where("bottles.id", "=", chosen.id)
-    .executeTakeFirst();
+  const [row] = reader.userId
+    ? await cardForUser(db, { now, id: chosen.id, userId: reader.userId })
+    : await cardForVisitor(db, { now, id: chosen.id });
   if (!row) return null;
   deps.recentlyShown.add(reader.visitorId, chosen.id);
   return toCard(row);

@@ -1,17 +1,34 @@
 const HOUR_MS = 60 * 60 * 1000;
 
+/**
+ * Formatters by time zone. Making one costs far more than using it (tens of microseconds, three
+ * per bottle thrown), and there are only a few hundred zones; the bound keeps odd spellings of
+ * them from growing the map without end.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 1000;
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    if (formatters.size < MAX_FORMATTERS) formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** The offset of a time zone from UTC at an instant, in milliseconds (east positive). */
 function offsetAt(timeZone: string, instant: number): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(new Date(instant));
+  const parts = formatterFor(timeZone).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(
     get("year"),

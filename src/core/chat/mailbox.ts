@@ -55,22 +55,30 @@ export class Mailbox {
     signal: AbortSignal,
   ): AsyncGenerator<Numbered> {
     let cursor = this.#after(lastEventId);
-    while (!signal.aborted) {
-      for (const { seq, event } of this.#events) {
-        if (seq > cursor) {
-          cursor = seq;
-          yield { id: `${this.epoch}:${seq}`, event };
+    // One abort listener for the whole stream, not one per wait: this runs for every event.
+    let wake: (() => void) | undefined;
+    const onAbort = () => wake?.();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      while (!signal.aborted) {
+        // Kept events are numbered one after another, so the next one is found by its number;
+        // the array may shift while a yield waits, so the place is found again each time.
+        for (;;) {
+          const first = this.#events[0]?.seq;
+          if (first === undefined) break;
+          const next = this.#events[Math.max(0, cursor + 1 - first)];
+          if (!next) break;
+          cursor = next.seq;
+          yield { id: `${this.epoch}:${next.seq}`, event: next.event };
         }
+        if (signal.aborted) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          this.#waiters.add(resolve);
+        });
       }
-      if (signal.aborted) return;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          signal.removeEventListener("abort", wake);
-          resolve();
-        };
-        this.#waiters.add(wake);
-        signal.addEventListener("abort", wake, { once: true });
-      });
+    } finally {
+      signal.removeEventListener("abort", onAbort);
     }
   }
 }

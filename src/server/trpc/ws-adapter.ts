@@ -38,9 +38,58 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
   const { router } = options;
   type Socket = ServerWebSocket<SocketState<inferRouterContext<TRouter>>>;
 
-  const respond = (socket: Socket, message: TRPCResponseMessage) => {
+  /**
+   * Frames waiting to be written, by socket. A chat message makes several frames for the same
+   * socket within one turn of the event loop (the answer to the call, the sender's copy of the
+   * message); written together under cork, they leave in one write instead of one each, and a
+   * write on a socket costs more than everything else a frame needs (scripts/bench).
+   */
+  const outbox = new Map<Socket, string[]>();
+  let flushScheduled = false;
+  const flush = () => {
+    flushScheduled = false;
+    for (const [socket, frames] of outbox) {
+      if (socket.readyState !== WebSocket.OPEN) continue;
+      if (frames.length === 1) socket.send(frames[0] as string);
+      else
+        socket.cork(() => {
+          for (const frame of frames) socket.send(frame);
+        });
+    }
+    outbox.clear();
+  };
+  const write = (socket: Socket, frame: string) => {
     if (socket.readyState !== WebSocket.OPEN) return;
-    socket.send(JSON.stringify(transformTRPCResponse(router._def._config, message)));
+    const frames = outbox.get(socket);
+    if (frames) frames.push(frame);
+    else outbox.set(socket, [frame]);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+  };
+
+  const respond = (socket: Socket, message: TRPCResponseMessage) => {
+    write(socket, JSON.stringify(transformTRPCResponse(router._def._config, message)));
+  };
+
+  /**
+   * A data result, serialized as transformTRPCResponse would (the same keys in the same order)
+   * without its copies of the message: this runs for every chat event.
+   */
+  const serialize = router._def._config.transformer.output.serialize;
+  const respondData = (
+    socket: Socket,
+    id: string | number,
+    jsonrpc: "2.0" | undefined,
+    data: unknown,
+    eventId?: string,
+  ) => {
+    const result =
+      eventId === undefined
+        ? { type: "data", data: serialize(data) }
+        : { type: "data", id: eventId, data: serialize({ id: eventId, data }) };
+    write(socket, JSON.stringify({ id, jsonrpc, result }));
   };
 
   const respondError = (
@@ -101,7 +150,7 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
         batchIndex: 0,
       });
       if (type !== "subscription") {
-        respond(socket, { id, jsonrpc: message.jsonrpc, result: { type: "data", data: result } });
+        respondData(socket, id, message.jsonrpc, result);
         return;
       }
       if (!result || typeof result !== "object" || !(Symbol.asyncIterator in result)) {
@@ -111,27 +160,26 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
       socket.data.subscriptions.set(id, abort);
       respond(socket, { id, jsonrpc: message.jsonrpc, result: { type: "started" } });
       void (async () => {
-        const aborted = new Promise<"aborted">((resolve) => {
-          abort.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
-        });
+        // Each wait for the next event also ends on abort. One listener serves every wait;
+        // racing each wait against one long-lived promise would add a reaction to it per event.
+        let stopWaiting: ((value: "aborted") => void) | undefined;
+        abort.signal.addEventListener("abort", () => stopWaiting?.("aborted"), { once: true });
+        const nextOrAbort = () =>
+          new Promise<IteratorResult<unknown> | "aborted">((resolve, reject) => {
+            if (abort.signal.aborted) return resolve("aborted");
+            stopWaiting = resolve;
+            iterator.next().then(resolve, reject);
+          });
         try {
           while (true) {
-            const next = await Promise.race([iterator.next(), aborted]);
+            const next = await nextOrAbort();
             if (next === "aborted" || next.done) break;
             const value = next.value;
             if (isTrackedEnvelope(value)) {
               const [eventId, data] = value;
-              respond(socket, {
-                id,
-                jsonrpc: message.jsonrpc,
-                result: { type: "data", id: eventId, data: { id: eventId, data } },
-              });
+              respondData(socket, id, message.jsonrpc, data, eventId);
             } else {
-              respond(socket, {
-                id,
-                jsonrpc: message.jsonrpc,
-                result: { type: "data", data: value },
-              });
+              respondData(socket, id, message.jsonrpc, value);
             }
           }
           respond(socket, { id, jsonrpc: message.jsonrpc, result: { type: "stopped" } });
