@@ -7,6 +7,9 @@ import { LocaleProvider, useI18n } from "../lib/i18n.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
 
+/** The header is 64 px high; toasts start just under it. */
+const TOAST_TOP_PX = 72;
+
 /** Every page: header, content, footer, toasts, in the language of its prefix. */
 export function Shell() {
   const { pathname } = useLocation();
@@ -21,7 +24,15 @@ export function Shell() {
         <Outlet />
       </main>
       <Footer />
-      <Toaster position="top-center" richColors closeButton theme="dark" />
+      {/* Toasts sit below the fixed header, so they never cover its menu and account buttons. */}
+      <Toaster
+        position="top-center"
+        offset={{ top: TOAST_TOP_PX }}
+        mobileOffset={{ top: TOAST_TOP_PX }}
+        richColors
+        closeButton
+        theme="dark"
+      />
     </LocaleProvider>
   );
 }
