@@ -141,7 +141,30 @@ function countLinks(normal: string): number {
 
 function isRepetitive(normal: string): boolean {
   const text = normal.replace(EMOJI_PARTS, "");
-  return CHAR_RUN.test(text) || PHRASE_RUN.test(text);
+  return CHAR_RUN.test(text) || (mayRepeatPhrase(text) && PHRASE_RUN.test(text));
+}
+
+/**
+ * Whether PHRASE_RUN can match at all. Its unit is two characters or more and occurs ten times,
+ * so the unit's first two characters start at ten places or more; when no pair of neighbouring
+ * characters occurs that often, there is no run. Counting pairs is one pass, where the
+ * expression tries every start and every length (tens of microseconds for a short message,
+ * the largest part of moderating one; scripts/bench).
+ */
+function mayRepeatPhrase(text: string): boolean {
+  const counts = new Map<number, number>();
+  let previous = -1;
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    if (previous !== -1) {
+      const pair = previous * 0x110000 + code;
+      const seen = (counts.get(pair) ?? 0) + 1;
+      if (seen >= PHRASE_RUN_LIMIT) return true;
+      counts.set(pair, seen);
+    }
+    previous = code;
+  }
+  return false;
 }
 
 /** Terms are prepared like the text (NFKC, lower case), so both meet in the same form. */

@@ -1,0 +1,179 @@
+/**
+ * Front-end measurements: the compressed JS and CSS a first visit to /en loads (as Chromium
+ * requested them), and first contentful paint of /en and /zh in headless Chromium, each from a
+ * fresh browser context (nothing cached). Baselines: the smallest React app bundled the same
+ * way, and a static HTML page as large as the document /en builds, which paints without script.
+ */
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { BENCH_DIR, ROOT, round, startServer } from "./lib.ts";
+
+export interface Asset {
+  path: string;
+  bytes: number;
+  gzip: number;
+}
+
+export interface FrontendResult {
+  assets: Asset[];
+  gzipTotal: number;
+  rawTotal: number;
+  htmlBytes: number;
+  /** The size of the document /en has built once it has loaded (its outerHTML). */
+  domBytes: number;
+  baselineGzip: number;
+  /** Minified bytes of the script by package, largest first. */
+  composition: Array<{ name: string; bytes: number }>;
+  fcp: Record<string, { median: number; samples: number[] }>;
+  baselineFcp: { median: number; samples: number[] };
+}
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** The smallest React app, minified and gzipped: the floor for any React front end. */
+async function reactFloorGzip(): Promise<number> {
+  const build = await Bun.build({
+    entrypoints: [join(BENCH_DIR, "raw-react.tsx")],
+    minify: true,
+    target: "browser",
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!build.success) throw new Error(build.logs.map(String).join("\n"));
+  let total = 0;
+  for (const output of build.outputs) {
+    total += Bun.gzipSync(new Uint8Array(await output.arrayBuffer())).length;
+  }
+  return total;
+}
+
+/**
+ * What the front end's script is made of: minified bytes by package (or by folder of our own
+ * code), from Bun.build's metafile of the web entry point.
+ */
+async function composition(): Promise<Array<{ name: string; bytes: number }>> {
+  const build = await Bun.build({
+    entrypoints: [join(ROOT, "src", "web", "main.tsx")],
+    minify: true,
+    target: "browser",
+    metafile: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!build.success || !build.metafile) return [];
+  const meta = (
+    typeof build.metafile === "string" ? JSON.parse(build.metafile) : build.metafile
+  ) as {
+    outputs: Record<string, { inputs?: Record<string, { bytesInOutput: number }> }>;
+  };
+  const groups = new Map<string, number>();
+  for (const output of Object.values(meta.outputs)) {
+    for (const [path, info] of Object.entries(output.inputs ?? {})) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+      const name =
+        pkg ??
+        (path.startsWith("i18n")
+          ? "i18n/ (both languages)"
+          : `${path.split("/").slice(0, 3).join("/")}/`);
+      groups.set(name, (groups.get(name) ?? 0) + info.bytesInOutput);
+    }
+  }
+  return [...groups].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+export async function measureFrontend(appUrl: string, samples: number): Promise<FrontendResult> {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const paint = async (url: string) => {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const requested: string[] = [];
+        page.on("request", (request) => {
+          const type = request.resourceType();
+          if (type === "script" || type === "stylesheet") requested.push(request.url());
+        });
+        await page.goto(url, { waitUntil: "networkidle" });
+        const fcp = await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              new PerformanceObserver((list) => {
+                const entry = list.getEntriesByName("first-contentful-paint")[0];
+                if (entry) resolve(entry.startTime);
+              }).observe({ type: "paint", buffered: true });
+              setTimeout(() => resolve(Number.NaN), 5000);
+            }),
+        );
+        const domBytes = await page.evaluate(
+          () => new TextEncoder().encode(document.documentElement.outerHTML).length,
+        );
+        return { fcp, requested, domBytes };
+      } finally {
+        await context.close();
+      }
+    };
+
+    // Warm the server (its first answers are slower) and learn what a first visit loads.
+    const first = await paint(`${appUrl}/en`);
+    const htmlBytes = (await (await fetch(`${appUrl}/en`)).arrayBuffer()).byteLength;
+    const assets: Asset[] = [];
+    for (const url of new Set(first.requested)) {
+      const body = new Uint8Array(await (await fetch(url)).arrayBuffer());
+      assets.push({
+        path: new URL(url).pathname,
+        bytes: body.length,
+        gzip: Bun.gzipSync(body).length,
+      });
+    }
+    const gzipTotal = assets.reduce((sum, a) => sum + a.gzip, 0);
+    const rawTotal = assets.reduce((sum, a) => sum + a.bytes, 0);
+
+    const fcp: FrontendResult["fcp"] = {};
+    for (const prefix of ["en", "zh"]) {
+      const values: number[] = [];
+      for (let i = 0; i < samples; i++) values.push((await paint(`${appUrl}/${prefix}`)).fcp);
+      fcp[`/${prefix}`] = {
+        median: round(median(values), 0),
+        samples: values.map((v) => round(v, 0)),
+      };
+    }
+
+    // The same page as static HTML: as large as the document /en builds in the browser.
+    const staticPage = await startServer("raw-static.ts", { STATIC_BYTES: String(first.domBytes) });
+    let baselineFcp: FrontendResult["baselineFcp"];
+    try {
+      await paint(staticPage.url);
+      const values: number[] = [];
+      for (let i = 0; i < samples; i++) values.push((await paint(staticPage.url)).fcp);
+      baselineFcp = { median: round(median(values), 0), samples: values.map((v) => round(v, 0)) };
+    } finally {
+      await staticPage.stop();
+    }
+    return {
+      assets,
+      gzipTotal,
+      rawTotal,
+      htmlBytes,
+      domBytes: first.domBytes,
+      baselineGzip: await reactFloorGzip(),
+      composition: await composition(),
+      fcp,
+      baselineFcp,
+    };
+  } finally {
+    await browser.close();
+  }
+}

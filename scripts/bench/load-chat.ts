@@ -1,0 +1,185 @@
+/**
+ * Chat relay load: `pairs` pairs of visitors over real WebSockets, each visitor sending at an
+ * even pace so that all together offer `rate` messages a second, for a warm-up and then a
+ * measured window. Each message carries its send time; the partner's socket computes the
+ * delivery delay on arrival (same process, same clock). After the window, sending stops and
+ * the generator waits for what is still in flight.
+ *
+ *   bun scripts/bench/load-chat.ts '{"url":"http://127.0.0.1:1234","mode":"app","pairs":1000,"rate":10000,...}'
+ *
+ * Prints one JSON line: achieved send rate, delivery p50/p99/max (ms), messages lost, error
+ * answers, and the CPU use of the server and of this generator over the window.
+ */
+import {
+  type ChatMode,
+  closeAll,
+  isError,
+  matchedChat,
+  openVisitors,
+  stampedMessage,
+  stampOf,
+  startFrame,
+  type Visitor,
+} from "./chat-client.ts";
+import { cpuSeconds, loadOptions, round, summarize } from "./lib.ts";
+
+export interface ChatLoadOptions {
+  url: string;
+  mode: ChatMode;
+  pairs: number;
+  /** Messages a second offered by all visitors together. */
+  rate: number;
+  warmupMs: number;
+  durationMs: number;
+  serverPid?: number;
+  firstVisitor?: number;
+}
+
+export interface ChatLoadResult {
+  pairs: number;
+  offered: number;
+  sentRate: number;
+  sent: number;
+  delivered: number;
+  lost: number;
+  errors: number;
+  firstError: string | null;
+  p50: number;
+  p99: number;
+  max: number;
+  serverCpu: number | null;
+  clientCpu: number;
+  setupSeconds: number;
+}
+
+async function main(): Promise<void> {
+  const options = loadOptions<ChatLoadOptions>();
+  const setupStarted = performance.now();
+  let windowStart = Number.POSITIVE_INFINITY;
+  let windowEnd = Number.POSITIVE_INFINITY;
+  const latencies: number[] = [];
+  let delivered = 0;
+  let errors = 0;
+  let firstError: string | null = null;
+  let matched = 0;
+  let allMatched: () => void = () => {};
+  const matching = new Promise<void>((resolve) => {
+    allMatched = resolve;
+  });
+  const count = options.pairs * 2;
+
+  const onFrame = (visitor: Visitor, frame: string) => {
+    if (isError(frame)) {
+      const at = performance.now();
+      if (at >= windowStart && at < windowEnd + 3000) {
+        errors += 1;
+        firstError ??= frame.slice(0, 300);
+      }
+      return;
+    }
+    if (options.mode === "app" && !frame.includes('"from":"partner"')) {
+      if (visitor.chatId === undefined) {
+        const chatId = matchedChat(frame, options.mode);
+        if (chatId) {
+          visitor.chatId = chatId;
+          if (++matched === count) allMatched();
+        }
+      }
+      return;
+    }
+    if (options.mode === "raw" && visitor.chatId === undefined) {
+      const chatId = matchedChat(frame, options.mode);
+      if (chatId) {
+        visitor.chatId = chatId;
+        if (++matched === count) allMatched();
+      }
+      return;
+    }
+    const sentAt = stampOf(frame);
+    if (sentAt === undefined || sentAt < windowStart || sentAt >= windowEnd) return;
+    latencies.push(performance.now() - sentAt);
+    delivered += 1;
+  };
+
+  const visitors = await openVisitors(
+    options.url,
+    options.mode,
+    count,
+    options.firstVisitor ?? 0,
+    onFrame,
+  );
+  // Pressing start one after another pairs neighbours; the generator needs no more than that
+  // everyone is in a chat.
+  for (const visitor of visitors) visitor.socket.send(startFrame(visitor, options.mode));
+  await Promise.race([
+    matching,
+    Bun.sleep(30_000).then(() => {
+      throw new Error(`only ${matched} of ${count} visitors were matched`);
+    }),
+  ]);
+  const setupSeconds = (performance.now() - setupStarted) / 1000;
+
+  // Even pacing: visitor k sends every count/rate seconds, round robin.
+  const started = performance.now();
+  windowStart = started + options.warmupMs;
+  windowEnd = windowStart + options.durationMs;
+  let due = 0;
+  let sent = 0;
+  let next = 0;
+  let cpuBefore = 0;
+  let clientBefore = process.cpuUsage();
+  let measuring = false;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      if (!measuring && now >= windowStart) {
+        measuring = true;
+        cpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : 0;
+        clientBefore = process.cpuUsage();
+      }
+      if (now >= windowEnd) {
+        clearInterval(timer);
+        resolve();
+        return;
+      }
+      const target = Math.floor(((now - started) / 1000) * options.rate);
+      while (due < target) {
+        const visitor = visitors[next] as Visitor;
+        next = (next + 1) % count;
+        due += 1;
+        const at = performance.now();
+        visitor.socket.send(stampedMessage(visitor, at));
+        if (at >= windowStart && at < windowEnd) sent += 1;
+      }
+    }, 2);
+  });
+  const elapsed = (performance.now() - windowStart) / 1000;
+  const cpuAfter = options.serverPid ? cpuSeconds(options.serverPid) : 0;
+  const client = process.cpuUsage(clientBefore);
+  // What is still in flight gets three seconds to arrive.
+  const drainUntil = performance.now() + 3000;
+  while (delivered < sent && performance.now() < drainUntil) await Bun.sleep(20);
+
+  const latency = summarize(latencies);
+  const result: ChatLoadResult = {
+    pairs: options.pairs,
+    offered: options.rate,
+    sentRate: round(sent / elapsed, 0),
+    sent,
+    delivered,
+    lost: sent - delivered,
+    errors,
+    firstError,
+    p50: round(latency.p50, 2),
+    p99: round(latency.p99, 2),
+    max: round(latency.max, 2),
+    serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,
+    clientCpu: round((client.user + client.system) / 1e6 / elapsed, 2),
+    setupSeconds: round(setupSeconds, 1),
+  };
+  closeAll(visitors);
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
+
+if (import.meta.main) await main();

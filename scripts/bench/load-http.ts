@@ -1,0 +1,229 @@
+/**
+ * HTTP load generator: a fixed number of keep-alive connections, each sending its next request
+ * as soon as the previous answer arrived (closed loop), for a warm-up and then a measured
+ * window. Every request comes from a visitor of its own (cookie and X-Forwarded-For address),
+ * as traffic from many visitors would. A small HTTP/1.1 client over Bun.connect keeps the
+ * generator's own cost low and equal for the server under test and its baseline.
+ *
+ *   bun scripts/bench/load-http.ts '{"url":"http://127.0.0.1:1234","kind":"discover",...}'
+ *
+ * Prints one JSON line: requests per second, latency p50/p99 (ms), status counts, and the
+ * server's CPU use over the window when its pid is given.
+ */
+import type { Socket } from "bun";
+import {
+  cpuSeconds,
+  loadOptions,
+  privateAddress,
+  publicAddress,
+  round,
+  summarize,
+  visitorCookie,
+} from "./lib.ts";
+
+export interface HttpLoadOptions {
+  url: string;
+  path: string;
+  kind: "discover" | "throw";
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+  /** The server's pid, to report its CPU use during the window. */
+  serverPid?: number;
+  /**
+   * Visitor numbers start here, so runs against the same server never share a visitor or an
+   * address (the rate limits are per visitor and per address).
+   */
+  firstVisitor?: number;
+}
+
+export interface HttpLoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  max: number;
+  statuses: Record<string, number>;
+  errors: number;
+  serverCpu: number | null;
+}
+
+const MESSAGES = [
+  "Hello from the other side of the sea. I hope whoever finds this is having a calm evening.",
+  "今天的海很安靜，希望撿到這個瓶子的人一切都好。",
+  "Just finished a long week. Sending good thoughts to a stranger far away.",
+  "If you are reading this, remember to look up at the stars tonight.",
+  "我在台北的咖啡店寫下這封信，祝你有美好的一天。",
+  "Does anyone else collect sea glass? I found a blue one today.",
+];
+const TIME_ZONES = ["Asia/Taipei", "Europe/Berlin", "America/New_York", "UTC", "Asia/Tokyo"];
+
+const CLOSINGS = [
+  "Take care.",
+  "Good night from here.",
+  "Write back if the tide allows.",
+  "Wishing you a gentle week.",
+  "祝你平安。",
+  "",
+];
+
+/** A valid bottle: a clean message, and a drift that always ends before the expiry. */
+function throwBody(n: number): string {
+  const expiryDays = [1, 3, 5, 7][n % 4] ?? 7;
+  return JSON.stringify({
+    message: `${MESSAGES[n % MESSAGES.length]} ${CLOSINGS[n % CLOSINGS.length]}`.trim(),
+    driftHours: expiryDays >= 3 && n % 7 === 0 ? (n % 24) + 1 : 0,
+    isPublic: n % 3 === 0,
+    expiryDays,
+    timeZone: TIME_ZONES[n % TIME_ZONES.length],
+    locale: n % 5 < 3 ? "en" : "zh-TW",
+  });
+}
+
+interface Pending {
+  resolve(status: number): void;
+  reject(error: Error): void;
+}
+
+/** One keep-alive HTTP/1.1 connection; one request in flight at a time. */
+class Connection {
+  #socket: Socket<undefined> | undefined;
+  #buffer = Buffer.alloc(0);
+  #pending: Pending | undefined;
+
+  static async open(hostname: string, port: number): Promise<Connection> {
+    const connection = new Connection();
+    connection.#socket = await Bun.connect({
+      hostname,
+      port,
+      socket: {
+        data: (_socket, data) => connection.#onData(data),
+        close: () => connection.#fail(new Error("connection closed")),
+        error: (_socket, error) => connection.#fail(error),
+      },
+    });
+    return connection;
+  }
+
+  request(bytes: string): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.#pending = { resolve, reject };
+      this.#buffer = Buffer.alloc(0);
+      this.#socket?.write(bytes);
+    });
+  }
+
+  close(): void {
+    this.#socket?.end();
+  }
+
+  #fail(error: Error): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    pending?.reject(error);
+  }
+
+  #onData(data: Buffer): void {
+    this.#buffer = Buffer.concat([this.#buffer, data]);
+    const headerEnd = this.#buffer.indexOf("\r\n\r\n");
+    if (headerEnd === -1) return;
+    const head = this.#buffer.toString("latin1", 0, headerEnd);
+    const status = Number(head.slice(9, 12));
+    const lengthMatch = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    const bodyStart = headerEnd + 4;
+    if (lengthMatch) {
+      if (this.#buffer.length < bodyStart + Number(lengthMatch[1])) return;
+    } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+      if (this.#buffer.indexOf("\r\n0\r\n\r\n", bodyStart - 2) === -1) return;
+    }
+    const pending = this.#pending;
+    this.#pending = undefined;
+    pending?.resolve(status);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = loadOptions<HttpLoadOptions>();
+  const target = new URL(options.url);
+  const hostname = target.hostname;
+  const port = Number(target.port);
+  let counter = options.firstVisitor ?? 0;
+
+  const buildRequest = (): string => {
+    counter += 1;
+    const n = counter;
+    const cookie = visitorCookie("bench", n);
+    if (options.kind === "discover") {
+      return (
+        `GET ${options.path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+        `Cookie: visitor=${cookie}\r\nX-Forwarded-For: ${privateAddress(n)}\r\n` +
+        `x-tidings-locale: ${n % 5 < 3 ? "en" : "zh-TW"}\r\n\r\n`
+      );
+    }
+    const body = throwBody(n);
+    return (
+      `POST ${options.path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+      `Origin: ${target.origin}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cookie: visitor=${cookie}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
+      `x-tidings-locale: en\r\n\r\n${body}`
+    );
+  };
+
+  const connections = await Promise.all(
+    Array.from({ length: options.concurrency }, () => Connection.open(hostname, port)),
+  );
+
+  let measuring = false;
+  let stop = false;
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+
+  const worker = async (connection: Connection) => {
+    while (!stop) {
+      const started = performance.now();
+      try {
+        const status = await connection.request(buildRequest());
+        if (measuring) {
+          latencies.push(performance.now() - started);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      } catch {
+        if (measuring) errors += 1;
+        return;
+      }
+    }
+  };
+
+  const workers = connections.map((c) => worker(c));
+  await Bun.sleep(options.warmupMs);
+  const cpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : 0;
+  const started = performance.now();
+  measuring = true;
+  await Bun.sleep(options.durationMs);
+  measuring = false;
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = options.serverPid ? cpuSeconds(options.serverPid) : 0;
+  stop = true;
+  await Promise.race([Promise.all(workers), Bun.sleep(2000)]);
+  for (const c of connections) c.close();
+
+  const latency = summarize(latencies);
+  const result: HttpLoadResult = {
+    requests: latency.count,
+    rps: round(latency.count / elapsed, 0),
+    p50: round(latency.p50, 2),
+    p99: round(latency.p99, 2),
+    mean: round(latency.mean, 2),
+    max: round(latency.max, 2),
+    statuses,
+    errors,
+    serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,
+  };
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
+
+if (import.meta.main) await main();

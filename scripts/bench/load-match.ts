@@ -1,0 +1,134 @@
+/**
+ * Matching load: `visitors` visitors, each connected and listening, press start one after
+ * another, evenly spread over `spreadMs`. Checks that everyone is paired exactly once (each
+ * chat has exactly two visitors), and measures, for each visitor, the time from the moment a
+ * partner became available (the later of the two presses) to its 'matched' event.
+ *
+ *   bun scripts/bench/load-match.ts '{"url":"http://127.0.0.1:1234","mode":"app","visitors":2000,"spreadMs":1000}'
+ */
+import {
+  type ChatMode,
+  closeAll,
+  isError,
+  matchedChat,
+  openVisitors,
+  startFrame,
+  type Visitor,
+} from "./chat-client.ts";
+import { loadOptions, round, summarize } from "./lib.ts";
+
+export interface MatchLoadOptions {
+  url: string;
+  mode: ChatMode;
+  visitors: number;
+  spreadMs: number;
+  firstVisitor?: number;
+}
+
+export interface MatchLoadResult {
+  visitors: number;
+  pressSeconds: number;
+  chats: number;
+  matchedOnce: number;
+  unmatched: number;
+  matchedTwice: number;
+  badChats: number;
+  errors: number;
+  firstError: string | null;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function main(): Promise<void> {
+  const options = loadOptions<MatchLoadOptions>();
+  let errors = 0;
+  let firstError: string | null = null;
+  let matchedEvents = 0;
+  const onFrame = (visitor: Visitor, frame: string) => {
+    if (isError(frame)) {
+      errors += 1;
+      firstError ??= frame.slice(0, 300);
+      return;
+    }
+    const chatId = matchedChat(frame, options.mode);
+    if (chatId === undefined) return;
+    visitor.matchedCount += 1;
+    visitor.matchedAt ??= performance.now();
+    visitor.chatId ??= chatId;
+    matchedEvents += 1;
+  };
+  const visitors = await openVisitors(
+    options.url,
+    options.mode,
+    options.visitors,
+    options.firstVisitor ?? 0,
+    onFrame,
+  );
+
+  // Presses spread evenly over the window, sent by a 1 ms timer.
+  const started = performance.now() + 50;
+  let pressed = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      const due = Math.min(
+        options.visitors,
+        Math.floor(((now - started) / options.spreadMs) * options.visitors) + 1,
+      );
+      while (pressed < due) {
+        const visitor = visitors[pressed] as Visitor;
+        visitor.pressedAt = performance.now();
+        visitor.socket.send(startFrame(visitor, options.mode));
+        pressed += 1;
+      }
+      if (pressed >= options.visitors) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  const pressSeconds = (performance.now() - started) / 1000;
+  const deadline = performance.now() + 5000;
+  while (matchedEvents < options.visitors && performance.now() < deadline) await Bun.sleep(10);
+  await Bun.sleep(200); // a second 'matched' for anyone would show up here
+
+  const byChat = new Map<string, Visitor[]>();
+  for (const visitor of visitors) {
+    if (visitor.chatId === undefined) continue;
+    const members = byChat.get(visitor.chatId) ?? [];
+    members.push(visitor);
+    byChat.set(visitor.chatId, members);
+  }
+  const latencies: number[] = [];
+  let badChats = 0;
+  for (const members of byChat.values()) {
+    const [a, b] = members;
+    if (members.length !== 2 || !a || !b) {
+      badChats += 1;
+      continue;
+    }
+    const available = Math.max(a.pressedAt ?? 0, b.pressedAt ?? 0);
+    for (const visitor of members) latencies.push((visitor.matchedAt ?? available) - available);
+  }
+  const latency = summarize(latencies);
+  const result: MatchLoadResult = {
+    visitors: options.visitors,
+    pressSeconds: round(pressSeconds, 2),
+    chats: byChat.size,
+    matchedOnce: visitors.filter((v) => v.matchedCount === 1).length,
+    unmatched: visitors.filter((v) => v.matchedCount === 0).length,
+    matchedTwice: visitors.filter((v) => v.matchedCount > 1).length,
+    badChats,
+    errors,
+    firstError,
+    p50: round(latency.p50, 2),
+    p99: round(latency.p99, 2),
+    max: round(latency.max, 2),
+  };
+  closeAll(visitors);
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,123 @@
+/**
+ * The SQL the real code runs, captured as it runs: discoverBottle against a seeded database
+ * (for an anonymous and for a signed-in reader) and throwBottle against a scratch one. Used to
+ * print EXPLAIN QUERY PLAN for each statement on the read path, with the values it was bound
+ * to, and to check the raw baselines still run the very same SQL.
+ */
+import type { Database } from "bun:sqlite";
+import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
+import { RecentlyShown } from "../../src/core/bottles/pick.ts";
+import { RateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { LocalModerator } from "../../src/core/moderation/local.ts";
+import { SEED_USERS } from "./seed.ts";
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+  plan: string[];
+}
+
+type Bindings = Parameters<ReturnType<Database["query"]>["all"]>;
+
+/** Records every statement run on this connection, with its bound values. */
+function record(sqlite: Database): Array<{ sql: string; params: unknown[] }> {
+  const seen: Array<{ sql: string; params: unknown[] }> = [];
+  const query = sqlite.query.bind(sqlite);
+  const recording = (sql: string) => {
+    const statement = query(sql);
+    const all = statement.all.bind(statement);
+    const get = statement.get.bind(statement);
+    const run = statement.run.bind(statement);
+    // The dialect reads columnNames and calls all/run (iterate for streams).
+    return {
+      columnNames: statement.columnNames,
+      all: (...params: Bindings) => {
+        seen.push({ sql, params });
+        return all(...params);
+      },
+      get: (...params: Bindings) => {
+        seen.push({ sql, params });
+        return get(...params);
+      },
+      run: (...params: Bindings) => {
+        seen.push({ sql, params });
+        return run(...params);
+      },
+      iterate: statement.iterate.bind(statement),
+    };
+  };
+  sqlite.query = recording as unknown as typeof sqlite.query;
+  return seen;
+}
+
+function planOf(sqlite: Database, sql: string, params: unknown[]): string[] {
+  const rows = sqlite
+    .query<{ id: number; parent: number; detail: string }, Bindings>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...(params as Bindings));
+  const depth = new Map<number, number>([[0, -1]]);
+  return rows.map((row) => {
+    const d = (depth.get(row.parent) ?? -1) + 1;
+    depth.set(row.id, d);
+    return `${"  ".repeat(d)}${row.detail}`;
+  });
+}
+
+/** The statements of the discover read path on this database, with their query plans. */
+export async function readPath(
+  file: string,
+): Promise<{ anonymous: Statement[]; signedIn: Statement[] }> {
+  const { db, sqlite } = openDatabase(file);
+  try {
+    const seen = record(sqlite);
+    const deps = { limiter: new RateLimiter(), recentlyShown: new RecentlyShown() };
+    const now = Date.now();
+    const capture = async (userId: string | null) => {
+      seen.length = 0;
+      await discoverBottle(
+        db,
+        deps,
+        { visitorId: "explain-reader-000000", ipKey: "explain", userId, locale: "en" },
+        now,
+      );
+      return seen.map(({ sql, params }) => ({ sql, params, plan: planOf(sqlite, sql, params) }));
+    };
+    return {
+      anonymous: await capture(null),
+      signedIn: await capture(`seed-user-${SEED_USERS - 1}`),
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The INSERT that throwBottle runs. */
+export async function writePathSql(): Promise<string[]> {
+  const { db, sqlite } = openDatabase(":memory:");
+  try {
+    await migrateToLatest(db);
+    const seen = record(sqlite);
+    await throwBottle(
+      db,
+      { limiter: new RateLimiter(), moderator: new LocalModerator() },
+      {
+        visitorId: "explain-writer-000000",
+        ipKey: "explain",
+        userId: null,
+        country: { code: "TW", name: "Taiwan", flag: "" },
+      },
+      {
+        message: "Hello from the sea",
+        driftHours: 0,
+        isPublic: true,
+        expiryDays: 3,
+        timeZone: "Asia/Taipei",
+        locale: "en",
+      },
+      Date.now(),
+    );
+    return seen.map((s) => s.sql);
+  } finally {
+    await db.destroy();
+  }
+}
