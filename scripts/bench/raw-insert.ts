@@ -41,7 +41,9 @@ if (import.meta.main) {
       const now = Date.now();
       const availableAt = now + body.driftHours * HOUR;
       const expiresAt = now + body.expiryDays * 24 * HOUR;
-      const row = insert.get(
+      // all(), not get(): get() leaves an INSERT … RETURNING unfinished, so its transaction stays
+      // open until the next call and the WAL can never be checkpointed (it grew past 1 GB).
+      const [row] = insert.all(
         body.message,
         body.driftHours,
         "Unknown",
