@@ -94,11 +94,15 @@ export async function startServer(
       }
     }).then(() => reject(new Error(`${script} ended before it was ready: ${stderr.join("\n")}`)));
   });
-  const timeout = sleep(timeoutMs).then(() => {
-    throw new Error(`${script} not ready after ${timeoutMs} ms: ${stderr.join("\n")}`);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${script} not ready after ${timeoutMs} ms: ${stderr.join("\n")}`)),
+      timeoutMs,
+    );
   });
   try {
-    const { url, pid } = await Promise.race([ready, timeout]);
+    const { url, pid } = await Promise.race([ready, timeout]).finally(() => clearTimeout(timer));
     return {
       url,
       pid,

@@ -821,3 +821,4 @@ try {
   await stopAllChildren();
   rmSync(work, { recursive: true, force: true });
 }
+process.exit(0);
