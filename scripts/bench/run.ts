@@ -242,7 +242,9 @@ async function discover(): Promise<Section> {
               serverPid: app.pid,
               firstVisitor: freshVisitors(),
             } satisfies HttpLoadOptions);
-            overhead.push(`${name}: ${fmt(r.rps)} requests/s`);
+            overhead.push(
+              `${name}: ${fmt(r.rps)} requests/s, about ${fmt(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs of CPU per request`,
+            );
           }
         }
         return result;
@@ -798,7 +800,16 @@ async function main(): Promise<void> {
     log(`${name} done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   const total = (performance.now() - runStarted) / 1000;
-  meta.push(`This run took ${total.toFixed(0)} s${quick ? " (--quick)" : ""}.`);
+  if (selected.length < BENCHMARKS.length) {
+    const full = existsSync(mdFile)
+      ? readFileSync(mdFile, "utf8").match(/^The last full run took (\d+) s/m)?.[1]
+      : undefined;
+    meta.push(
+      `${full ? `The last full run took ${full} s; ` : ""}this update took ${total.toFixed(0)} s${quick ? " (--quick)" : ""}.`,
+    );
+  } else {
+    meta.push(`The last full run took ${total.toFixed(0)} s${quick ? " (--quick)" : ""}.`);
+  }
   const text = render(sections, meta);
   if (quick) {
     console.log(`\n${text.slice(0, text.indexOf(DATA_MARK))}`);
