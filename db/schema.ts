@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Kysely, Selectable } from "kysely";
+import type { Generated, Kysely } from "kysely";
 
 /** Contact form messages, kept for the operator (the original only simulated sending). */
 export interface ContactMessagesTable {
@@ -123,5 +123,3 @@ export interface Database {
 }
 
 export type DB = Kysely<Database>;
-export type ContactMessage = Selectable<ContactMessagesTable>;
-export type NewContactMessage = Insertable<ContactMessagesTable>;

@@ -16,9 +16,6 @@ import { createHandler } from "./handler.ts";
 import type { Services } from "./services.ts";
 import { createWebSocket } from "./ws.ts";
 
-export { MAX_BODY_BYTES } from "./handler.ts";
-export type { Services } from "./services.ts";
-
 export interface RunningApp {
   // biome-ignore lint/suspicious/noExplicitAny: the socket data type belongs to the WebSocket glue.
   server: Server<any>;

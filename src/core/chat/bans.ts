@@ -72,10 +72,4 @@ export class ChatBans {
     for (const [key, until] of next) this.#until.set(key, until);
     return fresh;
   }
-
-  /** Lifts a ban by either key (the operator's unban). */
-  async lift(key: string): Promise<void> {
-    this.#until.delete(key);
-    await this.db.deleteFrom("chat_bans").where("key", "=", key).execute();
-  }
 }
