@@ -6,16 +6,6 @@ export const CHAT_LIMITS = {
   buffer: 50,
 } as const;
 
-/** Spec 9 timings the chat screen follows. */
-export const CHAT_TIMINGS = {
-  matchOverlayMs: 3000,
-  partnerLeftResetMs: 3000,
-  /** A dropped socket that returns within this resumes the same chat. */
-  resumeGraceMs: 15_000,
-  /** The client's reconnect delays: 1, 2, 5, then every 10 s. */
-  reconnectDelaysMs: [1000, 2000, 5000, 10_000],
-} as const;
-
 export const chatReportReasons = ["harassment", "inappropriate", "spam", "scam", "other"] as const;
 export type ChatReportReason = (typeof chatReportReasons)[number];
 

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import {
   CHAT_LIMITS,
-  CHAT_TIMINGS,
   type ChatMessage,
   type ChatPartner,
   type ChatStatus,
 } from "../../common/chat.ts";
+import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
 import { FloodGate } from "./flood.ts";
 import { Mailbox, type Numbered } from "./mailbox.ts";

@@ -1,7 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
 import { createTRPCReact } from "@trpc/react-query";
-import { CHAT_TIMINGS } from "../../common/chat.ts";
+import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppRouter } from "../../server/trpc/routers/index.ts";
 
 export const trpc = createTRPCReact<AppRouter>();

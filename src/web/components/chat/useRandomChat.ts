@@ -2,12 +2,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import {
   CHAT_LIMITS,
-  CHAT_TIMINGS,
   type ChatEvent,
   type ChatMessage,
   type ChatPartner,
   type ChatStatus,
 } from "../../../common/chat.ts";
+import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";

@@ -1,0 +1,10 @@
+// Apart from chat.ts so the first page load, which only needs these numbers, carries no zod.
+/** Spec 9 timings the chat screen follows. */
+export const CHAT_TIMINGS = {
+  matchOverlayMs: 3000,
+  partnerLeftResetMs: 3000,
+  /** A dropped socket that returns within this resumes the same chat. */
+  resumeGraceMs: 15_000,
+  /** The client's reconnect delays: 1, 2, 5, then every 10 s. */
+  reconnectDelaysMs: [1000, 2000, 5000, 10_000],
+} as const;
