@@ -9,7 +9,6 @@ import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { RateLimiter } from "../core/limits/rate-limiter.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { createTranslator } from "../core/translation/index.ts";
-import index from "../web/index.html";
 import { loadWebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
 import { createHandler } from "./handler.ts";
@@ -35,7 +34,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const now = options.now ?? Date.now;
   const { db, sqlite } = openDatabase(config.databaseFile);
   await migrateToLatest(db);
-  const assets = await loadWebAssets(index);
+  const assets = await loadWebAssets();
   const bans = await ChatBans.load(db, now);
   const services: Services = {
     config,

@@ -1,7 +1,10 @@
-import type { HTMLBundle } from "bun";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 export interface Asset {
   body: Uint8Array<ArrayBuffer>;
+  /** The same bytes gzipped, when that makes them smaller (scripts, styles, SVG). */
+  gzip: Uint8Array<ArrayBuffer> | undefined;
   type: string;
   etag: string;
 }
@@ -13,60 +16,89 @@ export interface WebAssets {
   files: Map<string, Asset>;
 }
 
+/** The bundler's output as plain data: what a compiled binary carries inside it. */
+export interface BuiltFile {
+  path: string;
+  type: string;
+  base64: string;
+  /** Its gzip, made at build time, when that is smaller (scripts, styles, SVG). */
+  gzipBase64?: string;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json)|image\/svg)/;
+
+const WEB_ENTRY = join(import.meta.dir, "..", "web", "index.html");
+
 /**
- * Bun bundles the front end from its HTML import (at first request in development, at build
- * time inside a compiled binary). We take that output once, through a short-lived loopback
- * server, and serve it ourselves: that way every response carries our security headers, the
- * not-found page can answer 404, and the HTML can name the page's language.
+ * Bundles the front end from src/web/index.html with code splitting, so a first visit loads
+ * the shell and the page it asked for, and every other page and language arrives when needed.
+ * (Bun's HTML import in Bun.serve routes bundles into a single chunk, without splitting.)
  */
-export async function loadWebAssets(bundle: HTMLBundle): Promise<WebAssets> {
-  const internal = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    development: false,
-    routes: { "/": bundle },
-    fetch: () => new Response("not found", { status: 404 }),
+export async function buildWeb(entry: string = WEB_ENTRY): Promise<BuiltFile[]> {
+  if (!existsSync(entry)) {
+    throw new Error(
+      `the front end's source (${entry}) is not here; a binary must be built with \`bun run build\``,
+    );
+  }
+  const result = await Bun.build({
+    entrypoints: [entry],
+    target: "browser",
+    splitting: true,
+    minify: true,
+    publicPath: "/",
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    throw: false,
   });
-  try {
-    const base = internal.url;
-    const htmlResponse = await fetch(new URL("/", base));
-    if (!htmlResponse.ok) throw new Error(`front end bundle failed: ${await buildErrors(bundle)}`);
-    const html = await htmlResponse.text();
-    const files = new Map<string, Asset>();
-    const pending = referencedPaths(html);
-    while (pending.length > 0) {
-      const path = pending.pop();
-      if (!path || files.has(path)) continue;
-      const response = await fetch(new URL(path, base));
-      if (!response.ok) throw new Error(`front end asset ${path} missing: ${response.status}`);
-      const body = new Uint8Array(await response.arrayBuffer());
-      const type = response.headers.get("content-type") ?? "application/octet-stream";
-      files.set(path, { body, type, etag: `"${Bun.hash(body).toString(36)}"` });
-      if (type.startsWith("text/css"))
-        pending.push(...referencedPaths(new TextDecoder().decode(body)));
+  if (!result.success)
+    throw new Error(`front end bundle failed:\n${result.logs.map(String).join("\n")}`);
+  return Promise.all(
+    result.outputs.map(async (output) => {
+      const body = new Uint8Array(await output.arrayBuffer());
+      const gzip = COMPRESSIBLE.test(output.type) ? Bun.gzipSync(body, { level: 9 }) : undefined;
+      return {
+        path: `/${output.path.replace(/^\.\//, "")}`,
+        type: output.type,
+        base64: Buffer.from(body).toString("base64"),
+        ...(gzip && gzip.byteLength < body.byteLength
+          ? { gzipBase64: Buffer.from(gzip).toString("base64") }
+          : {}),
+      };
+    }),
+  );
+}
+
+let embedded: BuiltFile[] | undefined;
+
+/** A compiled binary hands over the bundle it was built with, before the server starts. */
+export function useEmbeddedWeb(files: BuiltFile[]): void {
+  embedded = files;
+}
+
+let loading: Promise<WebAssets> | undefined;
+
+/** The front end: the embedded bundle in a binary, otherwise built once per process. */
+export function loadWebAssets(): Promise<WebAssets> {
+  loading ??= (async () => toAssets(embedded ?? (await buildWeb())))();
+  return loading;
+}
+
+function toAssets(built: BuiltFile[]): WebAssets {
+  let html: string | undefined;
+  const files = new Map<string, Asset>();
+  for (const file of built) {
+    const body = new Uint8Array(Buffer.from(file.base64, "base64"));
+    if (file.path === "/index.html") {
+      html = new TextDecoder().decode(body);
+      continue;
     }
-    return { html, files };
-  } finally {
-    internal.stop(true);
+    files.set(file.path, {
+      body,
+      gzip: file.gzipBase64 ? new Uint8Array(Buffer.from(file.gzipBase64, "base64")) : undefined,
+      type: file.type,
+      // Weak: the gzipped and the plain bytes are the same file under one tag.
+      etag: `W/"${Bun.hash(body).toString(36)}"`,
+    });
   }
-}
-
-/** Bun's HTML route answers a failed bundle with an empty 500; a direct build says why. */
-async function buildErrors(bundle: HTMLBundle): Promise<string> {
-  try {
-    const result = await Bun.build({ entrypoints: [bundle.index], throw: false });
-    return result.logs.map((log) => String(log)).join("\n") || "no details";
-  } catch (error) {
-    return String(error);
-  }
-}
-
-/** Root-relative asset paths named by src/href attributes or CSS url()s. */
-function referencedPaths(text: string): string[] {
-  const paths: string[] = [];
-  for (const m of text.matchAll(/(?:src|href)="(\/[^"/][^"]*)"|url\((?:'|")?(\/[^'")]+)/g)) {
-    const path = m[1] ?? m[2];
-    if (path) paths.push(path.split(/[?#]/)[0] ?? path);
-  }
-  return paths;
+  if (html === undefined) throw new Error("front end bundle has no index.html");
+  return { html, files };
 }

@@ -104,11 +104,19 @@ export function createHandler(services: Services, socket: Socket) {
 
     const asset = assets.files.get(path);
     if (asset) {
-      const cache = { "Cache-Control": "public, max-age=31536000, immutable", ETag: asset.etag };
+      const cache = {
+        "Cache-Control": "public, max-age=31536000, immutable",
+        ETag: asset.etag,
+        Vary: "Accept-Encoding",
+      };
       if (request.headers.get("if-none-match") === asset.etag) {
         return new Response(null, { status: 304, headers: cache });
       }
-      return new Response(asset.body, { headers: { ...cache, "Content-Type": asset.type } });
+      const headers = { ...cache, "Content-Type": asset.type };
+      if (asset.gzip && acceptsGzip(request)) {
+        return new Response(asset.gzip, { headers: { ...headers, "Content-Encoding": "gzip" } });
+      }
+      return new Response(asset.body, { headers });
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
@@ -174,4 +182,17 @@ function trpcRefusal(status: number, appCode: AppErrorCode, message: string): Re
 
 function redirect(location: string, status: 301 | 302): Response {
   return new Response(null, { status, headers: { Location: location } });
+}
+
+/** Whether the client takes gzip ("gzip;q=0" refuses it). */
+export function acceptsGzip(request: Request): boolean {
+  const accepted = request.headers.get("accept-encoding");
+  if (!accepted) return false;
+  for (const part of accepted.split(",")) {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return !q || Number(q.slice(2)) > 0;
+  }
+  return false;
 }

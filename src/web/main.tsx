@@ -3,7 +3,7 @@ import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localeOfPrefix, splitPrefix } from "../common/locales.ts";
-import { storedLocale } from "./lib/i18n.tsx";
+import { initialLocale, loadLocale, storedLocale } from "./lib/i18n.tsx";
 import { createTrpcClient, queryClient, trpc } from "./lib/trpc.ts";
 import { router } from "./router.tsx";
 
@@ -25,6 +25,9 @@ function App() {
 
 const root = document.getElementById("root");
 if (root) {
+  // The first page's dictionary comes before the first render; others load when chosen.
+  const { prefix } = splitPrefix(location.pathname);
+  await loadLocale(prefix ? localeOfPrefix(prefix) : initialLocale());
   createRoot(root).render(
     <StrictMode>
       <App />

@@ -2,23 +2,35 @@ import {
   createRootRoute,
   createRoute,
   createRouter,
+  lazyRouteComponent,
   notFound,
+  type RouteComponent,
   redirect,
 } from "@tanstack/react-router";
-import { isPrefix, resolvePath } from "../common/locales.ts";
+import { isPrefix, localeOfPrefix, resolvePath } from "../common/locales.ts";
 import { Shell } from "./components/Shell.tsx";
-import { AboutPage } from "./routes/about.tsx";
-import { AuthPage } from "./routes/auth.tsx";
-import { ContactPage } from "./routes/contact.tsx";
-import { CreatePage } from "./routes/create.tsx";
-import { DiscoverPage } from "./routes/discover.tsx";
-import { FaqPage } from "./routes/faq.tsx";
+import { loadLocale } from "./lib/i18n.tsx";
 import { HomePage } from "./routes/home.tsx";
 import { NotFoundPage } from "./routes/not-found.tsx";
-import { PrivacyPage } from "./routes/privacy.tsx";
-import { PublicBottlesPage } from "./routes/public-bottles.tsx";
-import { RandomChatPage } from "./routes/random-chat.tsx";
-import { TermsPage } from "./routes/terms.tsx";
+
+// The home page comes with the first load; every other page is its own chunk, fetched when
+// a link to it is hovered or followed.
+const AboutPage = lazyRouteComponent(() => import("./routes/about.tsx"), "AboutPage");
+const AuthPage = lazyRouteComponent(() => import("./routes/auth.tsx"), "AuthPage");
+const ContactPage = lazyRouteComponent(() => import("./routes/contact.tsx"), "ContactPage");
+const CreatePage = lazyRouteComponent(() => import("./routes/create.tsx"), "CreatePage");
+const DiscoverPage = lazyRouteComponent(() => import("./routes/discover.tsx"), "DiscoverPage");
+const FaqPage = lazyRouteComponent(() => import("./routes/faq.tsx"), "FaqPage");
+const PrivacyPage = lazyRouteComponent(() => import("./routes/privacy.tsx"), "PrivacyPage");
+const PublicBottlesPage = lazyRouteComponent(
+  () => import("./routes/public-bottles.tsx"),
+  "PublicBottlesPage",
+);
+const RandomChatPage = lazyRouteComponent(
+  () => import("./routes/random-chat.tsx"),
+  "RandomChatPage",
+);
+const TermsPage = lazyRouteComponent(() => import("./routes/terms.tsx"), "TermsPage");
 
 const rootRoute = createRootRoute({
   // The same redirects the server answers, for navigation inside the app.
@@ -35,12 +47,14 @@ const rootRoute = createRootRoute({
 const langRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "$lang",
-  beforeLoad: ({ params }) => {
+  beforeLoad: async ({ params }) => {
     if (!isPrefix(params.lang)) throw notFound();
+    // The page's dictionary arrives before the page draws, so it never shows another language.
+    await loadLocale(localeOfPrefix(params.lang));
   },
 });
 
-const page = (path: string, component: () => React.ReactNode) =>
+const page = (path: string, component: RouteComponent) =>
   createRoute({ getParentRoute: () => langRoute, path, component });
 
 const routeTree = rootRoute.addChildren([

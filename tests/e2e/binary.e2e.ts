@@ -14,14 +14,7 @@ test.describe("the compiled binary", () => {
     test.setTimeout(120_000);
     folder = mkdtempSync(join(tmpdir(), "tidings-binary-e2e-"));
     const binary = join(folder, "tidings");
-    execFileSync("bun", [
-      "build",
-      "--compile",
-      "--minify",
-      "src/server/main.ts",
-      "--outfile",
-      binary,
-    ]);
+    execFileSync("bun", ["scripts/build.ts", "--outfile", binary]);
     server = spawn(binary, ["--port", "0", "--host", "127.0.0.1"], {
       cwd: folder,
       stdio: ["ignore", "pipe", "inherit"],

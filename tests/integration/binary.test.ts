@@ -7,20 +7,17 @@ import type { Subprocess } from "bun";
 import { chatTester } from "../helpers/chat.ts";
 
 /**
- * The self-hosted binary, as an operator runs it: built with `bun build --compile`, started in
+ * The self-hosted binary, as an operator runs it: built with `bun run build`, started in
  * an empty folder, backed up while serving, killed hard and started again.
  */
 const work = mkdtempSync(join(tmpdir(), "tidings-binary-"));
 const binary = join(work, "tidings");
 
 beforeAll(async () => {
-  const build = Bun.spawnSync(
-    ["bun", "build", "--compile", "--minify", "src/server/main.ts", "--outfile", binary],
-    {
-      stderr: "pipe",
-      stdout: "pipe",
-    },
-  );
+  const build = Bun.spawnSync([process.execPath, "scripts/build.ts", "--outfile", binary], {
+    stderr: "pipe",
+    stdout: "pipe",
+  });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -103,8 +100,14 @@ describe("the binary", () => {
       const page = await fetch(`${site.url}/en`);
       expect(page.status).toBe(200);
       const html = await page.text();
-      const script = /src="(\/[^"]+\.js)"/.exec(html)?.[1] ?? "";
-      expect((await fetch(`${site.url}${script}`)).status).toBe(200);
+      // The embedded bundle is whole: the first load's files and every chunk they can load.
+      const entry = /src="(\/[^"]+\.js)"/.exec(html)?.[1] ?? "";
+      const script = await (await fetch(`${site.url}${entry}`)).text();
+      const paths = new Set(
+        [...`${html}${script}`.matchAll(/"(\/chunk-[a-z0-9]+\.(?:js|css))"/g)].map((m) => m[1]),
+      );
+      expect(paths.size).toBeGreaterThan(10);
+      for (const path of paths) expect((await fetch(`${site.url}${path}`)).status).toBe(200);
       expect(existsSync(join(folder, "data", "tidings.db"))).toBe(true);
       expect(existsSync(join(folder, "data", "secret"))).toBe(true);
 

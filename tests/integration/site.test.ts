@@ -130,6 +130,28 @@ describe("assets", () => {
     expect(again.status).toBe(304);
   });
 
+  test("scripts and styles go gzipped to clients that take gzip, plain to others", async () => {
+    const html = await (await get("/en")).text();
+    const script = /src="([^"]+\.js)"/.exec(html)?.[1] ?? "";
+    const fetchAs = (encoding: string) =>
+      fetch(`${server.url}${script}`, {
+        headers: { "Accept-Encoding": encoding },
+        decompress: false,
+      });
+    const plain = await fetchAs("identity");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    const body = new Uint8Array(await plain.arrayBuffer());
+    const zipped = await fetchAs("br, gzip");
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    const compressed = new Uint8Array(await zipped.arrayBuffer());
+    expect(compressed.byteLength).toBeLessThan(body.byteLength / 2);
+    expect(Bun.gunzipSync(compressed)).toEqual(body);
+    const refused = await fetchAs("gzip;q=0, deflate");
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    expect(new Uint8Array(await refused.arrayBuffer())).toEqual(body);
+  });
+
   test("pages are revalidated rather than cached", async () => {
     expect((await get("/en")).headers.get("cache-control")).toBe("no-cache");
   });

@@ -1,53 +1,26 @@
-import { useLocation, useNavigate } from "@tanstack/react-router";
-import { Check, Globe } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
-import { type Locale, prefixOfLocale, splitPrefix, swapPrefix } from "../../common/locales.ts";
-import { storeLocale, useI18n, useSetFallbackLocale } from "../lib/i18n.tsx";
+import { Globe } from "lucide-react";
+import { useI18n } from "../lib/i18n.tsx";
+import { DeferredMenu } from "./DeferredMenu.tsx";
 
-const choices: ReadonlyArray<{ locale: Locale; key: "zhTW" | "en" }> = [
-  { locale: "zh-TW", key: "zhTW" },
-  { locale: "en", key: "en" },
-];
+const loadLanguageMenu = () => import("./LanguageMenu.tsx").then((m) => m.LanguageMenu);
 
-/** Moves to the same page under the other language and remembers the choice. */
+/** The header's language control; its menu (LanguageMenu) loads when reached for. */
 export function LanguageSwitcher() {
-  const { LL, locale } = useI18n();
-  const { pathname, searchStr, hash } = useLocation();
-  const navigate = useNavigate();
-  const setFallbackLocale = useSetFallbackLocale();
-
-  function choose(next: Locale) {
-    storeLocale(next);
-    setFallbackLocale(next);
-    if (splitPrefix(pathname).prefix) {
-      const href = `${swapPrefix(pathname, prefixOfLocale(next))}${searchStr}${hash ? `#${hash}` : ""}`;
-      void navigate({ href });
-    }
-  }
-
+  const { LL } = useI18n();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="lang-trigger" aria-label={LL.nav.language()}>
-        <Globe aria-hidden="true" />
-        <span className="lang-trigger__label">
-          {LL.languages[locale === "en" ? "en" : "zhTW"]()}
-        </span>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
-          {choices.map(({ locale: choice, key }) => (
-            <DropdownMenu.Item
-              key={choice}
-              className="menu__item"
-              lang={choice}
-              onSelect={() => choose(choice)}
-            >
-              <span>{LL.languages[key]()}</span>
-              {choice === locale && <Check aria-hidden="true" className="menu__check" />}
-            </DropdownMenu.Item>
-          ))}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <DeferredMenu load={loadLanguageMenu} className="lang-trigger" label={LL.nav.language()}>
+      <LanguageTriggerContent />
+    </DeferredMenu>
+  );
+}
+
+/** What the trigger shows, the same before and after the menu's code arrives. */
+export function LanguageTriggerContent() {
+  const { LL, locale } = useI18n();
+  return (
+    <>
+      <Globe aria-hidden="true" />
+      <span className="lang-trigger__label">{LL.languages[locale === "en" ? "en" : "zhTW"]()}</span>
+    </>
   );
 }

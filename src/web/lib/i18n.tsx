@@ -1,7 +1,17 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useState,
+} from "react";
 import { I18nContext } from "../../../i18n/i18n-react";
-import { i18n } from "../../../i18n/i18n-util";
-import { loadAllLocales } from "../../../i18n/i18n-util.sync";
+import type { TranslationFunctions } from "../../../i18n/i18n-types";
+import { i18nObject } from "../../../i18n/i18n-util";
+import { loadLocaleAsync } from "../../../i18n/i18n-util.async";
 import {
   detectPrefix,
   isLocale,
@@ -12,8 +22,23 @@ import {
   prefixOfLocale,
 } from "../../common/locales.ts";
 
-loadAllLocales();
-const translations = i18n();
+// Each language's dictionary is its own chunk: a page loads only the one it shows.
+const translations = new Map<Locale, TranslationFunctions>();
+const loading = new Map<Locale, Promise<void>>();
+
+/** Fetches a language's dictionary once; later calls share the first. */
+export function loadLocale(locale: Locale): Promise<void> {
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = loadLocaleAsync(locale).then(() => {
+      translations.set(locale, i18nObject(locale));
+    });
+    // A failed fetch (a dropped connection) may be tried again on the next navigation.
+    pending.catch(() => loading.delete(locale));
+    loading.set(locale, pending);
+  }
+  return pending;
+}
 
 export function storedLocale(): Locale | undefined {
   try {
@@ -33,7 +58,7 @@ export function storeLocale(locale: Locale): void {
 }
 
 /** For pages without a prefix: the stored choice, else the browser's language. */
-function initialLocale(): Locale {
+export function initialLocale(): Locale {
   return (
     storedLocale() ?? localeOfPrefix(detectPrefix(navigator.languages?.[0] ?? navigator.language))
   );
@@ -54,12 +79,23 @@ export function LocaleProvider({
   children: ReactNode;
 }) {
   const [fallback, setFallback] = useState<Locale>(initialLocale);
-  const locale = prefix ? localeOfPrefix(prefix) : fallback;
-  const setLocale = useCallback((next: Locale) => setFallback(next), []);
-  const value = useMemo(
-    () => ({ locale, LL: translations[locale], setLocale }),
-    [locale, setLocale],
-  );
+  const [, dictionaryArrived] = useReducer((n: number) => n + 1, 0);
+  const wanted = prefix ? localeOfPrefix(prefix) : fallback;
+  const ready = translations.has(wanted);
+  useEffect(() => {
+    if (!ready) loadLocale(wanted).then(dictionaryArrived, () => {});
+  }, [ready, wanted]);
+  // Until a dictionary arrives, the page stays in the language it was already showing.
+  const locale = ready ? wanted : (translations.keys().next().value ?? wanted);
+  const LL = translations.get(locale);
+  const setLocale = useCallback((next: Locale) => {
+    loadLocale(next).then(
+      () => setFallback(next),
+      () => {},
+    );
+  }, []);
+  const value = useMemo(() => LL && { locale, LL, setLocale }, [locale, LL, setLocale]);
+  if (!value) return null;
   return (
     <FallbackLocaleContext.Provider value={setLocale}>
       <I18nContext.Provider value={value}>{children}</I18nContext.Provider>
