@@ -67,18 +67,7 @@ class BunSqliteConnection implements DatabaseConnection {
   constructor(private readonly sqlite: BunDatabase) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    // db.query() caches the prepared statement by its SQL text.
-    const statement = this.sqlite.query(compiled.sql);
-    const parameters = compiled.parameters as SQLQueryBindings[];
-    if (statement.columnNames.length > 0) {
-      return { rows: statement.all(...parameters) as R[] };
-    }
-    const { changes, lastInsertRowid } = statement.run(...parameters);
-    return {
-      rows: [],
-      numAffectedRows: BigInt(changes),
-      insertId: BigInt(lastInsertRowid),
-    };
+    return runStatement<R>(this.sqlite, compiled.sql, compiled.parameters as SQLQueryBindings[]);
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -87,4 +76,41 @@ class BunSqliteConnection implements DatabaseConnection {
       yield { rows: [row as R] };
     }
   }
+}
+
+type Statement = ReturnType<BunDatabase["query"]>;
+/** Whether a statement names result columns; bun:sqlite builds a new array for each ask. */
+const readsRows = new WeakMap<Statement, boolean>();
+
+/** Runs one statement: read when it names result columns (SELECT, RETURNING), else run. */
+export function runStatement<R>(
+  sqlite: BunDatabase,
+  sql: string,
+  parameters: SQLQueryBindings[],
+): QueryResult<R> {
+  // db.query() caches the prepared statement by its SQL text.
+  const statement = sqlite.query(sql);
+  let reads = readsRows.get(statement);
+  if (reads === undefined) {
+    reads = statement.columnNames.length > 0;
+    readsRows.set(statement, reads);
+  }
+  if (reads) return { rows: statement.all(...parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(...parameters);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+}
+
+const connections = new WeakMap<object, BunDatabase>();
+
+/** Remembers which bun:sqlite database a Kysely instance runs on (see sqliteOf). */
+export function registerSqlite(db: object, sqlite: BunDatabase): void {
+  connections.set(db, sqlite);
+}
+
+/**
+ * The bun:sqlite database under a Kysely instance opened by openDatabase; undefined for a
+ * transaction, whose statements must go through Kysely's connection for it.
+ */
+export function sqliteOf(db: object): BunDatabase | undefined {
+  return connections.get(db);
 }

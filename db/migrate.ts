@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
-import { BunSqliteDialect } from "./dialect.ts";
+import { BunSqliteDialect, registerSqlite } from "./dialect.ts";
 import { migrations } from "./migrations/index.ts";
 import type { Database, DB } from "./schema.ts";
 
@@ -16,6 +16,7 @@ export function openDatabase(file: string): { db: DB; sqlite: BunDatabase } {
   sqlite.run("PRAGMA foreign_keys = ON");
   sqlite.run("PRAGMA busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
+  registerSqlite(db, sqlite);
   return { db, sqlite };
 }
 

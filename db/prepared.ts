@@ -1,4 +1,6 @@
+import type { SQLQueryBindings } from "bun:sqlite";
 import { type Compilable, CompiledQuery } from "kysely";
+import { runStatement, sqliteOf } from "./dialect.ts";
 import type { DB } from "./schema.ts";
 
 /** Where a value goes in a prepared query: named by the caller, or fixed when it was built. */
@@ -30,6 +32,11 @@ export function prepared<Values extends Record<string, unknown>, Row>(
     const parameters = compiled.parameters.map((p) =>
       p instanceof StandIn ? values[p.name] : p.fixed,
     );
+    // Outside a transaction the statement runs on bun:sqlite directly, without Kysely's
+    // per-query executor objects; inside one, through the transaction's connection.
+    const sqlite = sqliteOf(db);
+    if (sqlite)
+      return runStatement<Row>(sqlite, compiled.sql, parameters as SQLQueryBindings[]).rows;
     const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
     return result.rows;
   };

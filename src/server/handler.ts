@@ -1,4 +1,3 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { Server } from "bun";
 import type { AppErrorCode } from "../common/errors.ts";
 import { detectPrefix, localeOfPrefix, type Resolution, resolvePath } from "../common/locales.ts";
@@ -9,6 +8,7 @@ import { securityHeaders, withHeaders } from "./http.ts";
 import { contextFor, isHttps, type Visitor, visitorCookie, visitorOf } from "./identity.ts";
 import { renderPage } from "./pages.ts";
 import type { Services } from "./services.ts";
+import { createHttpHandler } from "./trpc/http-adapter.ts";
 import { appRouter } from "./trpc/routers/index.ts";
 import type { createWebSocket } from "./ws.ts";
 
@@ -26,6 +26,17 @@ export function createHandler(services: Services, socket: Socket) {
   const baseHeaders = securityHeaders(isHttps(services), analyticsOrigin);
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
+  const trpcHttp = createHttpHandler({
+    router: appRouter,
+    endpoint: "/trpc",
+    headersFor(errors) {
+      const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
+      if (limited instanceof RateLimitedError) {
+        return { "Retry-After": String(limited.retryAfterSeconds ?? 60) };
+      }
+      return undefined;
+    },
+  });
 
   function siteConfig(url: URL): SiteConfig {
     return {
@@ -63,20 +74,9 @@ export function createHandler(services: Services, socket: Socket) {
       return trpcRefusal(403, "FORBIDDEN", "Cross-site request refused");
     }
     const cookies: string[] = [];
-    const context = await contextFor(services, request, server, visitor, cookies);
-    const response = await fetchRequestHandler({
-      endpoint: "/trpc",
-      req: request,
-      router: appRouter,
-      createContext: () => context,
-      responseMeta({ errors }) {
-        const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
-        if (limited instanceof RateLimitedError) {
-          return { headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };
-        }
-        return {};
-      },
-    });
+    const response = await trpcHttp(request, () =>
+      contextFor(services, request, server, visitor, cookies),
+    );
     // Only the last word on the session cookie counts (sign-out after a refresh, say).
     const last = cookies.at(-1);
     if (last) response.headers.append("Set-Cookie", last);

@@ -38,6 +38,57 @@ describe("expiry", () => {
     expect(iso(expiryAt(now, 1, "Pacific/Kiritimati"))).toBe("2026-06-03T09:59:59.999Z");
   });
 
+  test("every time zone, all year: the same instant as asking Intl each time", () => {
+    // A plain reference: the offset from Intl at each step, no offset kept.
+    const formatters = new Map<string, Intl.DateTimeFormat>();
+    const offset = (timeZone: string, instant: number) => {
+      let format = formatters.get(timeZone);
+      if (!format) {
+        format = new Intl.DateTimeFormat("en-US", {
+          timeZone,
+          hourCycle: "h23",
+          year: "numeric",
+          month: "numeric",
+          day: "numeric",
+          hour: "numeric",
+          minute: "numeric",
+          second: "numeric",
+        });
+        formatters.set(timeZone, format);
+      }
+      const parts = format.formatToParts(new Date(instant));
+      const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+      const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"));
+      return asUtc + get("second") * 1000 - Math.floor(instant / 1000) * 1000;
+    };
+    const reference = (now: number, days: number, timeZone: string) => {
+      const today = new Date(now + offset(timeZone, now));
+      const wall = Date.UTC(
+        today.getUTCFullYear(),
+        today.getUTCMonth(),
+        today.getUTCDate() + days,
+        23,
+        59,
+        59,
+        999,
+      );
+      return wall - offset(timeZone, wall - offset(timeZone, wall));
+    };
+    const zones = Intl.supportedValuesOf("timeZone");
+    expect(zones.length).toBeGreaterThan(300);
+    let compared = 0;
+    // Steps of 11 days, 7 hours and 13 minutes fall at many hours of the day through the year.
+    for (let now = Date.UTC(2026, 0, 1, 0, 7); now < Date.UTC(2027, 0, 1); now += 976_380_000) {
+      for (const zone of zones) {
+        for (const days of [1, 7]) {
+          expect(expiryAt(now, days, zone)).toBe(reference(now, days, zone));
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(20_000);
+  });
+
   test("expiry days: 1, 3, 5, 7 kept; 0 or less, or more than 7, become 7", () => {
     expect([1, 3, 5, 7].map(normalizeExpiryDays)).toEqual([1, 3, 5, 7]);
     expect([0, -3, 8, 30].map(normalizeExpiryDays)).toEqual([7, 7, 7, 7]);

@@ -1,0 +1,165 @@
+import {
+  type AnyRouter,
+  getErrorShape,
+  getTRPCErrorFromUnknown,
+  type inferRouterContext,
+  type TRPCError,
+} from "@trpc/server";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getHTTPStatusCode } from "@trpc/server/http";
+
+interface Options<TRouter extends AnyRouter> {
+  router: TRouter;
+  endpoint: string;
+  /** Extra response headers for the errors a call ended with (Retry-After, say). */
+  headersFor?: (errors: TRPCError[]) => Record<string, string> | undefined;
+}
+
+type ProcedureType = "query" | "mutation";
+
+interface Call {
+  path: string;
+  input: unknown;
+  procedure: (opts: {
+    path: string;
+    type: ProcedureType;
+    ctx: unknown;
+    getRawInput: () => Promise<unknown>;
+    signal: AbortSignal | undefined;
+    batchIndex: number;
+  }) => Promise<unknown>;
+}
+
+/** A request the fast path can answer, or what tRPC's own handler needs to answer it. */
+type Plan =
+  | { kind: "calls"; calls: Call[]; batch: boolean; type: ProcedureType }
+  | { kind: "tRPC" };
+
+/**
+ * tRPC over HTTP for the calls the web makes: queries by GET and mutations by POST with JSON,
+ * single or batched (httpBatchLink). It answers them itself, with the same wire format as
+ * tRPC's fetch adapter, which it hands everything else to: unknown paths, wrong methods,
+ * malformed input, streaming and subscriptions. The fetch adapter's general machinery cost
+ * more per request than the discover read path's two SQL statements (see BENCHMARKS.md); the
+ * procedures, their middleware and the error shapes are tRPC's own.
+ */
+export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TRouter>) {
+  const { router, endpoint } = options;
+  const config = router._def._config;
+  const procedures = router._def.procedures as Record<string, unknown>;
+  const prefix = `${endpoint}/`;
+
+  function procedureOf(path: string, type: ProcedureType): Call["procedure"] | undefined {
+    const candidate = Object.hasOwn(procedures, path) ? procedures[path] : undefined;
+    if (typeof candidate !== "function") return undefined;
+    const def = (candidate as { _def?: { type?: string } })._def;
+    return def?.type === type ? (candidate as Call["procedure"]) : undefined;
+  }
+
+  function plan(request: Request, url: URL, body: string | undefined): Plan {
+    const type: ProcedureType | undefined =
+      request.method === "GET" ? "query" : request.method === "POST" ? "mutation" : undefined;
+    if (!type || !url.pathname.startsWith(prefix)) return { kind: "tRPC" };
+    if (request.headers.get("trpc-accept") || url.searchParams.has("connectionParams"))
+      return { kind: "tRPC" };
+    const batch = url.searchParams.get("batch") === "1";
+    let paths: string[];
+    try {
+      const joined = decodeURIComponent(url.pathname.slice(prefix.length));
+      paths = batch ? joined.split(",") : [joined];
+    } catch {
+      return { kind: "tRPC" };
+    }
+    let inputs: unknown;
+    try {
+      const text = type === "query" ? url.searchParams.get("input") : body;
+      inputs = text ? JSON.parse(text) : undefined;
+    } catch {
+      return { kind: "tRPC" };
+    }
+    if (batch && inputs !== undefined && (typeof inputs !== "object" || inputs === null))
+      return { kind: "tRPC" };
+    const calls: Call[] = [];
+    for (const [index, path] of paths.entries()) {
+      const procedure = procedureOf(path, type);
+      if (!procedure) return { kind: "tRPC" };
+      const input = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
+      calls.push({ path, input, procedure });
+    }
+    return { kind: "calls", calls, batch, type };
+  }
+
+  return async function handle(
+    request: Request,
+    createContext: () => Promise<inferRouterContext<TRouter>>,
+  ): Promise<Response> {
+    const url = new URL(request.url);
+    const isJson = request.headers.get("content-type")?.startsWith("application/json") ?? false;
+    // Only JSON bodies are read here; anything else goes to tRPC unread.
+    const body = request.method === "POST" && isJson ? await request.text() : undefined;
+    const planned =
+      request.method === "POST" && !isJson ? { kind: "tRPC" as const } : plan(request, url, body);
+    if (planned.kind === "tRPC") {
+      const forwarded =
+        body === undefined
+          ? request
+          : new Request(request.url, { method: request.method, headers: request.headers, body });
+      return fetchRequestHandler({
+        endpoint,
+        req: forwarded,
+        router,
+        createContext,
+        responseMeta: ({ errors }) => ({ headers: options.headersFor?.(errors) }),
+      });
+    }
+
+    const { calls, batch, type } = planned;
+    // As in tRPC: a context that fails to build fails each call, with the error it threw.
+    let ctx: inferRouterContext<TRouter> | undefined;
+    let contextError: unknown;
+    try {
+      ctx = await createContext();
+    } catch (cause) {
+      contextError = cause;
+    }
+    const errors: TRPCError[] = [];
+    const results = await Promise.all(
+      calls.map(async (call, batchIndex) => {
+        try {
+          if (contextError !== undefined) throw contextError;
+          const data = await call.procedure({
+            path: call.path,
+            type,
+            ctx,
+            getRawInput: async () => call.input,
+            signal: request.signal,
+            batchIndex,
+          });
+          return { result: { data } };
+        } catch (cause) {
+          const error = getTRPCErrorFromUnknown(cause);
+          errors.push(error);
+          return {
+            error: getErrorShape({
+              config,
+              error,
+              type,
+              path: call.path,
+              input: call.input,
+              ctx,
+            }),
+          };
+        }
+      }),
+    );
+    const headers: Record<string, string> = {
+      vary: "trpc-accept, accept",
+      "content-type": "application/json",
+      ...options.headersFor?.(errors),
+    };
+    return new Response(JSON.stringify(batch ? results : results[0]), {
+      status: getHTTPStatusCode(results),
+      headers,
+    });
+  };
+}
