@@ -42,5 +42,5 @@ const compile = Bun.spawnSync(
 rmSync(generated, { recursive: true, force: true });
 if (compile.exitCode !== 0) process.exit(compile.exitCode ?? 1);
 console.log(
-  `built ${relative(process.cwd(), outfile) || outfile} (front end: ${web.length} files) in ${Math.round(performance.now() - started)} ms`,
+  `built ${relative(process.cwd(), outfile) || outfile} (front end: ${web.files.length} files) in ${Math.round(performance.now() - started)} ms`,
 );

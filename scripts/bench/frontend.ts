@@ -4,8 +4,9 @@
  * fresh browser context (nothing cached). Baselines: the smallest React app bundled the same
  * way, and a static HTML page as large as the document /en builds, which paints without script.
  */
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { chromium } from "@playwright/test";
+import { webBuildOptions } from "../../src/server/assets.ts";
 import { BENCH_DIR, ROOT, round, startServer } from "./lib.ts";
 
 export interface Asset {
@@ -22,8 +23,10 @@ export interface FrontendResult {
   /** The size of the document /en has built once it has loaded (its outerHTML). */
   domBytes: number;
   baselineGzip: number;
-  /** Minified bytes of the script by package, largest first. */
+  /** Minified bytes of the first load's scripts by package, largest first. */
   composition: Array<{ name: string; bytes: number }>;
+  /** Minified bytes of the scripts no first load of /en fetches (other pages, languages, menus). */
+  deferredBytes: number;
   fcp: Record<string, { median: number; samples: number[] }>;
   baselineFcp: { median: number; samples: number[] };
 }
@@ -59,36 +62,37 @@ async function reactFloorGzip(): Promise<number> {
 }
 
 /**
- * What the front end's script is made of: minified bytes by package (or by folder of our own
- * code), from Bun.build's metafile of the web entry point.
+ * What the first load's scripts are made of: minified bytes by package (or by folder of our own
+ * code), from the metafile of the same build the server serves; and the bytes left to later.
  */
-async function composition(): Promise<Array<{ name: string; bytes: number }>> {
-  const build = await Bun.build({
-    entrypoints: [join(ROOT, "src", "web", "main.tsx")],
-    minify: true,
-    target: "browser",
-    metafile: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-  });
-  if (!build.success || !build.metafile) return [];
+async function composition(
+  firstLoad: ReadonlySet<string>,
+): Promise<{ parts: Array<{ name: string; bytes: number }>; deferredBytes: number }> {
+  const build = await Bun.build({ ...webBuildOptions(), metafile: true });
+  if (!build.success || !build.metafile) return { parts: [], deferredBytes: 0 };
   const meta = (
     typeof build.metafile === "string" ? JSON.parse(build.metafile) : build.metafile
   ) as {
-    outputs: Record<string, { inputs?: Record<string, { bytesInOutput: number }> }>;
+    outputs: Record<string, { bytes: number; inputs?: Record<string, { bytesInOutput: number }> }>;
   };
   const groups = new Map<string, number>();
-  for (const output of Object.values(meta.outputs)) {
+  let deferredBytes = 0;
+  for (const [file, output] of Object.entries(meta.outputs)) {
+    if (!file.endsWith(".js")) continue;
+    if (!firstLoad.has(file.replace(/^\.\//, "/"))) {
+      deferredBytes += output.bytes;
+      continue;
+    }
     for (const [path, info] of Object.entries(output.inputs ?? {})) {
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
-      const name =
-        pkg ??
-        (path.startsWith("i18n")
-          ? "i18n/ (both languages)"
-          : `${path.split("/").slice(0, 3).join("/")}/`);
+      const name = pkg ?? `${relative(ROOT, path).split("/").slice(0, 3).join("/")}/`;
       groups.set(name, (groups.get(name) ?? 0) + info.bytesInOutput);
     }
   }
-  return [...groups].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
+  const parts = [...groups]
+    .map(([name, bytes]) => ({ name, bytes }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return { parts, deferredBytes };
 }
 
 export async function measureFrontend(appUrl: string, samples: number): Promise<FrontendResult> {
@@ -132,10 +136,14 @@ export async function measureFrontend(appUrl: string, samples: number): Promise<
     const assets: Asset[] = [];
     for (const url of new Set(first.requested)) {
       const body = new Uint8Array(await (await fetch(url)).arrayBuffer());
+      // As the server sends it to a browser that accepts gzip.
+      const sent = await fetch(url, { headers: { "Accept-Encoding": "gzip" }, decompress: false });
+      const gzipped = sent.headers.get("content-encoding") === "gzip";
+      const sentBytes = (await sent.arrayBuffer()).byteLength;
       assets.push({
         path: new URL(url).pathname,
         bytes: body.length,
-        gzip: Bun.gzipSync(body).length,
+        gzip: gzipped ? sentBytes : Bun.gzipSync(body).length,
       });
     }
     const gzipTotal = assets.reduce((sum, a) => sum + a.gzip, 0);
@@ -169,7 +177,10 @@ export async function measureFrontend(appUrl: string, samples: number): Promise<
       htmlBytes,
       domBytes: first.domBytes,
       baselineGzip: await reactFloorGzip(),
-      composition: await composition(),
+      ...(await composition(new Set(assets.map((a) => a.path))).then((c) => ({
+        composition: c.parts,
+        deferredBytes: c.deferredBytes,
+      }))),
       fcp,
       baselineFcp,
     };

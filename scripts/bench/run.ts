@@ -634,11 +634,21 @@ async function frontend(): Promise<Section> {
     title: "Front end",
     rows,
     notes: [
-      `First load of /en: ${r.assets.map((a) => `${a.path} ${kb(a.bytes)} KB (${kb(a.gzip)} KB gzip)`).join(", ")}; HTML ${kb(r.htmlBytes)} KB, ${kb(r.domBytes)} KB once rendered (the size of the static baseline page). The server sends assets uncompressed; gzip is what a compressing proxy would send.`,
-      `The script by package, minified bytes before gzip (Bun.build metafile): ${r.composition
+      `First load of /en: ${r.assets.length} files, ${kb(r.rawTotal)} KB minified, ${kb(r.gzipTotal)} KB as the server sends them gzipped (made at build time); largest: ${[
+        ...r.assets,
+      ]
+        .sort((a, b) => b.gzip - a.gzip)
+        .slice(0, 5)
+        .map((a) => `${a.path} ${kb(a.bytes)} KB (${kb(a.gzip)} KB gzip)`)
+        .join(
+          ", ",
+        )}. HTML ${kb(r.htmlBytes)} KB, ${kb(r.domBytes)} KB once rendered (the size of the static baseline page).`,
+      `The first load's scripts by package, minified bytes before gzip (metafile of the same build): ${r.composition
         .slice(0, 12)
         .map((c) => `${c.name} ${kb(c.bytes)} KB`)
-        .join(", ")}. It is one chunk: no route or language is loaded on demand.`,
+        .join(
+          ", ",
+        )}. Left for later (other pages, the other language, the header menus' Radix code): ${kb(r.deferredBytes)} KB of script.`,
       `FCP samples (ms), each from a fresh browser context: ${Object.entries(r.fcp)
         .map(([page, f]) => `${page} ${f.samples.join(", ")}`)
         .join("; ")}; static page ${r.baselineFcp.samples.join(", ")}.`,

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { isLocale, type Locale } from "../common/locales.ts";
 
 export interface Asset {
   body: Uint8Array<ArrayBuffer>;
@@ -14,9 +15,16 @@ export interface WebAssets {
   html: string;
   /** Hashed files by path ("/chunk-1a2b3c.js"). */
   files: Map<string, Asset>;
+  /** Each language's dictionary chunk, so a page can ask for its own early. */
+  dictionaries: Partial<Record<Locale, string>>;
 }
 
 /** The bundler's output as plain data: what a compiled binary carries inside it. */
+export interface WebBuild {
+  files: BuiltFile[];
+  dictionaries: Partial<Record<Locale, string>>;
+}
+
 export interface BuiltFile {
   path: string;
   type: string;
@@ -29,34 +37,38 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json)|image\/svg)/;
 
 const WEB_ENTRY = join(import.meta.dir, "..", "web", "index.html");
 
-/**
- * Bundles the front end from src/web/index.html with code splitting, so a first visit loads
- * the shell and the page it asked for, and every other page and language arrives when needed.
- * (Bun's HTML import in Bun.serve routes bundles into a single chunk, without splitting.)
- */
-export async function buildWeb(entry: string = WEB_ENTRY): Promise<BuiltFile[]> {
-  if (!existsSync(entry)) {
-    throw new Error(
-      `the front end's source (${entry}) is not here; a binary must be built with \`bun run build\``,
-    );
-  }
-  const result = await Bun.build({
+/** How the front end is bundled; the benchmarks read the same build's metafile. */
+export function webBuildOptions(entry: string = WEB_ENTRY) {
+  return {
     entrypoints: [entry],
     target: "browser",
     splitting: true,
     minify: true,
     publicPath: "/",
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    throw: false,
-  });
+  } satisfies Bun.BuildConfig;
+}
+
+/**
+ * Bundles the front end from src/web/index.html with code splitting, so a first visit loads
+ * the shell and the page it asked for, and every other page and language arrives when needed.
+ * (Bun's HTML import in Bun.serve routes bundles into a single chunk, without splitting.)
+ */
+export async function buildWeb(entry: string = WEB_ENTRY): Promise<WebBuild> {
+  if (!existsSync(entry)) {
+    throw new Error(
+      `the front end's source (${entry}) is not here; a binary must be built with \`bun run build\``,
+    );
+  }
+  const result = await Bun.build({ ...webBuildOptions(entry), metafile: true, throw: false });
   if (!result.success)
     throw new Error(`front end bundle failed:\n${result.logs.map(String).join("\n")}`);
-  return Promise.all(
+  const files = await Promise.all(
     result.outputs.map(async (output) => {
       const body = new Uint8Array(await output.arrayBuffer());
       const gzip = COMPRESSIBLE.test(output.type) ? Bun.gzipSync(body, { level: 9 }) : undefined;
       return {
-        path: `/${output.path.replace(/^\.\//, "")}`,
+        path: publicPath(output.path),
         type: output.type,
         base64: Buffer.from(body).toString("base64"),
         ...(gzip && gzip.byteLength < body.byteLength
@@ -65,13 +77,24 @@ export async function buildWeb(entry: string = WEB_ENTRY): Promise<BuiltFile[]> 
       };
     }),
   );
+  const dictionaries: WebBuild["dictionaries"] = {};
+  const meta = result.metafile as unknown as {
+    outputs: Record<string, { entryPoint?: string }>;
+  };
+  for (const [path, output] of Object.entries(meta.outputs)) {
+    const locale = /i18n\/([^/]+)\/index\.ts$/.exec(output.entryPoint ?? "")?.[1];
+    if (isLocale(locale)) dictionaries[locale] = publicPath(path);
+  }
+  return { files, dictionaries };
 }
 
-let embedded: BuiltFile[] | undefined;
+const publicPath = (outputPath: string) => `/${outputPath.replace(/^\.\//, "")}`;
+
+let embedded: WebBuild | undefined;
 
 /** A compiled binary hands over the bundle it was built with, before the server starts. */
-export function useEmbeddedWeb(files: BuiltFile[]): void {
-  embedded = files;
+export function useEmbeddedWeb(build: WebBuild): void {
+  embedded = build;
 }
 
 let loading: Promise<WebAssets> | undefined;
@@ -82,10 +105,10 @@ export function loadWebAssets(): Promise<WebAssets> {
   return loading;
 }
 
-function toAssets(built: BuiltFile[]): WebAssets {
+function toAssets(built: WebBuild): WebAssets {
   let html: string | undefined;
   const files = new Map<string, Asset>();
-  for (const file of built) {
+  for (const file of built.files) {
     const body = new Uint8Array(Buffer.from(file.base64, "base64"));
     if (file.path === "/index.html") {
       html = new TextDecoder().decode(body);
@@ -100,5 +123,5 @@ function toAssets(built: BuiltFile[]): WebAssets {
     });
   }
   if (html === undefined) throw new Error("front end bundle has no index.html");
-  return { html, files };
+  return { html, files, dictionaries: built.dictionaries };
 }

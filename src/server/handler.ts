@@ -55,8 +55,10 @@ export function createHandler(services: Services, socket: Socket) {
     const body = renderPage(assets.html, {
       resolution,
       locale,
+      dictionary: assets.dictionaries[locale],
       origin: originOf(url),
       site: siteConfig(url),
+      analytics: config.analytics,
     });
     return new Response(body, {
       status,

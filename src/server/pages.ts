@@ -13,6 +13,8 @@ export interface PageContext {
   origin: string;
   site: SiteConfig;
   analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
+  /** The page language's dictionary chunk, fetched alongside the app's first script. */
+  dictionary?: string | undefined;
 }
 
 function titleKey(resolution: Resolution): TitleKey {
@@ -34,6 +36,9 @@ export function renderPage(template: string, page: PageContext): string {
     `<meta name="description" content="${escapeHtml(description)}">`,
     `<meta property="og:site_name" content="Tidings">`,
   ];
+  if (page.dictionary) {
+    head.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(page.dictionary)}">`);
+  }
   if (isAbout) {
     const url = `${page.origin}/en/about`;
     head.push(

@@ -180,6 +180,45 @@ describe("security headers", () => {
   });
 });
 
+describe("page head", () => {
+  test("each page asks early for its own language's dictionary, and only that one", async () => {
+    const preloads = async (path: string) =>
+      [
+        ...(await (await get(path)).text()).matchAll(
+          /rel="modulepreload" crossorigin href="([^"]+)"/g,
+        ),
+      ].map((m) => m[1] ?? "");
+    const en = await preloads("/en/faq");
+    const zh = await preloads("/zh/faq");
+    const onlyEn = en.filter((path) => !zh.includes(path));
+    const onlyZh = zh.filter((path) => !en.includes(path));
+    expect(onlyEn).toHaveLength(1);
+    expect(onlyZh).toHaveLength(1);
+    for (const path of [...onlyEn, ...onlyZh]) expect((await get(path)).status).toBe(200);
+    expect(await (await get(onlyZh[0] ?? "")).text()).toContain("常見問題");
+  });
+
+  test("with analytics configured, pages load its script and the CSP allows it", async () => {
+    const withStats = await startTestServer({
+      ANALYTICS_SCRIPT_URL: "https://stats.example.org/js/script.js",
+      ANALYTICS_SITE_ID: "site-42",
+    });
+    try {
+      const response = await fetch(`${withStats.url}/en`);
+      const html = await response.text();
+      const host = new URL(withStats.url).host;
+      expect(html).toContain(
+        `<script defer src="https://stats.example.org/js/script.js" data-domain="${host}" data-website-id="site-42"></script>`,
+      );
+      const csp = response.headers.get("content-security-policy") ?? "";
+      expect(csp).toMatch(/script-src 'self' https:\/\/stats\.example\.org/);
+    } finally {
+      await withStats.close();
+    }
+    expect(await (await get("/en")).text()).not.toContain("stats.example.org");
+  });
+});
+
 describe("visitor cookie", () => {
   test("a new visitor gets an HttpOnly cookie of 128 random bits; a known one keeps it", async () => {
     const first = await get("/en");
