@@ -8,7 +8,7 @@ import {
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
 import { FloodGate } from "./flood.ts";
-import { Mailbox, type Numbered } from "./mailbox.ts";
+import { Mailbox, type MailboxListener } from "./mailbox.ts";
 
 /** A visitor as the chat knows them: the cookie id, the address hash, and the country shown. */
 export interface ChatVisitor {
@@ -32,12 +32,16 @@ export interface HeldMessage {
  */
 export interface ChatBroker {
   status(visitorId: string): ChatStatus;
-  /** The visitor's events after `lastEventId`, until the signal aborts. */
-  events(
+  /**
+   * Gives `onEvent` the visitor's events after `lastEventId` (a fresh stream starts with a
+   * status event), each as it happens, until the returned function is called. While no one
+   * listens, the visitor has a grace period to come back before they leave.
+   */
+  listen(
     visitorId: string,
     lastEventId: string | null | undefined,
-    signal: AbortSignal,
-  ): AsyncGenerator<Numbered>;
+    onEvent: MailboxListener,
+  ): () => void;
   start(visitor: ChatVisitor): ChatStatus;
   send(visitorId: string, content: string): ChatMessage;
   typing(visitorId: string, isTyping: boolean): void;
@@ -91,6 +95,10 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #keepEndedMs: number;
   readonly #flood: FloodGate;
   readonly #epoch = randomBytes(4).toString("hex");
+  /** Mailboxes made so far: each gets an epoch of its own, so a visitor who comes back after
+   * their grace period cannot resume from a number in the mailbox they had before. */
+  #mailboxes = 0;
+  readonly #messageIds = new RandomIds();
 
   /** Waiting visitors, longest-waiting first (a Map keeps insertion order). */
   readonly #pool = new Map<string, ChatVisitor>();
@@ -115,7 +123,8 @@ export class InMemoryChatBroker implements ChatBroker {
   #presenceOf(visitorId: string): Presence {
     let presence = this.#presence.get(visitorId);
     if (!presence) {
-      presence = { visitor: undefined, mailbox: new Mailbox(this.#epoch) };
+      const epoch = `${this.#epoch}.${(this.#mailboxes++).toString(36)}`;
+      presence = { visitor: undefined, mailbox: new Mailbox(epoch) };
       this.#presence.set(visitorId, presence);
     }
     return presence;
@@ -132,31 +141,36 @@ export class InMemoryChatBroker implements ChatBroker {
     return this.#pool.has(visitorId) ? { state: "waiting" } : { state: "idle" };
   }
 
-  async *events(
+  listen(
     visitorId: string,
     lastEventId: string | null | undefined,
-    signal: AbortSignal,
-  ): AsyncGenerator<Numbered> {
+    onEvent: MailboxListener,
+  ): () => void {
     const presence = this.#presenceOf(visitorId);
-    presence.mailbox.readers += 1;
     if (presence.graceTimer) {
       clearTimeout(presence.graceTimer);
       presence.graceTimer = undefined;
     }
+    const { mailbox } = presence;
+    let stop: () => void;
     try {
       // A fresh stream starts with where things stand; a resumed one only gets what it missed.
-      if (!presence.mailbox.knows(lastEventId)) {
-        yield {
-          id: presence.mailbox.currentId(),
-          event: { type: "status", status: this.status(visitorId) },
-        };
-        lastEventId = presence.mailbox.currentId();
+      if (!mailbox.knows(lastEventId)) {
+        lastEventId = mailbox.currentId();
+        onEvent({ id: lastEventId, event: { type: "status", status: this.status(visitorId) } });
       }
-      yield* presence.mailbox.stream(lastEventId, signal);
-    } finally {
-      presence.mailbox.readers -= 1;
-      if (presence.mailbox.readers === 0) this.#startGrace(visitorId, presence);
+      stop = mailbox.listen(lastEventId, onEvent);
+    } catch (error) {
+      if (mailbox.readers === 0) this.#startGrace(visitorId, presence);
+      throw error;
     }
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+      if (mailbox.readers === 0) this.#startGrace(visitorId, presence);
+    };
   }
 
   /** With no stream open, the visitor gets a grace period to come back before they leave. */
@@ -233,8 +247,9 @@ export class InMemoryChatBroker implements ChatBroker {
   }
 
   send(visitorId: string, content: string): ChatMessage {
-    const chat = this.#currentChat(visitorId);
-    if (!chat) throw new DomainError("NOT_FOUND", "not in a chat");
+    const presence = this.#presence.get(visitorId);
+    const chat = presence?.chatId ? this.#chats.get(presence.chatId) : undefined;
+    if (!presence || !chat || chat.endedAt) throw new DomainError("NOT_FOUND", "not in a chat");
     const sender = chat.a.visitorId === visitorId ? chat.a : chat.b;
     const receiver = sender === chat.a ? chat.b : chat.a;
     if (this.#isBanned(sender.visitorId, sender.ipKey)) {
@@ -242,7 +257,7 @@ export class InMemoryChatBroker implements ChatBroker {
     }
     if (!this.#flood.allow(visitorId)) throw new RateLimitedError(1);
     const held: HeldMessage = {
-      id: randomBytes(9).toString("base64url"),
+      id: this.#messageIds.next(),
       senderVisitorId: visitorId,
       senderIpKey: sender.ipKey,
       content: content.slice(0, CHAT_LIMITS.message),
@@ -250,19 +265,22 @@ export class InMemoryChatBroker implements ChatBroker {
     };
     chat.messages.push(held);
     if (chat.messages.length > CHAT_LIMITS.buffer) chat.messages.shift();
-    const base = {
-      id: held.id,
-      content: held.content,
-      timestamp: held.timestamp,
-      ...sender.country,
-    };
+    const { id, timestamp } = held;
+    const { countryCode, country } = sender.country;
     this.#presenceOf(receiver.visitorId).mailbox.push({
       type: "message",
       chatId: chat.id,
-      message: { ...base, from: "partner" },
+      message: { id, content: held.content, timestamp, countryCode, country, from: "partner" },
     });
-    const mine: ChatMessage = { ...base, from: "me" };
-    this.#presenceOf(visitorId).mailbox.push({ type: "message", chatId: chat.id, message: mine });
+    const mine: ChatMessage = {
+      id,
+      content: held.content,
+      timestamp,
+      countryCode,
+      country,
+      from: "me",
+    };
+    presence.mailbox.push({ type: "message", chatId: chat.id, message: mine });
     return mine;
   }
 
@@ -351,5 +369,29 @@ export class InMemoryChatBroker implements ChatBroker {
     clearInterval(this.#sweeper);
     for (const presence of this.#presence.values())
       if (presence.graceTimer) clearTimeout(presence.graceTimer);
+  }
+}
+
+/**
+ * Random ids of 12 base64url characters (72 random bits, as randomBytes(9) gives), cut from one
+ * larger draw: asking the system for random bytes once per chat message costs more than the
+ * rest of relaying it.
+ */
+export class RandomIds {
+  static readonly BYTES_PER_ID = 9;
+  static readonly CHARS_PER_ID = 12;
+  #pool = "";
+  #at = 0;
+
+  constructor(private readonly perDraw = 256) {}
+
+  next(): string {
+    if (this.#at >= this.#pool.length) {
+      this.#pool = randomBytes(RandomIds.BYTES_PER_ID * this.perDraw).toString("base64url");
+      this.#at = 0;
+    }
+    const id = this.#pool.slice(this.#at, this.#at + RandomIds.CHARS_PER_ID);
+    this.#at += RandomIds.CHARS_PER_ID;
+    return id;
   }
 }

@@ -1,6 +1,5 @@
 import {
   type AnyRouter,
-  callTRPCProcedure,
   getErrorShape,
   getTRPCErrorFromUnknown,
   type inferRouterContext,
@@ -14,16 +13,42 @@ import {
   type TRPCResponseMessage,
 } from "@trpc/server/rpc";
 import type { ServerWebSocket, WebSocketHandler } from "bun";
+import { LiveStream } from "./live-stream.ts";
+import { createProcedureCaller } from "./procedure-call.ts";
 
 /** What each socket carries: its context (made at the upgrade) and its running subscriptions. */
 export interface SocketState<TContext> {
   context: Promise<TContext>;
+  /** The context once made, so calls after the first need not wait for it. */
+  resolvedContext?: TContext;
   subscriptions: Map<string | number, AbortController>;
 }
 
 interface Options<TRouter extends AnyRouter> {
   router: TRouter;
   onError?: (error: TRPCError) => void;
+}
+
+/**
+ * A data frame, `JSON.stringify({ id, jsonrpc, result: { type: "data", data } })` or, for a
+ * tracked event, `{ ..., result: { type: "data", id: eventId, data: { id: eventId, data } } }`,
+ * character for character, built around one stringify of the data instead of four objects'.
+ */
+export function dataFrame(
+  id: string | number,
+  jsonrpc: "2.0" | undefined,
+  data: unknown,
+  eventId?: string,
+): string {
+  const json: string | undefined = JSON.stringify(data);
+  const head =
+    jsonrpc === undefined
+      ? `{"id":${JSON.stringify(id)},"result":{"type":"data"`
+      : `{"id":${JSON.stringify(id)},"jsonrpc":${JSON.stringify(jsonrpc)},"result":{"type":"data"`;
+  const inner = json === undefined ? "" : `,"data":${json}`;
+  if (eventId === undefined) return `${head}${inner}}}`;
+  const event = JSON.stringify(eventId);
+  return `${head},"id":${event},"data":{"id":${event}${inner}}}}`;
 }
 
 /**
@@ -37,6 +62,7 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
 ): WebSocketHandler<SocketState<inferRouterContext<TRouter>>> {
   const { router } = options;
   type Socket = ServerWebSocket<SocketState<inferRouterContext<TRouter>>>;
+  const callProcedure = createProcedureCaller(router);
 
   /**
    * Frames waiting to be written, by socket. A chat message makes several frames for the same
@@ -74,10 +100,13 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
   };
 
   /**
-   * A data result, serialized as transformTRPCResponse would (the same keys in the same order)
-   * without its copies of the message: this runs for every chat event.
+   * A data result, serialized as transformTRPCResponse would (the same keys in the same order),
+   * without building its wrapping objects: this runs for every chat event. A transformer other
+   * than plain JSON gets the object form.
    */
   const serialize = router._def._config.transformer.output.serialize;
+  const probe = {};
+  const plainJson = serialize(probe) === probe;
   const respondData = (
     socket: Socket,
     id: string | number,
@@ -85,6 +114,10 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
     data: unknown,
     eventId?: string,
   ) => {
+    if (plainJson) {
+      write(socket, dataFrame(id, jsonrpc, data, eventId));
+      return;
+    }
     const result =
       eventId === undefined
         ? { type: "data", data: serialize(data) }
@@ -134,65 +167,160 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
     if (lastEventId !== undefined) {
       input = input && typeof input === "object" ? { ...input, lastEventId } : { lastEventId };
     }
-    const ctx = await socket.data.context;
+    const ctx = socket.data.resolvedContext ?? (await contextOf(socket));
     try {
       if (socket.data.subscriptions.has(id)) {
         throw new TRPCError({ code: "BAD_REQUEST", message: `Duplicate id ${id}` });
       }
-      const abort = new AbortController();
-      const result: unknown = await callTRPCProcedure({
-        router,
+      // Only a subscription can be stopped; calls get no signal, as none was ever aborted.
+      const abort = type === "subscription" ? new AbortController() : undefined;
+      const result: unknown = await callProcedure({
         path,
-        getRawInput: async () => input,
-        ctx,
         type,
-        signal: abort.signal,
-        batchIndex: 0,
+        ctx,
+        input,
+        signal: abort?.signal,
       });
-      if (type !== "subscription") {
+      if (!abort) {
         respondData(socket, id, message.jsonrpc, result);
+        return;
+      }
+      // The socket closed while the call ran: nobody is left to stream to.
+      if (socket.readyState !== WebSocket.OPEN) return;
+      const call = { path, type, input, ctx };
+      if (result instanceof LiveStream) {
+        streamLive(socket, id, message.jsonrpc, result, abort, call);
         return;
       }
       if (!result || typeof result !== "object" || !(Symbol.asyncIterator in result)) {
         throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `${path} is not a stream` });
       }
-      const iterator = (result as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-      socket.data.subscriptions.set(id, abort);
-      respond(socket, { id, jsonrpc: message.jsonrpc, result: { type: "started" } });
-      void (async () => {
-        // Each wait for the next event also ends on abort. One listener serves every wait;
-        // racing each wait against one long-lived promise would add a reaction to it per event.
-        let stopWaiting: ((value: "aborted") => void) | undefined;
-        abort.signal.addEventListener("abort", () => stopWaiting?.("aborted"), { once: true });
-        const nextOrAbort = () =>
-          new Promise<IteratorResult<unknown> | "aborted">((resolve, reject) => {
-            if (abort.signal.aborted) return resolve("aborted");
-            stopWaiting = resolve;
-            iterator.next().then(resolve, reject);
-          });
-        try {
-          while (true) {
-            const next = await nextOrAbort();
-            if (next === "aborted" || next.done) break;
-            const value = next.value;
-            if (isTrackedEnvelope(value)) {
-              const [eventId, data] = value;
-              respondData(socket, id, message.jsonrpc, data, eventId);
-            } else {
-              respondData(socket, id, message.jsonrpc, value);
-            }
-          }
-          respond(socket, { id, jsonrpc: message.jsonrpc, result: { type: "stopped" } });
-        } catch (cause) {
-          respondError(socket, id, cause, { path, type, input, ctx });
-        } finally {
-          socket.data.subscriptions.delete(id);
-          await iterator.return?.();
-        }
-      })();
+      streamIterable(socket, id, message.jsonrpc, result as AsyncIterable<unknown>, abort, call);
     } catch (cause) {
       respondError(socket, id, cause, { path, type, input, ctx });
     }
+  }
+
+  /** One message of a frame; whatever goes wrong is answered, never thrown. */
+  function handleRaw(socket: Socket, raw: unknown): void {
+    try {
+      handle(socket, parseTRPCMessage(raw, router._def._config.transformer)).catch((cause) =>
+        respondError(socket, null, cause),
+      );
+    } catch (cause) {
+      respondError(socket, null, cause);
+    }
+  }
+
+  async function contextOf(socket: Socket): Promise<inferRouterContext<TRouter>> {
+    const ctx = await socket.data.context;
+    socket.data.resolvedContext = ctx;
+    return ctx;
+  }
+
+  type Call = Parameters<typeof respondError>[3];
+
+  /** A data frame for each value, tracked ones with their event id. */
+  function respondValue(
+    socket: Socket,
+    id: string | number,
+    jsonrpc: "2.0" | undefined,
+    value: unknown,
+  ) {
+    if (isTrackedEnvelope(value)) respondData(socket, id, jsonrpc, value[1], value[0]);
+    else respondData(socket, id, jsonrpc, value);
+  }
+
+  /**
+   * A pushed stream: each value is written as it is emitted, inside the emitter's call (for a
+   * chat message, inside the sender's call), so it takes no promise, timer or generator step.
+   */
+  function streamLive(
+    socket: Socket,
+    id: string | number,
+    jsonrpc: "2.0" | undefined,
+    stream: LiveStream<unknown>,
+    abort: AbortController,
+    call: Call,
+  ) {
+    const { subscriptions } = socket.data;
+    subscriptions.set(id, abort);
+    respond(socket, { id, jsonrpc, result: { type: "started" } });
+    let stop: (() => void) | undefined;
+    let ended = false;
+    const end = () => {
+      ended = true;
+      stop?.();
+      if (subscriptions.get(id) === abort) subscriptions.delete(id);
+    };
+    try {
+      stop = stream.subscribe((value) => {
+        if (ended) return;
+        try {
+          respondValue(socket, id, jsonrpc, value);
+        } catch (cause) {
+          // The emitter (another visitor's call, say) is not the one to hear about it.
+          end();
+          respondError(socket, id, cause, call);
+        }
+      });
+    } catch (cause) {
+      end();
+      respondError(socket, id, cause, call);
+      return;
+    }
+    if (ended) {
+      stop();
+      return;
+    }
+    abort.signal.addEventListener(
+      "abort",
+      () => {
+        if (ended) return;
+        end();
+        respond(socket, { id, jsonrpc, result: { type: "stopped" } });
+      },
+      { once: true },
+    );
+  }
+
+  /** Any other async iterable, pulled one value at a time until it ends or is stopped. */
+  function streamIterable(
+    socket: Socket,
+    id: string | number,
+    jsonrpc: "2.0" | undefined,
+    iterable: AsyncIterable<unknown>,
+    abort: AbortController,
+    call: Call,
+  ) {
+    const iterator = iterable[Symbol.asyncIterator]();
+    socket.data.subscriptions.set(id, abort);
+    respond(socket, { id, jsonrpc, result: { type: "started" } });
+    void (async () => {
+      // Each wait for the next event also ends on abort. One listener serves every wait;
+      // racing each wait against one long-lived promise would add a reaction to it per event.
+      let stopWaiting: ((value: "aborted") => void) | undefined;
+      abort.signal.addEventListener("abort", () => stopWaiting?.("aborted"), { once: true });
+      const nextOrAbort = () =>
+        new Promise<IteratorResult<unknown> | "aborted">((resolve, reject) => {
+          if (abort.signal.aborted) return resolve("aborted");
+          stopWaiting = resolve;
+          iterator.next().then(resolve, reject);
+        });
+      try {
+        while (true) {
+          const next = await nextOrAbort();
+          if (next === "aborted" || next.done) break;
+          respondValue(socket, id, jsonrpc, next.value);
+        }
+        respond(socket, { id, jsonrpc, result: { type: "stopped" } });
+      } catch (cause) {
+        respondError(socket, id, cause, call);
+      } finally {
+        if (socket.data.subscriptions.get(id) === abort) socket.data.subscriptions.delete(id);
+        await iterator.return?.();
+      }
+    })();
   }
 
   return {
@@ -203,7 +331,7 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
       for (const abort of socket.data.subscriptions.values()) abort.abort();
       socket.data.subscriptions.clear();
     },
-    async message(socket, raw) {
+    message(socket, raw) {
       const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
       // wsLink's keep-alive.
       if (text === "PING") {
@@ -211,23 +339,15 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
         return;
       }
       if (text === "PONG") return;
-      let messages: unknown[];
+      let parsed: unknown;
       try {
-        const parsed: unknown = JSON.parse(text);
-        messages = Array.isArray(parsed) ? parsed : [parsed];
+        parsed = JSON.parse(text);
       } catch (cause) {
         respondError(socket, null, new TRPCError({ code: "PARSE_ERROR", cause }));
         return;
       }
-      await Promise.all(
-        messages.map(async (raw) => {
-          try {
-            await handle(socket, parseTRPCMessage(raw, router._def._config.transformer));
-          } catch (cause) {
-            respondError(socket, null, cause);
-          }
-        }),
-      );
+      if (Array.isArray(parsed)) for (const one of parsed) handleRaw(socket, one);
+      else handleRaw(socket, parsed);
     },
   };
 }

@@ -1,6 +1,7 @@
-import { tracked } from "@trpc/server";
+import { type TrackedEnvelope, tracked } from "@trpc/server";
 import { z } from "zod";
 import {
+  type ChatEvent,
   chatEventsInput,
   reportChatInput,
   sendChatInput,
@@ -11,7 +12,8 @@ import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
 import type { Context } from "../context.ts";
-import { publicProcedure, router } from "../init.ts";
+import { publicProcedure, router, syncInput } from "../init.ts";
+import { LiveStream } from "../live-stream.ts";
 
 const START_RATE = { limit: 30, windowMs: 60 * 1000 };
 
@@ -38,21 +40,15 @@ function chatVisitor(ctx: Context) {
 
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
-  events: publicProcedure.input(chatEventsInput).subscription(async function* ({
-    ctx,
-    input,
-    signal,
-  }) {
-    refuseBanned(ctx);
-    const stop = signal ?? new AbortController().signal;
-    for await (const { id, event } of ctx.chat.broker.events(
-      ctx.visitorId,
-      input?.lastEventId,
-      stop,
-    )) {
-      yield tracked(id, event);
-    }
-  }),
+  events: publicProcedure.input(chatEventsInput).subscription(
+    ({ ctx, input, signal }) =>
+      new LiveStream<TrackedEnvelope<ChatEvent>>((emit) => {
+        refuseBanned(ctx);
+        return ctx.chat.broker.listen(ctx.visitorId, input?.lastEventId, ({ id, event }) =>
+          emit(tracked(id, event)),
+        );
+      }, signal),
+  ),
 
   me: publicProcedure.query(({ ctx }) => {
     const { country } = chatVisitor(ctx);
@@ -67,12 +63,12 @@ export const chatRouter = router({
     return ctx.chat.broker.start(chatVisitor(ctx));
   }),
 
-  send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
+  send: publicProcedure.input(syncInput(sendChatInput)).mutation(({ ctx, input }) => {
     refuseBanned(ctx);
     return ctx.chat.broker.send(ctx.visitorId, input.content);
   }),
 
-  typing: publicProcedure.input(typingInput).mutation(({ ctx, input }) => {
+  typing: publicProcedure.input(syncInput(typingInput)).mutation(({ ctx, input }) => {
     ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
     return { ok: true as const };
   }),
