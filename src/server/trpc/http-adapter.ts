@@ -7,6 +7,7 @@ import {
 } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCode } from "@trpc/server/http";
+import { createProcedureCaller } from "./procedure-call.ts";
 
 interface Options<TRouter extends AnyRouter> {
   router: TRouter;
@@ -20,14 +21,6 @@ type ProcedureType = "query" | "mutation";
 interface Call {
   path: string;
   input: unknown;
-  procedure: (opts: {
-    path: string;
-    type: ProcedureType;
-    ctx: unknown;
-    getRawInput: () => Promise<unknown>;
-    signal: AbortSignal | undefined;
-    batchIndex: number;
-  }) => Promise<unknown>;
 }
 
 /** A request the fast path can answer, or what tRPC's own handler needs to answer it. */
@@ -49,11 +42,13 @@ export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TR
   const procedures = router._def.procedures as Record<string, unknown>;
   const prefix = `${endpoint}/`;
 
-  function procedureOf(path: string, type: ProcedureType): Call["procedure"] | undefined {
+  // The same middlewares tRPC runs, without its copies of the options at every step.
+  const callProcedure = createProcedureCaller(router);
+
+  function isCallable(path: string, type: ProcedureType): boolean {
     const candidate = Object.hasOwn(procedures, path) ? procedures[path] : undefined;
-    if (typeof candidate !== "function") return undefined;
-    const def = (candidate as { _def?: { type?: string } })._def;
-    return def?.type === type ? (candidate as Call["procedure"]) : undefined;
+    if (typeof candidate !== "function") return false;
+    return (candidate as { _def?: { type?: string } })._def?.type === type;
   }
 
   function plan(request: Request, url: URL, body: string | undefined): Plan {
@@ -81,10 +76,9 @@ export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TR
       return { kind: "tRPC" };
     const calls: Call[] = [];
     for (const [index, path] of paths.entries()) {
-      const procedure = procedureOf(path, type);
-      if (!procedure) return { kind: "tRPC" };
+      if (!isCallable(path, type)) return { kind: "tRPC" };
       const input = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
-      calls.push({ path, input, procedure });
+      calls.push({ path, input });
     }
     return { kind: "calls", calls, batch, type };
   }
@@ -124,16 +118,16 @@ export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TR
     }
     const errors: TRPCError[] = [];
     const results = await Promise.all(
-      calls.map(async (call, batchIndex) => {
+      calls.map(async (call) => {
         try {
           if (contextError !== undefined) throw contextError;
-          const data = await call.procedure({
+          const data = await callProcedure({
             path: call.path,
             type,
             ctx,
-            getRawInput: async () => call.input,
-            signal: request.signal,
-            batchIndex,
+            input: call.input,
+            // No procedure called over HTTP reads one; the chat stream runs over the WebSocket.
+            signal: undefined,
           });
           return { result: { data } };
         } catch (cause) {
