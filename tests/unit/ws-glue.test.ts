@@ -73,6 +73,20 @@ const testRouter = router({
   withCtx: publicProcedure
     .use(({ next }) => next({ ctx: { extra: "added" } }))
     .query(({ ctx }) => `${(ctx as { extra: string }).extra}`),
+  swappedRaw: publicProcedure
+    .use(({ next }) => next({ getRawInput: async () => ({ text: "swap" }) }))
+    .input(syncInput(z.object({ text: z.string().max(5) })))
+    .query(({ input }) => input.text),
+  checkedOutput: publicProcedure
+    .input(z.number())
+    .output(z.string())
+    .query(({ input }) => (input > 0 ? "positive" : (input as unknown as string))),
+  asyncResolver: publicProcedure
+    .input(syncInput(z.object({ n: z.number() })))
+    .query(async ({ input }) => {
+      await Bun.sleep(1);
+      return input.n + 1;
+    }),
   asyncThrow: publicProcedure.mutation(async () => {
     await Bun.sleep(1);
     throw new TRPCError({ code: "CONFLICT", message: "taken" });
@@ -107,6 +121,12 @@ describe("calling procedures without tRPC's option copies", () => {
     ["twoInputs", "query", { a: 1 }],
     ["withCtx", "query", undefined],
     ["asyncThrow", "mutation", undefined],
+    ["swappedRaw", "query", { text: "far too long" }],
+    ["checkedOutput", "query", 2],
+    ["checkedOutput", "query", -2],
+    ["checkedOutput", "query", "two"],
+    ["asyncResolver", "query", { n: 1 }],
+    ["asyncResolver", "query", { n: "1" }],
     ["plain", "mutation", undefined],
     ["no.such.path", "query", undefined],
   ];
@@ -135,6 +155,25 @@ describe("calling procedures without tRPC's option copies", () => {
     }
     expect(ours.isDirect("echo")).toBe(true);
     expect(ours.isDirect("no.such.path")).toBe(false);
+  });
+
+  test("synchronous parsing and resolving happen within the call, with no promise step", async () => {
+    let resolved = 0;
+    const sync = router({
+      bump: publicProcedure.input(syncInput(z.object({ by: z.number() }))).mutation(({ input }) => {
+        resolved += input.by;
+        return resolved;
+      }),
+    });
+    const answer = createProcedureCaller(sync)({
+      path: "bump",
+      type: "mutation",
+      ctx: ctxWith(),
+      input: { by: 2 },
+      signal: undefined,
+    });
+    expect(resolved).toBe(2);
+    expect(await answer).toBe(2);
   });
 
   test("domain errors keep their code and retry time", async () => {

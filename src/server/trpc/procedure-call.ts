@@ -5,6 +5,15 @@ import {
   type ProcedureType,
   TRPCError,
 } from "@trpc/server";
+// The parser tRPC makes from an .input() schema, and its helpers, exactly as its middleware
+// uses them (the module's name warns that it may change between versions; ours is pinned
+// and the tests compare every kind of call with tRPC's own).
+import {
+  getParseFn,
+  isObject,
+  middlewareMarker,
+  type Parser,
+} from "@trpc/server/unstable-core-do-not-import";
 
 /** One call of a procedure: what the WebSocket glue knows when a frame asks for one. */
 export interface ProcedureCall {
@@ -16,7 +25,9 @@ export interface ProcedureCall {
 }
 
 /** What a middleware answers (tRPC's MiddlewareResult, as far as calling needs). */
-type Outcome = { ok: true; data: unknown } | { ok: false; error: TRPCError };
+type Outcome =
+  | { marker?: string; ok: true; data: unknown; ctx?: unknown }
+  | { marker?: string; ok: false; error: TRPCError };
 
 interface NextOptions {
   ctx?: object;
@@ -24,7 +35,7 @@ interface NextOptions {
   getRawInput?: () => Promise<unknown>;
 }
 
-type Middleware = (opts: {
+interface MiddlewareOptions {
   ctx: unknown;
   type: ProcedureType;
   path: string;
@@ -34,14 +45,58 @@ type Middleware = (opts: {
   signal: AbortSignal | undefined;
   batchIndex: number;
   next(options?: NextOptions): Promise<Outcome>;
-}) => Promise<Outcome>;
+}
+
+type Middleware = ((opts: MiddlewareOptions) => Promise<Outcome>) & { _type?: string };
 
 /** The parts of a built procedure's `_def` that calling it reads (tRPC 11). */
 interface ProcedureDef {
   type: ProcedureType;
   meta?: unknown;
   middlewares: Middleware[];
+  /** The parsers given to .input(), in order: one input middleware each. */
+  inputs?: unknown[];
+  /** The function given to .query(), .mutation() or .subscription(); its middleware is last. */
+  resolver?: (opts: Omit<MiddlewareOptions, "next">) => unknown;
   caller?: unknown;
+}
+
+/**
+ * How each middleware of a procedure runs. tRPC's own two kinds, the input validator and the
+ * resolver, are async functions, so each costs promise steps even when all they wrap is
+ * synchronous; run here from what they are built from (the parser tRPC made from the
+ * .input() schema, and the resolver), they finish at once when parsing and resolving do.
+ * Any other middleware is called as it is.
+ */
+type Step =
+  | { kind: "input"; middleware: Middleware; parse: (raw: unknown) => unknown }
+  | { kind: "resolve"; resolver: NonNullable<ProcedureDef["resolver"]> }
+  | { kind: "middleware"; middleware: Middleware };
+
+function stepsOf(def: ProcedureDef): Step[] {
+  const { middlewares, inputs = [], resolver } = def;
+  const inputMiddlewares = middlewares.filter((m) => m._type === "input").length;
+  // Inputs and their middlewares are added in pairs; if that ever stops being so, the input
+  // middlewares run as they are.
+  const pairedInputs = inputMiddlewares === inputs.length;
+  let k = 0;
+  return middlewares.map((middleware, index): Step => {
+    if (pairedInputs && middleware._type === "input") {
+      return { kind: "input", middleware, parse: getParseFn(inputs[k++] as Parser) };
+    }
+    if (index === middlewares.length - 1 && typeof resolver === "function") {
+      return { kind: "resolve", resolver };
+    }
+    return { kind: "middleware", middleware };
+  });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 function procedureDefOf(router: AnyRouter, path: string): ProcedureDef | undefined {
@@ -66,35 +121,80 @@ function procedureDefOf(router: AnyRouter, path: string): ProcedureDef | undefin
 export function createProcedureCaller(router: AnyRouter) {
   // Built once: paths a client names that are not here (unknown, or behind a lazy router) go
   // through tRPC, so nothing a client sends grows this map.
-  const known = new Map<string, ProcedureDef>();
+  const known = new Map<string, { def: ProcedureDef; steps: Step[] }>();
   for (const path of Object.keys(router._def.procedures)) {
     const def = procedureDefOf(router, path);
-    if (def) known.set(path, def);
+    if (def) known.set(path, { def, steps: stepsOf(def) });
   }
 
-  const fail = (cause: unknown): Outcome => ({ ok: false, error: getTRPCErrorFromUnknown(cause) });
+  const fail = (cause: unknown): Outcome => ({
+    marker: middlewareMarker,
+    ok: false,
+    error: getTRPCErrorFromUnknown(cause),
+  });
+  const badInput = (cause: unknown): Outcome => fail(new TRPCError({ code: "BAD_REQUEST", cause }));
   const noResult = () =>
     new TRPCError({
       code: "INTERNAL_SERVER_ERROR",
       message: "No result from middlewares - did you forget to `return next()`?",
     });
 
-  function run(def: ProcedureDef, call: ProcedureCall): Promise<Outcome> {
-    const { middlewares, meta } = def;
+  /** Runs the steps from `index` on; synchronous as long as every step is. */
+  function run(def: ProcedureDef, steps: Step[], call: ProcedureCall): Outcome | Promise<Outcome> {
+    const { meta } = def;
     const { type, path, signal } = call;
     const rawInput = call.input;
     const getRawInput = async () => rawInput;
-    // Not an async function: a middleware's own promise is passed on, one step fewer for each.
     const step = (
       index: number,
       ctx: unknown,
       input: unknown,
       getRaw: () => Promise<unknown>,
-    ): Promise<Outcome> => {
+    ): Outcome | Promise<Outcome> => {
+      const current = steps[index];
+      if (!current) return fail(noResult());
       try {
-        const middleware = middlewares[index];
-        if (!middleware) throw noResult();
-        const outcome = middleware({
+        // tRPC's input middleware: parse the raw input, merge it into what earlier inputs
+        // parsed, go on. (With a raw input of another middleware's making, it runs itself.)
+        if (current.kind === "input" && getRaw === getRawInput) {
+          const proceed = (parsed: unknown) =>
+            step(
+              index + 1,
+              ctx,
+              isObject(input) && isObject(parsed) ? { ...input, ...parsed } : parsed,
+              getRaw,
+            );
+          let parsed: unknown;
+          try {
+            parsed = current.parse(rawInput);
+          } catch (cause) {
+            return badInput(cause);
+          }
+          return isThenable(parsed)
+            ? Promise.resolve(parsed).then(proceed, badInput)
+            : proceed(parsed);
+        }
+        // tRPC's resolver middleware: the resolver's data, or what it threw.
+        if (current.kind === "resolve") {
+          const done = (data: unknown): Outcome => ({
+            marker: middlewareMarker,
+            ok: true,
+            data,
+            ctx,
+          });
+          const data = current.resolver({
+            ctx,
+            type,
+            path,
+            input,
+            getRawInput: getRaw,
+            meta,
+            signal,
+            batchIndex: 0,
+          });
+          return isThenable(data) ? Promise.resolve(data).then(done, fail) : done(data);
+        }
+        const outcome = current.middleware({
           ctx,
           type,
           path,
@@ -103,17 +203,19 @@ export function createProcedureCaller(router: AnyRouter) {
           meta,
           signal,
           batchIndex: 0,
-          next: (options) =>
-            step(
-              index + 1,
-              options?.ctx ? { ...(ctx as object), ...options.ctx } : ctx,
-              options && "input" in options ? options.input : input,
-              options?.getRawInput ?? getRaw,
+          next: (next) =>
+            Promise.resolve(
+              step(
+                index + 1,
+                next?.ctx ? { ...(ctx as object), ...next.ctx } : ctx,
+                next && "input" in next ? next.input : input,
+                next?.getRawInput ?? getRaw,
+              ),
             ),
         });
         return Promise.resolve(outcome).then(undefined, fail);
       } catch (cause) {
-        return Promise.resolve(fail(cause));
+        return fail(cause);
       }
     };
     return step(0, call.ctx, undefined, getRawInput);
@@ -126,8 +228,8 @@ export function createProcedureCaller(router: AnyRouter) {
   };
 
   function callProcedure(call: ProcedureCall): Promise<unknown> {
-    const def = known.get(call.path);
-    if (!def) {
+    const procedure = known.get(call.path);
+    if (!procedure) {
       return callTRPCProcedure({
         router,
         path: call.path,
@@ -138,7 +240,7 @@ export function createProcedureCaller(router: AnyRouter) {
         batchIndex: 0,
       });
     }
-    if (def.type !== call.type) {
+    if (procedure.def.type !== call.type) {
       return Promise.reject(
         new TRPCError({
           code: "NOT_FOUND",
@@ -146,7 +248,13 @@ export function createProcedureCaller(router: AnyRouter) {
         }),
       );
     }
-    return run(def, call).then(unwrap);
+    const outcome = run(procedure.def, procedure.steps, call);
+    if (outcome instanceof Promise) return outcome.then(unwrap);
+    try {
+      return Promise.resolve(unwrap(outcome));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
   /** Whether calls to `path` run here rather than through callTRPCProcedure. */
   callProcedure.isDirect = (path: string) => known.has(path);
