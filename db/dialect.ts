@@ -67,7 +67,10 @@ class BunSqliteConnection implements DatabaseConnection {
   constructor(private readonly sqlite: BunDatabase) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return runStatement<R>(this.sqlite, compiled.sql, compiled.parameters as SQLQueryBindings[]);
+    return runStatement<R>(
+      cachedRunnable(this.sqlite, compiled.sql),
+      compiled.parameters as SQLQueryBindings[],
+    );
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -79,23 +82,40 @@ class BunSqliteConnection implements DatabaseConnection {
 }
 
 type Statement = ReturnType<BunDatabase["query"]>;
-/** Whether a statement names result columns; bun:sqlite builds a new array for each ask. */
+
+/** A statement with what running it needs to know. */
+export interface Runnable {
+  statement: Statement;
+  /** It names result columns (SELECT, RETURNING): read its rows; otherwise run it. */
+  readsRows: boolean;
+}
+
+// bun:sqlite builds a new array each time a statement's column names are asked for.
 const readsRows = new WeakMap<Statement, boolean>();
 
-/** Runs one statement: read when it names result columns (SELECT, RETURNING), else run. */
-export function runStatement<R>(
-  sqlite: BunDatabase,
-  sql: string,
-  parameters: SQLQueryBindings[],
-): QueryResult<R> {
-  // db.query() caches the prepared statement by its SQL text.
+/** Kysely's statements: bun:sqlite's query() keeps a bounded cache of them by SQL text. */
+function cachedRunnable(sqlite: BunDatabase, sql: string): Runnable {
   const statement = sqlite.query(sql);
   let reads = readsRows.get(statement);
   if (reads === undefined) {
     reads = statement.columnNames.length > 0;
     readsRows.set(statement, reads);
   }
-  if (reads) return { rows: statement.all(...parameters) as R[] };
+  return { statement, readsRows: reads };
+}
+
+/** A statement of our own for the life of the process (prepared queries: a fixed few). */
+export function ownRunnable(sqlite: BunDatabase, sql: string): Runnable {
+  const statement = sqlite.prepare(sql);
+  return { statement, readsRows: statement.columnNames.length > 0 };
+}
+
+/** Runs one statement: read when it names result columns, else run. */
+export function runStatement<R>(
+  { statement, readsRows }: Runnable,
+  parameters: SQLQueryBindings[],
+): QueryResult<R> {
+  if (readsRows) return { rows: statement.all(...parameters) as R[] };
   const { changes, lastInsertRowid } = statement.run(...parameters);
   return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 }

@@ -1,6 +1,6 @@
 import type { SQLQueryBindings } from "bun:sqlite";
 import { type Compilable, CompiledQuery } from "kysely";
-import { runStatement, sqliteOf } from "./dialect.ts";
+import { ownRunnable, type Runnable, runStatement, sqliteOf } from "./dialect.ts";
 import type { DB } from "./schema.ts";
 
 /** Where a value goes in a prepared query: named by the caller, or fixed when it was built. */
@@ -20,6 +20,8 @@ export function prepared<Values extends Record<string, unknown>, Row>(
   build: (db: DB, values: Values) => Compilable<Row>,
 ): (db: DB, values: Values) => Promise<Row[]> {
   let compiled: { sql: string; parameters: Array<StandIn | { fixed: unknown }> } | undefined;
+  // The statement for the last database it ran on (the site has one), found without a lookup.
+  let last: { sqlite: object; runnable: Runnable } | undefined;
   return async (db, values) => {
     if (!compiled) {
       const standIns = new Proxy({}, { get: (_, name) => new StandIn(String(name)) }) as Values;
@@ -35,8 +37,10 @@ export function prepared<Values extends Record<string, unknown>, Row>(
     // Outside a transaction the statement runs on bun:sqlite directly, without Kysely's
     // per-query executor objects; inside one, through the transaction's connection.
     const sqlite = sqliteOf(db);
-    if (sqlite)
-      return runStatement<Row>(sqlite, compiled.sql, parameters as SQLQueryBindings[]).rows;
+    if (sqlite) {
+      if (last?.sqlite !== sqlite) last = { sqlite, runnable: ownRunnable(sqlite, compiled.sql) };
+      return runStatement<Row>(last.runnable, parameters as SQLQueryBindings[]).rows;
+    }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
     return result.rows;
   };

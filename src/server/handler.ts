@@ -23,7 +23,7 @@ type AnyServer = Server<any>;
 export function createHandler(services: Services, socket: Socket) {
   const { config, assets } = services;
   const analyticsOrigin = config.analytics ? new URL(config.analytics.scriptUrl).origin : undefined;
-  const baseHeaders = securityHeaders(isHttps(services), analyticsOrigin);
+  const baseHeaders = Object.entries(securityHeaders(isHttps(services), analyticsOrigin));
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
   const trpcHttp = createHttpHandler({
@@ -66,17 +66,19 @@ export function createHandler(services: Services, socket: Socket) {
     });
   }
 
-  async function trpc(request: Request, server: AnyServer, visitor: Visitor): Promise<Response> {
+  async function trpc(
+    request: Request,
+    url: URL,
+    server: AnyServer,
+    visitor: Visitor,
+  ): Promise<Response> {
     const length = Number(request.headers.get("content-length") ?? 0);
     if (length > MAX_BODY_BYTES) return trpcRefusal(413, "PAYLOAD_TOO_LARGE", "Request too large");
-    if (
-      request.method === "POST" &&
-      !isSameOriginRequest(request, originOf(new URL(request.url)))
-    ) {
+    if (request.method === "POST" && !isSameOriginRequest(request, originOf(url))) {
       return trpcRefusal(403, "FORBIDDEN", "Cross-site request refused");
     }
     const cookies: string[] = [];
-    const response = await trpcHttp(request, () =>
+    const response = await trpcHttp(request, url, () =>
       contextFor(services, request, server, visitor, cookies),
     );
     // Only the last word on the session cookie counts (sign-out after a refresh, say).
@@ -102,7 +104,7 @@ export function createHandler(services: Services, socket: Socket) {
     if (path === "/trpc" && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
       return socket.upgrade(request, server, originOf(url));
     }
-    if (path === "/trpc" || path.startsWith("/trpc/")) return trpc(request, server, visitor);
+    if (path === "/trpc" || path.startsWith("/trpc/")) return trpc(request, url, server, visitor);
 
     const asset = assets.files.get(path);
     if (asset) {

@@ -29,8 +29,12 @@ export function securityHeaders(https: boolean, analyticsOrigin?: string): Recor
   return headers;
 }
 
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+/** Sets each header on the response; the pairs are made once, not per response. */
+export function withHeaders(
+  response: Response,
+  headers: ReadonlyArray<readonly [string, string]>,
+): Response {
+  for (const [name, value] of headers) response.headers.set(name, value);
   return response;
 }
 

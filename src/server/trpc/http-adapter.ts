@@ -85,9 +85,9 @@ export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TR
 
   return async function handle(
     request: Request,
+    url: URL,
     createContext: () => Promise<inferRouterContext<TRouter>>,
   ): Promise<Response> {
-    const url = new URL(request.url);
     const isJson = request.headers.get("content-type")?.startsWith("application/json") ?? false;
     // Only JSON bodies are read here; anything else goes to tRPC unread.
     const body = request.method === "POST" && isJson ? await request.text() : undefined;
