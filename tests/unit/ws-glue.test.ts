@@ -98,9 +98,12 @@ async function outcome(promise: () => Promise<unknown>) {
   try {
     return { data: await promise() };
   } catch (error) {
-    const e = error as TRPCError;
-    return { code: e.code, message: e.message, cause: e.cause?.constructor.name };
+    return outcomeOfError(error);
   }
+}
+function outcomeOfError(error: unknown) {
+  const e = error as TRPCError;
+  return { code: e.code, message: e.message, cause: e.cause?.constructor.name };
 }
 
 describe("calling procedures without tRPC's option copies", () => {
@@ -174,6 +177,51 @@ describe("calling procedures without tRPC's option copies", () => {
     });
     expect(resolved).toBe(2);
     expect(await answer).toBe(2);
+
+    // settle hands over the answer, or the error, before returning: no promise step at all.
+    const seen: unknown[] = [];
+    const caller = createProcedureCaller(sync);
+    const call = (input: unknown) => ({
+      path: "bump",
+      type: "mutation" as const,
+      ctx: ctxWith(),
+      input,
+      signal: undefined,
+    });
+    caller.settle(
+      call({ by: 3 }),
+      (data) => seen.push(data),
+      (error) => seen.push(error),
+    );
+    expect(seen).toEqual([5]);
+    caller.settle(
+      call({ by: "x" }),
+      (data) => seen.push(data),
+      (error) => seen.push(error),
+    );
+    expect(seen).toHaveLength(2);
+    expect((seen[1] as TRPCError).code).toBe("BAD_REQUEST");
+  });
+
+  test("settle waits for what is asynchronous, and answers as callProcedure does", async () => {
+    const caller = createProcedureCaller(testRouter);
+    for (const [path, type, input] of [
+      ["asyncResolver", "query", { n: 1 }],
+      ["asyncThrow", "mutation", undefined],
+      ["echo", "mutation", { text: "far too long" }],
+      ["limited", "mutation", undefined],
+      ["no.such.path", "query", undefined],
+    ] as const) {
+      const call = { path, type, ctx: ctxWith(), input, signal: undefined };
+      const settled = await new Promise((resolve) =>
+        caller.settle(
+          call,
+          (data) => resolve({ data }),
+          (error) => resolve(outcomeOfError(error)),
+        ),
+      );
+      expect(settled).toEqual(await outcome(() => caller(call)));
+    }
   });
 
   test("domain errors keep their code and retry time", async () => {

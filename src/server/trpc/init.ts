@@ -4,6 +4,7 @@ import { ZodError, type ZodType, type z } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
 import { DomainError } from "../../core/errors.ts";
 import type { Context } from "./context.ts";
+import { mapsOutcome } from "./procedure-call.ts";
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   INVALID_INPUT: "BAD_REQUEST",
@@ -56,18 +57,17 @@ const t = initTRPC.context<Context>().create({
 });
 
 /** Domain errors become tRPC errors with the matching HTTP status, keeping their cause. */
-const domainErrors = t.middleware(({ next }) =>
-  // A plain then, not an async function: this runs around every call, chat messages included.
-  next().then((result) => {
-    if (!result.ok && result.error.cause instanceof DomainError) {
-      const cause = result.error.cause;
-      return {
-        ...result,
-        error: new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause }),
-      };
-    }
-    return result;
-  }),
+function mapDomainError<R extends { ok: true } | { ok: false; error: TRPCError }>(result: R): R {
+  if (result.ok || !(result.error.cause instanceof DomainError)) return result;
+  const cause = result.error.cause;
+  return {
+    ...result,
+    error: new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause }),
+  };
+}
+const domainErrors = mapsOutcome(
+  t.middleware(({ next }) => next().then(mapDomainError)),
+  mapDomainError,
 );
 
 /**

@@ -151,13 +151,23 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
     });
   };
 
-  async function handle(socket: Socket, message: TRPCClientOutgoingMessage): Promise<void> {
+  /** One call; it throws only what is answered with a null id (no usable call). */
+  function handle(socket: Socket, message: TRPCClientOutgoingMessage): void {
     const { id } = message;
     if (id === null || id === undefined)
       throw new TRPCError({ code: "BAD_REQUEST", message: "`id` is required" });
     if (message.method === "subscription.stop") {
       socket.data.subscriptions.get(id)?.abort();
       socket.data.subscriptions.delete(id);
+      return;
+    }
+    const ctx = socket.data.resolvedContext;
+    if (ctx === undefined) {
+      // The first call on a socket waits for its context; later ones find it made.
+      contextOf(socket).then(
+        () => handleSafely(socket, message),
+        (cause) => respondError(socket, null, cause),
+      );
       return;
     }
     const { path, lastEventId } = message.params;
@@ -167,46 +177,66 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
     if (lastEventId !== undefined) {
       input = input && typeof input === "object" ? { ...input, lastEventId } : { lastEventId };
     }
-    const ctx = socket.data.resolvedContext ?? (await contextOf(socket));
-    try {
-      if (socket.data.subscriptions.has(id)) {
-        throw new TRPCError({ code: "BAD_REQUEST", message: `Duplicate id ${id}` });
-      }
-      // Only a subscription can be stopped; calls get no signal, as none was ever aborted.
-      const abort = type === "subscription" ? new AbortController() : undefined;
-      const result: unknown = await callProcedure({
-        path,
-        type,
-        ctx,
-        input,
-        signal: abort?.signal,
-      });
-      if (!abort) {
-        respondData(socket, id, message.jsonrpc, result);
-        return;
-      }
-      // The socket closed while the call ran: nobody is left to stream to.
-      if (socket.readyState !== WebSocket.OPEN) return;
-      const call = { path, type, input, ctx };
-      if (result instanceof LiveStream) {
-        streamLive(socket, id, message.jsonrpc, result, abort, call);
-        return;
-      }
-      if (!result || typeof result !== "object" || !(Symbol.asyncIterator in result)) {
-        throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `${path} is not a stream` });
-      }
-      streamIterable(socket, id, message.jsonrpc, result as AsyncIterable<unknown>, abort, call);
-    } catch (cause) {
-      respondError(socket, id, cause, { path, type, input, ctx });
+    const call = { path, type, input, ctx };
+    if (socket.data.subscriptions.has(id)) {
+      const duplicate = new TRPCError({ code: "BAD_REQUEST", message: `Duplicate id ${id}` });
+      respondError(socket, id, duplicate, call);
+      return;
     }
+    // Only a subscription can be stopped; calls get no signal, as none was ever aborted.
+    const abort = type === "subscription" ? new AbortController() : undefined;
+    // A synchronous call (chat.send is one) is answered before this returns: no promise step.
+    callProcedure.settle(
+      { path, type, ctx, input, signal: abort?.signal },
+      (result) => {
+        try {
+          if (!abort) {
+            respondData(socket, id, message.jsonrpc, result);
+            return;
+          }
+          // The socket closed while the call ran: nobody is left to stream to.
+          if (socket.readyState !== WebSocket.OPEN) return;
+          if (result instanceof LiveStream) {
+            streamLive(socket, id, message.jsonrpc, result, abort, call);
+            return;
+          }
+          if (!result || typeof result !== "object" || !(Symbol.asyncIterator in result)) {
+            throw new TRPCError({
+              code: "INTERNAL_SERVER_ERROR",
+              message: `${path} is not a stream`,
+            });
+          }
+          streamIterable(
+            socket,
+            id,
+            message.jsonrpc,
+            result as AsyncIterable<unknown>,
+            abort,
+            call,
+          );
+        } catch (cause) {
+          respondError(socket, id, cause, call);
+        }
+      },
+      (cause) => respondError(socket, id, cause, call),
+    );
   }
 
   /** One message of a frame; whatever goes wrong is answered, never thrown. */
   function handleRaw(socket: Socket, raw: unknown): void {
+    let message: TRPCClientOutgoingMessage;
     try {
-      handle(socket, parseTRPCMessage(raw, router._def._config.transformer)).catch((cause) =>
-        respondError(socket, null, cause),
-      );
+      message = parseTRPCMessage(raw, router._def._config.transformer);
+    } catch (cause) {
+      respondError(socket, null, cause);
+      return;
+    }
+    handleSafely(socket, message);
+  }
+
+  function handleSafely(socket: Socket, message: TRPCClientOutgoingMessage): void {
+    try {
+      handle(socket, message);
     } catch (cause) {
       respondError(socket, null, cause);
     }
