@@ -339,12 +339,12 @@ describe("the WebSocket glue", () => {
   });
   const handler = createTrpcWebSocketHandler({ router: wsRouter });
 
-  function socket() {
+  function socket(context: Promise<Context> = Promise.resolve({} as Context)) {
     const frames: string[] = [];
     const writes: string[][] = [];
     const s = {
       data: {
-        context: Promise.resolve({} as Context),
+        context,
         subscriptions: new Map<string | number, AbortController>(),
       },
       readyState: 1,
@@ -438,6 +438,28 @@ describe("the WebSocket glue", () => {
       { id: 4, result: { type: "data", data: 2 } },
       { id: 4, result: { type: "stopped" } },
     ]);
+  });
+
+  test("calls wait for the socket's context; one that cannot be made fails them", async () => {
+    let make: (context: Context) => void = () => {};
+    const waiting = socket(new Promise<Context>((resolve) => (make = resolve)));
+    waiting.send({ id: 8, method: "mutation", params: { path: "send", input: { text: "a" } } });
+    waiting.send({ id: 9, method: "mutation", params: { path: "send", input: { text: "b" } } });
+    await settle();
+    expect(waiting.frames).toEqual([]);
+    make({} as Context);
+    await settle();
+    expect(waiting.parsed()).toEqual([
+      { id: 8, result: { type: "data", data: { sent: "a" } } },
+      { id: 9, result: { type: "data", data: { sent: "b" } } },
+    ]);
+
+    const failing = socket(Promise.reject(new Error("no session store")));
+    failing.send({ id: 10, method: "mutation", params: { path: "send", input: { text: "c" } } });
+    await settle();
+    const [error] = failing.parsed();
+    expect(error.id).toBeNull();
+    expect(error.error.data.appCode).toBe("INTERNAL");
   });
 
   test("a batch of calls in one frame, and bad input, are answered one by one", async () => {

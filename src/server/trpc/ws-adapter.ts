@@ -20,7 +20,7 @@ import { createProcedureCaller } from "./procedure-call.ts";
 export interface SocketState<TContext> {
   context: Promise<TContext>;
   /** The context once made, so calls after the first need not wait for it. */
-  resolvedContext?: TContext;
+  made?: { context: TContext };
   subscriptions: Map<string | number, AbortController>;
 }
 
@@ -161,8 +161,8 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
       socket.data.subscriptions.delete(id);
       return;
     }
-    const ctx = socket.data.resolvedContext;
-    if (ctx === undefined) {
+    const made = socket.data.made;
+    if (!made) {
       // The first call on a socket waits for its context; later ones find it made.
       contextOf(socket).then(
         () => handleSafely(socket, message),
@@ -170,6 +170,7 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
       );
       return;
     }
+    const ctx = made.context;
     const { path, lastEventId } = message.params;
     const type = message.method;
     let input = message.params.input;
@@ -243,9 +244,9 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
   }
 
   async function contextOf(socket: Socket): Promise<inferRouterContext<TRouter>> {
-    const ctx = await socket.data.context;
-    socket.data.resolvedContext = ctx;
-    return ctx;
+    const context = await socket.data.context;
+    socket.data.made = { context };
+    return context;
   }
 
   type Call = Parameters<typeof respondError>[3];
