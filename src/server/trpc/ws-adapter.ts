@@ -40,11 +40,19 @@ export function dataFrame(
   data: unknown,
   eventId?: string,
 ): string {
+  return dataFrameAfter(frameHead(id, jsonrpc), data, eventId);
+}
+
+/** The start of every data frame answering `id` (a stream's frames all share it). */
+export function frameHead(id: string | number, jsonrpc: "2.0" | undefined): string {
+  return jsonrpc === undefined
+    ? `{"id":${JSON.stringify(id)},"result":{"type":"data"`
+    : `{"id":${JSON.stringify(id)},"jsonrpc":${JSON.stringify(jsonrpc)},"result":{"type":"data"`;
+}
+
+/** A data frame after its head (see dataFrame). */
+export function dataFrameAfter(head: string, data: unknown, eventId?: string): string {
   const json: string | undefined = JSON.stringify(data);
-  const head =
-    jsonrpc === undefined
-      ? `{"id":${JSON.stringify(id)},"result":{"type":"data"`
-      : `{"id":${JSON.stringify(id)},"jsonrpc":${JSON.stringify(jsonrpc)},"result":{"type":"data"`;
   const inner = json === undefined ? "" : `,"data":${json}`;
   if (eventId === undefined) return `${head}${inner}}}`;
   const event = JSON.stringify(eventId);
@@ -72,20 +80,30 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
    */
   const outbox = new Map<Socket, string[]>();
   let flushScheduled = false;
+  // What the cork callback writes: one function for every socket, not a closure each.
+  let corkedSocket: Socket | undefined;
+  let corkedFrames: string[] = [];
+  const writeCorked = () => {
+    for (const frame of corkedFrames) corkedSocket?.send(frame);
+  };
   const flush = () => {
     flushScheduled = false;
+    // Whether a socket is still open is asked here, once per socket, not for every frame.
     for (const [socket, frames] of outbox) {
       if (socket.readyState !== WebSocket.OPEN) continue;
-      if (frames.length === 1) socket.send(frames[0] as string);
-      else
-        socket.cork(() => {
-          for (const frame of frames) socket.send(frame);
-        });
+      if (frames.length === 1) {
+        socket.send(frames[0] as string);
+      } else {
+        corkedSocket = socket;
+        corkedFrames = frames;
+        socket.cork(writeCorked);
+      }
     }
+    corkedSocket = undefined;
+    corkedFrames = [];
     outbox.clear();
   };
   const write = (socket: Socket, frame: string) => {
-    if (socket.readyState !== WebSocket.OPEN) return;
     const frames = outbox.get(socket);
     if (frames) frames.push(frame);
     else outbox.set(socket, [frame]);
@@ -284,11 +302,17 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
       stop?.();
       if (subscriptions.get(id) === abort) subscriptions.delete(id);
     };
+    // Every frame of this stream starts the same way.
+    const head = plainJson ? frameHead(id, jsonrpc) : undefined;
     try {
       stop = stream.subscribe((value) => {
         if (ended) return;
         try {
-          respondValue(socket, id, jsonrpc, value);
+          if (head !== undefined && isTrackedEnvelope(value)) {
+            write(socket, dataFrameAfter(head, value[1], value[0]));
+          } else {
+            respondValue(socket, id, jsonrpc, value);
+          }
         } catch (cause) {
           // The emitter (another visitor's call, say) is not the one to hear about it.
           end();
