@@ -196,17 +196,17 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
     if (lastEventId !== undefined) {
       input = input && typeof input === "object" ? { ...input, lastEventId } : { lastEventId };
     }
-    const call = { path, type, input, ctx };
     if (socket.data.subscriptions.has(id)) {
       const duplicate = new TRPCError({ code: "BAD_REQUEST", message: `Duplicate id ${id}` });
-      respondError(socket, id, duplicate, call);
+      respondError(socket, id, duplicate, { path, type, input, ctx });
       return;
     }
     // Only a subscription can be stopped; calls get no signal, as none was ever aborted.
     const abort = type === "subscription" ? new AbortController() : undefined;
+    const call = { path, type, ctx, input, signal: abort?.signal };
     // A synchronous call (chat.send is one) is answered before this returns: no promise step.
     callProcedure.settle(
-      { path, type, ctx, input, signal: abort?.signal },
+      call,
       (result) => {
         try {
           if (!abort) {
