@@ -92,6 +92,8 @@ const fmt = (n: number, digits = 0) =>
     ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
     : "n/a";
 const ratioOf = (ours: number, theirs: number) => (theirs > 0 ? ours / theirs : Number.NaN);
+/** A ratio with a goal to reach, cut (not rounded) to two places: 0.597 shows as 0.59. */
+const notAbove = (ratio: number) => (Math.floor(ratio * 100) / 100).toFixed(2);
 const yes = (ok: boolean): Row["met"] => (ok ? "yes" : "no");
 
 function median(values: number[]): number {
@@ -258,7 +260,7 @@ async function discover(): Promise<Section> {
       benchmark: `Discover, ${label(size)} bottles: requests/s (${HTTP.concurrency} concurrent)`,
       ours: fmt(ours.rps),
       baseline: `${fmt(theirs.rps)} (raw bun:sqlite)`,
-      ratio: ratio.toFixed(2),
+      ratio: notAbove(ratio),
       goal: "≥ 0.6",
       met: yes(ratio >= 0.6),
     });
@@ -344,7 +346,7 @@ async function write(): Promise<Section> {
         benchmark: `Throw a bottle (validation, rate limits, moderation, country): requests/s (${HTTP.concurrency} concurrent)`,
         ours: fmt(ours.rps),
         baseline: `${fmt(theirs.rps)} (raw insert)`,
-        ratio: ratio.toFixed(2),
+        ratio: notAbove(ratio),
         goal: "≥ 0.5",
         met: yes(ratio >= 0.5),
       },
@@ -478,7 +480,7 @@ async function chat(): Promise<Section> {
     benchmark: "Chat relay: highest rate kept up (msg/s, 5 msg/s per visitor)",
     ours: fmt(ours.best),
     baseline: `${fmt(theirs.best)} (raw relay)`,
-    ratio: ratio.toFixed(2),
+    ratio: notAbove(ratio),
     goal: "≥ 0.5",
     met: yes(ratio >= 0.5),
   });

@@ -23,7 +23,8 @@ function addressOf(entry: string): string | null {
  */
 export function clientIp(
   request: Request,
-  socketAddress: string | undefined,
+  /** Asked only when the header does not decide: it costs a system call per request. */
+  socketAddress: () => string | undefined,
   trustProxy: boolean,
 ): string {
   if (trustProxy) {
@@ -36,6 +37,7 @@ export function clientIp(
       }
     }
   }
-  if (socketAddress && isIP(socketAddress) !== 0) return socketAddress;
+  const address = socketAddress();
+  if (address && isIP(address) !== 0) return address;
   return "0.0.0.0";
 }

@@ -50,7 +50,11 @@ export async function contextFor(
   visitor: Visitor,
   cookies: string[],
 ): Promise<Context> {
-  const ip = clientIp(request, server.requestIP(request)?.address, services.config.trustProxy);
+  const ip = clientIp(
+    request,
+    () => server.requestIP(request)?.address,
+    services.config.trustProxy,
+  );
   const now = services.now();
   const name = sessionCookieName(services);
   const token = readCookie(request, name);
