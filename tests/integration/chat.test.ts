@@ -251,6 +251,11 @@ describe("reports and bans", () => {
     const sameAddress = tester({ address: "198.51.100.77" });
     await expect(sameAddress.api.chat.start.mutate()).rejects.toThrow(/banned/);
     expect((await sameAddress.api.chat.me.query()).bannedUntil).toBe(banned.until);
+    // Opening the chat stream is refused as forbidden, with the ban's own code.
+    const refused = await new Promise<unknown>((resolve) => {
+      sameAddress.api.chat.events.subscribe(undefined, { onError: resolve });
+    });
+    expect(refused).toMatchObject({ data: { code: "FORBIDDEN", appCode: "CHAT_BANNED" } });
     for (const t of [a, b, sameAddress]) t.close();
   });
 

@@ -40,15 +40,18 @@ function chatVisitor(ctx: Context) {
 
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
-  events: publicProcedure.input(chatEventsInput).subscription(
-    ({ ctx, input, signal }) =>
-      new LiveStream<TrackedEnvelope<ChatEvent>>((emit) => {
-        refuseBanned(ctx);
-        return ctx.chat.broker.listen(ctx.visitorId, input?.lastEventId, ({ id, event }) =>
+  events: publicProcedure.input(chatEventsInput).subscription(({ ctx, input, signal }) => {
+    // Refused here, inside the middlewares, so a banned visitor gets FORBIDDEN (not an
+    // internal error) and the server has nothing to log.
+    refuseBanned(ctx);
+    return new LiveStream<TrackedEnvelope<ChatEvent>>(
+      (emit) =>
+        ctx.chat.broker.listen(ctx.visitorId, input?.lastEventId, ({ id, event }) =>
           emit(tracked(id, event)),
-        );
-      }, signal),
-  ),
+        ),
+      signal,
+    );
+  }),
 
   me: publicProcedure.query(({ ctx }) => {
     const { country } = chatVisitor(ctx);
