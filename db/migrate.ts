@@ -1,20 +1,14 @@
-import { Database as BunDatabase } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import type { Database as BunDatabase } from "bun:sqlite";
 import { Kysely } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
+import { openSqlite } from "./connection.ts";
 import { BunSqliteDialect, registerSqlite } from "./dialect.ts";
 import { migrations } from "./migrations/index.ts";
 import type { Database, DB } from "./schema.ts";
 
-/** Opens (and creates) the SQLite file with the settings every connection needs. */
+/** Opens (and creates) the database, with Kysely over the connection. */
 export function openDatabase(file: string): { db: DB; sqlite: BunDatabase } {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new BunDatabase(file, { create: true, strict: true });
-  sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA foreign_keys = ON");
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  const sqlite = openSqlite(file);
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
   registerSqlite(db, sqlite);
   return { db, sqlite };

@@ -6,7 +6,7 @@
  *
  *   DB_FILE=... bun scripts/bench/raw-discover.ts
  */
-import { Database } from "bun:sqlite";
+import { openSqlite } from "../../db/connection.ts";
 
 /**
  * The SQL Kysely compiles for discoverBottle for an anonymous reader, word for word (run.ts
@@ -31,11 +31,7 @@ interface CardRow {
 if (import.meta.main) {
   const file = process.env.DB_FILE;
   if (!file) throw new Error("DB_FILE is required");
-  const sqlite = new Database(file, { strict: true });
-  sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA foreign_keys = ON");
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  const sqlite = openSqlite(file);
   const candidates = sqlite.prepare<
     { id: number; locale: string },
     [number, number, number, string, number]

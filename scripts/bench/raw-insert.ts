@@ -6,7 +6,7 @@
  *
  *   DB_FILE=... bun scripts/bench/raw-insert.ts
  */
-import { Database } from "bun:sqlite";
+import { openSqlite } from "../../db/connection.ts";
 
 /** The SQL Kysely compiles for throwBottle, word for word (run.ts checks it still matches). */
 export const INSERT_SQL = `insert into "bottles" ("message", "drift_hours", "country", "country_code", "ip_key", "visitor_id", "locale", "is_public", "available_at", "created_at", "expires_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`;
@@ -22,11 +22,7 @@ interface Body {
 if (import.meta.main) {
   const file = process.env.DB_FILE;
   if (!file) throw new Error("DB_FILE is required");
-  const sqlite = new Database(file, { strict: true });
-  sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA foreign_keys = ON");
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  const sqlite = openSqlite(file);
   const insert = sqlite.prepare<
     { id: number },
     [string, number, string, string | null, string, string, string, number, number, number, number]
