@@ -7,7 +7,7 @@ import {
 } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCode } from "@trpc/server/http";
-import { createProcedureCaller } from "./procedure-call.ts";
+import { createProcedureCaller, procedureTypeAt } from "./procedure-call.ts";
 
 interface Options<TRouter extends AnyRouter> {
   router: TRouter;
@@ -39,21 +39,19 @@ type Plan =
 export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TRouter>) {
   const { router, endpoint } = options;
   const config = router._def._config;
-  const procedures = router._def.procedures as Record<string, unknown>;
   const prefix = `${endpoint}/`;
 
   // The same middlewares tRPC runs, without its copies of the options at every step.
   const callProcedure = createProcedureCaller(router);
 
-  function isCallable(path: string, type: ProcedureType): boolean {
-    const candidate = Object.hasOwn(procedures, path) ? procedures[path] : undefined;
-    if (typeof candidate !== "function") return false;
-    return (candidate as { _def?: { type?: string } })._def?.type === type;
-  }
-
+  /** `body` is the text of a JSON POST; undefined for anything else. */
   function plan(request: Request, url: URL, body: string | undefined): Plan {
     const type: ProcedureType | undefined =
-      request.method === "GET" ? "query" : request.method === "POST" ? "mutation" : undefined;
+      request.method === "GET"
+        ? "query"
+        : request.method === "POST" && body !== undefined
+          ? "mutation"
+          : undefined;
     if (!type || !url.pathname.startsWith(prefix)) return { kind: "tRPC" };
     if (request.headers.get("trpc-accept") || url.searchParams.has("connectionParams"))
       return { kind: "tRPC" };
@@ -76,7 +74,7 @@ export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TR
       return { kind: "tRPC" };
     const calls: Call[] = [];
     for (const [index, path] of paths.entries()) {
-      if (!isCallable(path, type)) return { kind: "tRPC" };
+      if (procedureTypeAt(router, path) !== type) return { kind: "tRPC" };
       const input = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
       calls.push({ path, input });
     }
@@ -88,11 +86,13 @@ export function createHttpHandler<TRouter extends AnyRouter>(options: Options<TR
     url: URL,
     createContext: () => Promise<inferRouterContext<TRouter>>,
   ): Promise<Response> {
-    const isJson = request.headers.get("content-type")?.startsWith("application/json") ?? false;
     // Only JSON bodies are read here; anything else goes to tRPC unread.
-    const body = request.method === "POST" && isJson ? await request.text() : undefined;
-    const planned =
-      request.method === "POST" && !isJson ? { kind: "tRPC" as const } : plan(request, url, body);
+    const body =
+      request.method === "POST" &&
+      request.headers.get("content-type")?.startsWith("application/json")
+        ? await request.text()
+        : undefined;
+    const planned = plan(request, url, body);
     if (planned.kind === "tRPC") {
       const forwarded =
         body === undefined

@@ -122,8 +122,21 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/** What the router holds at `path` in its flat map of every procedure, if anything. */
+function procedureAt(router: AnyRouter, path: string): unknown {
+  const procedures = router._def.procedures as Record<string, unknown>;
+  return Object.hasOwn(procedures, path) ? procedures[path] : undefined;
+}
+
+/** The type of the procedure at `path`, or undefined when there is none. */
+export function procedureTypeAt(router: AnyRouter, path: string): ProcedureType | undefined {
+  const candidate = procedureAt(router, path);
+  if (typeof candidate !== "function") return undefined;
+  return (candidate as { _def?: { type?: ProcedureType } })._def?.type;
+}
+
 function procedureDefOf(router: AnyRouter, path: string): ProcedureDef | undefined {
-  const candidate: unknown = (router._def.procedures as Record<string, unknown>)[path];
+  const candidate = procedureAt(router, path);
   if (typeof candidate !== "function") return undefined;
   const def = (candidate as { _def?: Partial<ProcedureDef> })._def;
   // Anything unusual (a lazy router, a caller override) goes through tRPC's own call.
@@ -184,6 +197,20 @@ export function createProcedureCaller(router: AnyRouter) {
     const { type, path, signal } = call;
     const rawInput = call.input;
     const getRawInput = async () => rawInput;
+    const optionsOf = (
+      ctx: unknown,
+      input: unknown,
+      getRaw: () => Promise<unknown>,
+    ): Omit<MiddlewareOptions, "next"> => ({
+      ctx,
+      type,
+      path,
+      input,
+      getRawInput: getRaw,
+      meta,
+      signal,
+      batchIndex: 0,
+    });
     const step = (
       index: number,
       ctx: unknown,
@@ -220,30 +247,14 @@ export function createProcedureCaller(router: AnyRouter) {
         }
         // tRPC's resolver middleware: the resolver's data, or what it threw.
         if (current.kind === "resolve") {
-          const data = current.resolver({
-            ctx,
-            type,
-            path,
-            input,
-            getRawInput: getRaw,
-            meta,
-            signal,
-            batchIndex: 0,
-          });
+          const data = current.resolver(optionsOf(ctx, input, getRaw));
           if (isThenable(data)) {
             return Promise.resolve(data).then((value) => succeeded(value, ctx), fail);
           }
           return succeeded(data, ctx);
         }
         const outcome = current.middleware({
-          ctx,
-          type,
-          path,
-          input,
-          getRawInput: getRaw,
-          meta,
-          signal,
-          batchIndex: 0,
+          ...optionsOf(ctx, input, getRaw),
           next: (next) =>
             Promise.resolve(
               step(
