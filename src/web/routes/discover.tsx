@@ -30,6 +30,16 @@ const phaseMs: Record<SearchPhase, number> = {
   opening: OPEN_MS,
 };
 
+/** What the status line says in each phase. */
+const statusKeys = {
+  searching: "searching",
+  rising: "rising",
+  opening: "opening",
+  done: "found",
+  empty: "empty",
+  failed: "failedTitle",
+} as const satisfies Record<Phase, string>;
+
 function isSearchPhase(phase: Phase): phase is SearchPhase {
   return (searchPhases as ReadonlyArray<Phase>).includes(phase);
 }
@@ -139,27 +149,7 @@ export function DiscoverPage() {
   };
 
   const searching = isSearchPhase(phase);
-  let status: string;
-  switch (phase) {
-    case "searching":
-      status = LL.discover.searching();
-      break;
-    case "rising":
-      status = LL.discover.rising();
-      break;
-    case "opening":
-      status = LL.discover.opening();
-      break;
-    case "done":
-      status = LL.discover.found();
-      break;
-    case "empty":
-      status = LL.discover.empty();
-      break;
-    case "failed":
-      status = LL.discover.failedTitle();
-      break;
-  }
+  const status = LL.discover[statusKeys[phase]]();
   const failureBody =
     appCodeOf(failure) === "RATE_LIMITED" ? errorMessage(LL, failure) : LL.discover.failedBody();
   const variant = bottleVariants[run % bottleVariants.length] ?? "blue";
