@@ -864,18 +864,6 @@ type RootTranslation = {
 		 */
 		messagePlaceholder: string
 		/**
-		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
-		 * @param {number} count
-		 * @param {number} limit
-		 */
-		counter: RequiredParams<'count' | 'limit'>
-		/**
-		 * {​c​o​u​n​t​}​ ​o​f​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​ ​u​s​e​d
-		 * @param {number} count
-		 * @param {number} limit
-		 */
-		counterSpoken: RequiredParams<'count' | 'limit'>
-		/**
 		 * S​e​n​d​ ​M​e​s​s​a​g​e
 		 */
 		send: string
@@ -934,18 +922,6 @@ type RootTranslation = {
 		 * W​r​i​t​e​ ​s​o​m​e​t​h​i​n​g​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​ ​t​o​ ​f​i​n​d​…
 		 */
 		messagePlaceholder: string
-		/**
-		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
-		 * @param {number} count
-		 * @param {number} limit
-		 */
-		counter: RequiredParams<'count' | 'limit'>
-		/**
-		 * {​c​o​u​n​t​}​ ​o​f​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​ ​u​s​e​d
-		 * @param {number} count
-		 * @param {number} limit
-		 */
-		counterSpoken: RequiredParams<'count' | 'limit'>
 		/**
 		 * P​l​e​a​s​e​ ​e​n​t​e​r​ ​a​ ​m​e​s​s​a​g​e
 		 */
@@ -1392,12 +1368,6 @@ type RootTranslation = {
 		 */
 		keyboardHint: string
 		/**
-		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
-		 * @param {number} count
-		 * @param {number} limit
-		 */
-		counter: RequiredParams<'count' | 'limit'>
-		/**
 		 * S​e​n​d
 		 */
 		send: string
@@ -1638,6 +1608,20 @@ type RootTranslation = {
 		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
+	}
+	characters: {
+		/**
+		 * {​c​o​u​n​t​}​ ​/​ ​{​l​i​m​i​t​}
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		count: RequiredParams<'count' | 'limit'>
+		/**
+		 * {​c​o​u​n​t​}​ ​o​f​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​ ​u​s​e​d
+		 * @param {number} count
+		 * @param {number} limit
+		 */
+		countSpoken: RequiredParams<'count' | 'limit'>
 	}
 	auth: {
 		/**
@@ -2687,14 +2671,6 @@ export type TranslationFunctions = {
 		 */
 		messagePlaceholder: () => LocalizedString
 		/**
-		 * {count} / {limit}
-		 */
-		counter: (arg: { count: number, limit: number }) => LocalizedString
-		/**
-		 * {count} of {limit} characters used
-		 */
-		counterSpoken: (arg: { count: number, limit: number }) => LocalizedString
-		/**
 		 * Send Message
 		 */
 		send: () => LocalizedString
@@ -2752,14 +2728,6 @@ export type TranslationFunctions = {
 		 * Write something for a stranger to find…
 		 */
 		messagePlaceholder: () => LocalizedString
-		/**
-		 * {count} / {limit}
-		 */
-		counter: (arg: { count: number, limit: number }) => LocalizedString
-		/**
-		 * {count} of {limit} characters used
-		 */
-		counterSpoken: (arg: { count: number, limit: number }) => LocalizedString
 		/**
 		 * Please enter a message
 		 */
@@ -3187,10 +3155,6 @@ export type TranslationFunctions = {
 		 */
 		keyboardHint: () => LocalizedString
 		/**
-		 * {count} / {limit}
-		 */
-		counter: (arg: { count: number, limit: number }) => LocalizedString
-		/**
 		 * Send
 		 */
 		send: () => LocalizedString
@@ -3426,6 +3390,16 @@ export type TranslationFunctions = {
 		 * Please try again later.
 		 */
 		failedBody: () => LocalizedString
+	}
+	characters: {
+		/**
+		 * {count} / {limit}
+		 */
+		count: (arg: { count: number, limit: number }) => LocalizedString
+		/**
+		 * {count} of {limit} characters used
+		 */
+		countSpoken: (arg: { count: number, limit: number }) => LocalizedString
 	}
 	auth: {
 		/**

@@ -8,7 +8,7 @@ import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
-import { report, translation } from "./pages/shared";
+import { characters, report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
 
 const en = {
@@ -104,6 +104,7 @@ const en = {
   randomChat,
   translation,
   report,
+  characters,
   auth,
 } satisfies BaseTranslation;
 

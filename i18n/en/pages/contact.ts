@@ -10,8 +10,6 @@ export const contact = {
   emailPlaceholder: "you@example.com",
   message: "Message",
   messagePlaceholder: "How can we help?",
-  counter: "{count:number} / {limit:number}",
-  counterSpoken: "{count:number} of {limit:number} characters used",
   send: "Send Message",
   sending: "Sending...",
   sentTitle: "Message Sent",

@@ -8,8 +8,6 @@ export const create = {
   countryNote: "Readers only see your country and its flag, never who you are.",
   message: "Your message",
   messagePlaceholder: "Write something for a stranger to find…",
-  counter: "{count:number} / {limit:number}",
-  counterSpoken: "{count:number} of {limit:number} characters used",
   emptyTitle: "Please enter a message",
   emptyBody: "The bottle can't be empty!",
   drift: "Drift time",

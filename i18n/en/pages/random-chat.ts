@@ -27,7 +27,6 @@ export const randomChat = {
   message: "Message",
   placeholder: "Type a message…",
   keyboardHint: "Enter to send · Shift+Enter for a new line",
-  counter: "{count:number} / {limit:number}",
   send: "Send",
   typing: "Stranger is typing…",
   partnerLeft: "Your chat partner has left the conversation.",

@@ -1,4 +1,5 @@
-// Strings shared by the bottle card and the random chat: the translate menu and the report dialog.
+// Strings more than one page uses: the translate menu and the report dialog (bottle card and
+// random chat), and the character count under a text field (create, contact, chat).
 export const translation = {
   translate: "Translate",
   translating: "Translating…",
@@ -36,4 +37,9 @@ export const report = {
   submittedBody: "Thank you for helping keep our community safe.",
   failedTitle: "Failed to submit report",
   failedBody: "Please try again later.",
+};
+
+export const characters = {
+  count: "{count:number} / {limit:number}",
+  countSpoken: "{count:number} of {limit:number} characters used",
 };

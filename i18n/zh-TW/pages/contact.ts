@@ -11,8 +11,6 @@ export const contact: Translation["contact"] = {
   emailPlaceholder: "you@example.com",
   message: "訊息",
   messagePlaceholder: "有什麼我們可以幫忙的嗎？",
-  counter: "{count} / {limit}",
-  counterSpoken: "已使用 {count} 個字元，上限 {limit} 個",
   send: "送出訊息",
   sending: "傳送中...",
   sentTitle: "訊息已送出",

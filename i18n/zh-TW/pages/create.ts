@@ -9,8 +9,6 @@ export const create: Translation["create"] = {
   countryNote: "讀者只會看到你的國家和國旗，不會知道你是誰。",
   message: "你的訊息",
   messagePlaceholder: "寫點什麼，留給某個陌生人拾起…",
-  counter: "{count} / {limit}",
-  counterSpoken: "已使用 {count} 個字元，上限 {limit} 個",
   emptyTitle: "請輸入訊息",
   emptyBody: "瓶子不能是空的！",
   drift: "漂流時間",

@@ -26,7 +26,6 @@ export const randomChat: Translation["randomChat"] = {
   message: "訊息",
   placeholder: "輸入訊息…",
   keyboardHint: "按 Enter 送出 · Shift+Enter 換行",
-  counter: "{count} / {limit}",
   send: "送出",
   typing: "對方正在輸入…",
   partnerLeft: "你的聊天對象已離開對話。",

@@ -38,3 +38,8 @@ export const report: Translation["report"] = {
   failedTitle: "檢舉送出失敗",
   failedBody: "請稍後再試。",
 };
+
+export const characters: Translation["characters"] = {
+  count: "{count} / {limit}",
+  countSpoken: "已使用 {count} 個字元，上限 {limit} 個",
+};

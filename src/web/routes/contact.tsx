@@ -3,6 +3,7 @@ import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } 
 import { toast } from "sonner";
 import { CONTACT_LIMITS, contactInput } from "../../common/contact.ts";
 import { type FieldIssue, toFieldIssues } from "../../common/errors.ts";
+import { CharacterCount } from "../components/CharacterCount.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { errorMessage, fieldIssuesOf, issueMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
@@ -200,22 +201,13 @@ export function ContactPage() {
             autoComplete="off"
             placeholder={LL.contact.messagePlaceholder()}
           />
-          <div className="contact__under">
+          <div className="field__under">
             {messageField.error ?? <span />}
-            <p id={counterId} className="field__hint contact__counter">
-              <span aria-hidden="true">
-                {LL.contact.counter({
-                  count: values.message.length,
-                  limit: CONTACT_LIMITS.message,
-                })}
-              </span>
-              <span className="visually-hidden">
-                {LL.contact.counterSpoken({
-                  count: values.message.length,
-                  limit: CONTACT_LIMITS.message,
-                })}
-              </span>
-            </p>
+            <CharacterCount
+              id={counterId}
+              count={values.message.length}
+              limit={CONTACT_LIMITS.message}
+            />
           </div>
         </div>
         <div className="contact__actions">

@@ -16,6 +16,7 @@ import { type AppErrorData, type FieldIssue, toFieldIssues } from "../../common/
 import type { Locale } from "../../common/locales.ts";
 import { localizedPath } from "../../common/locales.ts";
 import { Bottle, type BottleVariant, bottleVariants } from "../components/Bottle.tsx";
+import { CharacterCount } from "../components/CharacterCount.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { appCodeOf, errorMessage, fieldIssuesOf, issueMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
@@ -402,7 +403,7 @@ export function CreatePage() {
             aria-invalid={problems.message ? true : undefined}
             aria-describedby={describedBy(problems.message && messageErrorId, counterId)}
           />
-          <div className="create__under">
+          <div className="field__under">
             {problems.message ? (
               <p id={messageErrorId} className="field__error">
                 {problemMessage(LL, problems.message)}
@@ -410,19 +411,12 @@ export function CreatePage() {
             ) : (
               <span />
             )}
-            <p
+            <CharacterCount
               id={counterId}
-              className={
-                message.length >= limit * 0.9
-                  ? "field__hint create__counter is-near"
-                  : "field__hint create__counter"
-              }
-            >
-              <span aria-hidden="true">{LL.create.counter({ count: message.length, limit })}</span>
-              <span className="visually-hidden">
-                {LL.create.counterSpoken({ count: message.length, limit })}
-              </span>
-            </p>
+              count={message.length}
+              limit={limit}
+              near={message.length >= limit * 0.9}
+            />
           </div>
         </div>
 

@@ -404,7 +404,7 @@ function ChatPanel({
         </p>
         {draft.length >= COUNTER_FROM && (
           <p className="chat-composer__counter">
-            {t.counter({ count: draft.length, limit: CHAT_LIMITS.message })}
+            {LL.characters.count({ count: draft.length, limit: CHAT_LIMITS.message })}
           </p>
         )}
       </div>
