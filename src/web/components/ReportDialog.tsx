@@ -157,7 +157,7 @@ export function ReportDialog<Reason extends string>({
               </Dialog.Close>
               <button type="submit" className="button report-dialog__submit" disabled={pending}>
                 {pending ? (
-                  <LoaderCircle aria-hidden="true" className="report-dialog__spinner" />
+                  <LoaderCircle aria-hidden="true" className="spinner" />
                 ) : (
                   <Flag aria-hidden="true" />
                 )}

@@ -112,7 +112,7 @@ export function TranslateMenu({
         aria-busy={busy || undefined}
       >
         {busy ? (
-          <LoaderCircle aria-hidden="true" className="translate-menu__spinner" />
+          <LoaderCircle aria-hidden="true" className="spinner" />
         ) : (
           <Languages aria-hidden="true" />
         )}

@@ -262,7 +262,7 @@ function SubmitButton({
 }) {
   return (
     <button type="submit" ref={buttonRef} className={className} disabled={busy}>
-      {busy ? <LoaderCircle aria-hidden="true" className="auth__spinner" /> : icon}
+      {busy ? <LoaderCircle aria-hidden="true" className="spinner" /> : icon}
       {busy ? busyLabel : label}
     </button>
   );
@@ -725,7 +725,7 @@ function SignOutEverywhere() {
           onClick={() => void onClick()}
         >
           {busy ? (
-            <LoaderCircle aria-hidden="true" className="auth__spinner" />
+            <LoaderCircle aria-hidden="true" className="spinner" />
           ) : (
             <LogOut aria-hidden="true" />
           )}
@@ -773,7 +773,7 @@ function SignedIn({ user }: { user: AccountUser }) {
           onClick={() => void onSignOut()}
         >
           {busy ? (
-            <LoaderCircle aria-hidden="true" className="auth__spinner" />
+            <LoaderCircle aria-hidden="true" className="spinner" />
           ) : (
             <LogOut aria-hidden="true" />
           )}
@@ -809,7 +809,7 @@ export function AuthPage() {
       <div className="auth">
         <PageIntro title={LL.auth.title()} />
         <p className="auth__loading" role="status">
-          <LoaderCircle aria-hidden="true" className="auth__spinner" />
+          <LoaderCircle aria-hidden="true" className="spinner" />
           {LL.common.loading()}
         </p>
       </div>

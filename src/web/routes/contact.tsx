@@ -218,7 +218,7 @@ export function ContactPage() {
             disabled={sending}
           >
             {sending ? (
-              <LoaderCircle aria-hidden="true" className="contact__spinner" />
+              <LoaderCircle aria-hidden="true" className="spinner" />
             ) : (
               <Send aria-hidden="true" />
             )}

@@ -530,7 +530,7 @@ export function CreatePage() {
             disabled={busy}
           >
             {phase === "sending" ? (
-              <LoaderCircle aria-hidden="true" className="create__spinner" />
+              <LoaderCircle aria-hidden="true" className="spinner" />
             ) : (
               <Send aria-hidden="true" />
             )}

@@ -57,7 +57,7 @@ export function PublicBottlesPage() {
     body = (
       <div className="public-ocean public-ocean--message">
         <div className="public-state" role="status">
-          <LoaderCircle aria-hidden="true" className="public-state__spinner" />
+          <LoaderCircle aria-hidden="true" className="spinner public-state__spinner" />
           <p>{LL.publicBottles.loading()}</p>
         </div>
       </div>

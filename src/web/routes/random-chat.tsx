@@ -86,7 +86,7 @@ export function RandomChatPage() {
           <OnlineCount />
           {chat.phase === "connecting" && (
             <div className="chat-start__state" role="status">
-              <LoaderCircle aria-hidden="true" className="chat-spin chat-start__spinner" />
+              <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
               <p className="chat-start__state-title">{t.connecting()}</p>
             </div>
           )}
