@@ -168,7 +168,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
       aria-labelledby={titleId}
     >
       <header className="bottle-card__header">
-        <span className="bottle-card__flag" aria-hidden="true">
+        <span className="flag-badge bottle-card__flag" aria-hidden="true">
           {flagOf(bottle.countryCode)}
         </span>
         <Heading id={titleId} className="bottle-card__country" tabIndex={-1}>

@@ -368,7 +368,7 @@ export function CreatePage() {
         aria-busy={phase === "sending"}
       >
         <section className="create__origin" aria-live="polite">
-          <span className="create__flag" aria-hidden="true">
+          <span className="flag-badge create__flag" aria-hidden="true">
             {country.pending ? "" : flagOf(countryCode)}
           </span>
           <div className="create__origin-text">

@@ -156,7 +156,7 @@ function IdleStart({
   return (
     <div className="chat-start__idle">
       <div className="chat-identity">
-        <span className="chat-identity__flag" aria-hidden="true">
+        <span className="flag-badge chat-identity__flag" aria-hidden="true">
           {me ? flagOf(me.countryCode) : "🌐"}
         </span>
         <div className="chat-identity__text">
@@ -218,7 +218,7 @@ function Searching({
         <span className="chat-search__ring" />
         <span className="chat-search__ring" />
         <span className="chat-search__ring" />
-        <span className="chat-search__flag">{flagOf(countryCode)}</span>
+        <span className="flag-badge chat-search__flag">{flagOf(countryCode)}</span>
       </div>
       <p className="chat-start__state-title">{t.searching()}</p>
       <p className="chat-start__state-hint">{t.searchingHint()}</p>
@@ -308,7 +308,7 @@ function ChatPanel({
   return (
     <section ref={panelRef} className="chat-panel" aria-labelledby={`${id}-partner`}>
       <header className="chat-panel__banner">
-        <span className="chat-panel__flag" aria-hidden="true">
+        <span className="flag-badge chat-panel__flag" aria-hidden="true">
           {flag}
         </span>
         <div className="chat-panel__who">
