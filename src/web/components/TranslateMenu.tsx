@@ -177,7 +177,7 @@ export function TranslationNote({
       <span>
         {showingOriginal ? t.original() : t.translatedTo({ language: languageName(LL, target) })}
       </span>
-      <button type="button" className={buttonClassName} onClick={onToggle}>
+      <button type="button" className={`translation-toggle ${buttonClassName}`} onClick={onToggle}>
         {showingOriginal ? <Redo2 aria-hidden="true" /> : <Undo2 aria-hidden="true" />}
         {showingOriginal ? t.showTranslation() : t.showOriginal()}
       </button>
