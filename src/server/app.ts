@@ -11,6 +11,7 @@ import { createModerator } from "../core/moderation/external.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { loadWebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+import { createErrorLog } from "./error-log.ts";
 import { createHandler } from "./handler.ts";
 import type { Services } from "./services.ts";
 import { createWebSocket } from "./ws.ts";
@@ -32,6 +33,7 @@ export interface AppOptions {
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const now = options.now ?? Date.now;
+  const errors = createErrorLog();
   const { db, sqlite } = openDatabase(config.databaseFile);
   await migrateToLatest(db);
   const assets = await loadWebAssets();
@@ -44,8 +46,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     countries: await openCountryLookup({ databaseFile: config.geoipDb }),
     moderator: createModerator({
       ...config.moderation,
-      onFallback: (error) =>
-        console.warn("moderation API failed; local lists decided", String(error)),
+      onFallback: (error) => errors.fault("moderation API failed; local lists decided", error),
     }),
     translator: createTranslator(config.translation),
     recentlyShown: new RecentlyShown(),
@@ -60,17 +61,17 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     },
     now,
   };
-  const socket = createWebSocket(services);
+  const socket = createWebSocket(services, errors);
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
     development: false,
     // Room above MAX_BODY_BYTES so oversized requests get our explained 413, not a bare one.
     maxRequestBodySize: 4 * 1024 * 1024,
-    fetch: createHandler(services, socket),
+    fetch: createHandler(services, socket, errors),
     websocket: socket.websocket,
     error(error) {
-      console.error("unhandled request error", error);
+      errors.fault("unhandled request error", error);
       return new Response("Internal Server Error", { status: 500 });
     },
   });
@@ -110,6 +111,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       services.chat.broker.close();
       sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
       await db.destroy();
+      errors.close();
     },
   };
 }

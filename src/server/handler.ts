@@ -1,14 +1,13 @@
 import type { Server } from "bun";
-import type { AppErrorCode } from "../common/errors.ts";
 import { detectPrefix, localeOfPrefix, type Resolution, resolvePath } from "../common/locales.ts";
 import type { SiteConfig } from "../common/site.ts";
-import { RateLimitedError } from "../core/errors.ts";
 import { isSameOriginRequest } from "./csrf.ts";
+import type { ErrorLog } from "./error-log.ts";
 import { securityHeaders, withHeaders } from "./http.ts";
 import { contextFor, isHttps, type Visitor, visitorCookie, visitorOf } from "./identity.ts";
 import { renderPage } from "./pages.ts";
 import type { Services } from "./services.ts";
-import { createHttpHandler } from "./trpc/http-adapter.ts";
+import { handleTrpcHttp, trpcRefusal } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
 import type { createWebSocket } from "./ws.ts";
 
@@ -20,23 +19,12 @@ type Socket = ReturnType<typeof createWebSocket>;
 type AnyServer = Server<any>;
 
 /** Every HTTP request: health, tRPC (and its WebSocket upgrade), assets, pages, redirects. */
-export function createHandler(services: Services, socket: Socket) {
+export function createHandler(services: Services, socket: Socket, errors: ErrorLog) {
   const { config, assets } = services;
   const analyticsOrigin = config.analytics ? new URL(config.analytics.scriptUrl).origin : undefined;
   const baseHeaders = Object.entries(securityHeaders(isHttps(services), analyticsOrigin));
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
-  const trpcHttp = createHttpHandler({
-    router: appRouter,
-    endpoint: "/trpc",
-    headersFor(errors) {
-      const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
-      if (limited instanceof RateLimitedError) {
-        return { "Retry-After": String(limited.retryAfterSeconds ?? 60) };
-      }
-      return undefined;
-    },
-  });
 
   function siteConfig(url: URL): SiteConfig {
     return {
@@ -73,14 +61,20 @@ export function createHandler(services: Services, socket: Socket) {
     visitor: Visitor,
   ): Promise<Response> {
     const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > MAX_BODY_BYTES) return trpcRefusal(413, "PAYLOAD_TOO_LARGE", "Request too large");
+    if (length > MAX_BODY_BYTES) {
+      return trpcRefusal("PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE", "Request too large");
+    }
     if (request.method === "POST" && !isSameOriginRequest(request, originOf(url))) {
-      return trpcRefusal(403, "FORBIDDEN", "Cross-site request refused");
+      return trpcRefusal("FORBIDDEN", "FORBIDDEN", "Cross-site request refused");
     }
     const cookies: string[] = [];
-    const response = await trpcHttp(request, url, () =>
-      contextFor(services, request, server, visitor, cookies),
-    );
+    const response = await handleTrpcHttp(request, {
+      router: appRouter,
+      endpoint: "/trpc",
+      createContext: () =>
+        contextFor(services, request, () => server.requestIP(request)?.address, visitor, cookies),
+      onError: (error) => errors.trpc(error),
+    });
     // Only the last word on the session cookie counts (sign-out after a refresh, say).
     const last = cookies.at(-1);
     if (last) response.headers.append("Set-Cookie", last);
@@ -175,13 +169,6 @@ function requestLogger(format: "text" | "json" | "off") {
       console.log(`${time} ${request.method} ${route} ${status} ${duration}ms`);
     }
   };
-}
-
-function trpcRefusal(status: number, appCode: AppErrorCode, message: string): Response {
-  return Response.json(
-    { error: { message, code: -32600, data: { appCode, httpStatus: status } } },
-    { status },
-  );
 }
 
 function redirect(location: string, status: 301 | 302): Response {

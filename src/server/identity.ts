@@ -1,4 +1,3 @@
-import type { Server } from "bun";
 import { validateSessionToken } from "../core/auth/sessions.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
@@ -46,15 +45,12 @@ export function sessionCookieName(services: Services): string {
 export async function contextFor(
   services: Services,
   request: Request,
-  server: Server<unknown>,
+  /** The socket's address, asked only when no trusted header names one (a system call). */
+  socketAddress: () => string | undefined,
   visitor: Visitor,
   cookies: string[],
 ): Promise<Context> {
-  const ip = clientIp(
-    request,
-    () => server.requestIP(request)?.address,
-    services.config.trustProxy,
-  );
+  const ip = clientIp(request, socketAddress, services.config.trustProxy);
   const now = services.now();
   const name = sessionCookieName(services);
   const token = readCookie(request, name);

@@ -1,10 +1,9 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { ZodError, type ZodType, type z } from "zod";
+import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
 import { DomainError } from "../../core/errors.ts";
 import type { Context } from "./context.ts";
-import { mapsOutcome } from "./procedure-call.ts";
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   INVALID_INPUT: "BAD_REQUEST",
@@ -31,6 +30,8 @@ const appCodeOf: Partial<Record<TRPC_ERROR_CODE_KEY, AppErrorCode>> = {
   FORBIDDEN: "FORBIDDEN",
   NOT_FOUND: "NOT_FOUND",
   METHOD_NOT_SUPPORTED: "INVALID_INPUT",
+  UNSUPPORTED_MEDIA_TYPE: "INVALID_INPUT",
+  UNPROCESSABLE_CONTENT: "INVALID_INPUT",
 };
 
 export function errorData(error: TRPCError): AppErrorData {
@@ -50,6 +51,8 @@ export function errorData(error: TRPCError): AppErrorData {
 const t = initTRPC.context<Context>().create({
   // Stack traces never leave the server.
   isDev: false,
+  // Subscriptions run over the WebSocket only; over HTTP they are refused (see handler.ts).
+  sse: { enabled: false },
   errorFormatter({ shape, error }) {
     const { stack: _stack, ...data } = shape.data;
     return { ...shape, data: { ...data, ...errorData(error) } };
@@ -57,28 +60,15 @@ const t = initTRPC.context<Context>().create({
 });
 
 /** Domain errors become tRPC errors with the matching HTTP status, keeping their cause. */
-function mapDomainError<R extends { ok: true } | { ok: false; error: TRPCError }>(result: R): R {
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
   if (result.ok || !(result.error.cause instanceof DomainError)) return result;
   const cause = result.error.cause;
   return {
     ...result,
     error: new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause }),
   };
-}
-const domainErrors = mapsOutcome(
-  t.middleware(({ next }) => next().then(mapDomainError)),
-  mapDomainError,
-);
-
-/**
- * A schema as a synchronous input parser. Given a zod schema, tRPC validates with its
- * parseAsync, which costs each call up to a microsecond more than parse (timed in process);
- * the errors are the same ZodError. Only for schemas without async checks whose input and
- * output types are the same (the client's input type is taken from the output).
- */
-export function syncInput<T extends ZodType>(schema: T): (input: unknown) => z.output<T> {
-  return (input) => schema.parse(input);
-}
+});
 
 export const router = t.router;
 export const publicProcedure = t.procedure.use(domainErrors);
@@ -89,4 +79,3 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!user || !session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign-in required" });
   return next({ ctx: { ...ctx, user, session } });
 });
-export const createCallerFactory = t.createCallerFactory;

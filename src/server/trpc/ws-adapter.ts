@@ -1,408 +1,129 @@
-import {
-  type AnyRouter,
-  getErrorShape,
-  getTRPCErrorFromUnknown,
-  type inferRouterContext,
-  isTrackedEnvelope,
-  TRPCError,
-  transformTRPCResponse,
-} from "@trpc/server";
-import {
-  parseTRPCMessage,
-  type TRPCClientOutgoingMessage,
-  type TRPCResponseMessage,
-} from "@trpc/server/rpc";
+import { EventEmitter } from "node:events";
+import type { IncomingMessage } from "node:http";
+import type { AnyRouter, inferRouterContext, TRPCError } from "@trpc/server";
+import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import type { ServerWebSocket, WebSocketHandler } from "bun";
-import { LiveStream } from "./live-stream.ts";
-import { createProcedureCaller } from "./procedure-call.ts";
 
-/** What each socket carries: its context (made at the upgrade) and its running subscriptions. */
-export interface SocketState<TContext> {
-  context: Promise<TContext>;
-  /** The context once made, so calls after the first need not wait for it. */
-  made?: { context: TContext };
-  subscriptions: Map<string | number, AbortController>;
+/**
+ * tRPC over WebSocket on Bun.serve through tRPC's own WebSocket adapter (`applyWSSHandler`, the
+ * documented API of `@trpc/server/adapters/ws`): the protocol, subscriptions, tracked event ids,
+ * transformers and error shapes are all tRPC's. That adapter is written for the `ws` package's
+ * server and sockets and Node's request; Bun.serve has none of them, so this file is only a
+ * bridge: a server and sockets with the events and methods tRPC uses (`connection`; `message`,
+ * `error`, `close`; send, close, terminate, readyState), fed by Bun's handlers.
+ * The community `trpc-bun-adapter` was evaluated and not taken: it reads the router's private config,
+ * imports types from tRPC's source folders and answers any failure in a frame as PARSE_ERROR.
+ */
+
+/** What each Bun socket carries: what its context is made from, and its bridge. */
+export interface SocketData<TUpgrade> {
+  upgrade: TUpgrade;
+  bridge?: SocketBridge<TUpgrade>;
 }
 
-interface Options<TRouter extends AnyRouter> {
-  router: TRouter;
-  onError?: (error: TRPCError) => void;
+type BunSocket<TUpgrade> = ServerWebSocket<SocketData<TUpgrade>>;
+
+/** Frames wait here until the end of the event loop's turn, then leave together under cork. */
+const outbox = new Map<BunSocket<unknown>, string[]>();
+let flushScheduled = false;
+
+function flush(): void {
+  flushScheduled = false;
+  for (const [socket, frames] of outbox) {
+    if (socket.readyState !== WebSocket.OPEN) continue;
+    if (frames.length === 1) socket.send(frames[0] as string);
+    else
+      socket.cork(() => {
+        for (const frame of frames) socket.send(frame);
+      });
+  }
+  outbox.clear();
 }
 
 /**
- * A data frame, `JSON.stringify({ id, jsonrpc, result: { type: "data", data } })` or, for a
- * tracked event, `{ ..., result: { type: "data", id: eventId, data: { id: eventId, data } } }`,
- * character for character, built around one stringify of the data instead of four objects'.
+ * A Bun socket as tRPC sees one (a `ws` WebSocket). A chat message makes several frames for the
+ * same socket within one turn (the answer, the sender's copy); written together under Bun's
+ * cork they leave in one write instead of one each.
  */
-export function dataFrame(
-  id: string | number,
-  jsonrpc: "2.0" | undefined,
-  data: unknown,
-  eventId?: string,
-): string {
-  return dataFrameAfter(frameHead(id, jsonrpc), data, eventId);
-}
+export class SocketBridge<TUpgrade> extends EventEmitter {
+  readonly OPEN = WebSocket.OPEN;
 
-/** The start of every data frame answering `id` (a stream's frames all share it). */
-export function frameHead(id: string | number, jsonrpc: "2.0" | undefined): string {
-  return jsonrpc === undefined
-    ? `{"id":${JSON.stringify(id)},"result":{"type":"data"`
-    : `{"id":${JSON.stringify(id)},"jsonrpc":${JSON.stringify(jsonrpc)},"result":{"type":"data"`;
-}
+  constructor(readonly socket: BunSocket<TUpgrade>) {
+    super();
+  }
 
-/** A data frame after its head (see dataFrame). */
-export function dataFrameAfter(head: string, data: unknown, eventId?: string): string {
-  const json: string | undefined = JSON.stringify(data);
-  const inner = json === undefined ? "" : `,"data":${json}`;
-  if (eventId === undefined) return `${head}${inner}}}`;
-  const event = JSON.stringify(eventId);
-  return `${head},"id":${event},"data":{"id":${event}${inner}}}}`;
-}
+  get readyState(): number {
+    return this.socket.readyState;
+  }
 
-/**
- * tRPC's WebSocket protocol on Bun.serve: queries, mutations and subscriptions, with tracked
- * event ids (so a client that reconnects resumes where it stopped). Our own glue, small enough
- * to read: the ws package's adapter does not run on Bun.serve, and the community adapter loads
- * a second copy of @trpc/server, whose tracked() envelopes it then fails to recognise.
- */
-export function createTrpcWebSocketHandler<TRouter extends AnyRouter>(
-  options: Options<TRouter>,
-): WebSocketHandler<SocketState<inferRouterContext<TRouter>>> {
-  const { router } = options;
-  type Socket = ServerWebSocket<SocketState<inferRouterContext<TRouter>>>;
-  const callProcedure = createProcedureCaller(router);
-
-  /**
-   * Frames waiting to be written, by socket. A chat message makes several frames for the same
-   * socket within one turn of the event loop (the answer to the call, the sender's copy of the
-   * message); written together under cork, they leave in one write instead of one each, and a
-   * write on a socket costs more than everything else a frame needs (scripts/bench).
-   */
-  const outbox = new Map<Socket, string[]>();
-  let flushScheduled = false;
-  // What the cork callback writes: one function for every socket, not a closure each.
-  let corkedSocket: Socket | undefined;
-  let corkedFrames: string[] = [];
-  const writeCorked = () => {
-    for (const frame of corkedFrames) corkedSocket?.send(frame);
-  };
-  const flush = () => {
-    flushScheduled = false;
-    // Whether a socket is still open is asked here, once per socket, not for every frame.
-    for (const [socket, frames] of outbox) {
-      if (socket.readyState !== WebSocket.OPEN) continue;
-      if (frames.length === 1) {
-        socket.send(frames[0] as string);
-      } else {
-        corkedSocket = socket;
-        corkedFrames = frames;
-        socket.cork(writeCorked);
-      }
-    }
-    corkedSocket = undefined;
-    corkedFrames = [];
-    outbox.clear();
-  };
-  const write = (socket: Socket, frame: string) => {
-    const frames = outbox.get(socket);
+  send(frame: string): void {
+    const key = this.socket as BunSocket<unknown>;
+    const frames = outbox.get(key);
     if (frames) frames.push(frame);
-    else outbox.set(socket, [frame]);
+    else outbox.set(key, [frame]);
     if (!flushScheduled) {
       flushScheduled = true;
       setImmediate(flush);
     }
-  };
-
-  const respond = (socket: Socket, message: TRPCResponseMessage) => {
-    write(socket, JSON.stringify(transformTRPCResponse(router._def._config, message)));
-  };
-
-  /**
-   * A data result, serialized as transformTRPCResponse would (the same keys in the same order),
-   * without building its wrapping objects: this runs for every chat event. A transformer other
-   * than plain JSON gets the object form.
-   */
-  const serialize = router._def._config.transformer.output.serialize;
-  const probe = {};
-  const plainJson = serialize(probe) === probe;
-  const respondData = (
-    socket: Socket,
-    id: string | number,
-    jsonrpc: "2.0" | undefined,
-    data: unknown,
-    eventId?: string,
-  ) => {
-    if (plainJson) {
-      write(socket, dataFrame(id, jsonrpc, data, eventId));
-      return;
-    }
-    const result =
-      eventId === undefined
-        ? { type: "data", data: serialize(data) }
-        : { type: "data", id: eventId, data: serialize({ id: eventId, data }) };
-    write(socket, JSON.stringify({ id, jsonrpc, result }));
-  };
-
-  const respondError = (
-    socket: Socket,
-    id: string | number | null,
-    cause: unknown,
-    call: {
-      path?: string;
-      type?: "query" | "mutation" | "subscription";
-      input?: unknown;
-      ctx?: unknown;
-    } = {},
-  ) => {
-    const error = getTRPCErrorFromUnknown(cause);
-    options.onError?.(error);
-    respond(socket, {
-      id,
-      error: getErrorShape({
-        config: router._def._config,
-        error,
-        type: call.type ?? "unknown",
-        path: call.path,
-        input: call.input,
-        ctx: call.ctx as inferRouterContext<TRouter> | undefined,
-      }),
-    });
-  };
-
-  /** One call; it throws only what is answered with a null id (no usable call). */
-  function handle(socket: Socket, message: TRPCClientOutgoingMessage): void {
-    const { id } = message;
-    if (id === null || id === undefined)
-      throw new TRPCError({ code: "BAD_REQUEST", message: "`id` is required" });
-    if (message.method === "subscription.stop") {
-      socket.data.subscriptions.get(id)?.abort();
-      socket.data.subscriptions.delete(id);
-      return;
-    }
-    const made = socket.data.made;
-    if (!made) {
-      // The first call on a socket waits for its context; later ones find it made.
-      contextOf(socket).then(
-        () => handleSafely(socket, message),
-        (cause) => respondError(socket, null, cause),
-      );
-      return;
-    }
-    const ctx = made.context;
-    const { path, lastEventId } = message.params;
-    const type = message.method;
-    let input = message.params.input;
-    // A resumed subscription names the last event it saw; the procedure reads it from its input.
-    if (lastEventId !== undefined) {
-      input = input && typeof input === "object" ? { ...input, lastEventId } : { lastEventId };
-    }
-    if (socket.data.subscriptions.has(id)) {
-      const duplicate = new TRPCError({ code: "BAD_REQUEST", message: `Duplicate id ${id}` });
-      respondError(socket, id, duplicate, { path, type, input, ctx });
-      return;
-    }
-    // Only a subscription can be stopped; calls get no signal, as none was ever aborted.
-    const abort = type === "subscription" ? new AbortController() : undefined;
-    const call = { path, type, ctx, input, signal: abort?.signal };
-    // A synchronous call (chat.send is one) is answered before this returns: no promise step.
-    callProcedure.settle(
-      call,
-      (result) => {
-        try {
-          if (!abort) {
-            respondData(socket, id, message.jsonrpc, result);
-            return;
-          }
-          // The socket closed while the call ran: nobody is left to stream to.
-          if (socket.readyState !== WebSocket.OPEN) return;
-          if (result instanceof LiveStream) {
-            streamLive(socket, id, message.jsonrpc, result, abort, call);
-            return;
-          }
-          if (!result || typeof result !== "object" || !(Symbol.asyncIterator in result)) {
-            throw new TRPCError({
-              code: "INTERNAL_SERVER_ERROR",
-              message: `${path} is not a stream`,
-            });
-          }
-          streamIterable(
-            socket,
-            id,
-            message.jsonrpc,
-            result as AsyncIterable<unknown>,
-            abort,
-            call,
-          );
-        } catch (cause) {
-          respondError(socket, id, cause, call);
-        }
-      },
-      (cause) => respondError(socket, id, cause, call),
-    );
   }
 
-  /** One message of a frame; whatever goes wrong is answered, never thrown. */
-  function handleRaw(socket: Socket, raw: unknown): void {
-    let message: TRPCClientOutgoingMessage;
-    try {
-      message = parseTRPCMessage(raw, router._def._config.transformer);
-    } catch (cause) {
-      respondError(socket, null, cause);
-      return;
-    }
-    handleSafely(socket, message);
+  close(code?: number, reason?: string): void {
+    this.socket.close(code, reason);
   }
 
-  function handleSafely(socket: Socket, message: TRPCClientOutgoingMessage): void {
-    try {
-      handle(socket, message);
-    } catch (cause) {
-      respondError(socket, null, cause);
-    }
+  terminate(): void {
+    this.socket.terminate();
   }
+}
 
-  async function contextOf(socket: Socket): Promise<inferRouterContext<TRouter>> {
-    const context = await socket.data.context;
-    socket.data.made = { context };
-    return context;
-  }
+interface Options<TRouter extends AnyRouter, TUpgrade> {
+  router: TRouter;
+  /** The context of one socket, made once when it opens, from what its upgrade carried. */
+  createContext(upgrade: TUpgrade): Promise<inferRouterContext<TRouter>>;
+  onError?: (error: TRPCError) => void;
+}
 
-  type Call = Parameters<typeof respondError>[3];
+/** Bun.serve's `websocket` handlers speaking tRPC, and a way to ask every client to reconnect. */
+export function createTrpcWebSocketHandler<TRouter extends AnyRouter, TUpgrade>(
+  options: Options<TRouter, TUpgrade>,
+): {
+  websocket: WebSocketHandler<SocketData<TUpgrade>>;
+  broadcastReconnectNotification(): void;
+} {
+  /** In the place of `ws`'s server: tRPC listens for `connection` and reads `clients`. */
+  const server = Object.assign(new EventEmitter(), { clients: new Set<SocketBridge<TUpgrade>>() });
+  const { broadcastReconnectNotification } = applyWSSHandler<TRouter>({
+    // `ws` is not installed, so tRPC's types for its server and sockets are open here.
+    wss: server,
+    router: options.router,
+    // tRPC hands back the socket it was given: the bridge, with the upgrade's data.
+    createContext: ({ res }) =>
+      options.createContext((res as SocketBridge<TUpgrade>).socket.data.upgrade),
+    onError: ({ error }) => options.onError?.(error),
+  });
+  // tRPC reads the request's path (for connectionParams) and host, and passes it on to
+  // createContext and onError, which read nothing of it here.
+  const request = { url: "/trpc", headers: { host: "localhost" } } as unknown as IncomingMessage;
 
-  /** A data frame for each value, tracked ones with their event id. */
-  function respondValue(
-    socket: Socket,
-    id: string | number,
-    jsonrpc: "2.0" | undefined,
-    value: unknown,
-  ) {
-    if (isTrackedEnvelope(value)) respondData(socket, id, jsonrpc, value[1], value[0]);
-    else respondData(socket, id, jsonrpc, value);
-  }
-
-  /**
-   * A pushed stream: each value is written as it is emitted, inside the emitter's call (for a
-   * chat message, inside the sender's call), so it takes no promise, timer or generator step.
-   */
-  function streamLive(
-    socket: Socket,
-    id: string | number,
-    jsonrpc: "2.0" | undefined,
-    stream: LiveStream<unknown>,
-    abort: AbortController,
-    call: Call,
-  ) {
-    const { subscriptions } = socket.data;
-    subscriptions.set(id, abort);
-    respond(socket, { id, jsonrpc, result: { type: "started" } });
-    let stop: (() => void) | undefined;
-    let ended = false;
-    const end = () => {
-      ended = true;
-      stop?.();
-      if (subscriptions.get(id) === abort) subscriptions.delete(id);
-    };
-    // Every frame of this stream starts the same way.
-    const head = plainJson ? frameHead(id, jsonrpc) : undefined;
-    try {
-      stop = stream.subscribe((value) => {
-        if (ended) return;
-        try {
-          if (head !== undefined && isTrackedEnvelope(value)) {
-            write(socket, dataFrameAfter(head, value[1], value[0]));
-          } else {
-            respondValue(socket, id, jsonrpc, value);
-          }
-        } catch (cause) {
-          // The emitter (another visitor's call, say) is not the one to hear about it.
-          end();
-          respondError(socket, id, cause, call);
-        }
-      });
-    } catch (cause) {
-      end();
-      respondError(socket, id, cause, call);
-      return;
-    }
-    if (ended) {
-      stop();
-      return;
-    }
-    abort.signal.addEventListener(
-      "abort",
-      () => {
-        if (ended) return;
-        end();
-        respond(socket, { id, jsonrpc, result: { type: "stopped" } });
-      },
-      { once: true },
-    );
-  }
-
-  /** Any other async iterable, pulled one value at a time until it ends or is stopped. */
-  function streamIterable(
-    socket: Socket,
-    id: string | number,
-    jsonrpc: "2.0" | undefined,
-    iterable: AsyncIterable<unknown>,
-    abort: AbortController,
-    call: Call,
-  ) {
-    const iterator = iterable[Symbol.asyncIterator]();
-    socket.data.subscriptions.set(id, abort);
-    respond(socket, { id, jsonrpc, result: { type: "started" } });
-    void (async () => {
-      // Each wait for the next event also ends on abort. One listener serves every wait;
-      // racing each wait against one long-lived promise would add a reaction to it per event.
-      let stopWaiting: ((value: "aborted") => void) | undefined;
-      abort.signal.addEventListener("abort", () => stopWaiting?.("aborted"), { once: true });
-      const nextOrAbort = () =>
-        new Promise<IteratorResult<unknown> | "aborted">((resolve, reject) => {
-          if (abort.signal.aborted) return resolve("aborted");
-          stopWaiting = resolve;
-          iterator.next().then(resolve, reject);
-        });
-      try {
-        while (true) {
-          const next = await nextOrAbort();
-          if (next === "aborted" || next.done) break;
-          respondValue(socket, id, jsonrpc, next.value);
-        }
-        respond(socket, { id, jsonrpc, result: { type: "stopped" } });
-      } catch (cause) {
-        respondError(socket, id, cause, call);
-      } finally {
-        if (socket.data.subscriptions.get(id) === abort) socket.data.subscriptions.delete(id);
-        await iterator.return?.();
-      }
-    })();
-  }
-
-  return {
+  const websocket: WebSocketHandler<SocketData<TUpgrade>> = {
     open(socket) {
-      socket.data.subscriptions = new Map();
+      const bridge = new SocketBridge(socket);
+      socket.data.bridge = bridge;
+      server.clients.add(bridge);
+      server.emit("connection", bridge, request);
+    },
+    message(socket, message) {
+      const binary = typeof message !== "string";
+      socket.data.bridge?.emit("message", binary ? message : Buffer.from(message), binary);
     },
     close(socket) {
-      for (const abort of socket.data.subscriptions.values()) abort.abort();
-      socket.data.subscriptions.clear();
-    },
-    message(socket, raw) {
-      const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-      // wsLink's keep-alive.
-      if (text === "PING") {
-        socket.send("PONG");
-        return;
-      }
-      if (text === "PONG") return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (cause) {
-        respondError(socket, null, new TRPCError({ code: "PARSE_ERROR", cause }));
-        return;
-      }
-      if (Array.isArray(parsed)) for (const one of parsed) handleRaw(socket, one);
-      else handleRaw(socket, parsed);
+      const bridge = socket.data.bridge;
+      outbox.delete(socket as BunSocket<unknown>);
+      if (!bridge) return;
+      server.clients.delete(bridge);
+      bridge.emit("close");
+      bridge.removeAllListeners();
     },
   };
+  return { websocket, broadcastReconnectNotification };
 }

@@ -1,19 +1,19 @@
-import { type TrackedEnvelope, tracked } from "@trpc/server";
+import { tracked } from "@trpc/server";
 import { z } from "zod";
 import {
-  type ChatEvent,
   chatEventsInput,
   reportChatInput,
   sendChatInput,
   typingInput,
 } from "../../../common/chat.ts";
 import { targetLanguages } from "../../../common/translation.ts";
+import type { ChatBroker } from "../../../core/chat/broker.ts";
+import { eventStream } from "../../../core/chat/events.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
 import type { Context } from "../context.ts";
-import { publicProcedure, router, syncInput } from "../init.ts";
-import { LiveStream } from "../live-stream.ts";
+import { publicProcedure, router } from "../init.ts";
 
 const START_RATE = { limit: 30, windowMs: 60 * 1000 };
 
@@ -38,19 +38,27 @@ function chatVisitor(ctx: Context) {
   };
 }
 
+/** The visitor's events, each tracked by its id so a reconnecting stream resumes after it. */
+function trackedEvents(
+  broker: ChatBroker,
+  visitorId: string,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+) {
+  return eventStream(
+    (onEvent) => broker.listen(visitorId, lastEventId, onEvent),
+    ({ id, event }) => tracked(id, event),
+    signal,
+  );
+}
+
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
   events: publicProcedure.input(chatEventsInput).subscription(({ ctx, input, signal }) => {
-    // Refused here, inside the middlewares, so a banned visitor gets FORBIDDEN (not an
-    // internal error) and the server has nothing to log.
+    // Refused before the stream starts, inside the middlewares, so a banned visitor gets
+    // FORBIDDEN (not an internal error) and the server has nothing to log.
     refuseBanned(ctx);
-    return new LiveStream<TrackedEnvelope<ChatEvent>>(
-      (emit) =>
-        ctx.chat.broker.listen(ctx.visitorId, input?.lastEventId, ({ id, event }) =>
-          emit(tracked(id, event)),
-        ),
-      signal,
-    );
+    return trackedEvents(ctx.chat.broker, ctx.visitorId, input?.lastEventId, signal);
   }),
 
   me: publicProcedure.query(({ ctx }) => {
@@ -66,12 +74,12 @@ export const chatRouter = router({
     return ctx.chat.broker.start(chatVisitor(ctx));
   }),
 
-  send: publicProcedure.input(syncInput(sendChatInput)).mutation(({ ctx, input }) => {
+  send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
     refuseBanned(ctx);
     return ctx.chat.broker.send(ctx.visitorId, input.content);
   }),
 
-  typing: publicProcedure.input(syncInput(typingInput)).mutation(({ ctx, input }) => {
+  typing: publicProcedure.input(typingInput).mutation(({ ctx, input }) => {
     ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
     return { ok: true as const };
   }),

@@ -1,0 +1,73 @@
+import type { TRPCError } from "@trpc/server";
+import { DomainError } from "../core/errors.ts";
+
+/**
+ * The server's error log. Only real faults are written (a client's bad input is answered, not
+ * logged), and each distinct fault at most once a minute, with a count of the repeats written
+ * when the minute ends: nothing a client sends can grow the log without bound.
+ */
+export interface ErrorLog {
+  fault(label: string, error: unknown): void;
+  /** tRPC's errors: only an internal error that is no domain error is a fault. */
+  trpc(error: TRPCError): void;
+  /** Writes what the last minute held back; called by the timer, and at stop. */
+  flush(): void;
+  close(): void;
+}
+
+interface Options {
+  write?: (line: string) => void;
+  windowMs?: number;
+  /** Distinct faults told apart per window; past this, they share one line. */
+  maxKinds?: number;
+}
+
+const oneLine = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+};
+
+export function createErrorLog(options: Options = {}): ErrorLog {
+  const write = options.write ?? ((line) => console.error(line));
+  const maxKinds = options.maxKinds ?? 50;
+  /** Faults seen this window, by kind, with how many were held back. */
+  const seen = new Map<string, number>();
+
+  const flush = () => {
+    for (const [kind, repeats] of seen) {
+      if (repeats > 0) write(`${kind} (repeated ${repeats} more times in the last minute)`);
+    }
+    seen.clear();
+  };
+  const timer = setInterval(flush, options.windowMs ?? 60_000);
+  timer.unref?.();
+
+  const fault = (label: string, error: unknown) => {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    let kind = oneLine(`${label}: ${detail}`);
+    if (!seen.has(kind) && seen.size >= maxKinds) kind = "other server errors";
+    const repeats = seen.get(kind);
+    if (repeats !== undefined) {
+      seen.set(kind, repeats + 1);
+      return;
+    }
+    seen.set(kind, 0);
+    const stack = error instanceof Error && error.stack ? `\n${error.stack}` : "";
+    write(`${kind}${stack.length > 4000 ? `${stack.slice(0, 4000)}…` : stack}`);
+  };
+
+  return {
+    fault,
+    trpc(error) {
+      if (error.code !== "INTERNAL_SERVER_ERROR") return;
+      const cause = error.cause;
+      if (cause instanceof DomainError && cause.code !== "INTERNAL") return;
+      fault("tRPC", cause ?? error);
+    },
+    flush,
+    close() {
+      clearInterval(timer);
+      flush();
+    },
+  };
+}
