@@ -109,6 +109,13 @@ export interface ChatBansTable {
   created_at: number;
 }
 
+/** An address hash a chat visitor was seen with, for a day (bans cover them all). */
+export interface VisitorAddressesTable {
+  visitor_id: string;
+  ip_key: string;
+  last_seen_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
@@ -120,6 +127,7 @@ export interface Database {
   bottle_reports: BottleReportsTable;
   chat_reports: ChatReportsTable;
   chat_bans: ChatBansTable;
+  visitor_addresses: VisitorAddressesTable;
 }
 
 export type DB = Kysely<Database>;

@@ -6,6 +6,7 @@ import * as m0004 from "./0004_bottles.ts";
 import * as m0005 from "./0005_chat.ts";
 import * as m0006 from "./0006_report_handling.ts";
 import * as m0007 from "./0007_ocean_covering_index.ts";
+import * as m0008 from "./0008_visitor_addresses.ts";
 
 /**
  * Listed statically rather than read from a folder, so the same list works inside a compiled
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "0005_chat": m0005,
   "0006_report_handling": m0006,
   "0007_ocean_covering_index": m0007,
+  "0008_visitor_addresses": m0008,
 };

@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
-import { RateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { SEED_USERS } from "./seed.ts";
 
@@ -70,7 +70,7 @@ export async function readPath(
   const { db, sqlite } = openDatabase(file);
   try {
     const seen = record(sqlite);
-    const deps = { limiter: new RateLimiter(), recentlyShown: new RecentlyShown() };
+    const deps = { limiter: new MemoryRateLimiter(), recentlyShown: new RecentlyShown() };
     const now = Date.now();
     const capture = async (userId: string | null) => {
       seen.length = 0;
@@ -99,7 +99,7 @@ export async function writePathSql(): Promise<string[]> {
     const seen = record(sqlite);
     await throwBottle(
       db,
-      { limiter: new RateLimiter(), moderator: new LocalModerator() },
+      { limiter: new MemoryRateLimiter(), moderator: new LocalModerator() },
       {
         visitorId: "explain-writer-000000",
         ipKey: "explain",

@@ -1,8 +1,8 @@
 /** Operator settings the web needs at start, embedded in the page as JSON by the server. */
 export interface SiteConfig {
   version: string;
-  /** The product website named in the footer. */
-  siteUrl: string;
+  /** The product website named in the footer (SITE_URL or PUBLIC_ORIGIN), when there is one. */
+  siteUrl: string | null;
   /** The contact address, when the operator has set one. */
   contactEmail: string | null;
 }

@@ -124,14 +124,16 @@ export async function runAdmin(
           throw new UsageError("ban needs --hours N (more than 0, at most 8760)");
         }
         const until = now + hours * 60 * 60 * 1000;
-        await banFromChat(db, key, until, now);
-        print(`${key} banned from chat until ${when(until)} UTC`);
+        const keys = await banFromChat(db, key, until, now);
+        for (const banned of keys) print(`${banned} banned from chat until ${when(until)} UTC`);
         return;
       }
       case "unban": {
         expectArgs(1);
         const key = banKeyOf(args[0]);
-        print((await unbanFromChat(db, key)) ? `${key} may chat again` : `${key} was not banned`);
+        const lifted = await unbanFromChat(db, key, now);
+        if (lifted.length === 0) print(`${key} was not banned`);
+        for (const k of lifted) print(`${k} may chat again`);
         return;
       }
       case "stats": {

@@ -1,14 +1,16 @@
 import type { Server } from "bun";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { DeviceCookies } from "../core/auth/devices.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
-import { ChatBans } from "../core/chat/bans.ts";
+import { ChatBans, purgeSightings } from "../core/chat/bans.ts";
 import { type BrokerOptions, InMemoryChatBroker } from "../core/chat/broker.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
-import { RateLimiter } from "../core/limits/rate-limiter.ts";
+import { MemoryRateLimiter } from "../core/limits/rate-limiter.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { createTranslator } from "../core/translation/index.ts";
+import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
@@ -27,7 +29,9 @@ export interface RunningApp {
 export interface AppOptions {
   now?: () => number;
   /** Chat timings, shortened in tests. */
-  chat?: Pick<BrokerOptions, "resumeGraceMs" | "flood">;
+  chat?: Pick<BrokerOptions, "resumeGraceMs" | "flood" | "meetAgainAfterMs">;
+  /** How often bans written by operator commands are read (10 s). */
+  banSyncMs?: number;
 }
 
 /** Opens and migrates the database, bundles the front end, and listens. */
@@ -41,7 +45,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const services: Services = {
     config,
     db,
-    limiter: new RateLimiter(now),
+    limiter: new MemoryRateLimiter(now),
     assets,
     countries: await openCountryLookup({ databaseFile: config.geoipDb }),
     moderator: createModerator({
@@ -49,7 +53,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       onFallback: (error) => errors.fault("moderation API failed; local lists decided", error),
     }),
     translator: createTranslator(config.translation),
+    chatTranslations: new ChatTranslations(now),
     recentlyShown: new RecentlyShown(),
+    devices: new DeviceCookies(config.secret),
     chat: {
       broker: new InMemoryChatBroker({
         now,
@@ -75,19 +81,25 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       return new Response("Internal Server Error", { status: 500 });
     },
   });
-  const pruning = setInterval(() => services.limiter.prune(24 * 60 * 60 * 1000), 60_000);
+  const pruning = setInterval(() => services.limiter.prune(), 60_000);
   pruning.unref();
   // The operator's ban and unban commands write to the database from another process.
   const banSync = setInterval(async () => {
-    for (const { visitorId, until } of await bans.refresh())
-      services.chat.broker.ban(visitorId, until);
-  }, 10_000);
+    try {
+      for (const { key, until } of await bans.refresh()) services.chat.broker.ban(key, until);
+    } catch (error) {
+      errors.fault("reading chat bans", error);
+    }
+  }, options.banSyncMs ?? 10_000);
   banSync.unref();
   // Hourly: expired sessions and expired bottles leave the database.
   const purging = setInterval(
     () => {
-      void purgeExpiredSessions(db, now());
-      void purgeExpiredBottles(db, now());
+      Promise.all([
+        purgeExpiredSessions(db, now()),
+        purgeExpiredBottles(db, now()),
+        purgeSightings(db, now()),
+      ]).catch((error) => errors.fault("hourly purge", error));
     },
     60 * 60 * 1000,
   );

@@ -4,15 +4,39 @@ import type { SiteConfig } from "../common/site.ts";
 import { isSameOriginRequest } from "./csrf.ts";
 import type { ErrorLog } from "./error-log.ts";
 import { securityHeaders, withHeaders } from "./http.ts";
-import { contextFor, isHttps, type Visitor, visitorCookie, visitorOf } from "./identity.ts";
+import {
+  contextFor,
+  cookiesOf,
+  isHttps,
+  type Visitor,
+  visitorCookie,
+  visitorOf,
+} from "./identity.ts";
 import { renderPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 import { handleTrpcHttp, trpcRefusal } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
 import type { createWebSocket } from "./ws.ts";
 
-/** Requests larger than this are refused before they are read; every field is far smaller. */
+/** Requests larger than this are refused; every field is far smaller. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The body, read up to `limit` bytes: null past it, whether Content-Length said so or the body
+ * came in chunks without one.
+ */
+async function readBody(request: Request, limit: number): Promise<ArrayBuffer | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
+  if (!request.body) return new ArrayBuffer(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return Bun.concatArrayBuffers(chunks);
+}
 
 type Socket = ReturnType<typeof createWebSocket>;
 // biome-ignore lint/suspicious/noExplicitAny: the server's socket data type is the WebSocket glue's concern.
@@ -22,19 +46,19 @@ type AnyServer = Server<any>;
 export function createHandler(services: Services, socket: Socket, errors: ErrorLog) {
   const { config, assets } = services;
   const analyticsOrigin = config.analytics ? new URL(config.analytics.scriptUrl).origin : undefined;
-  const baseHeaders = Object.entries(securityHeaders(isHttps(services), analyticsOrigin));
+  const https = isHttps(services);
+  const baseHeaders = Object.entries(securityHeaders(https, analyticsOrigin));
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
 
-  function siteConfig(url: URL): SiteConfig {
-    return {
-      version: config.version,
-      siteUrl: config.siteUrl ?? originOf(url),
-      contactEmail: config.contactEmail ?? null,
-    };
-  }
+  // Absolute URLs come from the operator's settings only, never from a request's Host.
+  const site: SiteConfig = {
+    version: config.version,
+    siteUrl: config.siteUrl ?? null,
+    contactEmail: config.contactEmail ?? null,
+  };
 
-  function html(resolution: Resolution, url: URL, request: Request, status: number): Response {
+  function html(resolution: Resolution, request: Request, status: number): Response {
     const locale =
       resolution.kind === "page"
         ? localeOfPrefix(resolution.prefix)
@@ -44,8 +68,8 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
       resolution,
       locale,
       dictionary: assets.dictionaries[locale],
-      origin: originOf(url),
-      site: siteConfig(url),
+      origin: config.publicOrigin,
+      site,
       analytics: config.analytics,
     });
     return new Response(body, {
@@ -58,47 +82,65 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     request: Request,
     url: URL,
     server: AnyServer,
+    cookies: Bun.CookieMap,
     visitor: Visitor,
   ): Promise<Response> {
-    const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      return trpcRefusal("PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE", "Request too large");
-    }
+    const tooLarge = () =>
+      trpcRefusal("PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE", "Request too large");
+    if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return tooLarge();
     if (request.method === "POST" && !isSameOriginRequest(request, originOf(url))) {
       return trpcRefusal("FORBIDDEN", "FORBIDDEN", "Cross-site request refused");
     }
-    const cookies: string[] = [];
-    const response = await handleTrpcHttp(request, {
+    let forwarded = request;
+    if (request.method === "POST") {
+      const body = await readBody(request, MAX_BODY_BYTES);
+      if (!body) return tooLarge();
+      forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
+    }
+    const setCookies = new Map<string, string>();
+    const response = await handleTrpcHttp(forwarded, {
       router: appRouter,
       endpoint: "/trpc",
       createContext: () =>
-        contextFor(services, request, () => server.requestIP(request)?.address, visitor, cookies),
+        contextFor(
+          services,
+          request,
+          cookies,
+          () => server.requestIP(request)?.address,
+          visitor,
+          setCookies,
+        ),
       onError: (error) => errors.trpc(error),
     });
-    // Only the last word on the session cookie counts (sign-out after a refresh, say).
-    const last = cookies.at(-1);
-    if (last) response.headers.append("Set-Cookie", last);
+    // The last word per cookie counts (sign-out after a refresh, say).
+    for (const line of setCookies.values()) response.headers.append("Set-Cookie", line);
     return response;
   }
 
   async function route(
     request: Request,
     server: AnyServer,
+    cookies: Bun.CookieMap,
     visitor: Visitor,
   ): Promise<Response | undefined> {
     const url = new URL(request.url);
     const path = url.pathname;
     if (path === "/healthz") {
+      const counts = services.chat.broker.counts();
       return Response.json({
         ok: true,
         version: config.version,
-        chats: services.chat.broker.activeChats(),
+        chats: counts.chatting,
+        waiting: counts.waiting,
+        present: counts.present,
       });
     }
     if (path === "/trpc" && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
-      return socket.upgrade(request, server, originOf(url));
+      return socket.upgrade(request, server, originOf(url), visitor);
     }
-    if (path === "/trpc" || path.startsWith("/trpc/")) return trpc(request, url, server, visitor);
+    if (path === "/trpc" || path.startsWith("/trpc/")) {
+      return trpc(request, url, server, cookies, visitor);
+    }
 
     const asset = assets.files.get(path);
     if (asset) {
@@ -132,9 +174,9 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
       }
       case "page":
       case "auth":
-        return html(resolution, url, request, 200);
+        return html(resolution, request, 200);
       case "not-found":
-        return html(resolution, url, request, 404);
+        return html(resolution, request, 404);
     }
   }
 
@@ -142,8 +184,9 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
 
   return async function handle(request: Request, server: AnyServer): Promise<Response | undefined> {
     const started = performance.now();
-    const visitor = visitorOf(request);
-    const routed = await route(request, server, visitor);
+    const cookies = cookiesOf(request);
+    const visitor = visitorOf(cookies, https);
+    const routed = await route(request, server, cookies, visitor);
     log(request, routed?.status ?? 101, performance.now() - started);
     if (!routed) return undefined; // upgraded to a WebSocket
     const response = withHeaders(routed, baseHeaders);

@@ -38,17 +38,6 @@ export function withHeaders(
   return response;
 }
 
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name)
-      return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
 export interface CookieOptions {
   maxAgeSeconds: number;
   secure: boolean;

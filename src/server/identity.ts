@@ -1,63 +1,86 @@
 import { validateSessionToken } from "../core/auth/sessions.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
-import { readCookie, serializeCookie } from "./http.ts";
+import { serializeCookie } from "./http.ts";
 import type { Services } from "./services.ts";
 import { type Context, LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
 
-const VISITOR_COOKIE = "visitor";
 const VISITOR_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
-
-export interface Visitor {
-  id: string;
-  /** The cookie was just made and must be sent. */
-  isNew: boolean;
-}
-
-/** The visitor cookie: 128 random bits, made on the first request that lacks one. */
-export function visitorOf(request: Request): Visitor {
-  const id = readCookie(request, VISITOR_COOKIE);
-  if (id && /^[A-Za-z0-9_-]{22}$/.test(id)) return { id, isNew: false };
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return { id: Buffer.from(bytes).toString("base64url"), isNew: true };
-}
+const DEVICE_MAX_AGE_SECONDS = 180 * 24 * 60 * 60;
+const VISITOR_ID = /^[A-Za-z0-9_-]{22}$/;
 
 export function isHttps(services: Services): boolean {
   return services.config.publicOrigin?.startsWith("https:") ?? false;
 }
 
-export function visitorCookie(services: Services, visitor: Visitor): string {
-  return serializeCookie(VISITOR_COOKIE, visitor.id, {
-    maxAgeSeconds: VISITOR_MAX_AGE_SECONDS,
-    secure: isHttps(services),
-  });
+/**
+ * The names of our cookies. Over https the __Host- prefix makes browsers refuse them from any
+ * subdomain or path.
+ */
+export function cookieNames(https: boolean) {
+  const prefix = https ? "__Host-" : "";
+  return { visitor: `${prefix}visitor`, session: `${prefix}session`, device: `${prefix}device` };
 }
 
-/** Over https the __Host- prefix makes browsers refuse the cookie from any subdomain or path. */
-export function sessionCookieName(services: Services): string {
-  return isHttps(services) ? "__Host-session" : "session";
+/**
+ * The request's cookies. Bun's parser never throws: a malformed value (`%ZZ`) reads as something
+ * no check accepts, so it counts as absent.
+ */
+export function cookiesOf(request: Request): Bun.CookieMap {
+  return new Bun.CookieMap(request.headers.get("cookie") ?? "");
+}
+
+export interface Visitor {
+  id: string;
+  /** The cookie must be sent: it was just made, or it moves to its __Host- name. */
+  isNew: boolean;
+}
+
+/** The visitor cookie: 128 random bits, made on the first request that lacks a valid one. */
+export function visitorOf(cookies: Bun.CookieMap, https: boolean): Visitor {
+  const id = cookies.get(cookieNames(https).visitor);
+  if (id && VISITOR_ID.test(id)) return { id, isNew: false };
+  // A browser from before the site moved to https keeps its identity under the new name.
+  const plain = https ? cookies.get("visitor") : null;
+  if (plain && VISITOR_ID.test(plain)) return { id: plain, isNew: true };
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return { id: Buffer.from(bytes).toString("base64url"), isNew: true };
+}
+
+export function visitorCookie(services: Services, visitor: Visitor): string {
+  const https = isHttps(services);
+  return serializeCookie(cookieNames(https).visitor, visitor.id, {
+    maxAgeSeconds: VISITOR_MAX_AGE_SECONDS,
+    secure: https,
+  });
 }
 
 /**
  * The tRPC context of one request (or one WebSocket): identities from cookies and the socket,
- * never from anything the client says. `cookies` collects Set-Cookie lines for the response.
+ * never from anything the client says. `setCookies` collects Set-Cookie lines for the response,
+ * the last one per name.
  */
 export async function contextFor(
   services: Services,
   request: Request,
+  cookies: Bun.CookieMap,
   /** The socket's address, asked only when no trusted header names one (a system call). */
   socketAddress: () => string | undefined,
   visitor: Visitor,
-  cookies: string[],
+  setCookies: Map<string, string>,
 ): Promise<Context> {
   const ip = clientIp(request, socketAddress, services.config.trustProxy);
   const now = services.now();
-  const name = sessionCookieName(services);
-  const token = readCookie(request, name);
+  const https = isHttps(services);
+  const names = cookieNames(https);
+  const token = cookies.get(names.session) ?? undefined;
   const valid = token ? await validateSessionToken(services.db, token, now) : null;
   const setSessionCookie = (value: string | null, expiresAt?: number) => {
     const maxAgeSeconds = value && expiresAt ? Math.floor((expiresAt - now) / 1000) : 0;
-    cookies.push(serializeCookie(name, value ?? "", { maxAgeSeconds, secure: isHttps(services) }));
+    setCookies.set(
+      names.session,
+      serializeCookie(names.session, value ?? "", { maxAgeSeconds, secure: https }),
+    );
   };
   if (token && !valid) setSessionCookie(null);
   if (valid?.refreshed && token) setSessionCookie(token, valid.session.expiresAt);
@@ -67,8 +90,11 @@ export async function contextFor(
     limiter: services.limiter,
     moderator: services.moderator,
     translator: services.translator,
+    chatTranslations: services.chatTranslations,
     recentlyShown: services.recentlyShown,
+    devices: services.devices,
     chat: services.chat,
+    connection: {},
     visitorId: visitor.id,
     ipKey: ipKey(services.config.secret, ip),
     country: () => {
@@ -79,6 +105,16 @@ export async function contextFor(
     now: services.now,
     user: valid?.user ?? null,
     session: valid?.session ?? null,
+    deviceToken: cookies.get(names.device) ?? undefined,
     setSessionCookie,
+    setDeviceCookie(value) {
+      setCookies.set(
+        names.device,
+        serializeCookie(names.device, value, {
+          maxAgeSeconds: DEVICE_MAX_AGE_SECONDS,
+          secure: https,
+        }),
+      );
+    },
   };
 }

@@ -10,7 +10,8 @@ const dictionaries = { en, "zh-TW": zhTW } as const;
 export interface PageContext {
   resolution: Resolution;
   locale: Locale;
-  origin: string;
+  /** The operator's PUBLIC_ORIGIN: absolute URLs are never built from a request's Host. */
+  origin: string | undefined;
   site: SiteConfig;
   analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
   /** The page language's dictionary chunk, fetched alongside the app's first script. */
@@ -40,28 +41,32 @@ export function renderPage(template: string, page: PageContext): string {
     head.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(page.dictionary)}">`);
   }
   if (isAbout) {
-    const url = `${page.origin}/en/about`;
     head.push(
       `<meta name="keywords" content="${escapeHtml(aboutMeta.keywords)}">`,
-      `<link rel="canonical" href="${escapeHtml(url)}">`,
       `<meta property="og:type" content="website">`,
       `<meta property="og:title" content="${escapeHtml(aboutMeta.title)}">`,
       `<meta property="og:description" content="${escapeHtml(aboutMeta.description)}">`,
-      `<meta property="og:url" content="${escapeHtml(url)}">`,
-      `<meta property="og:image" content="${escapeHtml(page.origin + aboutMeta.image)}">`,
       `<meta name="twitter:card" content="summary_large_image">`,
       `<meta name="twitter:title" content="${escapeHtml(aboutMeta.title)}">`,
       `<meta name="twitter:description" content="${escapeHtml(aboutMeta.description)}">`,
     );
+    if (page.origin) {
+      const url = `${page.origin}/en/about`;
+      head.push(
+        `<link rel="canonical" href="${escapeHtml(url)}">`,
+        `<meta property="og:url" content="${escapeHtml(url)}">`,
+        `<meta property="og:image" content="${escapeHtml(page.origin + aboutMeta.image)}">`,
+      );
+    }
   }
   if (page.analytics) {
     // Plausible reads data-domain, Umami data-website-id; each ignores the other's.
-    const domain = new URL(page.origin).host;
+    const domain = page.origin ? ` data-domain="${escapeHtml(new URL(page.origin).host)}"` : "";
     const id = page.analytics.siteId
       ? ` data-website-id="${escapeHtml(page.analytics.siteId)}"`
       : "";
     head.push(
-      `<script defer src="${escapeHtml(page.analytics.scriptUrl)}" data-domain="${escapeHtml(domain)}"${id}></script>`,
+      `<script defer src="${escapeHtml(page.analytics.scriptUrl)}"${domain}${id}></script>`,
     );
   }
   // JSON in a non-executing script element; "<" is escaped so no text can close the element.

@@ -1,10 +1,12 @@
 import type { DB } from "../../db/schema.ts";
+import type { DeviceCookies } from "../core/auth/devices.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ChatBans } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
 import type { CountryLookup } from "../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../core/limits/rate-limiter.ts";
 import type { Moderator } from "../core/moderation/moderator.ts";
+import type { ChatTranslations } from "../core/translation/memory-cache.ts";
 import type { Translator } from "../core/translation/translator.ts";
 import type { WebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
@@ -18,7 +20,9 @@ export interface Services {
   countries: CountryLookup;
   moderator: Moderator;
   translator: Translator;
+  chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans; banHours: number };
   now: () => number;
 }

@@ -11,10 +11,16 @@ const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${path}`, { headers, redirect: "manual" });
 
 describe("health", () => {
-  test("answers ok with the version and the running chats once migrated", async () => {
+  test("answers ok with the version, the running chats and the waiting and present visitors", async () => {
     const response = await get("/healthz");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, version: expect.any(String), chats: 0 });
+    expect(await response.json()).toEqual({
+      ok: true,
+      version: expect.any(String),
+      chats: 0,
+      waiting: 0,
+      present: 0,
+    });
   });
 });
 
@@ -87,17 +93,22 @@ describe("pages", () => {
     expect(zh).toContain('"contactEmail":"hello@tidings.example.org"');
   });
 
-  test("the about page carries its metadata for link previews", async () => {
+  test("the about page carries its metadata for link previews, absolute URLs only from PUBLIC_ORIGIN", async () => {
     const html = await (await get("/en/about")).text();
-    for (const needle of [
-      'name="keywords"',
-      'property="og:title"',
-      'name="twitter:card"',
-      'rel="canonical"',
-    ]) {
+    for (const needle of ['name="keywords"', 'property="og:title"', 'name="twitter:card"']) {
       expect(html).toContain(needle);
     }
-    expect(html).toContain(`href="${server.url}/en/about"`);
+    // Without PUBLIC_ORIGIN nothing absolute is built from the request's Host.
+    expect(html).not.toContain('rel="canonical"');
+    expect(html).not.toContain(server.url);
+    const withOrigin = await startTestServer({ PUBLIC_ORIGIN: "https://tidings.example.org" });
+    try {
+      const page = await (await fetch(`${withOrigin.url}/en/about`)).text();
+      expect(page).toContain('<link rel="canonical" href="https://tidings.example.org/en/about">');
+      expect(page).toContain('property="og:url" content="https://tidings.example.org/en/about"');
+    } finally {
+      await withOrigin.close();
+    }
   });
 
   test("unknown paths answer 404 with the app (which shows the not-found page)", async () => {
@@ -202,13 +213,13 @@ describe("page head", () => {
     const withStats = await startTestServer({
       ANALYTICS_SCRIPT_URL: "https://stats.example.org/js/script.js",
       ANALYTICS_SITE_ID: "site-42",
+      PUBLIC_ORIGIN: "https://tidings.example.org",
     });
     try {
       const response = await fetch(`${withStats.url}/en`);
       const html = await response.text();
-      const host = new URL(withStats.url).host;
       expect(html).toContain(
-        `<script defer src="https://stats.example.org/js/script.js" data-domain="${host}" data-website-id="site-42"></script>`,
+        `<script defer src="https://stats.example.org/js/script.js" data-domain="tidings.example.org" data-website-id="site-42"></script>`,
       );
       const csp = response.headers.get("content-security-policy") ?? "";
       expect(csp).toMatch(/script-src 'self' https:\/\/stats\.example\.org/);

@@ -14,13 +14,21 @@ function broker(options: ConstructorParameters<typeof InMemoryChatBroker>[0] = {
   return new InMemoryChatBroker({ resumeGraceMs: 60_000, ...options });
 }
 
+/** A visitor with an open stream who presses start: only they can be paired. */
+function join(b: InMemoryChatBroker, id: string, ipKey?: string) {
+  const events: Numbered[] = [];
+  const stop = b.listen(id, null, (n) => events.push(n));
+  const status = b.start(v(id, ipKey));
+  return { status, events, stop };
+}
+
 describe("matchmaker", () => {
   test("first come, first served: the newcomer pairs with the longest-waiting visitor", () => {
     const b = broker();
-    expect(b.start(v("a"))).toEqual({ state: "waiting" });
-    expect(b.start(v("b"))).toMatchObject({ state: "chatting" });
-    expect(b.start(v("c"))).toEqual({ state: "waiting" });
-    expect(b.start(v("d"))).toMatchObject({ state: "chatting" });
+    expect(join(b, "a").status).toEqual({ state: "waiting" });
+    expect(join(b, "b").status).toMatchObject({ state: "chatting" });
+    expect(join(b, "c").status).toEqual({ state: "waiting" });
+    expect(join(b, "d").status).toMatchObject({ state: "chatting" });
     expect(b.status("a")).toMatchObject({ state: "chatting" });
     expect(b.status("c")).toMatchObject({ state: "chatting" });
     // a and b are together, c and d are together.
@@ -33,7 +41,7 @@ describe("matchmaker", () => {
 
   test("a visitor never meets themselves (another tab starting again changes nothing)", () => {
     const b = broker();
-    b.start(v("a"));
+    join(b, "a");
     expect(b.start(v("a"))).toEqual({ state: "waiting" });
     expect(b.online()).toBe(1);
     b.close();
@@ -42,6 +50,7 @@ describe("matchmaker", () => {
   test("1,000 simultaneous starts pair everyone exactly once", async () => {
     const b = broker();
     const ids = Array.from({ length: 1000 }, (_, i) => `visitor-${i}`);
+    for (const id of ids) b.listen(id, null, () => {});
     await Promise.all(ids.map(async (id) => b.start(v(id))));
     const partnerOf = new Map<string, string>();
     const byChat = new Map<string, string[]>();
@@ -66,27 +75,57 @@ describe("matchmaker", () => {
 
   test("leaving while waiting takes the visitor out of the pool", () => {
     const b = broker();
-    b.start(v("a"));
+    join(b, "a");
     b.end("a");
     expect(b.status("a")).toEqual({ state: "idle" });
-    expect(b.start(v("b"))).toEqual({ state: "waiting" });
+    expect(join(b, "b").status).toEqual({ state: "waiting" });
     b.close();
   });
 
-  test("partners who parted are skipped for ten minutes, then may meet again", () => {
+  test("only visitors with an open stream are paired; one who starts first is paired when it opens", () => {
+    const b = broker();
+    expect(b.start(v("ghost"))).toEqual({ state: "waiting" });
+    // The ghost's stream never opened: the newcomer waits instead of meeting nobody.
+    expect(join(b, "n").status).toEqual({ state: "waiting" });
+    b.listen("ghost", null, () => {});
+    expect(b.status("ghost")).toMatchObject({ state: "chatting" });
+    expect(b.status("n")).toMatchObject({ state: "chatting" });
+    b.close();
+  });
+
+  test("a waiting visitor whose stream closes leaves the pool at once", () => {
+    const b = broker();
+    const a = join(b, "a");
+    a.stop();
+    expect(b.status("a")).toEqual({ state: "idle" });
+    // Coming back, the stream hears it.
+    const resumed: Numbered[] = [];
+    b.listen("a", a.events.at(-1)?.id, (n) => resumed.push(n));
+    expect(resumed.map((n) => n.event)).toEqual([{ type: "idle" }]);
+    expect(join(b, "b").status).toEqual({ state: "waiting" });
+    b.close();
+  });
+
+  test("partners who parted prefer anyone else, and meet again after both waited 20 s alone", async () => {
     let now = 0;
-    const b = broker({ now: () => now });
-    b.start(v("a"));
-    b.start(v("b"));
+    const b = broker({ now: () => now, meetAgainAfterMs: 20 });
+    join(b, "a");
+    join(b, "b");
     b.end("a");
     expect(b.start(v("a"))).toEqual({ state: "waiting" });
     expect(b.start(v("b"))).toEqual({ state: "waiting" });
-    expect(b.start(v("c"))).toMatchObject({ state: "chatting" }); // c takes a, the longest waiting
+    expect(join(b, "c").status).toMatchObject({ state: "chatting" }); // c takes a, the longest waiting
     expect(b.status("a")).toMatchObject({ state: "chatting" });
     b.end("c");
-    b.end("a");
-    now += 10 * 60 * 1000 + 1;
-    expect(b.start(v("a"))).toMatchObject({ state: "chatting" }); // with b again
+    expect(b.start(v("a"))).toEqual({ state: "waiting" });
+    // Only b is there; neither has waited long enough yet.
+    now += 10;
+    await Bun.sleep(5);
+    expect(b.status("a")).toEqual({ state: "waiting" });
+    now += 20;
+    await Bun.sleep(40);
+    expect(b.status("a")).toMatchObject({ state: "chatting" });
+    expect(b.status("b")).toMatchObject({ state: "chatting" });
     b.close();
   });
 
@@ -95,27 +134,41 @@ describe("matchmaker", () => {
     const b = broker({ isBanned: (id, ip) => banned.has(id) || banned.has(ip) });
     banned.add("x");
     expect(() => b.start(v("x"))).toThrow(/banned/);
-    b.start(v("w"));
+    join(b, "w");
     banned.add("ip-w");
-    expect(b.start(v("n"))).toEqual({ state: "waiting" });
+    expect(join(b, "n").status).toEqual({ state: "waiting" });
     expect(b.status("w")).toEqual({ state: "idle" });
     b.close();
   });
 
-  test("a ban ends the current chat and tells both sides", async () => {
+  test("a ban ends the current chat and tells both sides", () => {
     const b = broker();
-    b.start(v("a"));
-    b.start(v("b"));
-    b.ban("a", 123);
+    const a = join(b, "a");
+    join(b, "b");
+    b.ban("visitor:a", 123);
     expect(b.status("a")).toEqual({ state: "idle" });
     expect(b.status("b")).toEqual({ state: "idle" });
+    expect(a.events.at(-1)?.event).toEqual({ type: "banned", until: 123 });
+    b.close();
+  });
+
+  test("a ban on an address ends the chats of every visitor from it", () => {
+    const b = broker();
+    const x = join(b, "x", "shared");
+    join(b, "p");
+    const y = join(b, "y", "shared");
+    join(b, "q");
+    b.ban("ip:shared", 456);
+    for (const id of ["x", "y", "p", "q"]) expect(b.status(id)).toEqual({ state: "idle" });
+    expect(x.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
+    expect(y.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
     b.close();
   });
 
   test("reports can name only the partner's messages", () => {
     const b = broker();
-    b.start(v("a"));
-    b.start(v("b"));
+    join(b, "a");
+    join(b, "b");
     const fromA = b.send("a", "hello");
     expect(b.partnerMessage("b", fromA.id)?.content).toBe("hello");
     expect(b.partnerMessage("a", fromA.id)).toBeUndefined();
@@ -124,12 +177,62 @@ describe("matchmaker", () => {
   });
 
   test("each chat keeps only its last 50 messages", () => {
-    const b = broker({ flood: { ratePerSecond: 1e9, burst: 1e9 } });
-    b.start(v("a"));
-    b.start(v("b"));
+    const b = broker({
+      flood: { ratePerSecond: 1e9, burst: 1e9 },
+      addressFlood: { ratePerSecond: 1e9, burst: 1e9 },
+    });
+    join(b, "a");
+    join(b, "b");
     const first = b.send("a", "first");
     for (let i = 0; i < 50; i++) b.send("a", `m${i}`);
     expect(b.partnerMessage("b", first.id)).toBeUndefined();
+    b.close();
+  });
+
+  test("an address's visitors together meet its own flood gate", () => {
+    const b = broker({ addressFlood: { ratePerSecond: 1, burst: 3 } });
+    join(b, "a", "one-address");
+    join(b, "b");
+    join(b, "c", "one-address");
+    join(b, "d");
+    b.send("a", "1");
+    b.send("c", "2");
+    b.send("a", "3");
+    expect(() => b.send("c", "4")).toThrow(/rate limited/);
+    expect(() => b.send("b", "from elsewhere")).not.toThrow();
+    b.close();
+  });
+
+  test("typing reaches the partner at most twice a second, and the last state always does", async () => {
+    let now = 0;
+    const b = broker({ now: () => now });
+    join(b, "a");
+    const partner = join(b, "b");
+    const typing = () =>
+      partner.events
+        .filter((n) => n.event.type === "typing")
+        .map((n) => (n.event as { isTyping: boolean }).isTyping);
+    for (let i = 0; i < 1000; i++) b.typing("a", i % 2 === 0);
+    expect(typing()).toEqual([true]);
+    b.typing("a", false);
+    now += 500;
+    await Bun.sleep(600);
+    expect(typing()).toEqual([true, false]);
+    b.close();
+  });
+
+  test("a visitor paired before their stream closed for good leaves after the grace period; the pool and presence empty", async () => {
+    const b = broker({ resumeGraceMs: 20 });
+    for (let i = 0; i < 100; i++) {
+      const { stop } = join(b, `x${i}`);
+      stop();
+      b.start(v(`never-listens-${i}`));
+    }
+    const pair = [join(b, "p"), join(b, "q")];
+    for (const { stop } of pair) stop();
+    expect(b.counts().present).toBeGreaterThan(0);
+    await Bun.sleep(80);
+    expect(b.counts()).toMatchObject({ waiting: 0, present: 0, chatting: 0 });
     b.close();
   });
 });
@@ -211,14 +314,9 @@ describe("mailbox", () => {
 describe("chat streams", () => {
   const chatting = () => {
     const b = broker({ resumeGraceMs: 30 });
-    const events = { a: [] as Numbered[], b: [] as Numbered[] };
-    const stop = {
-      a: b.listen("a", null, (n) => events.a.push(n)),
-      b: b.listen("b", null, (n) => events.b.push(n)),
-    };
-    b.start(v("a"));
-    b.start(v("b"));
-    return { b, events, stop };
+    const a = join(b, "a");
+    const bb = join(b, "b");
+    return { b, events: { a: a.events, b: bb.events }, stop: { a: a.stop, b: bb.stop } };
   };
   const types = (list: Numbered[]) => list.map((n) => n.event.type);
 

@@ -11,7 +11,7 @@ import {
   sendContactMessage,
 } from "../../src/core/contact/contact.ts";
 import { RateLimitedError } from "../../src/core/errors.ts";
-import { RateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 
 let dir: string;
 let db: DB;
@@ -30,7 +30,7 @@ const message = { name: "Mei", email: "mei@example.org", message: "Hello from th
 
 describe("contact messages", () => {
   test("are stored with the visitor's language, newest first", async () => {
-    const limiter = new RateLimiter(() => 0);
+    const limiter = new MemoryRateLimiter(() => 0);
     await sendContactMessage(db, limiter, sender, message, 1000);
     await sendContactMessage(db, limiter, sender, { ...message, name: "Lin" }, 2000);
     const rows = await listContactMessages(db);
@@ -39,7 +39,7 @@ describe("contact messages", () => {
   });
 
   test("past the rate limit are refused and not stored", async () => {
-    const limiter = new RateLimiter(() => 0);
+    const limiter = new MemoryRateLimiter(() => 0);
     for (let i = 0; i < CONTACT_RATE.limit; i++)
       await sendContactMessage(db, limiter, sender, message, i);
     await expect(sendContactMessage(db, limiter, sender, message, 99)).rejects.toBeInstanceOf(

@@ -1,63 +1,104 @@
 import { describe, expect, test } from "bun:test";
 import { RateLimitedError } from "../../src/core/errors.ts";
-import { RateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { MemoryRateLimiter, visitorSlots } from "../../src/core/limits/rate-limiter.ts";
 
 function clock(start = 1_000_000) {
   let t = start;
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-describe("RateLimiter", () => {
-  const rule = { limit: 3, windowMs: 60_000 };
+const rule = { limit: 3, windowMs: 60_000 };
+const slot = (key: string) => [{ key, rule }];
 
+function refusal(fn: () => unknown): RateLimitedError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof RateLimitedError) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("MemoryRateLimiter", () => {
   test("allows up to the limit, then refuses with the wait in seconds", () => {
-    const c = clock();
-    const limiter = new RateLimiter(c.now);
-    for (let i = 0; i < 3; i++) limiter.consume(["k"], rule);
-    try {
-      limiter.consume(["k"], rule);
-      throw new Error("expected a refusal");
-    } catch (error) {
-      expect(error).toBeInstanceOf(RateLimitedError);
-      expect((error as RateLimitedError).retryAfterSeconds).toBe(60);
-    }
+    const limiter = new MemoryRateLimiter(clock().now);
+    for (let i = 0; i < 3; i++) limiter.takeNow(slot("k"));
+    expect(refusal(() => limiter.takeNow(slot("k"))).retryAfterSeconds).toBe(60);
   });
 
   test("the window slides: the oldest action frees a place when it leaves", () => {
     const c = clock();
-    const limiter = new RateLimiter(c.now);
-    limiter.consume(["k"], rule);
+    const limiter = new MemoryRateLimiter(c.now);
+    limiter.takeNow(slot("k"));
     c.advance(30_000);
-    limiter.consume(["k"], rule);
-    limiter.consume(["k"], rule);
-    expect(limiter.waitFor("k", rule)).toBe(30_000);
+    limiter.takeNow(slot("k"));
+    limiter.takeNow(slot("k"));
+    expect(refusal(() => limiter.takeNow(slot("k"))).retryAfterSeconds).toBe(30);
     c.advance(30_000);
-    expect(limiter.waitFor("k", rule)).toBe(0);
-    limiter.consume(["k"], rule);
-    expect(() => limiter.consume(["k"], rule)).toThrow(RateLimitedError);
+    limiter.takeNow(slot("k"));
+    expect(() => limiter.takeNow(slot("k"))).toThrow(RateLimitedError);
   });
 
-  test("a refusal records nothing on any key", () => {
+  test("all or nothing: a refusal takes no slot on any key", () => {
+    const limiter = new MemoryRateLimiter(clock().now);
+    for (let i = 0; i < 3; i++) limiter.takeNow(slot("visitor"));
+    expect(() => limiter.takeNow([...slot("visitor"), ...slot("ip")])).toThrow(RateLimitedError);
+    for (let i = 0; i < 3; i++) limiter.takeNow(slot("ip"));
+  });
+
+  test("calls that run together cannot pass the limit: 60 parallel takes, 3 succeed", async () => {
+    const limiter = new MemoryRateLimiter(clock().now);
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, () => limiter.take(slot("k"))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+  });
+
+  test("a refund gives the slots back, once", async () => {
+    const limiter = new MemoryRateLimiter(clock().now);
+    const first = await limiter.take([...slot("a"), ...slot("b")]);
+    await limiter.take(slot("a"));
+    await limiter.take(slot("a"));
+    expect(() => limiter.takeNow(slot("a"))).toThrow(RateLimitedError);
+    await first.refund();
+    await first.refund();
+    limiter.takeNow(slot("a"));
+    expect(() => limiter.takeNow(slot("a"))).toThrow(RateLimitedError);
+  });
+
+  test("different rules on different keys: each key keeps its own window", () => {
     const c = clock();
-    const limiter = new RateLimiter(c.now);
-    for (let i = 0; i < 3; i++) limiter.consume(["visitor"], rule);
-    expect(() => limiter.consume(["visitor", "ip"], rule)).toThrow(RateLimitedError);
-    expect(limiter.waitFor("ip", rule)).toBe(0);
-    limiter.consume(["ip"], rule);
+    const limiter = new MemoryRateLimiter(c.now);
+    const perMinute = { limit: 2, windowMs: 60_000 };
+    const perDay = { limit: 3, windowMs: 24 * 60 * 60_000 };
+    const both = [
+      { key: "minute", rule: perMinute },
+      { key: "day", rule: perDay },
+    ];
+    limiter.takeNow(both);
+    limiter.takeNow(both);
+    expect(() => limiter.takeNow(both)).toThrow(RateLimitedError);
+    c.advance(61_000);
+    limiter.takeNow(both);
+    c.advance(61_000);
+    // The minute allows it; the day does not.
+    expect(refusal(() => limiter.takeNow(both)).retryAfterSeconds).toBeGreaterThan(3600);
   });
 
-  test("keys are independent", () => {
-    const limiter = new RateLimiter(clock().now);
-    for (let i = 0; i < 3; i++) limiter.consume(["a"], rule);
-    expect(() => limiter.consume(["b"], rule)).not.toThrow();
+  test("visitor and address slots", () => {
+    expect(visitorSlots("throw", { visitorId: "v1", ipKey: "i1" }, rule)).toEqual([
+      { key: "throw:v:v1", rule },
+      { key: "throw:ip:i1", rule },
+    ]);
   });
 
   test("prune forgets keys whose windows have passed", () => {
     const c = clock();
-    const limiter = new RateLimiter(c.now);
-    for (let i = 0; i < 3; i++) limiter.consume(["k"], rule);
+    const limiter = new MemoryRateLimiter(c.now);
+    for (let i = 0; i < 3; i++) limiter.takeNow(slot("k"));
     c.advance(61_000);
-    limiter.prune(60_000);
-    expect(limiter.waitFor("k", rule)).toBe(0);
+    limiter.prune();
+    limiter.takeNow(slot("k"));
   });
 });

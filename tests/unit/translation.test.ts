@@ -9,7 +9,11 @@ import {
   targetLanguages,
   translateInput,
 } from "../../src/common/translation.ts";
-import { sourceHash, translateCached } from "../../src/core/translation/cache.ts";
+import {
+  databaseTranslations,
+  sourceHash,
+  translateCached,
+} from "../../src/core/translation/cache.ts";
 import { CompositeTranslator } from "../../src/core/translation/composite.ts";
 import { DeepLTranslator } from "../../src/core/translation/deepl.ts";
 import { createTranslator } from "../../src/core/translation/index.ts";
@@ -412,17 +416,21 @@ describe("translation cache", () => {
 
   test("a repeated request is answered from the database without the translator", async () => {
     const fake = new FakeTranslator("fake", ["fr", "de"], (text, target) => `${target}:${text}`);
-    expect(await translateCached(db, fake, "Hello", "fr", 1000)).toEqual({
+    expect(await translateCached(databaseTranslations(db), fake, "Hello", "fr", 1000)).toEqual({
       text: "fr:Hello",
       cached: false,
     });
-    expect(await translateCached(db, fake, "Hello", "fr", 2000)).toEqual({
+    expect(await translateCached(databaseTranslations(db), fake, "Hello", "fr", 2000)).toEqual({
       text: "fr:Hello",
       cached: true,
     });
     // Another language or another text is a new translation.
-    expect(await translateCached(db, fake, "Hello", "de", 3000)).toMatchObject({ cached: false });
-    expect(await translateCached(db, fake, "Hello!", "fr", 4000)).toMatchObject({ cached: false });
+    expect(
+      await translateCached(databaseTranslations(db), fake, "Hello", "de", 3000),
+    ).toMatchObject({ cached: false });
+    expect(
+      await translateCached(databaseTranslations(db), fake, "Hello!", "fr", 4000),
+    ).toMatchObject({ cached: false });
     expect(fake.calls).toHaveLength(3);
 
     const rows = await db.selectFrom("translations").selectAll().orderBy("created_at").execute();
@@ -442,8 +450,8 @@ describe("translation cache", () => {
       new OpenccTranslator(),
       new FakeTranslator("fake", ["zh-TW"], (text) => `fake:${text}`),
     ]);
-    await translateCached(db, composite, "这个软件", "zh-TW", 1);
-    await translateCached(db, composite, "Hello", "zh-TW", 2);
+    await translateCached(databaseTranslations(db), composite, "这个软件", "zh-TW", 1);
+    await translateCached(databaseTranslations(db), composite, "Hello", "zh-TW", 2);
     const rows = await db
       .selectFrom("translations")
       .select(["provider", "translated_text"])
@@ -458,7 +466,7 @@ describe("translation cache", () => {
   test("simultaneous identical requests call the translator once", async () => {
     const fake = new FakeTranslator("fake", ["ja"], (text) => `ja:${text}`);
     const results = await Promise.all(
-      [1, 2, 3].map((n) => translateCached(db, fake, "Hello", "ja", n)),
+      [1, 2, 3].map((n) => translateCached(databaseTranslations(db), fake, "Hello", "ja", n)),
     );
     expect(results.map((r) => r.text)).toEqual(["ja:Hello", "ja:Hello", "ja:Hello"]);
     expect(fake.calls).toHaveLength(1);
@@ -469,9 +477,11 @@ describe("translation cache", () => {
     const flaky = new FakeTranslator("flaky", ["es"], (text) =>
       fail ? new TranslationError("unavailable", "down") : `es:${text}`,
     );
-    expect(await failureKind(translateCached(db, flaky, "Hello", "es", 1))).toBe("unavailable");
+    expect(
+      await failureKind(translateCached(databaseTranslations(db), flaky, "Hello", "es", 1)),
+    ).toBe("unavailable");
     fail = false;
-    expect(await translateCached(db, flaky, "Hello", "es", 2)).toEqual({
+    expect(await translateCached(databaseTranslations(db), flaky, "Hello", "es", 2)).toEqual({
       text: "es:Hello",
       cached: false,
     });

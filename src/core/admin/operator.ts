@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
+import { hideBottle } from "../bottles/bottles.ts";
+import { banKeysOf } from "../chat/bans.ts";
 
 /** One open report, bottle or chat, as the operator reads it. */
 export interface OpenReport {
@@ -69,21 +71,22 @@ export async function setBottleHidden(
   now: number,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable("bottles")
-      .set({ hidden: hidden ? 1 : 0 })
-      .where("id", "=", bottleId)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
     if (hidden) {
+      if (!(await hideBottle(trx, bottleId))) return false;
       await trx
         .updateTable("bottle_reports")
         .set({ handled_at: now })
         .where("bottle_id", "=", bottleId)
         .where("handled_at", "is", null)
         .execute();
+      return true;
     }
-    return true;
+    const result = await trx
+      .updateTable("bottles")
+      .set({ hidden: 0 })
+      .where("id", "=", bottleId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   });
 }
 
@@ -93,30 +96,55 @@ export function parseBanKey(value: string): { kind: "visitor" | "ip"; id: string
   return match ? { kind: match[1] as "visitor" | "ip", id: match[2] ?? "" } : null;
 }
 
-/** Bans a visitor or an address hash from chat until `until`, closing reports against it. */
-export async function banFromChat(db: DB, key: string, until: number, now: number): Promise<void> {
+/** The keys a ban key stands for: a visitor's covers the address hashes seen with them. */
+async function coveredKeys(db: DB, key: string, now: number): Promise<string[]> {
   const parsed = parseBanKey(key);
   if (!parsed) throw new Error(`not a ban key: ${key}`);
+  return parsed.kind === "visitor" ? banKeysOf(db, parsed.id, now) : [key];
+}
+
+/**
+ * Bans a visitor or an address hash from chat until `until`, closing reports against it; a
+ * visitor's ban also covers the address hashes seen with them in the last day. Answers the
+ * keys banned.
+ */
+export async function banFromChat(
+  db: DB,
+  key: string,
+  until: number,
+  now: number,
+): Promise<string[]> {
+  const keys = await coveredKeys(db, key, now);
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("chat_bans")
-      .values({ key, until, created_at: now })
+      .values(keys.map((k) => ({ key: k, until, created_at: now })))
       .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
       .execute();
-    const column = parsed.kind === "visitor" ? "reported_visitor_id" : "reported_ip_key";
-    await trx
-      .updateTable("chat_reports")
-      .set({ handled_at: now })
-      .where(column, "=", parsed.id)
-      .where("handled_at", "is", null)
-      .execute();
+    for (const k of keys) {
+      const parsed = parseBanKey(k);
+      if (!parsed) continue;
+      const column = parsed.kind === "visitor" ? "reported_visitor_id" : "reported_ip_key";
+      await trx
+        .updateTable("chat_reports")
+        .set({ handled_at: now })
+        .where(column, "=", parsed.id)
+        .where("handled_at", "is", null)
+        .execute();
+    }
   });
+  return keys;
 }
 
-/** Lifts a ban; false when there was none. */
-export async function unbanFromChat(db: DB, key: string): Promise<boolean> {
-  const result = await db.deleteFrom("chat_bans").where("key", "=", key).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Lifts a ban (a visitor's with the address hashes seen with them); answers the keys lifted. */
+export async function unbanFromChat(db: DB, key: string, now: number): Promise<string[]> {
+  const keys = await coveredKeys(db, key, now);
+  const lifted = await db
+    .deleteFrom("chat_bans")
+    .where("key", "in", keys)
+    .returning("key")
+    .execute();
+  return lifted.map((row) => row.key);
 }
 
 export interface OceanStats {

@@ -5,8 +5,9 @@ import type { BottleCard, BottleReportReason } from "../../common/bottles.ts";
 import type { Locale } from "../../common/locales.ts";
 import { DomainError, FieldError } from "../errors.ts";
 import type { Country } from "../geo/country-lookup.ts";
-import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import type { Moderator } from "../moderation/moderator.ts";
+import { sourceHash } from "../translation/cache.ts";
 import { pickBottle, type RecentlyShown } from "./pick.ts";
 import { availableAt, expiryAt } from "./time.ts";
 
@@ -40,10 +41,6 @@ export interface NewBottle {
   expiryDays: number;
   timeZone: string;
   locale: Locale;
-}
-
-function rateKeys(action: string, visitor: Visitor): string[] {
-  return [`${action}:v:${visitor.visitorId}`, `${action}:ip:${visitor.ipKey}`];
 }
 
 /** Visible to readers: surfaced, not expired, not hidden. */
@@ -100,24 +97,27 @@ export async function throwBottle(
   input: NewBottle,
   now: number,
 ): Promise<{ id: number; availableAt: number; expiresAt: number }> {
-  const keys = rateKeys("throw", writer);
-  deps.limiter.check(keys, BOTTLE_RATES.throwPerMinute);
-  deps.limiter.check(keys, BOTTLE_RATES.throwPerDay);
-
   const expiresAt = expiryAt(now, input.expiryDays, input.timeZone);
   const surfacesAt = availableAt(now, input.driftHours);
   if (surfacesAt >= expiresAt)
     throw new FieldError({ field: "driftHours", kind: "drift_past_expiry" });
 
+  // Taken before moderation is awaited, so a batch or parallel throws meet the same limits. A
+  // rejected message keeps its slot (the limits also bound probing the word lists); a failure
+  // of moderation itself gives it back.
+  const slots = await deps.limiter.take([
+    ...visitorSlots("throw-minute", writer, BOTTLE_RATES.throwPerMinute),
+    ...visitorSlots("throw-day", writer, BOTTLE_RATES.throwPerDay),
+  ]);
   let safe: boolean;
   try {
     safe = (await deps.moderator.check(input.message)).safe;
   } catch {
+    await slots.refund();
     throw new DomainError("MODERATION_FAILED", "content moderation failed");
   }
   if (!safe) throw new DomainError("CONTENT_REJECTED", "message contains inappropriate content");
 
-  deps.limiter.record(keys);
   const [row] = await insertBottle(db, {
     message: input.message,
     driftHours: input.driftHours,
@@ -222,7 +222,7 @@ export async function discoverBottle(
   now: number,
   random: () => number = Math.random,
 ): Promise<BottleCard | null> {
-  deps.limiter.consume(rateKeys("discover", reader), BOTTLE_RATES.discover);
+  await deps.limiter.take(visitorSlots("discover", reader, BOTTLE_RATES.discover));
   const candidates = await discoverCandidates(db, { now, visitorId: reader.visitorId });
   const chosen = pickBottle(
     candidates,
@@ -271,7 +271,7 @@ export async function toggleLike(
   bottleId: number,
   now: number,
 ): Promise<{ liked: boolean; count: number }> {
-  limiter.consume(rateKeys("like", user), BOTTLE_RATES.like);
+  await limiter.take(visitorSlots("like", user, BOTTLE_RATES.like));
   return db.transaction().execute(async (trx) => {
     if (!(await findVisibleBottle(trx, bottleId, now))) {
       throw new DomainError("NOT_FOUND", "bottle not found");
@@ -309,7 +309,7 @@ export async function reportBottle(
   report: { bottleId: number; reason: BottleReportReason },
   now: number,
 ): Promise<{ hidden: boolean }> {
-  deps.limiter.consume(rateKeys("report", user), BOTTLE_RATES.report);
+  await deps.limiter.take(visitorSlots("report", user, BOTTLE_RATES.report));
   const bottle = await findVisibleBottle(db, report.bottleId, now);
   if (!bottle) throw new DomainError("NOT_FOUND", "could not find bottle to report");
   let safe = true;
@@ -336,18 +336,48 @@ export async function reportBottle(
       .select((eb) => eb.fn.count<number>("user_id").distinct().as("reporters"))
       .executeTakeFirstOrThrow();
     const hidden = !safe || Number(reporters) >= HIDE_AFTER_REPORTS;
-    if (hidden)
-      await trx.updateTable("bottles").set({ hidden: 1 }).where("id", "=", bottle.id).execute();
+    if (hidden) await hideBottle(trx, bottle.id);
     return { hidden };
   });
 }
 
-/** Deletes bottles whose expiry has passed (with their likes and reports). */
+/**
+ * Forgets the translations of these messages. (Another bottle with the very same text loses
+ * its cached translation too, and is translated again when asked.)
+ */
+async function forgetTranslations(db: DB, messages: readonly string[]): Promise<void> {
+  const hashes = [...new Set(messages)].map(sourceHash);
+  for (let i = 0; i < hashes.length; i += 500) {
+    await db
+      .deleteFrom("translations")
+      .where("source_hash", "in", hashes.slice(i, i + 500))
+      .execute();
+  }
+}
+
+/** Takes a bottle out of the ocean and forgets its translations. */
+export async function hideBottle(db: DB, bottleId: number): Promise<boolean> {
+  const hidden = await db
+    .updateTable("bottles")
+    .set({ hidden: 1 })
+    .where("id", "=", bottleId)
+    .returning("message")
+    .executeTakeFirst();
+  if (hidden) await forgetTranslations(db, [hidden.message]);
+  return hidden !== undefined;
+}
+
+/** Deletes bottles whose expiry has passed (with their likes, reports and translations). */
 export async function purgeExpiredBottles(db: DB, now: number): Promise<number> {
-  const result = await db
+  const expired = await db
     .deleteFrom("bottles")
     .where("expires_at", "is not", null)
     .where("expires_at", "<=", now)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning("message")
+    .execute();
+  await forgetTranslations(
+    db,
+    expired.map((row) => row.message),
+  );
+  return expired.length;
 }

@@ -48,12 +48,14 @@ export interface ChatBroker {
   end(visitorId: string): void;
   /** A message the visitor's partner sent in their current or a recently ended chat. */
   partnerMessage(visitorId: string, messageId: string): HeldMessage | undefined;
-  /** Ends whatever the visitor is doing and tells them they are banned until `until`. */
-  ban(visitorId: string, until: number): void;
+  /**
+   * Ends whatever the visitors a ban key covers ("visitor:<id>", or "ip:<hash>" for everyone
+   * from that address) are doing, and tells them they are banned until `until`.
+   */
+  ban(key: string, until: number): void;
   /** Visitors waiting or chatting now. */
   online(): number;
-  /** Chats running now. */
-  activeChats(): number;
+  counts(): BrokerCounts;
   /** Ends every chat, telling both sides (the server is stopping). */
   endAll(): void;
   close(): void;
@@ -64,11 +66,27 @@ export interface BrokerOptions {
   /** Whether a visitor may chat now (bans); checked when starting and matching. */
   isBanned?: (visitorId: string, ipKey: string) => boolean;
   resumeGraceMs?: number;
-  /** A visitor is not paired again with a partner they left within this long. */
+  /** A visitor is not paired again with a partner they left within this long... */
   skipPartnerMs?: number;
+  /** ...unless both have waited this long and nobody else is there to meet. */
+  meetAgainAfterMs?: number;
   /** Ended chats keep their messages this long, for reports sent after a partner left. */
   keepEndedMs?: number;
   flood?: { ratePerSecond: number; burst: number };
+  /** Messages from one address, all its visitors together. */
+  addressFlood?: { ratePerSecond: number; burst: number };
+}
+
+/** At most this many typing events a second reach a partner; the latest state always does. */
+export const TYPING_EVENTS_PER_SECOND = 2;
+
+/** How many visitors, chats and timers the broker holds (for tests and health). */
+export interface BrokerCounts {
+  waiting: number;
+  present: number;
+  chatting: number;
+  /** Ended chats kept for reports. */
+  ended: number;
 }
 
 interface Chat {
@@ -85,6 +103,15 @@ interface Presence {
   chatId?: string;
   /** Set while the visitor has no open stream; leaving happens when it fires. */
   graceTimer?: ReturnType<typeof setTimeout>;
+  /** Typing said within the current window is held back until the window ends. */
+  typing?: { windowEndsAt: number; held?: boolean; timer?: ReturnType<typeof setTimeout> };
+}
+
+interface Waiting {
+  visitor: ChatVisitor;
+  since: number;
+  /** Looks again once the wait allows meeting a recent partner. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 export class InMemoryChatBroker implements ChatBroker {
@@ -92,8 +119,10 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #isBanned: (visitorId: string, ipKey: string) => boolean;
   readonly #resumeGraceMs: number;
   readonly #skipPartnerMs: number;
+  readonly #meetAgainAfterMs: number;
   readonly #keepEndedMs: number;
   readonly #flood: FloodGate;
+  readonly #addressFlood: FloodGate;
   readonly #epoch = randomBytes(4).toString("hex");
   /** Mailboxes made so far: each gets an epoch of its own, so a visitor who comes back after
    * their grace period cannot resume from a number in the mailbox they had before. */
@@ -101,7 +130,7 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #messageIds = new RandomIds();
 
   /** Waiting visitors, longest-waiting first (a Map keeps insertion order). */
-  readonly #pool = new Map<string, ChatVisitor>();
+  readonly #pool = new Map<string, Waiting>();
   readonly #presence = new Map<string, Presence>();
   readonly #chats = new Map<string, Chat>();
   /** "a|b" → when a and b last parted. */
@@ -113,21 +142,31 @@ export class InMemoryChatBroker implements ChatBroker {
     this.#isBanned = options.isBanned ?? (() => false);
     this.#resumeGraceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#skipPartnerMs = options.skipPartnerMs ?? 10 * 60 * 1000;
+    this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
     const flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
     this.#flood = new FloodGate(flood.ratePerSecond, flood.burst, this.#now);
+    const addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
+    this.#addressFlood = new FloodGate(addressFlood.ratePerSecond, addressFlood.burst, this.#now);
     this.#sweeper = setInterval(() => this.#sweep(), 60_000);
     this.#sweeper.unref?.();
   }
 
+  /** A visitor's presence, made on first need; with no stream open it lasts the grace period. */
   #presenceOf(visitorId: string): Presence {
     let presence = this.#presence.get(visitorId);
     if (!presence) {
       const epoch = `${this.#epoch}.${(this.#mailboxes++).toString(36)}`;
       presence = { visitor: undefined, mailbox: new Mailbox(epoch) };
       this.#presence.set(visitorId, presence);
+      this.#startGrace(visitorId, presence);
     }
     return presence;
+  }
+
+  /** Whether the visitor has a chat stream open now: only they can be paired. */
+  #listening(visitorId: string): boolean {
+    return (this.#presence.get(visitorId)?.mailbox.readers ?? 0) > 0;
   }
 
   status(visitorId: string): ChatStatus {
@@ -164,12 +203,17 @@ export class InMemoryChatBroker implements ChatBroker {
       if (mailbox.readers === 0) this.#startGrace(visitorId, presence);
       throw error;
     }
+    // A visitor who pressed start before their stream opened can be paired now.
+    if (this.#pool.has(visitorId)) this.#match(visitorId);
     let stopped = false;
     return () => {
       if (stopped) return;
       stopped = true;
       stop();
-      if (mailbox.readers === 0) this.#startGrace(visitorId, presence);
+      if (mailbox.readers > 0) return;
+      // The grace period is for resuming a chat, not for being matched meanwhile.
+      if (this.#leavePool(visitorId)) mailbox.push({ type: "idle" });
+      this.#startGrace(visitorId, presence);
     };
   }
 
@@ -180,6 +224,7 @@ export class InMemoryChatBroker implements ChatBroker {
       presence.graceTimer = undefined;
       if (presence.mailbox.readers === 0) {
         this.end(visitorId);
+        if (presence.typing?.timer) clearTimeout(presence.typing.timer);
         this.#presence.delete(visitorId);
       }
     }, this.#resumeGraceMs);
@@ -204,26 +249,58 @@ export class InMemoryChatBroker implements ChatBroker {
     const current = this.status(visitor.visitorId);
     // Another tab of the same visitor shares the one chat; starting again changes nothing.
     if (current.state !== "idle") return current;
+    this.#pool.set(visitor.visitorId, { visitor, since: this.#now() });
+    presence.mailbox.push({ type: "waiting" });
+    return this.#match(visitor.visitorId) ?? { state: "waiting" };
+  }
 
-    // The longest-waiting visitor who is someone else, allowed to chat, and not just left.
-    for (const [id, waiting] of this.#pool) {
-      if (id === visitor.visitorId) continue;
-      if (this.#recentlyParted(id, visitor.visitorId)) continue;
-      if (this.#isBanned(id, waiting.ipKey)) {
-        this.#pool.delete(id);
+  /** Takes a visitor out of the pool; false when they were not in it. */
+  #leavePool(visitorId: string): boolean {
+    const waiting = this.#pool.get(visitorId);
+    if (!waiting) return false;
+    if (waiting.timer) clearTimeout(waiting.timer);
+    this.#pool.delete(visitorId);
+    return true;
+  }
+
+  /**
+   * Pairs a waiting visitor, if they are listening, with the longest-waiting other visitor who
+   * is listening, allowed to chat and not a recent partner. A recent partner is met again only
+   * when both have waited `meetAgainAfterMs` and nobody else is there; until then, the pool is
+   * looked at again when that time comes.
+   */
+  #match(visitorId: string): ChatStatus | undefined {
+    const me = this.#pool.get(visitorId);
+    if (!me || !this.#listening(visitorId)) return undefined;
+    const now = this.#now();
+    const waitedEnough = (w: Waiting) => now - w.since >= this.#meetAgainAfterMs;
+    let again: Waiting | undefined;
+    for (const [id, other] of this.#pool) {
+      if (id === visitorId || !this.#listening(id)) continue;
+      if (this.#isBanned(id, other.visitor.ipKey)) {
+        this.#leavePool(id);
         continue;
       }
-      this.#pool.delete(id);
-      return this.#pair(waiting, visitor);
+      if (!this.#recentlyParted(id, visitorId)) return this.#pair(other.visitor, me.visitor);
+      if (!again && waitedEnough(me) && waitedEnough(other)) again = other;
     }
-    this.#pool.set(visitor.visitorId, visitor);
-    presence.mailbox.push({ type: "waiting" });
-    // Someone who starts without listening is not left waiting forever.
-    if (presence.mailbox.readers === 0) this.#startGrace(visitor.visitorId, presence);
-    return { state: "waiting" };
+    if (again) return this.#pair(again.visitor, me.visitor);
+    if (!me.timer && !waitedEnough(me)) {
+      me.timer = setTimeout(
+        () => {
+          me.timer = undefined;
+          if (this.#pool.get(visitorId) === me) this.#match(visitorId);
+        },
+        me.since + this.#meetAgainAfterMs - now,
+      );
+      me.timer.unref?.();
+    }
+    return undefined;
   }
 
   #pair(first: ChatVisitor, second: ChatVisitor): ChatStatus {
+    this.#leavePool(first.visitorId);
+    this.#leavePool(second.visitorId);
     const chat: Chat = {
       id: randomBytes(9).toString("base64url"),
       a: first,
@@ -255,7 +332,9 @@ export class InMemoryChatBroker implements ChatBroker {
     if (this.#isBanned(sender.visitorId, sender.ipKey)) {
       throw new DomainError("CHAT_BANNED", "user is banned from chat");
     }
-    if (!this.#flood.allow(visitorId)) throw new RateLimitedError(1);
+    if (!this.#flood.allow(visitorId) || !this.#addressFlood.allow(sender.ipKey)) {
+      throw new RateLimitedError(1);
+    }
     const held: HeldMessage = {
       id: this.#messageIds.next(),
       senderVisitorId: visitorId,
@@ -267,7 +346,7 @@ export class InMemoryChatBroker implements ChatBroker {
     if (chat.messages.length > CHAT_LIMITS.buffer) chat.messages.shift();
     const { id, timestamp } = held;
     const { countryCode, country } = sender.country;
-    this.#presenceOf(receiver.visitorId).mailbox.push({
+    this.#presence.get(receiver.visitorId)?.mailbox.push({
       type: "message",
       chatId: chat.id,
       message: { id, content: held.content, timestamp, countryCode, country, from: "partner" },
@@ -284,11 +363,40 @@ export class InMemoryChatBroker implements ChatBroker {
     return mine;
   }
 
+  /**
+   * Tells the partner whether the visitor is typing, at most TYPING_EVENTS_PER_SECOND times a
+   * second: what is said within a window is held, and the latest of it is told when the window
+   * ends, so the partner always ends up with the visitor's last state.
+   */
   typing(visitorId: string, isTyping: boolean): void {
+    const presence = this.#presence.get(visitorId);
+    if (!presence || !this.#currentChat(visitorId)) return;
+    const now = this.#now();
+    const window = presence.typing ?? { windowEndsAt: 0 };
+    presence.typing = window;
+    if (now >= window.windowEndsAt && !window.timer) {
+      this.#tellTyping(visitorId, isTyping);
+      window.windowEndsAt = now + 1000 / TYPING_EVENTS_PER_SECOND;
+      return;
+    }
+    window.held = isTyping;
+    if (window.timer) return;
+    window.timer = setTimeout(() => {
+      window.timer = undefined;
+      const held = window.held;
+      window.held = undefined;
+      if (held === undefined) return;
+      this.#tellTyping(visitorId, held);
+      window.windowEndsAt = this.#now() + 1000 / TYPING_EVENTS_PER_SECOND;
+    }, window.windowEndsAt - now);
+    window.timer.unref?.();
+  }
+
+  #tellTyping(visitorId: string, isTyping: boolean): void {
     const chat = this.#currentChat(visitorId);
     if (!chat) return;
     const receiver = chat.a.visitorId === visitorId ? chat.b : chat.a;
-    this.#presenceOf(receiver.visitorId).mailbox.push({
+    this.#presence.get(receiver.visitorId)?.mailbox.push({
       type: "typing",
       chatId: chat.id,
       isTyping,
@@ -296,7 +404,7 @@ export class InMemoryChatBroker implements ChatBroker {
   }
 
   end(visitorId: string): void {
-    if (this.#pool.delete(visitorId)) {
+    if (this.#leavePool(visitorId)) {
       this.#presence.get(visitorId)?.mailbox.push({ type: "idle" });
       return;
     }
@@ -315,6 +423,8 @@ export class InMemoryChatBroker implements ChatBroker {
       const presence = this.#presence.get(side.visitorId);
       if (!presence) continue;
       presence.chatId = undefined;
+      if (presence.typing?.timer) clearTimeout(presence.typing.timer);
+      presence.typing = undefined;
       if (tellLeft.includes(side.visitorId)) {
         presence.mailbox.push({ type: "typing", chatId: chat.id, isTyping: false });
         presence.mailbox.push({ type: "partner-left", chatId: chat.id });
@@ -331,9 +441,18 @@ export class InMemoryChatBroker implements ChatBroker {
     return undefined;
   }
 
-  ban(visitorId: string, until: number): void {
-    this.end(visitorId);
-    this.#presence.get(visitorId)?.mailbox.push({ type: "banned", until });
+  ban(key: string, until: number): void {
+    const [kind, id] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
+    const covered =
+      kind === "visitor"
+        ? [id]
+        : [...this.#presence]
+            .filter(([, p]) => p.visitor?.ipKey === id)
+            .map(([visitorId]) => visitorId);
+    for (const visitorId of covered) {
+      this.end(visitorId);
+      this.#presence.get(visitorId)?.mailbox.push({ type: "banned", until });
+    }
   }
 
   online(): number {
@@ -342,17 +461,22 @@ export class InMemoryChatBroker implements ChatBroker {
     return this.#pool.size + chatting;
   }
 
-  activeChats(): number {
-    let running = 0;
-    for (const chat of this.#chats.values()) if (!chat.endedAt) running += 1;
-    return running;
-  }
-
   endAll(): void {
     for (const chat of [...this.#chats.values()]) {
       if (!chat.endedAt) this.#finish(chat, [chat.a.visitorId, chat.b.visitorId]);
     }
     for (const id of [...this.#pool.keys()]) this.end(id);
+  }
+
+  counts(): BrokerCounts {
+    let chatting = 0;
+    for (const chat of this.#chats.values()) if (!chat.endedAt) chatting += 1;
+    return {
+      waiting: this.#pool.size,
+      present: this.#presence.size,
+      chatting,
+      ended: this.#chats.size - chatting,
+    };
   }
 
   /** Forgets ended chats and partings past their keeping time. */
@@ -367,8 +491,11 @@ export class InMemoryChatBroker implements ChatBroker {
 
   close(): void {
     clearInterval(this.#sweeper);
-    for (const presence of this.#presence.values())
+    for (const presence of this.#presence.values()) {
       if (presence.graceTimer) clearTimeout(presence.graceTimer);
+      if (presence.typing?.timer) clearTimeout(presence.typing.timer);
+    }
+    for (const waiting of this.#pool.values()) if (waiting.timer) clearTimeout(waiting.timer);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
 import type { ChatReportReason } from "../../common/chat.ts";
 import { DomainError } from "../errors.ts";
-import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import type { Moderator } from "../moderation/moderator.ts";
 import type { ChatBans } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
@@ -29,10 +29,7 @@ export async function reportChatMessage(
   report: { messageId: string; reason: ChatReportReason },
   now: number,
 ): Promise<{ banned: boolean }> {
-  deps.limiter.consume(
-    [`chat-report:v:${reporter.visitorId}`, `chat-report:ip:${reporter.ipKey}`],
-    CHAT_REPORT_RATE,
-  );
+  await deps.limiter.take(visitorSlots("chat-report", reporter, CHAT_REPORT_RATE));
   const message = deps.broker.partnerMessage(reporter.visitorId, report.messageId);
   if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
   let safe = true;
@@ -65,8 +62,8 @@ export async function reportChatMessage(
   const banned = !safe || Number(reporters) >= BAN_AFTER_REPORTERS;
   if (banned) {
     const until = now + deps.banHours * 60 * 60 * 1000;
-    await deps.bans.ban(message.senderVisitorId, message.senderIpKey, until);
-    deps.broker.ban(message.senderVisitorId, until);
+    const keys = await deps.bans.ban(message.senderVisitorId, message.senderIpKey, until);
+    for (const key of keys) deps.broker.ban(key, until);
   }
   return { banned };
 }

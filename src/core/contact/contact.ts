@@ -1,6 +1,6 @@
 import type { DB } from "../../../db/schema.ts";
 import type { ContactInput } from "../../common/contact.ts";
-import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 
 /** Enough for a visitor to correct and resend, too few to fill the operator's inbox. */
 export const CONTACT_RATE: RateRule = { limit: 5, windowMs: 60 * 60 * 1000 };
@@ -19,7 +19,7 @@ export async function sendContactMessage(
   input: ContactInput,
   now: number,
 ): Promise<{ id: number }> {
-  limiter.consume([`contact:v:${sender.visitorId}`, `contact:ip:${sender.ipKey}`], CONTACT_RATE);
+  await limiter.take(visitorSlots("contact", sender, CONTACT_RATE));
   const row = await db
     .insertInto("contact_messages")
     .values({ ...input, locale: sender.locale, created_at: now })

@@ -6,62 +6,95 @@ export interface RateRule {
   windowMs: number;
 }
 
+/** One slot to take: a key (an action and who does it) under its rule. */
+export interface Slot {
+  key: string;
+  rule: RateRule;
+}
+
+/** Slots taken by one action; given back when the rule says the action did not count. */
+export interface Reservation {
+  refund(): Promise<void>;
+}
+
 /**
- * Sliding-window counters kept in memory: one process serves a site, and a restart forgiving
- * recent actions is acceptable for limits of minutes to a day.
+ * Sliding-window limits. `take` checks and takes every slot in one step, all or none, so calls
+ * that run together (a batch, parallel requests) can never pass a check before the others have
+ * recorded: callers take first, then do the work, then refund if the work does not count.
+ * Asynchronous so a shared store (Redis) can stand in for the memory one.
  */
-export class RateLimiter {
-  readonly #hits = new Map<string, number[]>();
+export interface RateLimiter {
+  /** Takes a slot for each, or throws RateLimitedError (taking none) with the longest wait. */
+  take(slots: readonly Slot[]): Promise<Reservation>;
+  /** Drops windows that have fully passed, to bound memory. */
+  prune(): void;
+}
+
+/** The slots of one action for a visitor and an address hash (IPv6 /64), under one rule. */
+export function visitorSlots(
+  action: string,
+  who: { visitorId: string; ipKey: string },
+  rule: RateRule,
+): Slot[] {
+  return [
+    { key: `${action}:v:${who.visitorId}`, rule },
+    { key: `${action}:ip:${who.ipKey}`, rule },
+  ];
+}
+
+/**
+ * The limits of one process, in memory: a site on one machine forgives recent actions when it
+ * restarts, which is acceptable for windows of minutes to a day. Each key keeps the times of its
+ * last `limit` actions; each key belongs to one rule.
+ */
+export class MemoryRateLimiter implements RateLimiter {
+  readonly #hits = new Map<string, { times: number[]; windowMs: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Milliseconds until `key` may act again under `rule`, or 0 when it may act now. */
-  waitFor(key: string, rule: RateRule): number {
-    const times = this.#recent(key, rule);
-    if (times.length < rule.limit) return 0;
-    const oldest = times[times.length - rule.limit] ?? this.now();
-    return Math.max(1, oldest + rule.windowMs - this.now());
+  /** Milliseconds until `key` may act again under `rule`; 0 when it may act now. */
+  #waitFor({ key, rule }: Slot, at: number): number {
+    const times = this.#hits.get(key)?.times;
+    if (!times || times.length < rule.limit) return 0;
+    const oldest = times[times.length - rule.limit] ?? at;
+    return Math.max(0, oldest + rule.windowMs - at);
   }
 
-  /** Throws RateLimitedError when any key has used up its window. */
-  check(keys: readonly string[], rule: RateRule): void {
-    let wait = 0;
-    for (const key of keys) wait = Math.max(wait, this.waitFor(key, rule));
-    if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
-  }
-
-  /** Records one action for every key, without checking (e.g. a failure after the fact). */
-  record(keys: readonly string[]): void {
+  /** Synchronous all the way, so nothing else runs between the checks and the records. */
+  takeNow(slots: readonly Slot[]): Reservation {
     const at = this.now();
-    for (const key of keys) {
-      const times = this.#hits.get(key) ?? [];
-      times.push(at);
-      this.#hits.set(key, times);
+    let wait = 0;
+    for (const slot of slots) wait = Math.max(wait, this.#waitFor(slot, at));
+    if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
+    for (const { key, rule } of slots) {
+      const entry = this.#hits.get(key) ?? { times: [], windowMs: rule.windowMs };
+      entry.times.push(at);
+      // Only the last `limit` times ever decide a wait.
+      if (entry.times.length > rule.limit) entry.times.splice(0, entry.times.length - rule.limit);
+      this.#hits.set(key, entry);
     }
+    let refunded = false;
+    return {
+      refund: async () => {
+        if (refunded) return;
+        refunded = true;
+        for (const { key } of slots) {
+          const times = this.#hits.get(key)?.times;
+          const index = times?.lastIndexOf(at) ?? -1;
+          if (times && index !== -1) times.splice(index, 1);
+        }
+      },
+    };
   }
 
-  /** Records one action for every key, or throws RateLimitedError (recording nothing). */
-  consume(keys: readonly string[], rule: RateRule): void {
-    this.check(keys, rule);
-    this.record(keys);
+  async take(slots: readonly Slot[]): Promise<Reservation> {
+    return this.takeNow(slots);
   }
 
-  /** Drops windows that have fully passed; call now and then to bound memory. */
-  prune(maxWindowMs: number): void {
-    const horizon = this.now() - maxWindowMs;
-    for (const [key, times] of this.#hits) {
-      if ((times.at(-1) ?? 0) <= horizon) this.#hits.delete(key);
+  prune(): void {
+    const at = this.now();
+    for (const [key, { times, windowMs }] of this.#hits) {
+      if ((times.at(-1) ?? 0) + windowMs <= at) this.#hits.delete(key);
     }
-  }
-
-  #recent(key: string, rule: RateRule): number[] {
-    const times = this.#hits.get(key);
-    if (!times) return [];
-    const horizon = this.now() - rule.windowMs;
-    let drop = 0;
-    while (drop < times.length && (times[drop] ?? 0) <= horizon) drop++;
-    // A key belongs to one rule, so what has left its window is never needed again.
-    if (drop > 0) times.splice(0, drop);
-    return times;
   }
 }

@@ -1,8 +1,7 @@
-import type { DB } from "../../../db/schema.ts";
 import type { TargetLanguage } from "../../common/translation.ts";
 import { DomainError } from "../errors.ts";
-import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
-import { translateCached } from "./cache.ts";
+import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
+import { type TranslationStore, translateCached } from "./cache.ts";
 import { TranslationError, type Translator } from "./translator.ts";
 
 export const TRANSLATE_RATE: RateRule = { limit: 30, windowMs: 60 * 1000 };
@@ -19,22 +18,19 @@ export async function availableTargets(translator: Translator): Promise<readonly
 
 /**
  * Translates a text a visitor is reading (a bottle, a partner's message), rate-limited per
- * visitor and address, through the cache; translator failures become errors a visitor can read.
+ * visitor and address, through a store; translator failures become errors a visitor can read.
  */
 export async function translateForVisitor(
-  db: DB,
+  store: TranslationStore,
   deps: { limiter: RateLimiter; translator: Translator },
   visitor: { visitorId: string; ipKey: string },
   text: string,
   target: TargetLanguage,
   now: number,
 ): Promise<{ text: string; target: TargetLanguage }> {
-  deps.limiter.consume(
-    [`translate:v:${visitor.visitorId}`, `translate:ip:${visitor.ipKey}`],
-    TRANSLATE_RATE,
-  );
+  await deps.limiter.take(visitorSlots("translate", visitor, TRANSLATE_RATE));
   try {
-    const result = await translateCached(db, deps.translator, text, target, now);
+    const result = await translateCached(store, deps.translator, text, target, now);
     return { text: result.text, target };
   } catch (error) {
     if (error instanceof TranslationError && error.kind === "unsupported") {

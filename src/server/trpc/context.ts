@@ -1,6 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
 import type { AccountUser } from "../../common/auth.ts";
 import { isLocale, type Locale } from "../../common/locales.ts";
+import type { DeviceCookies } from "../../core/auth/devices.ts";
 import type { Session } from "../../core/auth/sessions.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
 import type { ChatBans } from "../../core/chat/bans.ts";
@@ -8,6 +9,7 @@ import type { ChatBroker } from "../../core/chat/broker.ts";
 import type { Country } from "../../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
+import type { ChatTranslations } from "../../core/translation/memory-cache.ts";
 import type { Translator } from "../../core/translation/translator.ts";
 
 /** What every procedure knows about the request; identities come from cookies, never input. */
@@ -16,8 +18,12 @@ export interface Context {
   limiter: RateLimiter;
   moderator: Moderator;
   translator: Translator;
+  chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans; banHours: number };
+  /** What lives as long as the connection: one request, or one WebSocket. */
+  connection: { chatStream?: AbortController };
   visitorId: string;
   ipKey: string;
   /** The visitor's country, from the offline database (looked up only when asked). */
@@ -29,6 +35,9 @@ export interface Context {
   session: Session | null;
   /** Sets (or with null, clears) the session cookie on this response. */
   setSessionCookie(token: string | null, expiresAt?: number): void;
+  /** The browser's device cookie: proof it signed in to an account before (core/auth/devices). */
+  deviceToken: string | undefined;
+  setDeviceCookie(token: string): void;
 }
 
 /** The web names its interface language in this header, so stored rows can record it. */

@@ -16,7 +16,7 @@ const footerLinks: ReadonlyArray<{ slug: PageSlug; key: FooterKey }> = [
 export function Footer() {
   const { LL, prefix } = useI18n();
   const site = siteConfig();
-  const websiteLabel = site.siteUrl.replace(/^https?:\/\//, "").replace(/\/$/, "");
+  const websiteLabel = site.siteUrl?.replace(/^https?:\/\//, "").replace(/\/$/, "");
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
@@ -37,12 +37,14 @@ export function Footer() {
           </ul>
         </nav>
         <dl className="site-footer__contact">
-          <div>
-            <dt>{LL.footer.website()}</dt>
-            <dd>
-              <a href={site.siteUrl}>{websiteLabel}</a>
-            </dd>
-          </div>
+          {site.siteUrl && (
+            <div>
+              <dt>{LL.footer.website()}</dt>
+              <dd>
+                <a href={site.siteUrl}>{websiteLabel}</a>
+              </dd>
+            </div>
+          )}
           {site.contactEmail && (
             <div>
               <dt>{LL.footer.email()}</dt>

@@ -8,6 +8,6 @@ export function siteConfig(): SiteConfig {
   const text = document.getElementById(SITE_CONFIG_ELEMENT_ID)?.textContent;
   cached = text
     ? (JSON.parse(text) as SiteConfig)
-    : { version: "dev", siteUrl: location.origin, contactEmail: null };
+    : { version: "dev", siteUrl: null, contactEmail: null };
   return cached;
 }

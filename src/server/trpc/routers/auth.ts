@@ -12,16 +12,18 @@ export const authRouter = router({
   me: publicProcedure.query(({ ctx }) => ({ user: ctx.user })),
 
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
-    const { user, token, session } = await signUp(ctx.db, ctx.limiter, ctx, input, ctx.now());
-    ctx.setSessionCookie(token, session.expiresAt);
-    return { user };
+    const signedUp = await signUp(ctx.db, ctx, ctx, input, ctx.now());
+    ctx.setSessionCookie(signedUp.token, signedUp.session.expiresAt);
+    ctx.setDeviceCookie(signedUp.deviceToken);
+    return { user: signedUp.user };
   }),
 
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => {
+    const signedIn = await signIn(ctx.db, ctx, ctx, input, ctx.deviceToken, ctx.now());
     if (ctx.session) await deleteSession(ctx.db, ctx.session.id);
-    const { user, token, session } = await signIn(ctx.db, ctx.limiter, ctx, input, ctx.now());
-    ctx.setSessionCookie(token, session.expiresAt);
-    return { user };
+    ctx.setSessionCookie(signedIn.token, signedIn.session.expiresAt);
+    ctx.setDeviceCookie(signedIn.deviceToken);
+    return { user: signedIn.user };
   }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
@@ -37,12 +39,12 @@ export const authRouter = router({
   }),
 
   changePassword: protectedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
-    await changePassword(ctx.db, ctx.limiter, ctx, ctx.user, ctx.session.id, input);
+    await changePassword(ctx.db, ctx, ctx, ctx.user, ctx.session.id, input, ctx.deviceToken);
     return { ok: true as const };
   }),
 
   deleteAccount: protectedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
-    await deleteAccount(ctx.db, ctx.limiter, ctx, ctx.user, input.password);
+    await deleteAccount(ctx.db, ctx, ctx, ctx.user, input.password, ctx.deviceToken);
     ctx.setSessionCookie(null);
     return { ok: true as const };
   }),

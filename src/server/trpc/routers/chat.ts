@@ -10,33 +10,10 @@ import { targetLanguages } from "../../../common/translation.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { eventStream } from "../../../core/chat/events.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
+import { refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
-import type { Context } from "../context.ts";
 import { publicProcedure, router } from "../init.ts";
-
-const START_RATE = { limit: 30, windowMs: 60 * 1000 };
-
-/** Banned visitors cannot subscribe, start or send; the error says until when. */
-function refuseBanned(ctx: Context): void {
-  const until = ctx.chat.bans.until(ctx.visitorId, ctx.ipKey);
-  if (until !== null) {
-    throw new DomainError(
-      "CHAT_BANNED",
-      "user is banned from chat",
-      Math.ceil((until - ctx.now()) / 1000),
-    );
-  }
-}
-
-function chatVisitor(ctx: Context) {
-  const { code, name } = ctx.country();
-  return {
-    visitorId: ctx.visitorId,
-    ipKey: ctx.ipKey,
-    country: { countryCode: code, country: name },
-  };
-}
 
 /** The visitor's events, each tracked by its id so a reconnecting stream resumes after it. */
 function trackedEvents(
@@ -57,25 +34,37 @@ export const chatRouter = router({
   events: publicProcedure.input(chatEventsInput).subscription(({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
-    refuseBanned(ctx);
-    return trackedEvents(ctx.chat.broker, ctx.visitorId, input?.lastEventId, signal);
+    refuseBanned(ctx.chat.bans, ctx, ctx.now());
+    // One stream per connection: a second replaces the first, which ends ("stopped").
+    ctx.connection.chatStream?.abort();
+    const replaced = new AbortController();
+    ctx.connection.chatStream = replaced;
+    const ended = signal ? AbortSignal.any([signal, replaced.signal]) : replaced.signal;
+    return trackedEvents(ctx.chat.broker, ctx.visitorId, input?.lastEventId, ended);
   }),
 
   me: publicProcedure.query(({ ctx }) => {
-    const { country } = chatVisitor(ctx);
-    return { ...country, bannedUntil: ctx.chat.bans.until(ctx.visitorId, ctx.ipKey) };
+    const { code, name } = ctx.country();
+    return {
+      countryCode: code,
+      country: name,
+      bannedUntil: ctx.chat.bans.until(ctx.visitorId, ctx.ipKey),
+    };
   }),
 
   online: publicProcedure.query(({ ctx }) => ({ count: ctx.chat.broker.online() })),
 
-  start: publicProcedure.mutation(({ ctx }) => {
-    refuseBanned(ctx);
-    ctx.limiter.consume([`chat-start:v:${ctx.visitorId}`], START_RATE);
-    return ctx.chat.broker.start(chatVisitor(ctx));
-  }),
+  start: publicProcedure.mutation(({ ctx }) =>
+    startChat(
+      ctx.db,
+      { ...ctx.chat, limiter: ctx.limiter },
+      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
+      ctx.now(),
+    ),
+  ),
 
   send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
-    refuseBanned(ctx);
+    refuseBanned(ctx.chat.bans, ctx, ctx.now());
     return ctx.chat.broker.send(ctx.visitorId, input.content);
   }),
 
@@ -105,6 +94,13 @@ export const chatRouter = router({
     .mutation(async ({ ctx, input }) => {
       const message = ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
       if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
-      return translateForVisitor(ctx.db, ctx, ctx, message.content, input.target, ctx.now());
+      return translateForVisitor(
+        ctx.chatTranslations,
+        ctx,
+        ctx,
+        message.content,
+        input.target,
+        ctx.now(),
+      );
     }),
 });

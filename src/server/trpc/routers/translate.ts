@@ -2,6 +2,7 @@ import { z } from "zod";
 import { targetLanguages } from "../../../common/translation.ts";
 import { findVisibleBottle } from "../../../core/bottles/bottles.ts";
 import { DomainError } from "../../../core/errors.ts";
+import { databaseTranslations } from "../../../core/translation/cache.ts";
 import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
 import { publicProcedure, router } from "../init.ts";
 
@@ -16,6 +17,13 @@ export const translateRouter = router({
     .mutation(async ({ ctx, input }) => {
       const bottle = await findVisibleBottle(ctx.db, input.bottleId, ctx.now());
       if (!bottle) throw new DomainError("NOT_FOUND", "bottle not found");
-      return translateForVisitor(ctx.db, ctx, ctx, bottle.message, input.target, ctx.now());
+      return translateForVisitor(
+        databaseTranslations(ctx.db),
+        ctx,
+        ctx,
+        bottle.message,
+        input.target,
+        ctx.now(),
+      );
     }),
 });

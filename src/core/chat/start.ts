@@ -1,0 +1,53 @@
+import type { DB } from "../../../db/schema.ts";
+import type { ChatStatus } from "../../common/chat.ts";
+import { DomainError } from "../errors.ts";
+import type { Country } from "../geo/country-lookup.ts";
+import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import { type ChatBans, recordSighting } from "./bans.ts";
+import type { ChatBroker } from "./broker.ts";
+
+const MINUTE = 60 * 1000;
+/** Presses of start: one visitor, and one address with all its visitors (and cookies). */
+export const START_RATES = {
+  perVisitor: { limit: 30, windowMs: MINUTE },
+  perAddress: { limit: 60, windowMs: MINUTE },
+} as const satisfies Record<string, RateRule>;
+
+export interface ChatRequester {
+  visitorId: string;
+  ipKey: string;
+}
+
+/** Banned visitors cannot subscribe, start or send; the error says how long is left. */
+export function refuseBanned(bans: ChatBans, who: ChatRequester, now: number): void {
+  const until = bans.until(who.visitorId, who.ipKey);
+  if (until !== null) {
+    throw new DomainError(
+      "CHAT_BANNED",
+      "user is banned from chat",
+      Math.ceil((until - now) / 1000),
+    );
+  }
+}
+
+/** Joins the pool (or the chat already running), within the limits; notes the address seen. */
+export async function startChat(
+  db: DB,
+  deps: { broker: ChatBroker; bans: ChatBans; limiter: RateLimiter },
+  who: ChatRequester & { country: Country },
+  now: number,
+): Promise<ChatStatus> {
+  refuseBanned(deps.bans, who, now);
+  await deps.limiter.take([
+    { key: `chat-start:v:${who.visitorId}`, rule: START_RATES.perVisitor },
+    { key: `chat-start:ip:${who.ipKey}`, rule: START_RATES.perAddress },
+  ]);
+  await recordSighting(db, who.visitorId, who.ipKey, now);
+  // The sighting's write may have let a ban land meanwhile.
+  refuseBanned(deps.bans, who, now);
+  return deps.broker.start({
+    visitorId: who.visitorId,
+    ipKey: who.ipKey,
+    country: { countryCode: who.country.code, country: who.country.name },
+  });
+}

@@ -1,0 +1,252 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { ChatEvent } from "../../src/common/chat.ts";
+import { banFromChat, setBottleHidden } from "../../src/core/admin/operator.ts";
+import { START_RATES } from "../../src/core/chat/start.ts";
+import { SOCKET_LIMITS } from "../../src/server/ws.ts";
+import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
+import { failure, startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
+
+// Findings 3, 4, 5 and 9 of the abuse review, against the real server and real sockets.
+const GRACE_MS = 300;
+let server: TestServer;
+const open: ChatTester[] = [];
+beforeAll(async () => {
+  server = await startTestServer(
+    { TRUST_PROXY: "true" },
+    { chat: { resumeGraceMs: GRACE_MS }, banSyncMs: 100 },
+  );
+});
+afterAll(async () => {
+  for (const t of open) t.close();
+  await server.close();
+});
+
+let addresses = 0;
+const nextAddress = () => `192.0.2.${++addresses}`;
+function tester(options: Parameters<typeof chatTester>[1] = {}) {
+  const t = chatTester(server.url, { address: nextAddress(), ...options });
+  open.push(t);
+  return t;
+}
+const isType =
+  <T extends ChatEvent["type"]>(type: T) =>
+  (e: ChatEvent): e is Extract<ChatEvent, { type: T }> =>
+    e.type === type;
+
+async function pair() {
+  const a = tester();
+  const b = tester();
+  a.listen();
+  b.listen();
+  await a.waitFor(isType("status"));
+  await b.waitFor(isType("status"));
+  await a.api.chat.start.mutate();
+  await b.api.chat.start.mutate();
+  await a.waitFor(isType("matched"));
+  await b.waitFor(isType("matched"));
+  return { a, b };
+}
+
+async function health() {
+  return (await (await fetch(`${server.url}/healthz`)).json()) as {
+    chats: number;
+    waiting: number;
+    present: number;
+  };
+}
+
+describe("bans hold when the cookie is dropped", () => {
+  test("an operator's ban on a visitor also refuses a cookie-less start from their address", async () => {
+    const address = nextAddress();
+    const banned = tester({ address });
+    banned.listen();
+    await banned.waitFor(isType("status"));
+    await banned.api.chat.start.mutate();
+    // The operator's command writes to the database; the site reads it within its sync.
+    const keys = await banFromChat(
+      server.app.services.db,
+      `visitor:${banned.visitorId}`,
+      Date.now() + 60 * 60 * 1000,
+      Date.now(),
+    );
+    expect(keys.some((k) => k.startsWith("ip:"))).toBe(true);
+    await banned.waitFor(isType("banned"));
+    banned.close();
+    // No cookie at all: a new visitor, from the same address.
+    const response = await fetch(`${server.url}/trpc/chat.start`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: server.url,
+        "x-forwarded-for": address,
+      },
+      body: "{}",
+    });
+    expect(response.status).toBe(403);
+    const body = (await response.json()) as { error: { data: { appCode: string } } };
+    expect(body.error.data.appCode).toBe("CHAT_BANNED");
+  });
+});
+
+describe("chat floods", () => {
+  test("a typing flood reaches the partner as at most two events a second", async () => {
+    const { a, b } = await pair();
+    const before = b.events.filter(isType("typing")).length;
+    const started = Date.now();
+    let sent = 0;
+    while (Date.now() - started < 2000) {
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        a.api.chat.typing.mutate({ isTyping: i % 2 === 0 }),
+      );
+      await Promise.allSettled(calls);
+      sent += calls.length;
+    }
+    await sleep(700);
+    const received = b.events.filter(isType("typing")).length - before;
+    expect(sent).toBeGreaterThan(500);
+    expect(received).toBeLessThanOrEqual(6);
+    expect(received).toBeGreaterThanOrEqual(1);
+    a.close();
+    b.close();
+  });
+
+  test("600 subscriptions in one frame leave one stream: a message arrives once", async () => {
+    const { a, b } = await pair();
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
+      headers: {
+        Origin: server.url,
+        Cookie: `visitor=${b.visitorId}`,
+        "X-Forwarded-For": nextAddress(),
+      },
+    } as unknown as string[]);
+    const frames: string[] = [];
+    await new Promise<void>((resolve) => {
+      socket.onopen = () => resolve();
+    });
+    socket.onmessage = (event) => frames.push(String(event.data));
+    const subscriptions = Array.from({ length: 600 }, (_, i) => ({
+      id: i + 1,
+      method: "subscription",
+      params: { path: "chat.events", input: {} },
+    }));
+    socket.send(JSON.stringify(subscriptions));
+    await sleep(1000);
+    const before = frames.length;
+    await a.api.chat.send.mutate({ content: "just once" });
+    await sleep(300);
+    const deliveries = frames.slice(before).filter((f) => f.includes("just once"));
+    expect(deliveries).toHaveLength(1);
+    // Each replaced stream was started and stopped; none stayed open.
+    expect(frames.length).toBeLessThan(600 * 4);
+    socket.close();
+    a.close();
+    b.close();
+  });
+
+  test(`a fifth socket for one visitor is refused`, async () => {
+    const id = visitorId();
+    const sockets: WebSocket[] = [];
+    const outcomes: string[] = [];
+    for (let i = 0; i <= SOCKET_LIMITS.perVisitor; i++) {
+      const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
+        headers: { Origin: server.url, Cookie: `visitor=${id}`, "X-Forwarded-For": nextAddress() },
+      } as unknown as string[]);
+      sockets.push(socket);
+      outcomes.push(
+        await new Promise<string>((resolve) => {
+          socket.onopen = () => resolve("open");
+          socket.onerror = () => resolve("refused");
+        }),
+      );
+    }
+    expect(outcomes).toEqual([...Array(SOCKET_LIMITS.perVisitor).fill("open"), "refused"]);
+    for (const socket of sockets) socket.close();
+  });
+
+  test("starts with rotating cookies from one address are limited per address", async () => {
+    const address = nextAddress();
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        trpcClient(server.url, { "X-Forwarded-For": address })
+          .chat.start.mutate()
+          .then(
+            () => 200,
+            async (error) => (await failure(Promise.reject(error))).status,
+          ),
+      ),
+    );
+    expect(results.filter((s) => s === 200)).toHaveLength(START_RATES.perAddress.limit);
+    expect(results.filter((s) => s === 429)).toHaveLength(200 - START_RATES.perAddress.limit);
+  });
+});
+
+describe("presence", () => {
+  test("visitors who start and never listen, or pair and go, leave; the pool and presence empty", async () => {
+    await sleep(GRACE_MS * 2);
+    for (let i = 0; i < 50; i++) {
+      await trpcClient(server.url, { "X-Forwarded-For": nextAddress() }).chat.start.mutate();
+    }
+    const { a, b } = await pair();
+    a.close();
+    b.close();
+    const during = await health();
+    expect(during.present).toBeGreaterThanOrEqual(50);
+    await sleep(GRACE_MS * 3);
+    expect(await health()).toMatchObject({ chats: 0, waiting: 0, present: 0 });
+  });
+});
+
+describe("what is kept", () => {
+  test("a translated chat message is never written to the database", async () => {
+    const { a, b } = await pair();
+    const message = await a.api.chat.send.mutate({ content: "這個軟體很好用" });
+    await b.waitFor((e) => e.type === "message" && e.message.id === message.id);
+    const translated = await b.api.chat.translate.mutate({
+      messageId: message.id,
+      target: "zh-CN",
+    });
+    expect(translated.text).toBe("这个软件很好用");
+    const db = new Database(join(server.dataDir, "tidings.db"), { readonly: true });
+    try {
+      const rows = db.query("SELECT translated_text FROM translations").all() as Array<{
+        translated_text: string;
+      }>;
+      expect(rows.map((r) => r.translated_text)).not.toContain("这个软件很好用");
+    } finally {
+      db.close();
+    }
+  });
+
+  test("a bottle's translation is kept while the bottle is, and forgotten when it is hidden", async () => {
+    const writer = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
+    const { id } = await writer.bottles.throw.mutate({
+      message: "海上的軟體瓶子",
+      driftHours: 0,
+      isPublic: true,
+      expiryDays: 7,
+      timeZone: "UTC",
+      locale: "zh-TW",
+    });
+    const reader = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
+    expect((await reader.translate.bottle.mutate({ bottleId: id, target: "zh-CN" })).text).toBe(
+      "海上的软件瓶子",
+    );
+    const stored = () => {
+      const db = new Database(join(server.dataDir, "tidings.db"), { readonly: true });
+      try {
+        return (
+          db.query("SELECT translated_text FROM translations").all() as Array<{
+            translated_text: string;
+          }>
+        ).map((r) => r.translated_text);
+      } finally {
+        db.close();
+      }
+    };
+    expect(stored()).toContain("海上的软件瓶子");
+    await setBottleHidden(server.app.services.db, id, true, Date.now());
+    expect(stored()).not.toContain("海上的软件瓶子");
+  });
+});

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
+import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
+import {
+  CookieJar,
+  failure,
+  startTestServer,
+  type TestServer,
+  testClock,
+  trpcClient,
+} from "../helpers/server.ts";
+
+// Findings 1 and 2 of the abuse review, tried as a script would against the real server.
+const clock = testClock();
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ TRUST_PROXY: "true" }, { now: clock.now });
+});
+afterAll(() => server.close());
+
+let addresses = 0;
+const nextAddress = () => `198.51.100.${++addresses}`;
+function browser(address = nextAddress()) {
+  const jar = new CookieJar();
+  return { jar, address, api: trpcClient(server.url, { "X-Forwarded-For": address }, jar) };
+}
+
+/** One raw tRPC POST, as a script sends it: a batch of calls to `paths` with `inputs`. */
+async function batch(paths: string[], inputs: unknown[], address: string, cookie = "") {
+  const body: Record<number, unknown> = {};
+  inputs.forEach((input, i) => {
+    body[i] = input;
+  });
+  const response = await fetch(`${server.url}/trpc/${paths.join(",")}?batch=1`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      origin: server.url,
+      "x-forwarded-for": address,
+      ...(cookie ? { cookie } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const answers = response.status === 200 || response.status === 207 ? await response.json() : [];
+  return {
+    status: response.status,
+    answers: answers as Array<{ result?: unknown; error?: { data: { httpStatus: number } } }>,
+  };
+}
+
+async function account(username: string, password: string) {
+  clock.advance(1000);
+  const owner = browser();
+  await owner.api.auth.signUp.mutate({ username, password });
+  return owner;
+}
+
+describe("password guessing in batches and in parallel", () => {
+  test("a batch of 100 sign-ins is refused whole; ten batches of 10 try at most the limit", async () => {
+    await account("batch-target", "the-right-one");
+    clock.advance(60 * 60 * 1000);
+    const address = nextAddress();
+    const signIn = (password: string) => ({ username: "batch-target", password });
+    const hundred = Array.from({ length: 100 }, (_, i) =>
+      signIn(i === 57 ? "the-right-one" : `wrong-${i}`),
+    );
+    const refused = await batch(Array(100).fill("auth.signIn"), hundred, address);
+    expect(refused.status).toBe(400);
+
+    let tried = 0;
+    let found = false;
+    for (let round = 0; round < 10; round++) {
+      clock.advance(1000);
+      const inputs = hundred.slice(round * 10, round * 10 + 10);
+      const { answers } = await batch(Array(10).fill("auth.signIn"), inputs, address);
+      for (const answer of answers) {
+        if (answer.result) found = true;
+        if (answer.error?.data.httpStatus === 401) tried += 1;
+      }
+    }
+    expect(found).toBe(false);
+    expect(tried).toBeLessThanOrEqual(SIGN_IN_RULES.perAccountAndAddress.limit);
+  });
+
+  test("60 parallel sign-ins from one address try at most the limit and never find the password", async () => {
+    await account("parallel-target", "the-right-one");
+    clock.advance(60 * 60 * 1000);
+    const attacker = browser();
+    const attempts = Array.from({ length: 60 }, (_, i) =>
+      failure(
+        attacker.api.auth.signIn.mutate({
+          username: "parallel-target",
+          password: i === 59 ? "the-right-one" : `wrong-${i}`,
+        }),
+      ).catch(() => ({ status: 200 })),
+    );
+    const statuses = (await Promise.all(attempts)).map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(0);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(
+      SIGN_IN_RULES.perAccountAndAddress.limit,
+    );
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(50);
+  });
+
+  test("20 parallel sign-ups from one address make at most 5 accounts", async () => {
+    clock.advance(60 * 60 * 1000);
+    const address = nextAddress();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        browser(address).api.auth.signUp.mutate({
+          username: `sprinter${i}`,
+          password: "long-enough-1",
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled").length).toBeLessThanOrEqual(
+      SIGN_UPS.limit,
+    );
+  });
+});
+
+describe("an attacker cannot lock the owner out of their own browser", () => {
+  test("the owner signs in from a browser with a device cookie while the account is under attack", async () => {
+    clock.advance(60 * 60 * 1000);
+    const owner = await account("locked-owner", "owners-password");
+    await owner.api.auth.signOut.mutate();
+    // The device cookie stays after signing out: it names the browser, not a session.
+    expect([...owner.jar.cookies.keys()]).toContain("device");
+
+    // Failures for the name from many addresses: the limit for untrusted browsers is used up.
+    for (let i = 0; i < SIGN_IN_RULES.perAccount.limit + 2; i++) {
+      clock.advance(1000);
+      await failure(
+        browser().api.auth.signIn.mutate({ username: "locked-owner", password: `x${i}-guess` }),
+      );
+    }
+    const stranger = await failure(
+      browser().api.auth.signIn.mutate({ username: "locked-owner", password: "owners-password" }),
+    );
+    expect(stranger.status).toBe(429);
+
+    // The owner's own browser, from another address still: let in.
+    clock.advance(1000);
+    const back = await owner.api.auth.signIn.mutate({
+      username: "locked-owner",
+      password: "owners-password",
+    });
+    expect(back.user.username).toBe("locked-owner");
+  });
+
+  test("a forged or foreign device cookie does not count as trusted", async () => {
+    clock.advance(60 * 60 * 1000);
+    const other = await account("someone-else", "their-password");
+    const deviceForOther = other.jar.cookies.get("device") ?? "";
+    await account("target-two", "target-password");
+    for (let i = 0; i < SIGN_IN_RULES.perAccount.limit + 1; i++) {
+      clock.advance(1000);
+      await failure(
+        browser().api.auth.signIn.mutate({ username: "target-two", password: `g${i}-guess` }),
+      );
+    }
+    for (const cookie of [
+      deviceForOther,
+      "dGFyZ2V0LXR3bw.bm9uY2U.forged-signature-xxxxxxxxxxxxxxxx",
+      "%ZZ",
+    ]) {
+      const jar = new CookieJar();
+      jar.cookies.set("device", cookie);
+      const api = trpcClient(server.url, { "X-Forwarded-For": nextAddress() }, jar);
+      const { status } = await failure(
+        api.auth.signIn.mutate({ username: "target-two", password: "target-password" }),
+      );
+      expect(status).toBe(429);
+    }
+  });
+});
+
+describe("bottle throws in batches and in parallel", () => {
+  const bottle = (i: number) => ({
+    message: `batch bottle ${i}`,
+    driftHours: 0,
+    isPublic: true,
+    expiryDays: 7,
+    timeZone: "UTC",
+    locale: "en" as const,
+  });
+
+  test("a batch of 40 throws is refused whole; four batches of 10 land at most the limit", async () => {
+    const address = nextAddress();
+    const cookie = "visitor=batchthrower00000000000";
+    const refused = await batch(
+      Array(40).fill("bottles.throw"),
+      Array.from({ length: 40 }, (_, i) => bottle(i)),
+      address,
+      cookie,
+    );
+    expect(refused.status).toBe(400);
+    let landed = 0;
+    for (let round = 0; round < 4; round++) {
+      const inputs = Array.from({ length: 10 }, (_, i) => bottle(round * 10 + i));
+      const { answers } = await batch(Array(10).fill("bottles.throw"), inputs, address, cookie);
+      landed += answers.filter((a) => a.result).length;
+    }
+    expect(landed).toBe(BOTTLE_RATES.throwPerMinute.limit);
+  });
+
+  test("60 parallel throws from rotating cookies on one address land at most the limit", async () => {
+    const address = nextAddress();
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => browser(address).api.bottles.throw.mutate(bottle(i))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(
+      BOTTLE_RATES.throwPerMinute.limit,
+    );
+  });
+});
