@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import { type Browser, chromium, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 // Every chat test enters the one pool of the e2e server, so they take turns: two tests running
@@ -245,5 +245,62 @@ test.describe("random chat", () => {
     await expect(page.getByText(/\d+ 人在線上/)).toBeVisible();
     await expect(page.getByRole("button", { name: "找人聊天" })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("a searching stranger whose browser dies is never matched with the next one", async ({
+    page,
+    browser,
+    baseURL,
+  }, testInfo) => {
+    // The ghost's own browser, killed outright: no page-close event, no beacon; only the
+    // system closes its socket.
+    const ghostBrowser = await chromium.launchServer(testInfo.project.use.launchOptions);
+    const remote = await chromium.connect(ghostBrowser.wsEndpoint());
+    const ghost = await (
+      await remote.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": otherAddress() } })
+    ).newPage();
+    await ghost.goto("/en/random-chat");
+    await ghost.getByRole("button", { name: FIND }).click();
+    await expect(ghost.getByText("Looking for someone to chat with…")).toBeVisible();
+    ghostBrowser.process().kill("SIGKILL");
+
+    await page.goto("/en/random-chat");
+    await page.getByRole("button", { name: FIND }).click();
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await page.waitForTimeout(2000);
+    await expect(page.getByText("Chatting with a stranger from")).toHaveCount(0);
+
+    // A living stranger is matched at once.
+    const living = await stranger(browser, baseURL);
+    await living.goto("/en/random-chat");
+    await living.getByRole("button", { name: FIND }).click();
+    for (const p of [page, living]) {
+      await expect(p.getByText("Chatting with a stranger from")).toBeVisible();
+    }
+    await page.getByRole("button", { name: "End chat" }).click();
+    await living.context().close();
+  });
+
+  test("two strangers who just chatted meet again when they have waited 20 s with nobody else", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await page.getByRole("button", { name: "End chat" }).click();
+    await expect(other.getByRole("button", { name: FIND })).toBeVisible({ timeout: 6000 });
+    await page.getByRole("button", { name: FIND }).click();
+    await other.getByRole("button", { name: FIND }).click();
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await expect(other.getByText("Looking for someone to chat with…")).toBeVisible();
+    await page.waitForTimeout(5000);
+    await expect(page.getByText("Chatting with a stranger from")).toHaveCount(0);
+    for (const p of [page, other]) {
+      await expect(p.getByText("Chatting with a stranger from")).toBeVisible({ timeout: 25_000 });
+    }
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
   });
 });
