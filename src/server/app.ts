@@ -5,7 +5,8 @@ import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
 import { ChatBans, purgeSightings } from "../core/chat/bans.ts";
-import { type BrokerOptions, InMemoryChatBroker } from "../core/chat/broker.ts";
+import type { BrokerOptions } from "../core/chat/broker.ts";
+import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { MemoryRateLimiter } from "../core/limits/rate-limiter.ts";
 import { createModerator } from "../core/moderation/external.ts";
@@ -86,7 +87,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   // The operator's ban and unban commands write to the database from another process.
   const banSync = setInterval(async () => {
     try {
-      for (const { key, until } of await bans.refresh()) services.chat.broker.ban(key, until);
+      for (const { key, until } of await bans.refresh()) await services.chat.broker.ban(key, until);
     } catch (error) {
       errors.fault("reading chat bans", error);
     }
@@ -116,11 +117,11 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       clearInterval(pruning);
       clearInterval(purging);
       clearInterval(banSync);
-      services.chat.broker.endAll();
+      await services.chat.broker.endAll();
       await Bun.sleep(50); // lets the partner-left events reach the sockets
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
-      services.chat.broker.close();
+      await services.chat.broker.close();
       sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
       await db.destroy();
       errors.close();

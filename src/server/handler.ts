@@ -126,7 +126,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const url = new URL(request.url);
     const path = url.pathname;
     if (path === "/healthz") {
-      const counts = services.chat.broker.counts();
+      const counts = await services.chat.broker.counts();
       return Response.json({
         ok: true,
         version: config.version,

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
-import { InMemoryChatBroker, RandomIds } from "../../src/core/chat/broker.ts";
 import { FloodGate } from "../../src/core/chat/flood.ts";
 import { Mailbox, type Numbered } from "../../src/core/chat/mailbox.ts";
+import { InMemoryChatBroker, RandomIds } from "../../src/core/chat/memory-broker.ts";
 
 const v = (id: string, ipKey = `ip-${id}`) => ({
   visitorId: id,
@@ -15,47 +15,47 @@ function broker(options: ConstructorParameters<typeof InMemoryChatBroker>[0] = {
 }
 
 /** A visitor with an open stream who presses start: only they can be paired. */
-function join(b: InMemoryChatBroker, id: string, ipKey?: string) {
+async function join(b: InMemoryChatBroker, id: string, ipKey?: string) {
   const events: Numbered[] = [];
   const stop = b.listen(id, null, (n) => events.push(n));
-  const status = b.start(v(id, ipKey));
+  const status = await b.start(v(id, ipKey));
   return { status, events, stop };
 }
 
 describe("matchmaker", () => {
-  test("first come, first served: the newcomer pairs with the longest-waiting visitor", () => {
+  test("first come, first served: the newcomer pairs with the longest-waiting visitor", async () => {
     const b = broker();
-    expect(join(b, "a").status).toEqual({ state: "waiting" });
-    expect(join(b, "b").status).toMatchObject({ state: "chatting" });
-    expect(join(b, "c").status).toEqual({ state: "waiting" });
-    expect(join(b, "d").status).toMatchObject({ state: "chatting" });
-    expect(b.status("a")).toMatchObject({ state: "chatting" });
-    expect(b.status("c")).toMatchObject({ state: "chatting" });
+    expect((await join(b, "a")).status).toEqual({ state: "waiting" });
+    expect((await join(b, "b")).status).toMatchObject({ state: "chatting" });
+    expect((await join(b, "c")).status).toEqual({ state: "waiting" });
+    expect((await join(b, "d")).status).toMatchObject({ state: "chatting" });
+    expect(await b.status("a")).toMatchObject({ state: "chatting" });
+    expect(await b.status("c")).toMatchObject({ state: "chatting" });
     // a and b are together, c and d are together.
-    const chatOf = (id: string) => (b.status(id) as { chatId: string }).chatId;
-    expect(chatOf("a")).toBe(chatOf("b"));
-    expect(chatOf("c")).toBe(chatOf("d"));
-    expect(chatOf("a")).not.toBe(chatOf("c"));
-    b.close();
+    const chatOf = async (id: string) => ((await b.status(id)) as { chatId: string }).chatId;
+    expect(await chatOf("a")).toBe(await chatOf("b"));
+    expect(await chatOf("c")).toBe(await chatOf("d"));
+    expect(await chatOf("a")).not.toBe(await chatOf("c"));
+    await b.close();
   });
 
-  test("a visitor never meets themselves (another tab starting again changes nothing)", () => {
+  test("a visitor never meets themselves (another tab starting again changes nothing)", async () => {
     const b = broker();
-    join(b, "a");
-    expect(b.start(v("a"))).toEqual({ state: "waiting" });
-    expect(b.online()).toBe(1);
-    b.close();
+    await join(b, "a");
+    expect(await b.start(v("a"))).toEqual({ state: "waiting" });
+    expect(await b.online()).toBe(1);
+    await b.close();
   });
 
   test("1,000 simultaneous starts pair everyone exactly once", async () => {
     const b = broker();
     const ids = Array.from({ length: 1000 }, (_, i) => `visitor-${i}`);
     for (const id of ids) b.listen(id, null, () => {});
-    await Promise.all(ids.map(async (id) => b.start(v(id))));
+    await Promise.all(ids.map(async (id) => await b.start(v(id))));
     const partnerOf = new Map<string, string>();
     const byChat = new Map<string, string[]>();
     for (const id of ids) {
-      const status = b.status(id);
+      const status = await b.status(id);
       expect(status.state).toBe("chatting");
       if (status.state !== "chatting") continue;
       byChat.set(status.chatId, [...(byChat.get(status.chatId) ?? []), id]);
@@ -69,176 +69,176 @@ describe("matchmaker", () => {
       partnerOf.set(y, x);
     }
     expect(partnerOf.size).toBe(1000);
-    expect(b.online()).toBe(1000);
-    b.close();
+    expect(await b.online()).toBe(1000);
+    await b.close();
   });
 
-  test("leaving while waiting takes the visitor out of the pool", () => {
+  test("leaving while waiting takes the visitor out of the pool", async () => {
     const b = broker();
-    join(b, "a");
-    b.end("a");
-    expect(b.status("a")).toEqual({ state: "idle" });
-    expect(join(b, "b").status).toEqual({ state: "waiting" });
-    b.close();
+    await join(b, "a");
+    await b.end("a");
+    expect(await b.status("a")).toEqual({ state: "idle" });
+    expect((await join(b, "b")).status).toEqual({ state: "waiting" });
+    await b.close();
   });
 
-  test("only visitors with an open stream are paired; one who starts first is paired when it opens", () => {
+  test("only visitors with an open stream are paired; one who starts first is paired when it opens", async () => {
     const b = broker();
-    expect(b.start(v("ghost"))).toEqual({ state: "waiting" });
+    expect(await b.start(v("ghost"))).toEqual({ state: "waiting" });
     // The ghost's stream never opened: the newcomer waits instead of meeting nobody.
-    expect(join(b, "n").status).toEqual({ state: "waiting" });
+    expect((await join(b, "n")).status).toEqual({ state: "waiting" });
     b.listen("ghost", null, () => {});
-    expect(b.status("ghost")).toMatchObject({ state: "chatting" });
-    expect(b.status("n")).toMatchObject({ state: "chatting" });
-    b.close();
+    expect(await b.status("ghost")).toMatchObject({ state: "chatting" });
+    expect(await b.status("n")).toMatchObject({ state: "chatting" });
+    await b.close();
   });
 
-  test("a waiting visitor whose stream closes leaves the pool at once", () => {
+  test("a waiting visitor whose stream closes leaves the pool at once", async () => {
     const b = broker();
-    const a = join(b, "a");
+    const a = await join(b, "a");
     a.stop();
-    expect(b.status("a")).toEqual({ state: "idle" });
+    expect(await b.status("a")).toEqual({ state: "idle" });
     // Coming back, the stream hears it.
     const resumed: Numbered[] = [];
     b.listen("a", a.events.at(-1)?.id, (n) => resumed.push(n));
     expect(resumed.map((n) => n.event)).toEqual([{ type: "idle" }]);
-    expect(join(b, "b").status).toEqual({ state: "waiting" });
-    b.close();
+    expect((await join(b, "b")).status).toEqual({ state: "waiting" });
+    await b.close();
   });
 
   test("partners who parted prefer anyone else, and meet again after both waited 20 s alone", async () => {
     let now = 0;
     const b = broker({ now: () => now, meetAgainAfterMs: 20 });
-    join(b, "a");
-    join(b, "b");
-    b.end("a");
-    expect(b.start(v("a"))).toEqual({ state: "waiting" });
-    expect(b.start(v("b"))).toEqual({ state: "waiting" });
-    expect(join(b, "c").status).toMatchObject({ state: "chatting" }); // c takes a, the longest waiting
-    expect(b.status("a")).toMatchObject({ state: "chatting" });
-    b.end("c");
-    expect(b.start(v("a"))).toEqual({ state: "waiting" });
+    await join(b, "a");
+    await join(b, "b");
+    await b.end("a");
+    expect(await b.start(v("a"))).toEqual({ state: "waiting" });
+    expect(await b.start(v("b"))).toEqual({ state: "waiting" });
+    expect((await join(b, "c")).status).toMatchObject({ state: "chatting" }); // c takes a, the longest waiting
+    expect(await b.status("a")).toMatchObject({ state: "chatting" });
+    await b.end("c");
+    expect(await b.start(v("a"))).toEqual({ state: "waiting" });
     // Only b is there; neither has waited long enough yet.
     now += 10;
     await Bun.sleep(5);
-    expect(b.status("a")).toEqual({ state: "waiting" });
+    expect(await b.status("a")).toEqual({ state: "waiting" });
     now += 20;
     await Bun.sleep(40);
-    expect(b.status("a")).toMatchObject({ state: "chatting" });
-    expect(b.status("b")).toMatchObject({ state: "chatting" });
-    b.close();
+    expect(await b.status("a")).toMatchObject({ state: "chatting" });
+    expect(await b.status("b")).toMatchObject({ state: "chatting" });
+    await b.close();
   });
 
-  test("banned visitors cannot start, and banned waiting visitors are passed over", () => {
+  test("banned visitors cannot start, and banned waiting visitors are passed over", async () => {
     const banned = new Set<string>();
     const b = broker({ isBanned: (id, ip) => banned.has(id) || banned.has(ip) });
     banned.add("x");
-    expect(() => b.start(v("x"))).toThrow(/banned/);
-    join(b, "w");
+    await expect(b.start(v("x"))).rejects.toThrow(/banned/);
+    await join(b, "w");
     banned.add("ip-w");
-    expect(join(b, "n").status).toEqual({ state: "waiting" });
-    expect(b.status("w")).toEqual({ state: "idle" });
-    b.close();
+    expect((await join(b, "n")).status).toEqual({ state: "waiting" });
+    expect(await b.status("w")).toEqual({ state: "idle" });
+    await b.close();
   });
 
-  test("a ban ends the current chat and tells both sides", () => {
+  test("a ban ends the current chat and tells both sides", async () => {
     const b = broker();
-    const a = join(b, "a");
-    join(b, "b");
-    b.ban("visitor:a", 123);
-    expect(b.status("a")).toEqual({ state: "idle" });
-    expect(b.status("b")).toEqual({ state: "idle" });
+    const a = await join(b, "a");
+    await join(b, "b");
+    await b.ban("visitor:a", 123);
+    expect(await b.status("a")).toEqual({ state: "idle" });
+    expect(await b.status("b")).toEqual({ state: "idle" });
     expect(a.events.at(-1)?.event).toEqual({ type: "banned", until: 123 });
-    b.close();
+    await b.close();
   });
 
-  test("a ban on an address ends the chats of every visitor from it", () => {
+  test("a ban on an address ends the chats of every visitor from it", async () => {
     const b = broker();
-    const x = join(b, "x", "shared");
-    join(b, "p");
-    const y = join(b, "y", "shared");
-    join(b, "q");
-    b.ban("ip:shared", 456);
-    for (const id of ["x", "y", "p", "q"]) expect(b.status(id)).toEqual({ state: "idle" });
+    const x = await join(b, "x", "shared");
+    await join(b, "p");
+    const y = await join(b, "y", "shared");
+    await join(b, "q");
+    await b.ban("ip:shared", 456);
+    for (const id of ["x", "y", "p", "q"]) expect(await b.status(id)).toEqual({ state: "idle" });
     expect(x.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
     expect(y.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
-    b.close();
+    await b.close();
   });
 
-  test("reports can name only the partner's messages", () => {
+  test("reports can name only the partner's messages", async () => {
     const b = broker();
-    join(b, "a");
-    join(b, "b");
-    const fromA = b.send("a", "hello");
-    expect(b.partnerMessage("b", fromA.id)?.content).toBe("hello");
-    expect(b.partnerMessage("a", fromA.id)).toBeUndefined();
-    expect(b.partnerMessage("c", fromA.id)).toBeUndefined();
-    b.close();
+    await join(b, "a");
+    await join(b, "b");
+    const fromA = await b.send("a", "hello");
+    expect((await b.partnerMessage("b", fromA.id))?.content).toBe("hello");
+    expect(await b.partnerMessage("a", fromA.id)).toBeUndefined();
+    expect(await b.partnerMessage("c", fromA.id)).toBeUndefined();
+    await b.close();
   });
 
-  test("each chat keeps only its last 50 messages", () => {
+  test("each chat keeps only its last 50 messages", async () => {
     const b = broker({
       flood: { ratePerSecond: 1e9, burst: 1e9 },
       addressFlood: { ratePerSecond: 1e9, burst: 1e9 },
     });
-    join(b, "a");
-    join(b, "b");
-    const first = b.send("a", "first");
-    for (let i = 0; i < 50; i++) b.send("a", `m${i}`);
-    expect(b.partnerMessage("b", first.id)).toBeUndefined();
-    b.close();
+    await join(b, "a");
+    await join(b, "b");
+    const first = await b.send("a", "first");
+    for (let i = 0; i < 50; i++) await b.send("a", `m${i}`);
+    expect(await b.partnerMessage("b", first.id)).toBeUndefined();
+    await b.close();
   });
 
-  test("an address's visitors together meet its own flood gate", () => {
+  test("an address's visitors together meet its own flood gate", async () => {
     const b = broker({ addressFlood: { ratePerSecond: 1, burst: 3 } });
-    join(b, "a", "one-address");
-    join(b, "b");
-    join(b, "c", "one-address");
-    join(b, "d");
-    b.send("a", "1");
-    b.send("c", "2");
-    b.send("a", "3");
-    expect(() => b.send("c", "4")).toThrow(/rate limited/);
-    expect(() => b.send("b", "from elsewhere")).not.toThrow();
-    b.close();
+    await join(b, "a", "one-address");
+    await join(b, "b");
+    await join(b, "c", "one-address");
+    await join(b, "d");
+    await b.send("a", "1");
+    await b.send("c", "2");
+    await b.send("a", "3");
+    await expect(b.send("c", "4")).rejects.toThrow(/rate limited/);
+    expect(await b.send("b", "from elsewhere")).toMatchObject({ content: "from elsewhere" });
+    await b.close();
   });
 
   test("typing reaches the partner at most twice a second, and the last state always does", async () => {
     let now = 0;
     const b = broker({ now: () => now });
-    join(b, "a");
-    const partner = join(b, "b");
+    await join(b, "a");
+    const partner = await join(b, "b");
     const typing = () =>
       partner.events
         .filter((n) => n.event.type === "typing")
         .map((n) => (n.event as { isTyping: boolean }).isTyping);
-    for (let i = 0; i < 1000; i++) b.typing("a", i % 2 === 0);
+    for (let i = 0; i < 1000; i++) await b.typing("a", i % 2 === 0);
     expect(typing()).toEqual([true]);
-    b.typing("a", false);
+    await b.typing("a", false);
     now += 500;
     await Bun.sleep(600);
     expect(typing()).toEqual([true, false]);
-    b.close();
+    await b.close();
   });
 
   test("a visitor paired before their stream closed for good leaves after the grace period; the pool and presence empty", async () => {
     const b = broker({ resumeGraceMs: 20 });
     for (let i = 0; i < 100; i++) {
-      const { stop } = join(b, `x${i}`);
+      const { stop } = await join(b, `x${i}`);
       stop();
-      b.start(v(`never-listens-${i}`));
+      await b.start(v(`never-listens-${i}`));
     }
-    const pair = [join(b, "p"), join(b, "q")];
+    const pair = [await join(b, "p"), await join(b, "q")];
     for (const { stop } of pair) stop();
-    expect(b.counts().present).toBeGreaterThan(0);
+    expect((await b.counts()).present).toBeGreaterThan(0);
     await Bun.sleep(80);
-    expect(b.counts()).toMatchObject({ waiting: 0, present: 0, chatting: 0 });
-    b.close();
+    expect(await b.counts()).toMatchObject({ waiting: 0, present: 0, chatting: 0 });
+    await b.close();
   });
 });
 
 describe("mailbox", () => {
-  test("a reader resuming from an id gets exactly what followed", () => {
+  test("a reader resuming from an id gets exactly what followed", async () => {
     const box = new Mailbox("e1");
     box.push({ type: "waiting" });
     box.push({ type: "idle" });
@@ -266,7 +266,7 @@ describe("mailbox", () => {
     expect(seen).toEqual(["e2:2"]);
   });
 
-  test("listeners hear each event inside push, in order, and only until they stop", () => {
+  test("listeners hear each event inside push, in order, and only until they stop", async () => {
     const box = new Mailbox("e3");
     const first: string[] = [];
     const second: string[] = [];
@@ -284,7 +284,7 @@ describe("mailbox", () => {
     expect(box.readers).toBe(1);
   });
 
-  test("the same listener listening twice counts, and hears, twice", () => {
+  test("the same listener listening twice counts, and hears, twice", async () => {
     const box = new Mailbox("e4");
     const seen: string[] = [];
     const listener = ({ id }: Numbered) => seen.push(id);
@@ -297,7 +297,7 @@ describe("mailbox", () => {
     expect(box.readers).toBe(1);
   });
 
-  test("resuming from further back than is kept replays what is kept, oldest first", () => {
+  test("resuming from further back than is kept replays what is kept, oldest first", async () => {
     const box = new Mailbox("e5", 3);
     for (let i = 0; i < 7; i++) box.push({ type: "typing", chatId: "c", isTyping: i % 2 === 0 });
     const seen: Numbered[] = [];
@@ -312,33 +312,33 @@ describe("mailbox", () => {
 });
 
 describe("chat streams", () => {
-  const chatting = () => {
+  const chatting = async () => {
     const b = broker({ resumeGraceMs: 30 });
-    const a = join(b, "a");
-    const bb = join(b, "b");
+    const a = await join(b, "a");
+    const bb = await join(b, "b");
     return { b, events: { a: a.events, b: bb.events }, stop: { a: a.stop, b: bb.stop } };
   };
   const types = (list: Numbered[]) => list.map((n) => n.event.type);
 
-  test("a fresh stream starts with the status, at the id a resumed stream continues from", () => {
+  test("a fresh stream starts with the status, at the id a resumed stream continues from", async () => {
     const b = broker();
     const seen: Numbered[] = [];
     b.listen("a", undefined, (n) => seen.push(n));
     expect(seen).toHaveLength(1);
     expect(seen[0]?.event).toEqual({ type: "status", status: { state: "idle" } });
-    b.start(v("a"));
+    await b.start(v("a"));
     expect(types(seen)).toEqual(["status", "waiting"]);
     const statusId = seen[0]?.id ?? "";
     const resumed: Numbered[] = [];
     b.listen("a", statusId, (n) => resumed.push(n));
     expect(resumed.map((n) => n.id)).toEqual([seen[1]?.id ?? "missing"]);
-    b.close();
+    await b.close();
   });
 
-  test("a message reaches the partner's and the sender's streams before send returns", () => {
-    const { b, events } = chatting();
+  test("a message reaches the partner's and the sender's streams before send returns", async () => {
+    const { b, events } = await chatting();
     const before = { a: events.a.length, b: events.b.length };
-    const sent = b.send("a", "hello");
+    const sent = await b.send("a", "hello");
     const got = (list: Numbered[], from: number) =>
       list.slice(from).map((n) => n.event as Extract<ChatEvent, { type: "message" }>);
     expect(got(events.b, before.b)).toEqual([
@@ -355,63 +355,63 @@ describe("chat streams", () => {
       countryCode: null,
       country: "Unknown",
     });
-    b.close();
+    await b.close();
   });
 
   test("with no stream left, the grace period runs out and the partner hears they left", async () => {
-    const { b, events, stop } = chatting();
+    const { b, events, stop } = await chatting();
     stop.a();
     await Bun.sleep(10);
-    expect(b.status("a").state).toBe("chatting");
+    expect((await b.status("a")).state).toBe("chatting");
     await Bun.sleep(60);
-    expect(b.status("b")).toEqual({ state: "idle" });
+    expect(await b.status("b")).toEqual({ state: "idle" });
     expect(types(events.b).slice(-2)).toEqual(["typing", "partner-left"]);
-    b.close();
+    await b.close();
   });
 
   test("coming back within the grace period keeps the chat", async () => {
-    const { b, stop } = chatting();
+    const { b, stop } = await chatting();
     stop.a();
     stop.a(); // stopping twice does not count twice
     const again: Numbered[] = [];
     b.listen("a", null, (n) => again.push(n));
     await Bun.sleep(60);
-    expect(b.status("a").state).toBe("chatting");
+    expect((await b.status("a")).state).toBe("chatting");
     expect(again[0]?.event).toMatchObject({ type: "status", status: { state: "chatting" } });
-    b.close();
+    await b.close();
   });
 
   test("after the grace period an old id starts afresh, with the status, not mid-way", async () => {
     const b = broker({ resumeGraceMs: 10 });
     const seen: Numbered[] = [];
     const stop = b.listen("a", null, (n) => seen.push(n));
-    b.start(v("a"));
-    b.end("a");
+    await b.start(v("a"));
+    await b.end("a");
     stop();
     await Bun.sleep(40);
     const lastId = seen[seen.length - 1]?.id;
     const later: Numbered[] = [];
     b.listen("a", lastId, (n) => later.push(n));
     expect(types(later)).toEqual(["status"]);
-    b.close();
+    await b.close();
   });
 
   test("a listener that fails on the first event does not leave the visitor present forever", async () => {
     const b = broker({ resumeGraceMs: 10 });
-    b.start(v("w"));
+    await b.start(v("w"));
     expect(() =>
       b.listen("w", null, () => {
         throw new Error("socket gone");
       }),
     ).toThrow("socket gone");
     await Bun.sleep(40);
-    expect(b.status("w")).toEqual({ state: "idle" });
-    b.close();
+    expect(await b.status("w")).toEqual({ state: "idle" });
+    await b.close();
   });
 });
 
 describe("message ids", () => {
-  test("12 base64url characters, all different, across many draws", () => {
+  test("12 base64url characters, all different, across many draws", async () => {
     const ids = new RandomIds(4);
     const seen = new Set<string>();
     for (let i = 0; i < 10_000; i++) {
@@ -424,7 +424,7 @@ describe("message ids", () => {
 });
 
 describe("flood gate", () => {
-  test("a burst of 10, then 5 a second", () => {
+  test("a burst of 10, then 5 a second", async () => {
     let now = 0;
     const gate = new FloodGate(5, 10, () => now);
     const burst = Array.from({ length: 12 }, () => gate.allow("k"));

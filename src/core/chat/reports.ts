@@ -30,7 +30,7 @@ export async function reportChatMessage(
   now: number,
 ): Promise<{ banned: boolean }> {
   await deps.limiter.take(visitorSlots("chat-report", reporter, CHAT_REPORT_RATE));
-  const message = deps.broker.partnerMessage(reporter.visitorId, report.messageId);
+  const message = await deps.broker.partnerMessage(reporter.visitorId, report.messageId);
   if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
   let safe = true;
   try {
@@ -63,7 +63,7 @@ export async function reportChatMessage(
   if (banned) {
     const until = now + deps.banHours * 60 * 60 * 1000;
     const keys = await deps.bans.ban(message.senderVisitorId, message.senderIpKey, until);
-    for (const key of keys) deps.broker.ban(key, until);
+    for (const key of keys) await deps.broker.ban(key, until);
   }
   return { banned };
 }

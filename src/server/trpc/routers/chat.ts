@@ -8,7 +8,6 @@ import {
 } from "../../../common/chat.ts";
 import { targetLanguages } from "../../../common/translation.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
-import { eventStream } from "../../../core/chat/events.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
@@ -16,17 +15,15 @@ import { translateForVisitor } from "../../../core/translation/service.ts";
 import { publicProcedure, router } from "../init.ts";
 
 /** The visitor's events, each tracked by its id so a reconnecting stream resumes after it. */
-function trackedEvents(
+async function* trackedEvents(
   broker: ChatBroker,
   visitorId: string,
   lastEventId: string | null | undefined,
-  signal: AbortSignal | undefined,
+  signal: AbortSignal,
 ) {
-  return eventStream(
-    (onEvent) => broker.listen(visitorId, lastEventId, onEvent),
-    ({ id, event }) => tracked(id, event),
-    signal,
-  );
+  for await (const { id, event } of broker.events(visitorId, lastEventId, signal)) {
+    yield tracked(id, event);
+  }
 }
 
 export const chatRouter = router({
@@ -52,7 +49,7 @@ export const chatRouter = router({
     };
   }),
 
-  online: publicProcedure.query(({ ctx }) => ({ count: ctx.chat.broker.online() })),
+  online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
   start: publicProcedure.mutation(({ ctx }) =>
     startChat(
@@ -68,13 +65,13 @@ export const chatRouter = router({
     return ctx.chat.broker.send(ctx.visitorId, input.content);
   }),
 
-  typing: publicProcedure.input(typingInput).mutation(({ ctx, input }) => {
-    ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
+  typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
+    await ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
     return { ok: true as const };
   }),
 
-  end: publicProcedure.mutation(({ ctx }) => {
-    ctx.chat.broker.end(ctx.visitorId);
+  end: publicProcedure.mutation(async ({ ctx }) => {
+    await ctx.chat.broker.end(ctx.visitorId);
     return { ok: true as const };
   }),
 
@@ -92,7 +89,7 @@ export const chatRouter = router({
   translate: publicProcedure
     .input(z.object({ messageId: z.string().min(1).max(64), target: z.enum(targetLanguages) }))
     .mutation(async ({ ctx, input }) => {
-      const message = ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
+      const message = await ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
       if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
       return translateForVisitor(
         ctx.chatTranslations,

@@ -1,0 +1,474 @@
+import { randomBytes } from "node:crypto";
+import { CHAT_LIMITS, type ChatMessage, type ChatStatus } from "../../common/chat.ts";
+import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
+import { DomainError, RateLimitedError } from "../errors.ts";
+import {
+  type BrokerCounts,
+  type BrokerOptions,
+  type ChatBroker,
+  type ChatVisitor,
+  type HeldMessage,
+  TYPING_EVENTS_PER_SECOND,
+} from "./broker.ts";
+import { eventStream } from "./events.ts";
+import { FloodGate } from "./flood.ts";
+import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
+
+interface Chat {
+  id: string;
+  a: ChatVisitor;
+  b: ChatVisitor;
+  messages: HeldMessage[];
+  endedAt?: number;
+}
+
+interface Presence {
+  visitor: ChatVisitor | undefined;
+  mailbox: Mailbox;
+  chatId?: string;
+  /** Set while the visitor has no open stream; leaving happens when it fires. */
+  graceTimer?: ReturnType<typeof setTimeout>;
+  /** Typing said within the current window is held back until the window ends. */
+  typing?: { windowEndsAt: number; held?: boolean; timer?: ReturnType<typeof setTimeout> };
+}
+
+interface Waiting {
+  visitor: ChatVisitor;
+  since: number;
+  /** Looks again once the wait allows meeting a recent partner. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export class InMemoryChatBroker implements ChatBroker {
+  readonly #now: () => number;
+  readonly #isBanned: (visitorId: string, ipKey: string) => boolean;
+  readonly #resumeGraceMs: number;
+  readonly #skipPartnerMs: number;
+  readonly #meetAgainAfterMs: number;
+  readonly #keepEndedMs: number;
+  readonly #flood: FloodGate;
+  readonly #addressFlood: FloodGate;
+  readonly #epoch = randomBytes(4).toString("hex");
+  /** Mailboxes made so far: each gets an epoch of its own, so a visitor who comes back after
+   * their grace period cannot resume from a number in the mailbox they had before. */
+  #mailboxes = 0;
+  readonly #messageIds = new RandomIds();
+
+  /** Waiting visitors, longest-waiting first (a Map keeps insertion order). */
+  readonly #pool = new Map<string, Waiting>();
+  readonly #presence = new Map<string, Presence>();
+  readonly #chats = new Map<string, Chat>();
+  /** "a|b" → when a and b last parted. */
+  readonly #parted = new Map<string, number>();
+  readonly #sweeper: ReturnType<typeof setInterval>;
+
+  constructor(options: BrokerOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#isBanned = options.isBanned ?? (() => false);
+    this.#resumeGraceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
+    this.#skipPartnerMs = options.skipPartnerMs ?? 10 * 60 * 1000;
+    this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
+    this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
+    const flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
+    this.#flood = new FloodGate(flood.ratePerSecond, flood.burst, this.#now);
+    const addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
+    this.#addressFlood = new FloodGate(addressFlood.ratePerSecond, addressFlood.burst, this.#now);
+    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
+    this.#sweeper.unref?.();
+  }
+
+  /** A visitor's presence, made on first need; with no stream open it lasts the grace period. */
+  #presenceOf(visitorId: string): Presence {
+    let presence = this.#presence.get(visitorId);
+    if (!presence) {
+      const epoch = `${this.#epoch}.${(this.#mailboxes++).toString(36)}`;
+      presence = { visitor: undefined, mailbox: new Mailbox(epoch) };
+      this.#presence.set(visitorId, presence);
+      this.#startGrace(visitorId, presence);
+    }
+    return presence;
+  }
+
+  /** Whether the visitor has a chat stream open now: only they can be paired. */
+  #listening(visitorId: string): boolean {
+    return (this.#presence.get(visitorId)?.mailbox.readers ?? 0) > 0;
+  }
+
+  async status(visitorId: string): Promise<ChatStatus> {
+    return this.#status(visitorId);
+  }
+
+  #status(visitorId: string): ChatStatus {
+    const presence = this.#presence.get(visitorId);
+    if (!presence) return { state: "idle" };
+    const chat = presence.chatId ? this.#chats.get(presence.chatId) : undefined;
+    if (chat && !chat.endedAt) {
+      const partner = chat.a.visitorId === visitorId ? chat.b : chat.a;
+      return { state: "chatting", chatId: chat.id, partner: partner.country };
+    }
+    return this.#pool.has(visitorId) ? { state: "waiting" } : { state: "idle" };
+  }
+
+  events(
+    visitorId: string,
+    lastEventId: string | null | undefined,
+    signal: AbortSignal,
+  ): AsyncGenerator<Numbered, void, undefined> {
+    return eventStream(
+      (onEvent) => this.listen(visitorId, lastEventId, onEvent),
+      (n) => n,
+      signal,
+    );
+  }
+
+  /**
+   * Gives `onEvent` the visitor's events after `lastEventId` (a fresh stream starts with a
+   * status event), each as it happens, inside the call that pushes it, until the returned
+   * function is called.
+   */
+  listen(
+    visitorId: string,
+    lastEventId: string | null | undefined,
+    onEvent: MailboxListener,
+  ): () => void {
+    const presence = this.#presenceOf(visitorId);
+    if (presence.graceTimer) {
+      clearTimeout(presence.graceTimer);
+      presence.graceTimer = undefined;
+    }
+    const { mailbox } = presence;
+    let stop: () => void;
+    try {
+      // A fresh stream starts with where things stand; a resumed one only gets what it missed.
+      if (!mailbox.knows(lastEventId)) {
+        lastEventId = mailbox.currentId();
+        onEvent({ id: lastEventId, event: { type: "status", status: this.#status(visitorId) } });
+      }
+      stop = mailbox.listen(lastEventId, onEvent);
+    } catch (error) {
+      if (mailbox.readers === 0) this.#startGrace(visitorId, presence);
+      throw error;
+    }
+    // A visitor who pressed start before their stream opened can be paired now.
+    if (this.#pool.has(visitorId)) this.#match(visitorId);
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+      if (mailbox.readers > 0) return;
+      // The grace period is for resuming a chat, not for being matched meanwhile.
+      if (this.#leavePool(visitorId)) mailbox.push({ type: "idle" });
+      this.#startGrace(visitorId, presence);
+    };
+  }
+
+  /** With no stream open, the visitor gets a grace period to come back before they leave. */
+  #startGrace(visitorId: string, presence: Presence): void {
+    if (presence.graceTimer) clearTimeout(presence.graceTimer);
+    presence.graceTimer = setTimeout(() => {
+      presence.graceTimer = undefined;
+      if (presence.mailbox.readers === 0) {
+        this.#end(visitorId);
+        if (presence.typing?.timer) clearTimeout(presence.typing.timer);
+        this.#presence.delete(visitorId);
+      }
+    }, this.#resumeGraceMs);
+    presence.graceTimer.unref?.();
+  }
+
+  #pairKey(a: string, b: string): string {
+    return a < b ? `${a}|${b}` : `${b}|${a}`;
+  }
+
+  #recentlyParted(a: string, b: string): boolean {
+    const at = this.#parted.get(this.#pairKey(a, b));
+    return at !== undefined && this.#now() - at < this.#skipPartnerMs;
+  }
+
+  async start(visitor: ChatVisitor): Promise<ChatStatus> {
+    if (this.#isBanned(visitor.visitorId, visitor.ipKey)) {
+      throw new DomainError("CHAT_BANNED", "user is banned from chat");
+    }
+    const presence = this.#presenceOf(visitor.visitorId);
+    presence.visitor = visitor;
+    const current = this.#status(visitor.visitorId);
+    // Another tab of the same visitor shares the one chat; starting again changes nothing.
+    if (current.state !== "idle") return current;
+    this.#pool.set(visitor.visitorId, { visitor, since: this.#now() });
+    presence.mailbox.push({ type: "waiting" });
+    return this.#match(visitor.visitorId) ?? { state: "waiting" };
+  }
+
+  /** Takes a visitor out of the pool; false when they were not in it. */
+  #leavePool(visitorId: string): boolean {
+    const waiting = this.#pool.get(visitorId);
+    if (!waiting) return false;
+    if (waiting.timer) clearTimeout(waiting.timer);
+    this.#pool.delete(visitorId);
+    return true;
+  }
+
+  /**
+   * Pairs a waiting visitor, if they are listening, with the longest-waiting other visitor who
+   * is listening, allowed to chat and not a recent partner. A recent partner is met again only
+   * when both have waited `meetAgainAfterMs` and nobody else is there; until then, the pool is
+   * looked at again when that time comes.
+   */
+  #match(visitorId: string): ChatStatus | undefined {
+    const me = this.#pool.get(visitorId);
+    if (!me || !this.#listening(visitorId)) return undefined;
+    const now = this.#now();
+    const waitedEnough = (w: Waiting) => now - w.since >= this.#meetAgainAfterMs;
+    let again: Waiting | undefined;
+    for (const [id, other] of this.#pool) {
+      if (id === visitorId || !this.#listening(id)) continue;
+      if (this.#isBanned(id, other.visitor.ipKey)) {
+        this.#leavePool(id);
+        continue;
+      }
+      if (!this.#recentlyParted(id, visitorId)) return this.#pair(other.visitor, me.visitor);
+      if (!again && waitedEnough(me) && waitedEnough(other)) again = other;
+    }
+    if (again) return this.#pair(again.visitor, me.visitor);
+    if (!me.timer && !waitedEnough(me)) {
+      me.timer = setTimeout(
+        () => {
+          me.timer = undefined;
+          if (this.#pool.get(visitorId) === me) this.#match(visitorId);
+        },
+        me.since + this.#meetAgainAfterMs - now,
+      );
+      me.timer.unref?.();
+    }
+    return undefined;
+  }
+
+  #pair(first: ChatVisitor, second: ChatVisitor): ChatStatus {
+    this.#leavePool(first.visitorId);
+    this.#leavePool(second.visitorId);
+    const chat: Chat = {
+      id: randomBytes(9).toString("base64url"),
+      a: first,
+      b: second,
+      messages: [],
+    };
+    this.#chats.set(chat.id, chat);
+    const pa = this.#presenceOf(first.visitorId);
+    const pb = this.#presenceOf(second.visitorId);
+    pa.chatId = chat.id;
+    pb.chatId = chat.id;
+    pa.mailbox.push({ type: "matched", chatId: chat.id, partner: second.country });
+    pb.mailbox.push({ type: "matched", chatId: chat.id, partner: first.country });
+    return { state: "chatting", chatId: chat.id, partner: first.country };
+  }
+
+  #currentChat(visitorId: string): Chat | undefined {
+    const chatId = this.#presence.get(visitorId)?.chatId;
+    const chat = chatId ? this.#chats.get(chatId) : undefined;
+    return chat && !chat.endedAt ? chat : undefined;
+  }
+
+  async send(visitorId: string, content: string): Promise<ChatMessage> {
+    const presence = this.#presence.get(visitorId);
+    const chat = presence?.chatId ? this.#chats.get(presence.chatId) : undefined;
+    if (!presence || !chat || chat.endedAt) throw new DomainError("NOT_FOUND", "not in a chat");
+    const sender = chat.a.visitorId === visitorId ? chat.a : chat.b;
+    const receiver = sender === chat.a ? chat.b : chat.a;
+    if (this.#isBanned(sender.visitorId, sender.ipKey)) {
+      throw new DomainError("CHAT_BANNED", "user is banned from chat");
+    }
+    if (!this.#flood.allow(visitorId) || !this.#addressFlood.allow(sender.ipKey)) {
+      throw new RateLimitedError(1);
+    }
+    const held: HeldMessage = {
+      id: this.#messageIds.next(),
+      senderVisitorId: visitorId,
+      senderIpKey: sender.ipKey,
+      content: content.slice(0, CHAT_LIMITS.message),
+      timestamp: this.#now(),
+    };
+    chat.messages.push(held);
+    if (chat.messages.length > CHAT_LIMITS.buffer) chat.messages.shift();
+    const { id, timestamp } = held;
+    const { countryCode, country } = sender.country;
+    this.#presence.get(receiver.visitorId)?.mailbox.push({
+      type: "message",
+      chatId: chat.id,
+      message: { id, content: held.content, timestamp, countryCode, country, from: "partner" },
+    });
+    const mine: ChatMessage = {
+      id,
+      content: held.content,
+      timestamp,
+      countryCode,
+      country,
+      from: "me",
+    };
+    presence.mailbox.push({ type: "message", chatId: chat.id, message: mine });
+    return mine;
+  }
+
+  /**
+   * Tells the partner whether the visitor is typing, at most TYPING_EVENTS_PER_SECOND times a
+   * second: what is said within a window is held, and the latest of it is told when the window
+   * ends, so the partner always ends up with the visitor's last state.
+   */
+  async typing(visitorId: string, isTyping: boolean): Promise<void> {
+    const presence = this.#presence.get(visitorId);
+    if (!presence || !this.#currentChat(visitorId)) return;
+    const now = this.#now();
+    const window = presence.typing ?? { windowEndsAt: 0 };
+    presence.typing = window;
+    if (now >= window.windowEndsAt && !window.timer) {
+      this.#tellTyping(visitorId, isTyping);
+      window.windowEndsAt = now + 1000 / TYPING_EVENTS_PER_SECOND;
+      return;
+    }
+    window.held = isTyping;
+    if (window.timer) return;
+    window.timer = setTimeout(() => {
+      window.timer = undefined;
+      const held = window.held;
+      window.held = undefined;
+      if (held === undefined) return;
+      this.#tellTyping(visitorId, held);
+      window.windowEndsAt = this.#now() + 1000 / TYPING_EVENTS_PER_SECOND;
+    }, window.windowEndsAt - now);
+    window.timer.unref?.();
+  }
+
+  #tellTyping(visitorId: string, isTyping: boolean): void {
+    const chat = this.#currentChat(visitorId);
+    if (!chat) return;
+    const receiver = chat.a.visitorId === visitorId ? chat.b : chat.a;
+    this.#presence.get(receiver.visitorId)?.mailbox.push({
+      type: "typing",
+      chatId: chat.id,
+      isTyping,
+    });
+  }
+
+  async end(visitorId: string): Promise<void> {
+    this.#end(visitorId);
+  }
+
+  #end(visitorId: string): void {
+    if (this.#leavePool(visitorId)) {
+      this.#presence.get(visitorId)?.mailbox.push({ type: "idle" });
+      return;
+    }
+    const chat = this.#currentChat(visitorId);
+    if (!chat) return;
+    const partner = chat.a.visitorId === visitorId ? chat.b : chat.a;
+    this.#finish(chat, [partner.visitorId]);
+    this.#presence.get(visitorId)?.mailbox.push({ type: "idle" });
+  }
+
+  /** Ends a chat; those named in `tellLeft` hear that their partner left. */
+  #finish(chat: Chat, tellLeft: string[]): void {
+    chat.endedAt = this.#now();
+    this.#parted.set(this.#pairKey(chat.a.visitorId, chat.b.visitorId), chat.endedAt);
+    for (const side of [chat.a, chat.b]) {
+      const presence = this.#presence.get(side.visitorId);
+      if (!presence) continue;
+      presence.chatId = undefined;
+      if (presence.typing?.timer) clearTimeout(presence.typing.timer);
+      presence.typing = undefined;
+      if (tellLeft.includes(side.visitorId)) {
+        presence.mailbox.push({ type: "typing", chatId: chat.id, isTyping: false });
+        presence.mailbox.push({ type: "partner-left", chatId: chat.id });
+      }
+    }
+  }
+
+  async partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined> {
+    for (const chat of this.#chats.values()) {
+      if (chat.a.visitorId !== visitorId && chat.b.visitorId !== visitorId) continue;
+      const found = chat.messages.find((m) => m.id === messageId);
+      if (found) return found.senderVisitorId === visitorId ? undefined : found;
+    }
+    return undefined;
+  }
+
+  async ban(key: string, until: number): Promise<void> {
+    const [kind, id] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
+    const covered =
+      kind === "visitor"
+        ? [id]
+        : [...this.#presence]
+            .filter(([, p]) => p.visitor?.ipKey === id)
+            .map(([visitorId]) => visitorId);
+    for (const visitorId of covered) {
+      this.#end(visitorId);
+      this.#presence.get(visitorId)?.mailbox.push({ type: "banned", until });
+    }
+  }
+
+  async online(): Promise<number> {
+    let chatting = 0;
+    for (const chat of this.#chats.values()) if (!chat.endedAt) chatting += 2;
+    return this.#pool.size + chatting;
+  }
+
+  async endAll(): Promise<void> {
+    for (const chat of [...this.#chats.values()]) {
+      if (!chat.endedAt) this.#finish(chat, [chat.a.visitorId, chat.b.visitorId]);
+    }
+    for (const id of [...this.#pool.keys()]) this.#end(id);
+  }
+
+  async counts(): Promise<BrokerCounts> {
+    let chatting = 0;
+    for (const chat of this.#chats.values()) if (!chat.endedAt) chatting += 1;
+    return {
+      waiting: this.#pool.size,
+      present: this.#presence.size,
+      chatting,
+      ended: this.#chats.size - chatting,
+    };
+  }
+
+  /** Forgets ended chats and partings past their keeping time. */
+  #sweep(): void {
+    const now = this.#now();
+    for (const [id, chat] of this.#chats) {
+      if (chat.endedAt && now - chat.endedAt > this.#keepEndedMs) this.#chats.delete(id);
+    }
+    for (const [key, at] of this.#parted)
+      if (now - at > this.#skipPartnerMs) this.#parted.delete(key);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    for (const presence of this.#presence.values()) {
+      if (presence.graceTimer) clearTimeout(presence.graceTimer);
+      if (presence.typing?.timer) clearTimeout(presence.typing.timer);
+    }
+    for (const waiting of this.#pool.values()) if (waiting.timer) clearTimeout(waiting.timer);
+  }
+}
+
+/**
+ * Random ids of 12 base64url characters (72 random bits, as randomBytes(9) gives), cut from one
+ * larger draw: asking the system for random bytes once per chat message costs more than the
+ * rest of relaying it.
+ */
+export class RandomIds {
+  static readonly BYTES_PER_ID = 9;
+  static readonly CHARS_PER_ID = 12;
+  #pool = "";
+  #at = 0;
+
+  constructor(private readonly perDraw = 256) {}
+
+  next(): string {
+    if (this.#at >= this.#pool.length) {
+      this.#pool = randomBytes(RandomIds.BYTES_PER_ID * this.perDraw).toString("base64url");
+      this.#at = 0;
+    }
+    const id = this.#pool.slice(this.#at, this.#at + RandomIds.CHARS_PER_ID);
+    this.#at += RandomIds.CHARS_PER_ID;
+    return id;
+  }
+}
