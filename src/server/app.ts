@@ -4,7 +4,7 @@ import { DeviceCookies } from "../core/auth/devices.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
-import { ChatBans, purgeSightings } from "../core/chat/bans.ts";
+import { purgeSightings, StoredChatBans } from "../core/chat/bans.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
 import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
@@ -42,7 +42,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const { db, sqlite } = openDatabase(config.databaseFile);
   await migrateToLatest(db);
   const assets = await loadWebAssets();
-  const bans = await ChatBans.load(db, now);
+  const bans = await StoredChatBans.load(db, now);
   const services: Services = {
     config,
     db,

@@ -193,8 +193,13 @@ describe("presence", () => {
     b.close();
     const during = await health();
     expect(during.present).toBeGreaterThanOrEqual(50);
-    await sleep(GRACE_MS * 3);
-    expect(await health()).toMatchObject({ chats: 0, waiting: 0, present: 0 });
+    // Settles once the grace period has run out for everyone (slower on a loaded machine).
+    let after = await health();
+    for (let i = 0; i < 50 && after.present + after.waiting + after.chats > 0; i++) {
+      await sleep(100);
+      after = await health();
+    }
+    expect(after).toMatchObject({ chats: 0, waiting: 0, present: 0 });
   });
 });
 

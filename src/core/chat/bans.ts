@@ -1,3 +1,4 @@
+import type Redis from "ioredis";
 import type { DB } from "../../../db/schema.ts";
 
 /** A ban on a visitor also covers the address hashes they were seen with this long before. */
@@ -43,10 +44,28 @@ export async function purgeSightings(db: DB, now: number): Promise<void> {
 }
 
 /**
+ * Chat bans, keyed on the visitor id and on the address hash (IPv6 by /64), so clearing cookies
+ * does not lift one. Written to the database (the operator's commands write there too); read
+ * from memory in one process (StoredChatBans) or from Redis, shared by every instance
+ * (RedisChatBans).
+ */
+export interface ChatBans {
+  /** When the ban on this visitor or address ends, or null when there is none. */
+  until(visitorId: string, ipKey: string): Promise<number | null>;
+  /** Bans the visitor, the address of the offence and the other addresses seen with them. */
+  ban(visitorId: string, ipKey: string, until: number): Promise<string[]>;
+  /**
+   * Reads bans again from the database, where the operator's commands write them; answers the
+   * keys banned since the last read, so the chats they cover can be ended.
+   */
+  refresh(): Promise<Array<{ key: string; until: number }>>;
+}
+
+/**
  * Chat bans, keyed on the visitor id and on the address hash (IPv6 by /64), so clearing
  * cookies does not lift one. Kept in memory for the hot checks, written through to SQLite.
  */
-export class ChatBans {
+export class StoredChatBans implements ChatBans {
   readonly #until = new Map<string, number>();
 
   private constructor(
@@ -54,15 +73,19 @@ export class ChatBans {
     private readonly now: () => number,
   ) {}
 
-  static async load(db: DB, now: () => number): Promise<ChatBans> {
-    const bans = new ChatBans(db, now);
+  static async load(db: DB, now: () => number): Promise<StoredChatBans> {
+    const bans = new StoredChatBans(db, now);
     const rows = await db.selectFrom("chat_bans").selectAll().where("until", ">", now()).execute();
     for (const row of rows) bans.#until.set(row.key, row.until);
     return bans;
   }
 
+  async until(visitorId: string, ipKey: string): Promise<number | null> {
+    return this.untilNow(visitorId, ipKey);
+  }
+
   /** When the ban on this visitor or address ends, or null when there is none. */
-  until(visitorId: string, ipKey: string): number | null {
+  untilNow(visitorId: string, ipKey: string): number | null {
     // Checked twice for every chat message; usually nobody is banned.
     if (this.#until.size === 0) return null;
     const now = this.now();
@@ -78,7 +101,7 @@ export class ChatBans {
   }
 
   isBanned(visitorId: string, ipKey: string): boolean {
-    return this.until(visitorId, ipKey) !== null;
+    return this.untilNow(visitorId, ipKey) !== null;
   }
 
   /** Bans the visitor, the address of the offence and the other addresses seen with them. */
@@ -86,11 +109,7 @@ export class ChatBans {
     const now = this.now();
     const keys = await banKeysOf(this.db, visitorId, now, ipKey);
     for (const key of keys) this.#until.set(key, Math.max(this.#until.get(key) ?? 0, until));
-    await this.db
-      .insertInto("chat_bans")
-      .values(keys.map((key) => ({ key, until, created_at: now })))
-      .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
-      .execute();
+    await storeBans(this.db, keys, until, now);
     return keys;
   }
 
@@ -112,6 +131,71 @@ export class ChatBans {
     }
     this.#until.clear();
     for (const [key, until] of next) this.#until.set(key, until);
+    return fresh;
+  }
+}
+
+/** Writes ban rows to the database; every ban is kept there whatever else holds it. */
+async function storeBans(db: DB, keys: readonly string[], until: number, now: number) {
+  await db
+    .insertInto("chat_bans")
+    .values(keys.map((key) => ({ key, until, created_at: now })))
+    .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
+    .execute();
+}
+
+/**
+ * Chat bans shared by every instance: each is a Redis key that lapses when the ban ends (the
+ * chat's scripts check the same keys), and a row in the database. A ban made on one instance
+ * is refused by all at once; the operator's bans, written to the database, are copied to Redis
+ * by each instance's refresh.
+ */
+export class RedisChatBans implements ChatBans {
+  /** The bans this instance has read from the database, to tell the new ones. */
+  #seen = new Map<string, number>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly now: () => number,
+  ) {}
+
+  async until(visitorId: string, ipKey: string): Promise<number | null> {
+    const values = await this.redis.mget(
+      `${this.prefix}ban:visitor:${visitorId}`,
+      `${this.prefix}ban:ip:${ipKey}`,
+    );
+    const now = this.now();
+    const untils = values.map(Number).filter((until) => until > now);
+    return untils.length > 0 ? Math.max(...untils) : null;
+  }
+
+  async #hold(keys: readonly string[], until: number): Promise<void> {
+    const ttl = until - this.now();
+    if (ttl <= 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const key of keys) pipeline.set(`${this.prefix}ban:${key}`, until, "PX", ttl);
+    await pipeline.exec();
+  }
+
+  async ban(visitorId: string, ipKey: string, until: number): Promise<string[]> {
+    const now = this.now();
+    const keys = await banKeysOf(this.db, visitorId, now, ipKey);
+    await this.#hold(keys, until);
+    await storeBans(this.db, keys, until, now);
+    return keys;
+  }
+
+  async refresh(): Promise<Array<{ key: string; until: number }>> {
+    const rows = await this.db
+      .selectFrom("chat_bans")
+      .select(["key", "until"])
+      .where("until", ">", this.now())
+      .execute();
+    const fresh = rows.filter((row) => this.#seen.get(row.key) !== row.until);
+    for (const { key, until } of fresh) await this.#hold([key], until);
+    this.#seen = new Map(rows.map((row) => [row.key, row.until]));
     return fresh;
   }
 }

@@ -19,8 +19,8 @@ export interface ChatRequester {
 }
 
 /** Banned visitors cannot subscribe, start or send; the error says how long is left. */
-export function refuseBanned(bans: ChatBans, who: ChatRequester, now: number): void {
-  const until = bans.until(who.visitorId, who.ipKey);
+export async function refuseBanned(bans: ChatBans, who: ChatRequester, now: number): Promise<void> {
+  const until = await bans.until(who.visitorId, who.ipKey);
   if (until !== null) {
     throw new DomainError(
       "CHAT_BANNED",
@@ -37,14 +37,14 @@ export async function startChat(
   who: ChatRequester & { country: Country },
   now: number,
 ): Promise<ChatStatus> {
-  refuseBanned(deps.bans, who, now);
+  await refuseBanned(deps.bans, who, now);
   await deps.limiter.take([
     { key: `chat-start:v:${who.visitorId}`, rule: START_RATES.perVisitor },
     { key: `chat-start:ip:${who.ipKey}`, rule: START_RATES.perAddress },
   ]);
   await recordSighting(db, who.visitorId, who.ipKey, now);
   // The sighting's write may have let a ban land meanwhile.
-  refuseBanned(deps.bans, who, now);
+  await refuseBanned(deps.bans, who, now);
   return deps.broker.start({
     visitorId: who.visitorId,
     ipKey: who.ipKey,

@@ -28,10 +28,10 @@ async function* trackedEvents(
 
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
-  events: publicProcedure.input(chatEventsInput).subscription(({ ctx, input, signal }) => {
+  events: publicProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
-    refuseBanned(ctx.chat.bans, ctx, ctx.now());
+    await refuseBanned(ctx.chat.bans, ctx, ctx.now());
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
     const replaced = new AbortController();
@@ -40,12 +40,12 @@ export const chatRouter = router({
     return trackedEvents(ctx.chat.broker, ctx.visitorId, input?.lastEventId, ended);
   }),
 
-  me: publicProcedure.query(({ ctx }) => {
+  me: publicProcedure.query(async ({ ctx }) => {
     const { code, name } = ctx.country();
     return {
       countryCode: code,
       country: name,
-      bannedUntil: ctx.chat.bans.until(ctx.visitorId, ctx.ipKey),
+      bannedUntil: await ctx.chat.bans.until(ctx.visitorId, ctx.ipKey),
     };
   }),
 
@@ -60,8 +60,8 @@ export const chatRouter = router({
     ),
   ),
 
-  send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
-    refuseBanned(ctx.chat.bans, ctx, ctx.now());
+  send: publicProcedure.input(sendChatInput).mutation(async ({ ctx, input }) => {
+    await refuseBanned(ctx.chat.bans, ctx, ctx.now());
     return ctx.chat.broker.send(ctx.visitorId, input.content);
   }),
 

@@ -1,0 +1,382 @@
+import { randomBytes } from "node:crypto";
+import type Redis from "ioredis";
+import {
+  CHAT_LIMITS,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatStatus,
+} from "../../common/chat.ts";
+import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
+import type { AppErrorCode } from "../../common/errors.ts";
+import { DomainError, RateLimitedError } from "../errors.ts";
+import { RedisScript } from "../redis-script.ts";
+import {
+  type BrokerCounts,
+  type BrokerOptions,
+  type ChatBroker,
+  type ChatVisitor,
+  type HeldMessage,
+  TYPING_EVENTS_PER_SECOND,
+} from "./broker.ts";
+import type { Numbered } from "./mailbox.ts";
+import { RandomIds } from "./memory-broker.ts";
+import { prelude, SCRIPTS, type ScriptName } from "./redis-lua.ts";
+
+export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
+  /** Commands and scripts. */
+  redis: Redis;
+  /** A second connection, for subscribing (a subscribed connection takes no commands). */
+  subscriber: Redis;
+  /** Keys and channels start with this, so several sites (or tests) can share one Redis. */
+  prefix?: string;
+  /** How long an open stream keeps its visitor alive between refreshes. */
+  aliveTtlMs?: number;
+  /** How often one instance at a time looks for visitors gone past the grace period. */
+  sweepEveryMs?: number;
+}
+
+/** A stream id of Redis ("<ms>-<seq>") as a pair that compares in order. */
+function streamOrder(id: string): [number, number] {
+  const dash = id.indexOf("-");
+  return [Number(id.slice(0, dash)), Number(id.slice(dash + 1))];
+}
+function after(a: string, b: string): boolean {
+  const [am, as] = streamOrder(a);
+  const [bm, bs] = streamOrder(b);
+  return am > bm || (am === bm && as > bs);
+}
+const STREAM_ID = /^\d{1,16}-\d{1,10}$/;
+
+interface LocalStream {
+  push(numbered: Numbered): void;
+  /** Events may have been missed: read them back from the visitor's Redis stream. */
+  resync(): void;
+}
+type Timer = ReturnType<typeof setTimeout>;
+
+/**
+ * The chat on Redis, for several instances serving one site: pairing, relay, presence and
+ * limits are Lua scripts (see redis-lua.ts), each one atomic step for every instance. A
+ * visitor's events go into a Redis stream whose ids are the event ids a reconnecting socket
+ * resumes from, on any instance; each instance hears of new events for the streams it holds
+ * through a pub/sub channel of its own. Presence is a key with a TTL that the holding instance
+ * refreshes; one instance at a time (a lease) sweeps visitors gone past the grace period, so the
+ * partners of an instance that dies are told too.
+ */
+export class RedisChatBroker implements ChatBroker {
+  readonly #redis: Redis;
+  readonly #subscriber: Redis;
+  readonly #prefix: string;
+  readonly #instance = randomBytes(9).toString("base64url");
+  readonly #now: () => number;
+  readonly #graceMs: number;
+  readonly #aliveTtlMs: number;
+  readonly #meetAgainAfterMs: number;
+  readonly #flood: { ratePerSecond: number; burst: number };
+  readonly #addressFlood: { ratePerSecond: number; burst: number };
+  readonly #messageIds = new RandomIds();
+  readonly #scripts: Record<ScriptName, RedisScript>;
+  /** Streams open on this instance, by visitor. */
+  readonly #local = new Map<string, Set<LocalStream>>();
+  /** Typing said within the current window, held until it ends (per sender, this instance). */
+  readonly #typing = new Map<string, { windowEndsAt: number; held?: boolean; timer?: Timer }>();
+  /** Looks again at a waiting visitor once a recent partner may be met again. */
+  readonly #rematch = new Map<string, Timer>();
+  readonly #timers: Timer[] = [];
+  #closed = false;
+
+  constructor(options: RedisBrokerOptions) {
+    this.#redis = options.redis;
+    this.#subscriber = options.subscriber;
+    this.#prefix = options.prefix ?? "tidings:";
+    this.#now = options.now ?? Date.now;
+    this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
+    this.#aliveTtlMs = options.aliveTtlMs ?? 5000;
+    this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
+    this.#flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
+    this.#addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
+    const head = prelude({
+      skipPartnerMs: options.skipPartnerMs ?? 10 * 60 * 1000,
+      keepEndedMs: options.keepEndedMs ?? 10 * 60 * 1000,
+      meetAgainAfterMs: this.#meetAgainAfterMs,
+    });
+    this.#scripts = Object.fromEntries(
+      Object.entries(SCRIPTS).map(([name, body]) => [
+        name,
+        new RedisScript(this.#redis, `${head}\n${body}`),
+      ]),
+    ) as Record<ScriptName, RedisScript>;
+
+    this.#subscriber.on("message", (_channel: string, payload: string) => this.#deliver(payload));
+    // After a reconnect, ioredis subscribes again; what was published meanwhile is read back.
+    this.#subscriber.on("ready", () => this.#catchUp());
+    void this.#subscriber.subscribe(this.#channel());
+    const every = (ms: number, fn: () => Promise<unknown>) => {
+      const timer = setInterval(() => void fn().catch(() => {}), ms);
+      timer.unref?.();
+      this.#timers.push(timer);
+    };
+    every(Math.floor(this.#aliveTtlMs / 3), () => this.#refresh());
+    every(options.sweepEveryMs ?? 1000, () => this.#sweep());
+  }
+
+  #channel(): string {
+    return `${this.#prefix}inbox:${this.#instance}`;
+  }
+
+  #run(name: ScriptName, ...args: Array<string | number>): Promise<unknown> {
+    return this.#scripts[name].run([], [this.#prefix, this.#now(), ...args]);
+  }
+
+  async #json<T>(name: ScriptName, ...args: Array<string | number>): Promise<T | null> {
+    const answer = await this.#run(name, ...args);
+    return typeof answer === "string" ? (JSON.parse(answer) as T) : null;
+  }
+
+  #chatId(): string {
+    return randomBytes(9).toString("base64url");
+  }
+
+  /** An event announced on this instance's channel: "<visitor> <id> <event JSON>". */
+  #deliver(payload: string): void {
+    const first = payload.indexOf(" ");
+    const second = payload.indexOf(" ", first + 1);
+    const visitorId = payload.slice(0, first);
+    const streams = this.#local.get(visitorId);
+    if (!streams) return;
+    const numbered: Numbered = {
+      id: payload.slice(first + 1, second),
+      event: JSON.parse(payload.slice(second + 1)) as ChatEvent,
+    };
+    for (const stream of streams) stream.push(numbered);
+  }
+
+  /** Events published while the subscription was down are read back from the streams. */
+  #catchUp(): void {
+    for (const streams of this.#local.values()) for (const stream of streams) stream.resync();
+  }
+
+  async status(visitorId: string): Promise<ChatStatus> {
+    return (await this.#json<ChatStatus>("status", visitorId)) ?? { state: "idle" };
+  }
+
+  async *events(
+    visitorId: string,
+    lastEventId: string | null | undefined,
+    signal: AbortSignal,
+  ): AsyncGenerator<Numbered, void, undefined> {
+    const queue: Numbered[] = [];
+    let wake: (() => void) | undefined;
+    let resync = false;
+    const stream: LocalStream = {
+      push(numbered) {
+        queue.push(numbered);
+        wake?.();
+      },
+      resync() {
+        resync = true;
+        wake?.();
+      },
+    };
+    let streams = this.#local.get(visitorId);
+    if (!streams) {
+      streams = new Set();
+      this.#local.set(visitorId, streams);
+    }
+    streams.add(stream);
+    const onAbort = () => wake?.();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      // Announced from here on; then what came before is read, so nothing falls between.
+      const attached = await this.#json<{ status: ChatStatus; lastId: string }>(
+        "attach",
+        visitorId,
+        this.#instance,
+        this.#aliveTtlMs,
+        this.#chatId(),
+      );
+      let last = attached?.lastId ?? "0-0";
+      const known =
+        lastEventId && STREAM_ID.test(lastEventId)
+          ? (await this.#redis.xrange(`${this.#prefix}ev:${visitorId}`, lastEventId, lastEventId))
+              .length > 0
+          : false;
+      if (known && lastEventId) {
+        for (const numbered of await this.#read(visitorId, lastEventId)) {
+          last = numbered.id;
+          yield numbered;
+        }
+      } else {
+        yield {
+          id: last,
+          event: { type: "status", status: attached?.status ?? { state: "idle" } },
+        };
+      }
+      while (!signal.aborted) {
+        if (resync) {
+          resync = false;
+          queue.length = 0;
+          queue.push(...(await this.#read(visitorId, last)));
+        }
+        const next = queue.shift();
+        if (next) {
+          if (!after(next.id, last)) continue;
+          last = next.id;
+          yield next;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      streams.delete(stream);
+      if (streams.size === 0) this.#local.delete(visitorId);
+      if (!this.#closed) await this.#run("detach", visitorId, this.#instance).catch(() => {});
+    }
+  }
+
+  /** The visitor's events after `from`, from their Redis stream. */
+  async #read(visitorId: string, from: string): Promise<Numbered[]> {
+    const entries = await this.#redis.xrange(`${this.#prefix}ev:${visitorId}`, `(${from}`, "+");
+    return entries.map(([id, fields]) => ({
+      id,
+      event: JSON.parse(fields[1] ?? "{}") as ChatEvent,
+    }));
+  }
+
+  async start(visitor: ChatVisitor): Promise<ChatStatus> {
+    const answer = await this.#json<ChatStatus | { banned: true }>(
+      "start",
+      visitor.visitorId,
+      visitor.ipKey,
+      visitor.country.countryCode ?? "",
+      visitor.country.country,
+      this.#chatId(),
+    );
+    if (!answer || "banned" in answer) {
+      throw new DomainError("CHAT_BANNED", "user is banned from chat");
+    }
+    if (answer.state === "waiting") this.#matchLater(visitor.visitorId);
+    return answer;
+  }
+
+  /** Once a recent partner may be met again, this instance looks at the pool once more. */
+  #matchLater(visitorId: string): void {
+    if (this.#rematch.has(visitorId)) return;
+    const timer = setTimeout(() => {
+      this.#rematch.delete(visitorId);
+      void this.#run("match", visitorId, this.#chatId()).catch(() => {});
+    }, this.#meetAgainAfterMs + 50);
+    timer.unref?.();
+    this.#rematch.set(visitorId, timer);
+  }
+
+  async send(visitorId: string, content: string): Promise<ChatMessage> {
+    const answer = await this.#json<{ message?: ChatMessage; error?: AppErrorCode }>(
+      "send",
+      visitorId,
+      content.slice(0, CHAT_LIMITS.message),
+      this.#messageIds.next(),
+      this.#flood.ratePerSecond,
+      this.#flood.burst,
+      this.#addressFlood.ratePerSecond,
+      this.#addressFlood.burst,
+    );
+    if (answer?.message) return answer.message;
+    if (answer?.error === "RATE_LIMITED") throw new RateLimitedError(1);
+    if (answer?.error === "CHAT_BANNED") throw new DomainError("CHAT_BANNED", "user is banned");
+    throw new DomainError("NOT_FOUND", "not in a chat");
+  }
+
+  /** As the in-memory broker: at most TYPING_EVENTS_PER_SECOND reach the partner, last state last. */
+  async typing(visitorId: string, isTyping: boolean): Promise<void> {
+    const now = this.#now();
+    const window = this.#typing.get(visitorId) ?? { windowEndsAt: 0 };
+    this.#typing.set(visitorId, window);
+    const tell = async (state: boolean) => {
+      window.windowEndsAt = this.#now() + 1000 / TYPING_EVENTS_PER_SECOND;
+      await this.#run("typing", visitorId, state ? "1" : "0");
+    };
+    if (now >= window.windowEndsAt && !window.timer) {
+      await tell(isTyping);
+      return;
+    }
+    window.held = isTyping;
+    if (window.timer) return;
+    window.timer = setTimeout(() => {
+      window.timer = undefined;
+      const held = window.held;
+      window.held = undefined;
+      if (held === undefined) {
+        this.#typing.delete(visitorId);
+        return;
+      }
+      void tell(held).catch(() => {});
+    }, window.windowEndsAt - now);
+    window.timer.unref?.();
+  }
+
+  async end(visitorId: string): Promise<void> {
+    await this.#run("end", visitorId);
+  }
+
+  async partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined> {
+    const chats = await this.#redis.lrange(`${this.#prefix}vchats:${visitorId}`, 0, -1);
+    for (const chatId of chats) {
+      const messages = await this.#redis.lrange(`${this.#prefix}msgs:${chatId}`, 0, -1);
+      for (const json of messages) {
+        const held = JSON.parse(json) as HeldMessage;
+        if (held.id === messageId) return held.senderVisitorId === visitorId ? undefined : held;
+      }
+    }
+    return undefined;
+  }
+
+  async ban(key: string, until: number): Promise<void> {
+    await this.#run("ban", key, until);
+  }
+
+  async online(): Promise<number> {
+    const counts = await this.counts();
+    return counts.waiting + 2 * counts.chatting;
+  }
+
+  async counts(): Promise<BrokerCounts> {
+    const counts = await this.#json<Omit<BrokerCounts, "ended">>("counts");
+    return { waiting: 0, chatting: 0, present: 0, ...counts, ended: 0 };
+  }
+
+  async #refresh(): Promise<void> {
+    if (this.#local.size === 0) return;
+    await this.#run("refresh", this.#instance, this.#aliveTtlMs, ...this.#local.keys());
+  }
+
+  /** One instance at a time, by a lease that lapses if its holder dies. */
+  async #sweep(): Promise<void> {
+    const lease = `${this.#prefix}lease:sweep`;
+    const ttl = 3000;
+    const got = await this.#redis.set(lease, this.#instance, "PX", ttl, "NX");
+    if (!got) {
+      if ((await this.#redis.get(lease)) !== this.#instance) return;
+      await this.#redis.pexpire(lease, ttl);
+    }
+    await this.#run("sweep", this.#graceMs, 500);
+  }
+
+  /**
+   * The server is stopping. On Redis the chats go on: the visitors' sockets reconnect to
+   * another instance and resume there, within the grace period.
+   */
+  async endAll(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    for (const timer of this.#rematch.values()) clearTimeout(timer);
+    for (const window of this.#typing.values()) if (window.timer) clearTimeout(window.timer);
+    await this.#subscriber.unsubscribe(this.#channel()).catch(() => {});
+  }
+}

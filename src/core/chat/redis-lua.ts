@@ -1,0 +1,308 @@
+/**
+ * The chat's steps on Redis, each one Lua script so it runs as one atomic step for every
+ * instance: pairing can never hand one visitor to two chats, and an event is appended to a
+ * visitor's stream and announced to the instances holding that stream in the same step.
+ *
+ * Every script gets the key prefix as ARGV[1] and the time (ms) as ARGV[2]; the rest follow.
+ * Keys, under the prefix:
+ *   ticket             INCR counter: the pool's order, first come first served, no clocks
+ *   pool               ZSET visitor -> ticket
+ *   v:<id>             HASH ip, cc, country, chat (current chat id), since (joined the pool)
+ *   alive:<id>         count of open streams, with a TTL the holding instances refresh
+ *   where:<id>         SET of instances holding a stream of the visitor
+ *   present            ZSET visitor -> last seen (stream open or closed at); swept after the grace
+ *   ev:<id>            STREAM of the visitor's events; its ids are the streams' tracked ids
+ *   chat:<id>          HASH a, b, ended
+ *   msgs:<id>          LIST of the chat's last messages (JSON), for reports
+ *   vchats:<id>        LIST of the visitor's recent chat ids
+ *   chats              SET of running chats
+ *   parted:<a>|<b>     set while two visitors who parted prefer others
+ *   ban:<key>          until, while a ban ("visitor:<id>", "ip:<hash>") lasts
+ *   ip:<hash>          SET of visitors seen from an address (bans by address end their chats)
+ *   flood:<key>        HASH tokens, at: a token bucket
+ * Channel inbox:<instance> carries "<visitor> <event id> <event JSON>" for each event.
+ */
+export function prelude(cfg: {
+  skipPartnerMs: number;
+  keepEndedMs: number;
+  meetAgainAfterMs: number;
+}): string {
+  return `
+local K = ARGV[1]
+local now = tonumber(ARGV[2])
+local cfg = { skipPartnerMs = ${cfg.skipPartnerMs}, keepEndedMs = ${cfg.keepEndedMs}, meetAgainAfterMs = ${cfg.meetAgainAfterMs} }
+
+local function push(v, event)
+  local key = K .. 'ev:' .. v
+  local json = cjson.encode(event)
+  local id = redis.call('XADD', key, 'MAXLEN', '~', 200, '*', 'e', json)
+  redis.call('PEXPIRE', key, 86400000)
+  for _, inst in ipairs(redis.call('SMEMBERS', K .. 'where:' .. v)) do
+    redis.call('PUBLISH', K .. 'inbox:' .. inst, v .. ' ' .. id .. ' ' .. json)
+  end
+  return id
+end
+
+local function partnerOf(v)
+  local h = redis.call('HMGET', K .. 'v:' .. v, 'cc', 'country')
+  return { countryCode = h[1] or cjson.null, country = h[2] or 'Unknown' }
+end
+
+local function banned(v)
+  if redis.call('EXISTS', K .. 'ban:visitor:' .. v) == 1 then return true end
+  local ip = redis.call('HGET', K .. 'v:' .. v, 'ip')
+  return ip and redis.call('EXISTS', K .. 'ban:ip:' .. ip) == 1
+end
+
+local function currentChat(v)
+  local chat = redis.call('HGET', K .. 'v:' .. v, 'chat')
+  if not chat or chat == '' then return nil end
+  local h = redis.call('HMGET', K .. 'chat:' .. chat, 'a', 'b', 'ended')
+  if not h[1] or (h[3] and h[3] ~= '') then return nil end
+  return { id = chat, a = h[1], b = h[2] }
+end
+
+local function status(v)
+  local chat = currentChat(v)
+  if chat then
+    local other = chat.a == v and chat.b or chat.a
+    return { state = 'chatting', chatId = chat.id, partner = partnerOf(other) }
+  end
+  if redis.call('ZSCORE', K .. 'pool', v) then return { state = 'waiting' } end
+  return { state = 'idle' }
+end
+
+local function pairKey(a, b)
+  if a < b then return K .. 'parted:' .. a .. '|' .. b end
+  return K .. 'parted:' .. b .. '|' .. a
+end
+
+local function finish(chat, tellA, tellB)
+  redis.call('HSET', K .. 'chat:' .. chat.id, 'ended', now)
+  redis.call('SREM', K .. 'chats', chat.id)
+  redis.call('SET', pairKey(chat.a, chat.b), '1', 'PX', cfg.skipPartnerMs)
+  redis.call('PEXPIRE', K .. 'chat:' .. chat.id, cfg.keepEndedMs)
+  redis.call('PEXPIRE', K .. 'msgs:' .. chat.id, cfg.keepEndedMs)
+  for _, side in ipairs({ { chat.a, tellA }, { chat.b, tellB } }) do
+    redis.call('HSET', K .. 'v:' .. side[1], 'chat', '')
+    if side[2] then
+      push(side[1], { type = 'typing', chatId = chat.id, isTyping = false })
+      push(side[1], { type = 'partner-left', chatId = chat.id })
+    end
+  end
+end
+
+-- Leaves the pool or the chat; the partner hears it. True when there was something to leave.
+local function leave(v)
+  if redis.call('ZREM', K .. 'pool', v) == 1 then
+    push(v, { type = 'idle' })
+    return true
+  end
+  local chat = currentChat(v)
+  if not chat then return false end
+  finish(chat, chat.a ~= v, chat.b ~= v)
+  push(v, { type = 'idle' })
+  return true
+end
+
+local function pair(first, second)
+  local id = ARGV[#ARGV]
+  redis.call('HSET', K .. 'chat:' .. id, 'a', first, 'b', second, 'ended', '')
+  redis.call('SADD', K .. 'chats', id)
+  for _, v in ipairs({ first, second }) do
+    redis.call('ZREM', K .. 'pool', v)
+    redis.call('HSET', K .. 'v:' .. v, 'chat', id)
+    redis.call('LPUSH', K .. 'vchats:' .. v, id)
+    redis.call('LTRIM', K .. 'vchats:' .. v, 0, 9)
+    redis.call('PEXPIRE', K .. 'vchats:' .. v, cfg.keepEndedMs)
+  end
+  push(first, { type = 'matched', chatId = id, partner = partnerOf(second) })
+  push(second, { type = 'matched', chatId = id, partner = partnerOf(first) })
+  return { state = 'chatting', chatId = id, partner = partnerOf(first) }
+end
+
+-- Pairs a waiting, listening visitor with the longest-waiting other one who is listening, not
+-- banned and not a recent partner; a recent partner only when both waited long enough alone.
+local function match(me)
+  if not redis.call('ZSCORE', K .. 'pool', me) then return nil end
+  if redis.call('EXISTS', K .. 'alive:' .. me) == 0 then return nil end
+  local waited = function(v)
+    local since = tonumber(redis.call('HGET', K .. 'v:' .. v, 'since') or now)
+    return now - since >= cfg.meetAgainAfterMs
+  end
+  local again = nil
+  for _, other in ipairs(redis.call('ZRANGE', K .. 'pool', 0, 499)) do
+    if other ~= me and redis.call('EXISTS', K .. 'alive:' .. other) == 1 then
+      if banned(other) then
+        redis.call('ZREM', K .. 'pool', other)
+      elseif redis.call('EXISTS', pairKey(me, other)) == 1 then
+        if not again and waited(me) and waited(other) then again = other end
+      else
+        return pair(other, me)
+      end
+    end
+  end
+  if again then return pair(again, me) end
+  return nil
+end
+
+local function encode(value)
+  if value == nil then return nil end
+  return cjson.encode(value)
+end
+`;
+}
+
+/** The scripts: each is the prelude and a body; ARGV after the prefix and time as named. */
+export const SCRIPTS = {
+  /** ARGV: visitor, ip, country code ('' for none), country, chat id to use if paired. */
+  start: `
+local v = ARGV[3]
+local hash = K .. 'v:' .. v
+redis.call('HSET', hash, 'ip', ARGV[4], 'country', ARGV[6])
+if ARGV[5] == '' then redis.call('HDEL', hash, 'cc') else redis.call('HSET', hash, 'cc', ARGV[5]) end
+redis.call('PEXPIRE', hash, 86400000)
+redis.call('SADD', K .. 'ip:' .. ARGV[4], v)
+redis.call('PEXPIRE', K .. 'ip:' .. ARGV[4], 86400000)
+if banned(v) then return cjson.encode({ banned = true }) end
+local current = status(v)
+if current.state ~= 'idle' then return cjson.encode(current) end
+redis.call('ZADD', K .. 'pool', redis.call('INCR', K .. 'ticket'), v)
+redis.call('HSET', hash, 'since', now)
+if not redis.call('ZSCORE', K .. 'present', v) then redis.call('ZADD', K .. 'present', now, v) end
+push(v, { type = 'waiting' })
+return cjson.encode(match(v) or { state = 'waiting' })
+`,
+  /** ARGV: visitor, chat id to use if paired. Pairs a waiting visitor if anyone fits now. */
+  match: "return encode(match(ARGV[3]))",
+  /** ARGV: visitor. */
+  status: "return cjson.encode(status(ARGV[3]))",
+  /** ARGV: visitor, instance, alive TTL ms, chat id to use if paired. A stream opens. */
+  attach: `
+local v = ARGV[3]
+redis.call('INCR', K .. 'alive:' .. v)
+redis.call('PEXPIRE', K .. 'alive:' .. v, ARGV[5])
+redis.call('SADD', K .. 'where:' .. v, ARGV[4])
+redis.call('PEXPIRE', K .. 'where:' .. v, ARGV[5])
+redis.call('ZADD', K .. 'present', now, v)
+match(v)
+local last = redis.call('XREVRANGE', K .. 'ev:' .. v, '+', '-', 'COUNT', 1)[1]
+return cjson.encode({ status = status(v), lastId = last and last[1] or '0-0' })
+`,
+  /** ARGV: visitor, instance. A stream closes; a waiting visitor with none left leaves the pool. */
+  detach: `
+local v = ARGV[3]
+local left = redis.call('DECR', K .. 'alive:' .. v)
+redis.call('ZADD', K .. 'present', now, v)
+if left <= 0 then
+  redis.call('DEL', K .. 'alive:' .. v)
+  redis.call('SREM', K .. 'where:' .. v, ARGV[4])
+  if redis.call('ZREM', K .. 'pool', v) == 1 then push(v, { type = 'idle' }) end
+end
+return left
+`,
+  /** ARGV: instance, alive TTL ms, then visitors. Streams still open: keep them alive. */
+  refresh: `
+for i = 5, #ARGV do
+  local v = ARGV[i]
+  redis.call('PEXPIRE', K .. 'alive:' .. v, ARGV[4])
+  redis.call('SADD', K .. 'where:' .. v, ARGV[3])
+  redis.call('PEXPIRE', K .. 'where:' .. v, ARGV[4])
+  redis.call('ZADD', K .. 'present', now, v)
+end
+return #ARGV - 4
+`,
+  /**
+   * ARGV: visitor, content, message id, then the flood buckets: visitor rate, burst, address
+   * rate, burst. Answers the sender's copy, or an error code.
+   */
+  send: `
+local v = ARGV[3]
+local chat = currentChat(v)
+if not chat then return cjson.encode({ error = 'NOT_FOUND' }) end
+if banned(v) then return cjson.encode({ error = 'CHAT_BANNED' }) end
+local ip = redis.call('HGET', K .. 'v:' .. v, 'ip') or ''
+local function take(key, rate, burst)
+  local h = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = tonumber(h[1] or burst)
+  local at = tonumber(h[2] or now)
+  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  return tokens, function(left)
+    redis.call('HSET', key, 'tokens', left, 'at', now)
+    redis.call('PEXPIRE', key, math.ceil(burst / rate * 1000) + 1000)
+  end
+end
+local vt, vsave = take(K .. 'flood:v:' .. v, tonumber(ARGV[6]), tonumber(ARGV[7]))
+local it, isave = take(K .. 'flood:ip:' .. ip, tonumber(ARGV[8]), tonumber(ARGV[9]))
+if vt < 1 or it < 1 then return cjson.encode({ error = 'RATE_LIMITED' }) end
+vsave(vt - 1)
+isave(it - 1)
+local receiver = chat.a == v and chat.b or chat.a
+local sender = partnerOf(v)
+local held = { id = ARGV[5], senderVisitorId = v, senderIpKey = ip, content = ARGV[4], timestamp = now }
+redis.call('RPUSH', K .. 'msgs:' .. chat.id, cjson.encode(held))
+redis.call('LTRIM', K .. 'msgs:' .. chat.id, -50, -1)
+local function message(from)
+  return { id = held.id, content = held.content, timestamp = now, countryCode = sender.countryCode, country = sender.country, from = from }
+end
+push(receiver, { type = 'message', chatId = chat.id, message = message('partner') })
+local mine = message('me')
+push(v, { type = 'message', chatId = chat.id, message = mine })
+return cjson.encode({ message = mine })
+`,
+  /** ARGV: visitor, typing ('1' or '0'). */
+  typing: `
+local v = ARGV[3]
+local chat = currentChat(v)
+if not chat then return 0 end
+local receiver = chat.a == v and chat.b or chat.a
+push(receiver, { type = 'typing', chatId = chat.id, isTyping = ARGV[4] == '1' })
+return 1
+`,
+  /** ARGV: visitor. */
+  end: "leave(ARGV[3]) return 1",
+  /** ARGV: ban key ('visitor:<id>' or 'ip:<hash>'), until. Ends the chats it covers. */
+  ban: `
+local key = ARGV[3]
+local untilMs = tonumber(ARGV[4])
+if untilMs > now then redis.call('SET', K .. 'ban:' .. key, untilMs, 'PX', untilMs - now) end
+local covered = {}
+if string.sub(key, 1, 8) == 'visitor:' then
+  covered = { string.sub(key, 9) }
+else
+  covered = redis.call('SMEMBERS', K .. 'ip:' .. string.sub(key, 4))
+end
+for _, v in ipairs(covered) do
+  leave(v)
+  push(v, { type = 'banned', ['until'] = untilMs })
+end
+return #covered
+`,
+  /**
+   * ARGV: grace ms, the most to look at. Visitors whose streams stayed closed past the grace
+   * period leave (their partners hear it); their presence ends.
+   */
+  sweep: `
+local gone = redis.call('ZRANGEBYSCORE', K .. 'present', '-inf', now - tonumber(ARGV[3]), 'LIMIT', 0, tonumber(ARGV[4]))
+local n = 0
+for _, v in ipairs(gone) do
+  if redis.call('EXISTS', K .. 'alive:' .. v) == 1 then
+    redis.call('ZADD', K .. 'present', now, v)
+  else
+    leave(v)
+    redis.call('ZREM', K .. 'present', v)
+    n = n + 1
+  end
+end
+return n
+`,
+  counts: `
+return cjson.encode({
+  waiting = redis.call('ZCARD', K .. 'pool'),
+  chatting = redis.call('SCARD', K .. 'chats'),
+  present = redis.call('ZCARD', K .. 'present'),
+})
+`,
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;

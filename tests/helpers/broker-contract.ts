@@ -1,0 +1,302 @@
+import { describe, expect, test } from "bun:test";
+import type { ChatEvent } from "../../src/common/chat.ts";
+import type { BrokerOptions, ChatBroker } from "../../src/core/chat/broker.ts";
+import type { Numbered } from "../../src/core/chat/mailbox.ts";
+
+/** Options every broker under the contract takes (timings shortened for tests). */
+export type ContractOptions = Pick<
+  BrokerOptions,
+  "resumeGraceMs" | "meetAgainAfterMs" | "flood" | "addressFlood" | "skipPartnerMs"
+>;
+
+export const visitor = (id: string, ipKey = `ip-${id}`) => ({
+  visitorId: id,
+  ipKey,
+  country: { countryCode: "TW", country: "Taiwan" },
+});
+
+/** A visitor's open stream, read in the background. */
+export interface OpenStream {
+  events: Numbered[];
+  stop(): void;
+  waitFor(match: (e: ChatEvent) => boolean, ms?: number): Promise<ChatEvent>;
+  types(): string[];
+}
+
+export function open(b: ChatBroker, id: string, lastEventId?: string | null): OpenStream {
+  const abort = new AbortController();
+  const events: Numbered[] = [];
+  const wakers = new Set<() => void>();
+  void (async () => {
+    for await (const numbered of b.events(id, lastEventId, abort.signal)) {
+      events.push(numbered);
+      for (const wake of wakers) wake();
+    }
+  })();
+  return {
+    events,
+    stop: () => abort.abort(),
+    types: () => events.map((e) => e.event.type),
+    waitFor(match, ms = 2000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = events.find((e) => match(e.event));
+          if (!found) return;
+          wakers.delete(check);
+          clearTimeout(timer);
+          resolve(found.event);
+        };
+        const timer = setTimeout(() => {
+          wakers.delete(check);
+          reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => e.event))}`));
+        }, ms);
+        wakers.add(check);
+        check();
+      });
+    },
+  };
+}
+
+const is =
+  <T extends ChatEvent["type"]>(type: T) =>
+  (e: ChatEvent): boolean =>
+    e.type === type;
+
+/** Opens a stream, waits for its first event, and presses start. */
+async function join(b: ChatBroker, id: string, ipKey?: string) {
+  const stream = open(b, id);
+  await stream.waitFor(is("status"));
+  const status = await b.start(visitor(id, ipKey));
+  return { stream, status };
+}
+
+/**
+ * The rules every chat broker keeps, in memory or on Redis, through the ChatBroker interface
+ * only. `make` gives a fresh broker (with its own empty state) for each test.
+ */
+export function brokerContract(
+  name: string,
+  make: (options: ContractOptions) => Promise<ChatBroker>,
+): void {
+  const withBroker =
+    (options: ContractOptions, body: (b: ChatBroker) => Promise<void>) => async () => {
+      const b = await make({ resumeGraceMs: 60_000, ...options });
+      try {
+        await body(b);
+      } finally {
+        await b.close();
+      }
+    };
+
+  describe(`${name}: pairing`, () => {
+    test(
+      "first come, first served; never oneself; everyone once",
+      withBroker({}, async (b) => {
+        expect((await join(b, "a")).status).toEqual({ state: "waiting" });
+        expect((await join(b, "b")).status).toMatchObject({ state: "chatting" });
+        expect((await join(b, "c")).status).toEqual({ state: "waiting" });
+        expect(await b.start(visitor("c"))).toEqual({ state: "waiting" });
+        expect((await join(b, "d")).status).toMatchObject({ state: "chatting" });
+        const chatOf = async (id: string) => ((await b.status(id)) as { chatId: string }).chatId;
+        expect(await chatOf("a")).toBe(await chatOf("b"));
+        expect(await chatOf("c")).toBe(await chatOf("d"));
+        expect(await b.online()).toBe(4);
+      }),
+    );
+
+    test(
+      "only visitors with an open stream are paired; one who started first is paired when it opens",
+      withBroker({}, async (b) => {
+        expect(await b.start(visitor("ghost"))).toEqual({ state: "waiting" });
+        expect((await join(b, "n")).status).toEqual({ state: "waiting" });
+        const ghost = open(b, "ghost");
+        // Paired as the stream opens: told by its first status or a "matched" right after.
+        await ghost.waitFor(
+          (e) => e.type === "matched" || (e.type === "status" && e.status.state === "chatting"),
+        );
+        expect(await b.status("n")).toMatchObject({ state: "chatting" });
+      }),
+    );
+
+    test(
+      "a waiting visitor whose stream closes leaves the pool at once",
+      withBroker({}, async (b) => {
+        const a = await join(b, "a");
+        a.stream.stop();
+        await Bun.sleep(50);
+        expect(await b.status("a")).toEqual({ state: "idle" });
+        expect((await join(b, "b")).status).toEqual({ state: "waiting" });
+      }),
+    );
+
+    test(
+      "recent partners prefer anyone else, and meet again once both waited long enough alone",
+      withBroker({ meetAgainAfterMs: 300 }, async (b) => {
+        await join(b, "a");
+        await join(b, "b");
+        await b.end("a");
+        expect(await b.start(visitor("a"))).toEqual({ state: "waiting" });
+        expect(await b.start(visitor("b"))).toEqual({ state: "waiting" });
+        expect((await join(b, "c")).status).toMatchObject({ state: "chatting" });
+        expect(await b.status("a")).toMatchObject({ state: "chatting" });
+        await b.end("c");
+        expect(await b.start(visitor("a"))).toEqual({ state: "waiting" });
+        await Bun.sleep(100);
+        expect(await b.status("a")).toEqual({ state: "waiting" });
+        await Bun.sleep(600);
+        expect(await b.status("a")).toMatchObject({ state: "chatting" });
+        expect(await b.status("b")).toMatchObject({ state: "chatting" });
+      }),
+    );
+
+    test(
+      "1,000 simultaneous starts pair everyone exactly once",
+      withBroker({}, async (b) => {
+        const ids = Array.from({ length: 1000 }, (_, i) => `v${i}`);
+        const streams = ids.map((id) => open(b, id));
+        await Promise.all(streams.map((s) => s.waitFor(is("status"))));
+        await Promise.all(ids.map((id) => b.start(visitor(id))));
+        const members = new Map<string, string[]>();
+        for (const id of ids) {
+          const status = await b.status(id);
+          expect(status.state).toBe("chatting");
+          if (status.state === "chatting") {
+            members.set(status.chatId, [...(members.get(status.chatId) ?? []), id]);
+          }
+        }
+        expect(members.size).toBe(500);
+        for (const pair of members.values()) expect(new Set(pair).size).toBe(2);
+        for (const s of streams) s.stop();
+      }),
+    );
+  });
+
+  describe(`${name}: messages and streams`, () => {
+    test(
+      "a message reaches both streams; only the partner's messages can be reported",
+      withBroker({}, async (b) => {
+        const a = await join(b, "a");
+        const p = await join(b, "b");
+        const sent = await b.send("a", "hello there");
+        expect(sent).toMatchObject({ from: "me", content: "hello there", country: "Taiwan" });
+        await p.stream.waitFor((e) => e.type === "message" && e.message.from === "partner");
+        await a.stream.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+        expect((await b.partnerMessage("b", sent.id))?.content).toBe("hello there");
+        expect(await b.partnerMessage("a", sent.id)).toBeUndefined();
+        expect(await b.partnerMessage("c", sent.id)).toBeUndefined();
+      }),
+    );
+
+    test(
+      "each visitor's messages meet a flood gate, and so do an address's",
+      withBroker(
+        {
+          flood: { ratePerSecond: 0.001, burst: 2 },
+          addressFlood: { ratePerSecond: 0.001, burst: 3 },
+        },
+        async (b) => {
+          await join(b, "a", "shared");
+          await join(b, "b");
+          await join(b, "c", "shared");
+          await join(b, "d");
+          await b.send("a", "1");
+          await b.send("a", "2");
+          await expect(b.send("a", "3")).rejects.toThrow(/rate limited/);
+          await b.send("c", "4");
+          await expect(b.send("c", "5")).rejects.toThrow(/rate limited/);
+          expect(await b.send("b", "6")).toMatchObject({ content: "6" });
+        },
+      ),
+    );
+
+    test(
+      "typing reaches the partner at most twice a second, the last state last",
+      withBroker({}, async (b) => {
+        await join(b, "a");
+        const p = await join(b, "b");
+        for (let i = 0; i < 200; i++) await b.typing("a", i % 2 === 0);
+        await b.typing("a", false);
+        await Bun.sleep(800);
+        const typing = p.stream.events
+          .map((e) => e.event)
+          .filter((e): e is Extract<ChatEvent, { type: "typing" }> => e.type === "typing");
+        expect(typing.length).toBeLessThanOrEqual(3);
+        expect(typing.at(-1)?.isTyping).toBe(false);
+      }),
+    );
+
+    test(
+      "a stream resuming from an id gets exactly what followed; an unknown id starts with the status",
+      withBroker({}, async (b) => {
+        const a = await join(b, "a");
+        await join(b, "b");
+        await a.stream.waitFor(is("matched"));
+        const mark = a.stream.events.at(-1)?.id ?? "";
+        a.stream.stop();
+        await b.send("b", "while away 1");
+        await b.send("b", "while away 2");
+        const back = open(b, "a", mark);
+        await back.waitFor((e) => e.type === "message" && e.message.content === "while away 2");
+        expect(back.types()).toEqual(["message", "message"]);
+        const fresh = open(b, "a", "nonsense");
+        await fresh.waitFor(is("status"));
+        expect(fresh.events[0]?.event).toMatchObject({
+          type: "status",
+          status: { state: "chatting" },
+        });
+      }),
+    );
+  });
+
+  describe(`${name}: leaving and bans`, () => {
+    test(
+      "with no stream left past the grace period, the partner hears they left; the pool and presence empty",
+      withBroker({ resumeGraceMs: 200 }, async (b) => {
+        const a = await join(b, "a");
+        const p = await join(b, "b");
+        a.stream.stop();
+        await Bun.sleep(50);
+        expect((await b.status("a")).state).toBe("chatting");
+        await p.stream.waitFor(is("partner-left"), 3000);
+        expect(await b.status("b")).toEqual({ state: "idle" });
+        p.stream.stop();
+        await b.start(visitor("never-listens"));
+        await Bun.sleep(1500);
+        expect(await b.counts()).toMatchObject({ waiting: 0, chatting: 0, present: 0 });
+      }),
+    );
+
+    test(
+      "coming back within the grace period keeps the chat",
+      withBroker({ resumeGraceMs: 1000 }, async (b) => {
+        const a = await join(b, "a");
+        await join(b, "b");
+        a.stream.stop();
+        await Bun.sleep(100);
+        const back = open(b, "a");
+        await back.waitFor(is("status"));
+        await Bun.sleep(1500);
+        expect((await b.status("a")).state).toBe("chatting");
+      }),
+    );
+
+    test(
+      "a ban ends the visitor's chat and tells them; a ban on an address covers all its visitors",
+      withBroker({}, async (b) => {
+        const a = await join(b, "a");
+        await join(b, "b");
+        await b.ban("visitor:a", 123);
+        await a.stream.waitFor((e) => e.type === "banned" && e.until === 123);
+        expect(await b.status("b")).toEqual({ state: "idle" });
+        const x = await join(b, "x", "shared");
+        await join(b, "p");
+        const y = await join(b, "y", "shared");
+        await join(b, "q");
+        await b.ban("ip:shared", 456);
+        await x.stream.waitFor(is("banned"));
+        await y.stream.waitFor(is("banned"));
+        for (const id of ["p", "q"]) expect(await b.status(id)).toEqual({ state: "idle" });
+      }),
+    );
+  });
+}

@@ -1,0 +1,4 @@
+import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
+import { brokerContract } from "../helpers/broker-contract.ts";
+
+brokerContract("in memory", async (options) => new InMemoryChatBroker(options));
