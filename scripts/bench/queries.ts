@@ -93,9 +93,10 @@ export async function readPath(
 
 /** The INSERT that throwBottle runs. */
 export async function writePathSql(): Promise<string[]> {
-  const { db, sqlite } = openDatabase(":memory:");
+  const database = openDatabase(":memory:");
+  const { db, sqlite } = database;
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(database);
     const seen = record(sqlite);
     await throwBottle(
       db,

@@ -10,7 +10,7 @@ import { RateLimiter } from "../core/limits/rate-limiter.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { loadWebAssets } from "./assets.ts";
-import type { Config } from "./config.ts";
+import { assertServable, type Config } from "./config.ts";
 import { createHandler } from "./handler.ts";
 import type { Services } from "./services.ts";
 import { createWebSocket } from "./ws.ts";
@@ -32,8 +32,15 @@ export interface AppOptions {
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const now = options.now ?? Date.now;
-  const { db, sqlite } = openDatabase(config.databaseFile);
-  await migrateToLatest(db);
+  assertServable(config);
+  const database = openDatabase(config.database);
+  const { db } = database;
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const assets = await loadWebAssets();
   const bans = await ChatBans.load(db, now);
   const services: Services = {
@@ -97,7 +104,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     services,
     /**
      * Stops accepting, tells chat partners, lets requests in flight (and their writes) finish
-     * for a moment, then checkpoints the WAL into the database file and closes it.
+     * for a moment, then closes the database (on SQLite, after folding the WAL into the file).
      */
     async stop() {
       clearInterval(pruning);
@@ -108,8 +115,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
       services.chat.broker.close();
-      sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
-      await db.destroy();
+      await database.close();
     },
   };
 }

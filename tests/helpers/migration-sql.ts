@@ -1,7 +1,7 @@
 import { Kysely } from "kysely";
 import { openSqlite } from "../../db/connection.ts";
 import { BunSqliteDialect } from "../../db/dialect.ts";
-import { migrations } from "../../db/migrations/index.ts";
+import { migrationsFor } from "../../db/migrations/index.ts";
 
 /**
  * Every statement the migrations run on a fresh SQLite database, in order, one per line under
@@ -19,7 +19,7 @@ export async function sqliteMigrationSql(): Promise<string> {
     },
   });
   try {
-    for (const [name, migration] of Object.entries(migrations)) {
+    for (const [name, migration] of Object.entries(migrationsFor("sqlite"))) {
       lines.push(`-- ${name}`);
       await migration.up(db);
     }
