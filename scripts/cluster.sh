@@ -59,7 +59,11 @@ start_cluster() {
   [ -n "$bin" ] || { echo "PostgreSQL 15 or later is not installed" >&2; return 1; }
   mkdir -p "$dir/pg"
   chmod 755 "$dir"
-  [ "$(id -u)" = "0" ] && chown postgres "$dir/pg"
+  if [ "$(id -u)" = "0" ]; then
+    chown postgres "$dir/pg"
+    runuser -u postgres -- test -w "$dir/pg" ||
+      { echo "$dir must be reachable by the postgres user (its parent folders too)" >&2; return 1; }
+  fi
   as_pg_owner "$bin/initdb" -D "$dir/pg" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; return 1; }
   pg_port="$(free_port)"
