@@ -19,3 +19,12 @@ export function isUniqueViolation(error: unknown): boolean {
     code === "SQLITE_CONSTRAINT_PRIMARYKEY"
   );
 }
+
+/**
+ * PostgreSQL gave up a transaction to keep concurrent ones serializable (SQLSTATE 40001) or to
+ * break a deadlock (40P01): running it again is the documented answer. SQLite never does.
+ */
+export function isSerializationFailure(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "40001" || code === "40P01";
+}

@@ -38,8 +38,11 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   try {
     await migrateToLatest(database);
   } catch (error) {
-    await database.close();
-    throw error;
+    await database.close().catch(() => {});
+    // An unreachable server says only ECONNREFUSED; the operator needs to know which one.
+    throw new Error(`could not open and migrate the ${database.where}: ${String(error)}`, {
+      cause: error,
+    });
   }
   const assets = await loadWebAssets();
   const bans = await ChatBans.load(db, now);

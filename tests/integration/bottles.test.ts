@@ -231,6 +231,21 @@ describe("likes", () => {
     const missing = await failure(bob.bottles.toggleLike.mutate({ bottleId: 999_999 }));
     expect(missing.status).toBe(404);
   });
+  test("likes by one user at the same moment count as if one after another", async () => {
+    const { id } = await visitor().bottles.throw.mutate(
+      bottle("Liked at once", { isPublic: true }),
+    );
+    const carol = visitor();
+    await carol.auth.signUp.mutate({ username: `carol${n}`, password: "carol-password" });
+    // Five toggles in one batch, run together: none fails, and they alternate like and unlike.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => carol.bottles.toggleLike.mutate({ bottleId: id })),
+    );
+    expect(answers.filter((a) => a.liked)).toHaveLength(3);
+    expect(answers.map((a) => a.count).sort()).toEqual([0, 0, 1, 1, 1]);
+    const card = (await carol.bottles.publicList.query()).bottles.find((b) => b.id === id);
+    expect(card).toMatchObject({ likeCount: 1, isLiked: true });
+  });
 });
 
 describe("reports", () => {
@@ -257,6 +272,18 @@ describe("reports", () => {
       sql`SELECT reason, is_safe FROM bottle_reports WHERE bottle_id = ${id}`,
     );
     expect(reports).toHaveLength(3);
+  });
+
+  test("three reporters at the same moment take a bottle out of the ocean", async () => {
+    const { id } = await visitor().bottles.throw.mutate(
+      bottle("Reported at once", { isPublic: true }),
+    );
+    const reporters = [await reporter(), await reporter(), await reporter()];
+    // Each report counts the reporters in its transaction; the last one must see all three.
+    await Promise.all(
+      reporters.map((api) => api.bottles.report.mutate({ bottleId: id, reason: "spam" })),
+    );
+    expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
   });
 
   test("one report of a bottle the moderator finds unsafe hides it at once", async () => {
