@@ -330,6 +330,8 @@ async function discoverPg(): Promise<Section> {
   let details = "";
   let sqlMatches = true;
   let allIndexed = true;
+  // Other work on a shared machine moves these figures more than SQLite's (more processes).
+  const loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
   // A folder of its own beside the others: the postgres user must reach it, and not `work`.
   const cluster = startCluster(mkdtempSync(join(scratchRoot, "tidings-bench-pg-")));
   try {
@@ -415,6 +417,7 @@ async function discoverPg(): Promise<Section> {
   notes.push(
     "A throwaway PostgreSQL 15 (Debian's package, fsync off, data on tmpfs) on the same two cores as the servers and the load generator; both servers use a postgres.js pool of 10 connections with int8 read as numbers (db/connection.ts). Ours goes through Kysely's kysely-postgres-js dialect, which reserves a pooled connection per query; the raw baseline sends the two statements on the pool directly. Both use prepared statements.",
     "The rows are the SQLite benchmark's seed, copied as they are; no goal is set for this row yet.",
+    `Load average (1, 5, 15 min) when this benchmark started: ${loadAverage}, on ${cpus().length} cores.`,
   );
   notes.push(
     sqlMatches
