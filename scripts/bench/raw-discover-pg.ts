@@ -43,16 +43,18 @@ if (import.meta.main) {
       const visitor = request.headers.get("cookie")?.slice(8) ?? "";
       const locale = request.headers.get("x-tidings-locale") === "zh-TW" ? "zh-TW" : "en";
       const now = Date.now();
-      const rows = (await sql.unsafe(CANDIDATES_SQL_PG, [0, now, now, visitor, 50], {
-        prepare: true,
-      })) as unknown as Array<{ id: number; locale: string }>;
+      const rows = await sql.unsafe<Array<{ id: number; locale: string }>>(
+        CANDIDATES_SQL_PG,
+        [0, now, now, visitor, 50],
+        { prepare: true },
+      );
       const same = rows.filter((r) => r.locale === locale);
       const pool = same.length > 0 ? same : rows;
       const chosen = pool[Math.floor(Math.random() * pool.length)];
       if (!chosen) return Response.json({ bottle: null });
-      const [row] = (await sql.unsafe(CARD_SQL_PG, [0, now, now, chosen.id], {
+      const [row] = await sql.unsafe<CardRow[]>(CARD_SQL_PG, [0, now, now, chosen.id], {
         prepare: true,
-      })) as unknown as CardRow[];
+      });
       if (!row) return Response.json({ bottle: null });
       return Response.json({
         bottle: {

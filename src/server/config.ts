@@ -172,11 +172,15 @@ export const settings: Array<SettingMeta & { env: SettingName }> = (
 /** The settings as the app reads them, derived from the validated environment. */
 const configSchema = settingsSchema.transform((e) => {
   const dataDir = resolve(e.DATA_DIR);
+  const database: DatabaseTarget = e.DB_URL ?? {
+    engine: "sqlite",
+    file: join(dataDir, "tidings.db"),
+  };
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    database: e.DB_URL ?? { engine: "sqlite", file: join(dataDir, "tidings.db") },
+    database,
     /** Kept for the shared chat, limits and bans of several instances. */
     redisUrl: e.REDIS_URL,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
@@ -198,7 +202,7 @@ const configSchema = settingsSchema.transform((e) => {
       : undefined,
     secret: e.SECRET ?? readOrCreateSecret(dataDir),
     version: VERSION,
-  } satisfies { database: DatabaseTarget } & Record<string, unknown>;
+  };
 });
 
 export type Config = z.output<typeof configSchema>;
