@@ -1,23 +1,16 @@
-import type { Database as BunDatabase } from "bun:sqlite";
-import { Kysely } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
-import { openSqlite } from "./connection.ts";
-import { BunSqliteDialect, registerSqlite } from "./dialect.ts";
-import { migrations } from "./migrations/index.ts";
-import type { Database, DB } from "./schema.ts";
+import type { DatabaseBackend } from "./backend.ts";
+import { migrationsFor } from "./migrations/index.ts";
 
-/** Opens (and creates) the database, with Kysely over the connection. */
-export function openDatabase(file: string): { db: DB; sqlite: BunDatabase } {
-  const sqlite = openSqlite(file);
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
-  registerSqlite(db, sqlite);
-  return { db, sqlite };
-}
+export { type DatabaseBackend, openDatabase, type SqliteBackend } from "./backend.ts";
 
-export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
+/** Brings the database up to date; on PostgreSQL, instances starting at once take turns (Kysely's migration lock). */
+export async function migrateToLatest(
+  backend: Pick<DatabaseBackend, "db" | "engine">,
+): Promise<MigrationResultSet> {
   const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
+    db: backend.db,
+    provider: { getMigrations: async () => migrationsFor(backend.engine) },
   });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;

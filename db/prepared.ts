@@ -14,34 +14,55 @@ class StandIn {
  * keeps the compiled SQL (bun:sqlite keeps its prepared statement, by the SQL text) and only
  * binds the new values. `build` is called once, with stand-ins for the values: it must pass
  * them to Kysely as they are and never branch on them (make one prepared query per shape).
- * Works on a transaction too, like every query taking `db`.
+ * Works on a transaction too, like every query taking `db`, and on either engine: the SQL is
+ * compiled once for each database handle it meets, since each engine's compiler writes its own.
  */
 export function prepared<Values extends Record<string, unknown>, Row>(
   build: (db: DB, values: Values) => Compilable<Row>,
 ): (db: DB, values: Values) => Promise<Row[]> {
-  let compiled: { sql: string; parameters: Array<StandIn | { fixed: unknown }> } | undefined;
-  // The statement for the last database it ran on (the site has one), found without a lookup.
-  let last: { sqlite: object; runnable: Runnable } | undefined;
+  // What each handle needs (the site has one, found without a lookup as `last`; transactions
+  // and a second database in tests and benchmarks are kept weakly).
+  let last: { db: DB; compiled: Compiled; runnable?: Runnable } | undefined;
+  const byHandle = new WeakMap<DB, NonNullable<typeof last>>();
   return async (db, values) => {
-    if (!compiled) {
-      const standIns = new Proxy({}, { get: (_, name) => new StandIn(String(name)) }) as Values;
-      const query = build(db, standIns).compile();
-      compiled = {
-        sql: query.sql,
-        parameters: query.parameters.map((p) => (p instanceof StandIn ? p : { fixed: p })),
-      };
+    if (last?.db !== db) {
+      let entry = byHandle.get(db);
+      if (!entry) {
+        entry = { db, compiled: compile(db, build) };
+        byHandle.set(db, entry);
+      }
+      last = entry;
     }
+    const { compiled } = last;
     const parameters = compiled.parameters.map((p) =>
       p instanceof StandIn ? values[p.name] : p.fixed,
     );
-    // Outside a transaction the statement runs on bun:sqlite directly, without Kysely's
-    // per-query executor objects; inside one, through the transaction's connection.
+    // On SQLite, outside a transaction, the statement runs on bun:sqlite directly, without
+    // Kysely's per-query executor objects; otherwise through Kysely's connection.
     const sqlite = sqliteOf(db);
     if (sqlite) {
-      if (last?.sqlite !== sqlite) last = { sqlite, runnable: ownRunnable(sqlite, compiled.sql) };
+      last.runnable ??= ownRunnable(sqlite, compiled.sql);
       return runStatement<Row>(last.runnable, parameters as SQLQueryBindings[]).rows;
     }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
     return result.rows;
+  };
+}
+
+interface Compiled {
+  sql: string;
+  parameters: Array<StandIn | { fixed: unknown }>;
+}
+
+/** Builds the query with stand-ins for the values and compiles it for this handle's engine. */
+function compile<Values extends Record<string, unknown>, Row>(
+  db: DB,
+  build: (db: DB, values: Values) => Compilable<Row>,
+): Compiled {
+  const standIns = new Proxy({}, { get: (_, name) => new StandIn(String(name)) }) as Values;
+  const query = build(db, standIns).compile();
+  return {
+    sql: query.sql,
+    parameters: query.parameters.map((p) => (p instanceof StandIn ? p : { fixed: p })),
   };
 }

@@ -1,9 +1,11 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import { columnTypes, createIndex, type Engine, idColumn } from "./engine.ts";
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const t = columnTypes(engine);
   await db.schema
     .createTable("chat_reports")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(engine))
     .addColumn("reported_visitor_id", "text", (c) => c.notNull())
     .addColumn("reported_ip_key", "text", (c) => c.notNull())
     .addColumn("reporter_visitor_id", "text", (c) => c.notNull())
@@ -13,21 +15,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("reason", "text", (c) => c.notNull())
     .addColumn("context", "text", (c) => c.notNull().defaultTo("chat"))
     .addColumn("is_safe", "integer", (c) => c.notNull())
-    .addColumn("created_at", "integer", (c) => c.notNull())
+    .addColumn("created_at", t.millis, (c) => c.notNull())
     .execute();
-  await sql`CREATE UNIQUE INDEX chat_reports_once ON chat_reports (reporter_visitor_id, message_id)`.execute(
-    db,
-  );
-  await sql`CREATE INDEX chat_reports_reported ON chat_reports (reported_visitor_id, created_at)`.execute(
-    db,
-  );
+  await createIndex(db, {
+    name: "chat_reports_once",
+    table: "chat_reports",
+    columns: ["reporter_visitor_id", "message_id"],
+    unique: true,
+  });
+  await createIndex(db, {
+    name: "chat_reports_reported",
+    table: "chat_reports",
+    columns: ["reported_visitor_id", "created_at"],
+  });
 
   await db.schema
     .createTable("chat_bans")
     // "visitor:<id>" or "ip:<ip key>".
     .addColumn("key", "text", (c) => c.primaryKey())
-    .addColumn("until", "integer", (c) => c.notNull())
-    .addColumn("created_at", "integer", (c) => c.notNull())
+    .addColumn("until", t.millis, (c) => c.notNull())
+    .addColumn("created_at", t.millis, (c) => c.notNull())
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001_contact_messages.ts";
 import * as m0002 from "./0002_accounts.ts";
@@ -7,12 +8,19 @@ import * as m0005 from "./0005_chat.ts";
 import * as m0006 from "./0006_report_handling.ts";
 import * as m0007 from "./0007_ocean_covering_index.ts";
 import * as m0008 from "./0008_visitor_addresses.ts";
+import type { Engine } from "./engine.ts";
+
+/** A migration written once for both engines: it is told which one it runs on. */
+interface EngineMigration {
+  up(db: Kysely<unknown>, engine: Engine): Promise<void>;
+  down?(db: Kysely<unknown>, engine: Engine): Promise<void>;
+}
 
 /**
  * Listed statically rather than read from a folder, so the same list works inside a compiled
  * binary. Names sort in the order they run; never rename or reorder a landed one.
  */
-export const migrations: Record<string, Migration> = {
+const all: Record<string, EngineMigration> = {
   "0001_contact_messages": m0001,
   "0002_accounts": m0002,
   "0003_translations": m0003,
@@ -22,3 +30,15 @@ export const migrations: Record<string, Migration> = {
   "0007_ocean_covering_index": m0007,
   "0008_visitor_addresses": m0008,
 };
+
+/** The migrations as Kysely's Migrator runs them on one engine. */
+export function migrationsFor(engine: Engine): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(all).map(([name, m]) => {
+      const down = m.down;
+      const migration: Migration = { up: (db) => m.up(db, engine) };
+      if (down) migration.down = (db) => down(db, engine);
+      return [name, migration];
+    }),
+  );
+}

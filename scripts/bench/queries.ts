@@ -20,12 +20,14 @@ export interface Statement {
 
 type Bindings = Parameters<ReturnType<Database["query"]>["all"]>;
 
-/** Records every statement run on this connection, with its bound values. */
+/**
+ * Records every statement run on this connection, with its bound values: Kysely's (made with
+ * `query`) and the prepared queries' own (made with `prepare`, db/prepared.ts).
+ */
 function record(sqlite: Database): Array<{ sql: string; params: unknown[] }> {
   const seen: Array<{ sql: string; params: unknown[] }> = [];
-  const query = sqlite.query.bind(sqlite);
-  const recording = (sql: string) => {
-    const statement = query(sql);
+  const recording = (make: (sql: string) => ReturnType<Database["query"]>) => (sql: string) => {
+    const statement = make(sql);
     const all = statement.all.bind(statement);
     const get = statement.get.bind(statement);
     const run = statement.run.bind(statement);
@@ -47,7 +49,8 @@ function record(sqlite: Database): Array<{ sql: string; params: unknown[] }> {
       iterate: statement.iterate.bind(statement),
     };
   };
-  sqlite.query = recording as unknown as typeof sqlite.query;
+  sqlite.query = recording(sqlite.query.bind(sqlite)) as unknown as typeof sqlite.query;
+  sqlite.prepare = recording(sqlite.prepare.bind(sqlite)) as unknown as typeof sqlite.prepare;
   return seen;
 }
 
@@ -93,9 +96,10 @@ export async function readPath(
 
 /** The INSERT that throwBottle runs. */
 export async function writePathSql(): Promise<string[]> {
-  const { db, sqlite } = openDatabase(":memory:");
+  const database = openDatabase(":memory:");
+  const { db, sqlite } = database;
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(database);
     const seen = record(sqlite);
     await throwBottle(
       db,

@@ -1,5 +1,5 @@
 /**
- * `bun run bench [discover|write|chat|match|memory|frontend|binary ...] [--quick]`
+ * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary ...] [--quick]`
  *
  * Runs the benchmarks in sequence and writes BENCHMARKS.md. Every server under test and every
  * baseline runs as its own process, and so does every load generator; each figure is compared
@@ -36,12 +36,23 @@ import type { ChatLoadOptions, ChatLoadResult } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
 import type { IdleLoadOptions } from "./load-idle.ts";
 import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
+import { copySeed, createDatabase, readPathPostgres, startCluster } from "./postgres.ts";
 import { readPath, type Statement, writePathSql } from "./queries.ts";
 import { CANDIDATES_SQL, CARD_SQL } from "./raw-discover.ts";
+import { CANDIDATES_SQL_PG, CARD_SQL_PG } from "./raw-discover-pg.ts";
 import { INSERT_SQL } from "./raw-insert.ts";
 import { seed } from "./seed.ts";
 
-const BENCHMARKS = ["discover", "write", "chat", "match", "memory", "frontend", "binary"] as const;
+const BENCHMARKS = [
+  "discover",
+  "discover-pg",
+  "write",
+  "chat",
+  "match",
+  "memory",
+  "frontend",
+  "binary",
+] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const args = process.argv.slice(2);
@@ -306,6 +317,114 @@ async function discover(): Promise<Section> {
   if (!sqlMatches)
     notes.push("WARNING: the raw baseline's SQL no longer matches what discoverBottle runs.");
   return { title: "Discover read path", rows, notes, details };
+}
+
+/**
+ * Discover on PostgreSQL: the app on a throwaway PostgreSQL server (with Redis, which a
+ * PostgreSQL site requires) against the same two statements through postgres.js alone, on the
+ * same rows as the SQLite benchmark, interleaved the same way.
+ */
+async function discoverPg(): Promise<Section> {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  let details = "";
+  let sqlMatches = true;
+  let allIndexed = true;
+  // Other work on a shared machine moves these figures more than SQLite's (more processes).
+  const loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
+  // A folder of its own beside the others: the postgres user must reach it, and not `work`.
+  const cluster = startCluster(mkdtempSync(join(scratchRoot, "tidings-bench-pg-")));
+  try {
+    for (const size of SIZES) {
+      const started = performance.now();
+      const dir = join(work, `discover-pg-${label(size)}`);
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, "seed.db");
+      const seeded = await seed(file, size);
+      const url = await createDatabase(cluster.adminUrl, `bench_${label(size).toLowerCase()}`);
+      await copySeed(file, url);
+      log(
+        `seeded PostgreSQL with ${fmt(size)} bottles (${fmt(seeded.visible)} visible) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+      const path = await readPathPostgres(url);
+      const statements = [...path.anonymous, ...path.signedIn];
+      if (statements.some((s) => s.plan.some((line) => /Seq Scan on bottles\b/.test(line))))
+        allIndexed = false;
+      if (path.anonymous[0]?.sql !== CANDIDATES_SQL_PG || path.anonymous[1]?.sql !== CARD_SQL_PG)
+        sqlMatches = false;
+      if (size === SIZES[SIZES.length - 1]) {
+        details =
+          `Query plans on the ${label(size)} PostgreSQL database (EXPLAIN with the values the statements were bound to):\n\n` +
+          planText("An anonymous reader (what the load does)", path.anonymous) +
+          "\n" +
+          planText("A signed-in reader", path.signedIn.slice(1));
+      }
+      const measured = await withServers(
+        [
+          () =>
+            startServer("app-server.ts", {
+              DATA_DIR: dir,
+              SECRET,
+              DB_URL: url,
+              REDIS_URL: cluster.redisUrl,
+            }),
+          () => startServer("raw-discover-pg.ts", { DB_URL: url }),
+        ],
+        ([app, raw]) => {
+          if (!app || !raw) throw new Error("servers missing");
+          return interleaved(app, "/trpc/bottles.discover", raw, "/", "discover");
+        },
+      );
+      const ours = summarizeHttp(measured.ours);
+      const theirs = summarizeHttp(measured.theirs);
+      const ratio = ratioOf(ours.rps, theirs.rps);
+      rows.push({
+        benchmark: `Discover on PostgreSQL, ${label(size)} bottles: requests/s (${HTTP.concurrency} concurrent)`,
+        ours: fmt(ours.rps),
+        baseline: `${fmt(theirs.rps)} (raw postgres.js)`,
+        ratio: notAbove(ratio),
+        goal: "—",
+        met: "—",
+      });
+      rows.push({
+        benchmark: `Discover on PostgreSQL, ${label(size)} bottles: p50 / p99 ms`,
+        ours: `${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)}`,
+        baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
+        ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
+        goal: "—",
+        met: "—",
+      });
+      notes.push(
+        `${label(size)}: app server CPU ${ours.cpu.toFixed(2)} cores (ours) and ${theirs.cpu.toFixed(2)} (raw), ` +
+          `about ${fmt((ours.cpu / ours.rps) * 1e6)} µs and ${fmt((theirs.cpu / theirs.rps) * 1e6)} µs per request, not counting PostgreSQL's own processes; ` +
+          `rounds: ours ${measured.ours.map((r) => fmt(r.rps)).join(", ")}; raw ${measured.theirs.map((r) => fmt(r.rps)).join(", ")}` +
+          (ours.non200 + ours.errors > 0
+            ? `; ${ours.non200} non-200 answers, ${ours.errors} errors (ours)`
+            : ""),
+      );
+    }
+  } finally {
+    cluster.stop();
+  }
+  rows.push({
+    benchmark: "Discover on PostgreSQL: no sequential scan of bottles on the read path",
+    ours: allIndexed ? "yes" : "no",
+    baseline: "same SQL",
+    ratio: "—",
+    goal: "index, no scan",
+    met: yes(allIndexed),
+  });
+  notes.push(
+    "A throwaway PostgreSQL 15 (Debian's package, fsync off, data on tmpfs) on the same two cores as the servers and the load generator; both servers use a postgres.js pool of 10 connections with int8 read as numbers (db/connection.ts). Ours goes through Kysely's kysely-postgres-js dialect, which reserves a pooled connection per query; the raw baseline sends the two statements on the pool directly. Both use prepared statements.",
+    "The rows are the SQLite benchmark's seed, copied as they are; no goal is set for this row yet.",
+    `Load average (1, 5, 15 min) when this benchmark started: ${loadAverage}, on ${cpus().length} cores.`,
+  );
+  notes.push(
+    sqlMatches
+      ? "The raw baseline runs the very SQL discoverBottle runs on PostgreSQL (captured from Kysely's log each run)."
+      : "WARNING: the raw baseline's SQL no longer matches what discoverBottle runs on PostgreSQL.",
+  );
+  return { title: "Discover read path on PostgreSQL", rows, notes, details };
 }
 
 async function write(): Promise<Section> {
@@ -688,6 +807,7 @@ async function binary(): Promise<Section> {
 
 const runners: Record<Benchmark, () => Promise<Section>> = {
   discover,
+  "discover-pg": discoverPg,
   write,
   chat,
   match,

@@ -57,8 +57,9 @@ export interface SeedResult {
 
 export async function seed(file: string, count: number, now = Date.now()): Promise<SeedResult> {
   const started = performance.now();
-  const { db, sqlite } = openDatabase(file);
-  await migrateToLatest(db);
+  const database = openDatabase(file);
+  const { db, sqlite } = database;
+  await migrateToLatest(database);
   const rand = random(count);
 
   const messages = Array.from({ length: 1000 }, () => {

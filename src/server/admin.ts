@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { UnsupportedOnEngineError } from "../../db/backend.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import {
-  backupDatabase,
   banFromChat,
   listOpenReports,
   oceanStats,
@@ -82,9 +82,10 @@ export async function runAdmin(
   };
   if (command !== "ban" && options.hours !== undefined)
     throw new UsageError("--hours goes with ban");
-  const { db } = openDatabase(config.databaseFile);
+  const database = openDatabase(config.database);
+  const { db } = database;
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(database);
     switch (command) {
       case "migrate": {
         expectArgs(0);
@@ -160,12 +161,17 @@ export async function runAdmin(
         expectArgs(1);
         const target = resolve(args[0] ?? "");
         if (existsSync(target)) throw new UsageError(`${target} exists already; name a new file`);
-        await backupDatabase(db, target);
+        try {
+          await database.backup(target);
+        } catch (error) {
+          if (error instanceof UnsupportedOnEngineError) throw new UsageError(error.message);
+          throw error;
+        }
         print(`backed up to ${target}`);
         return;
       }
     }
   } finally {
-    await db.destroy();
+    await database.close();
   }
 }

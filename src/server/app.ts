@@ -13,7 +13,7 @@ import { createModerator } from "../core/moderation/external.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
-import type { Config } from "./config.ts";
+import { assertServable, type Config } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
 import { createHandler } from "./handler.ts";
 import type { Services } from "./services.ts";
@@ -38,9 +38,19 @@ export interface AppOptions {
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const now = options.now ?? Date.now;
+  assertServable(config);
   const errors = createErrorLog();
-  const { db, sqlite } = openDatabase(config.databaseFile);
-  await migrateToLatest(db);
+  const database = openDatabase(config.database);
+  const { db } = database;
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close().catch(() => {});
+    // An unreachable server says only ECONNREFUSED; the operator needs to know which one.
+    throw new Error(`could not open and migrate the ${database.where}: ${String(error)}`, {
+      cause: error,
+    });
+  }
   const assets = await loadWebAssets();
   const bans = await StoredChatBans.load(db, now);
   const services: Services = {
@@ -111,7 +121,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     services,
     /**
      * Stops accepting, tells chat partners, lets requests in flight (and their writes) finish
-     * for a moment, then checkpoints the WAL into the database file and closes it.
+     * for a moment, then closes the database (on SQLite, after folding the WAL into the file).
      */
     async stop() {
       clearInterval(pruning);
@@ -122,8 +132,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
       await services.chat.broker.close();
-      sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
-      await db.destroy();
+      await database.close();
       errors.close();
     },
   };

@@ -16,9 +16,11 @@ export interface Invocation {
 }
 
 const settingFlags = new Map<string, string>(
-  settings.flatMap((s) => ("flag" in s ? [[s.flag, s.env] as [string, string]] : [])),
+  settings.flatMap((s) => (s.flag ? [[s.flag, s.env] as [string, string]] : [])),
 );
-const booleanSettings = new Set(["--trust-proxy"]);
+const booleanSettings = new Set<string>(
+  settings.flatMap((s) => (s.flag && s.switch ? [s.flag] : [])),
+);
 const commandOptions = new Set(["--hours"]);
 
 /** Reads `tidings [command] [args] [--flag value]`; refuses what it does not know. */
@@ -60,13 +62,9 @@ export function parseArguments(argv: readonly string[]): Invocation {
 }
 
 export function helpText(): string {
-  const width = Math.max(
-    ...settings.map((s) => ("flag" in s ? `${s.flag} / ${s.env}` : s.env).length),
-  );
-  const lines = settings.map((s) => {
-    const name = "flag" in s ? `${s.flag} / ${s.env}` : s.env;
-    return `  ${name.padEnd(width)}  ${s.about} (default: ${s.default})`;
-  });
+  const name = (s: (typeof settings)[number]) => (s.flag ? `${s.flag} / ${s.env}` : s.env);
+  const width = Math.max(...settings.map((s) => name(s).length));
+  const lines = settings.map((s) => `  ${name(s).padEnd(width)}  ${s.help} (default: ${s.shown})`);
   return [
     `Tidings ${VERSION}: anonymous messages in bottles, and a random one-to-one chat.`,
     "",
@@ -77,7 +75,7 @@ export function helpText(): string {
     "  tidings ban <visitor-or-ip-hash> --hours N | unban <visitor-or-ip-hash>",
     "  tidings stats                      bottles live, drifting, public; open reports; chats now",
     "  tidings contact                    stored contact messages",
-    "  tidings backup <file>              a consistent copy of the database, taken while serving",
+    "  tidings backup <file>              a consistent copy of the SQLite database, taken while serving",
     "  tidings migrate                    bring the database up to date",
     "  tidings --help | --version",
     "",

@@ -2,164 +2,193 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { type DatabaseTarget, parseDatabaseUrl } from "../../db/url.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
 
-/** Every setting: its variable, its flag (flags win over the environment), default and meaning. */
-export const settings = [
-  {
-    env: "PORT",
-    flag: "--port",
-    default: "3000",
-    about: "Port to listen on (0 picks a free one).",
-  },
-  { env: "HOST", flag: "--host", default: "0.0.0.0", about: "Address to listen on." },
-  {
-    env: "DATA_DIR",
-    flag: "--data-dir",
-    default: "./data",
-    about: "Folder for tidings.db and the generated secret.",
-  },
-  {
-    env: "PUBLIC_ORIGIN",
-    flag: "--public-origin",
-    default: "from each request",
-    about: "The site's own origin, e.g. https://tidings.example.org.",
-  },
-  {
-    env: "TRUST_PROXY",
-    flag: "--trust-proxy",
-    default: "false",
-    about: "Believe X-Forwarded-For (only behind one reverse proxy that sets it).",
-  },
-  { env: "SITE_URL", default: "PUBLIC_ORIGIN", about: "The website named in the footer." },
-  {
-    env: "CONTACT_EMAIL",
-    default: "none",
-    about: "The e-mail address named in the footer and on the contact page.",
-  },
-  {
-    env: "SECRET",
-    default: "generated",
-    about: "At least 32 characters; keys IP hashes. Generated into DATA_DIR/secret when unset.",
-  },
-  { env: "GEOIP_DB", default: "bundled", about: "Another IP-to-country MMDB file to use." },
-  {
-    env: "MODERATION_API_URL",
-    default: "none",
-    about: "An OpenAI-compatible moderation endpoint, asked after the local word lists.",
-  },
-  { env: "MODERATION_API_KEY", default: "none", about: "Its bearer token." },
-  {
-    env: "LIBRETRANSLATE_URL",
-    default: "none",
-    about: "A LibreTranslate server for translations beyond Chinese scripts.",
-  },
-  { env: "LIBRETRANSLATE_API_KEY", default: "none", about: "Its API key." },
-  { env: "DEEPL_API_KEY", default: "none", about: "A DeepL API key (free keys end in :fx)." },
-  { env: "CHAT_BAN_HOURS", default: "24", about: "How long a chat ban lasts." },
-  {
-    env: "CHAT_ALLOWED_ORIGINS",
-    default: "none",
-    about: "Other origins allowed to open the chat socket, comma-separated.",
-  },
-  { env: "LOG_FORMAT", default: "text", about: "Request log lines: text, json, or off." },
-  {
-    env: "ANALYTICS_SCRIPT_URL",
-    default: "none",
-    about: "A self-hosted Plausible or Umami script to load.",
-  },
-  {
-    env: "ANALYTICS_SITE_ID",
-    default: "none",
-    about: "Umami's website id (sent as data-website-id).",
-  },
-] as const;
-
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  /** The site's own origin (e.g. https://tidings.example.org); derived from requests if unset. */
-  PUBLIC_ORIGIN: z.url().optional(),
-  /** The product website named in the footer. */
-  SITE_URL: z.url().optional(),
-  /** The address named in the footer and on the contact page. */
-  CONTACT_EMAIL: z.email().optional(),
-  /** Believe X-Forwarded-For: only behind a reverse proxy that sets it. */
-  TRUST_PROXY: z.stringbool().default(false),
-  /** Another IP-to-country MMDB instead of the bundled one. */
-  GEOIP_DB: z.string().min(1).optional(),
-  /** An OpenAI-compatible moderation endpoint, used after the local word lists. */
-  MODERATION_API_URL: z.url().optional(),
-  MODERATION_API_KEY: z.string().min(1).optional(),
-  LIBRETRANSLATE_URL: z.url().optional(),
-  LIBRETRANSLATE_API_KEY: z.string().min(1).optional(),
-  DEEPL_API_KEY: z.string().min(1).optional(),
-  /** How long a chat ban lasts. */
-  CHAT_BAN_HOURS: z.coerce
-    .number()
-    .positive()
-    .max(24 * 365)
-    .default(24),
-  /** Other origins allowed to open the chat WebSocket (comma-separated), besides the site's own. */
-  CHAT_ALLOWED_ORIGINS: z.string().optional(),
-  LOG_FORMAT: z.enum(["text", "json", "off"]).default("text"),
-  ANALYTICS_SCRIPT_URL: z.url().optional(),
-  ANALYTICS_SITE_ID: z.string().min(1).max(100).optional(),
-  /** Keys IP hashes and sessions; generated into DATA_DIR on first start when unset. */
-  SECRET: z.string().min(32).optional(),
-});
-
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseFile: string;
-  publicOrigin: string | undefined;
-  siteUrl: string | undefined;
-  contactEmail: string | undefined;
-  trustProxy: boolean;
-  chatBanHours: number;
-  chatAllowedOrigins: string[];
-  geoipDb: string | undefined;
-  moderation: { apiUrl?: string; apiKey?: string };
-  translation: { libreTranslateUrl?: string; libreTranslateKey?: string; deeplApiKey?: string };
-  logFormat: "text" | "json" | "off";
-  analytics: { scriptUrl: string; siteId: string | undefined } | undefined;
-  secret: string;
-  version: string;
+/** What a setting's schema carries besides its validation: `--help` and the README use it. */
+export interface SettingMeta {
+  /** The command-line flag, when it has one (flags win over the environment). */
+  flag?: `--${string}`;
+  /** A flag that takes no value: present means true. */
+  switch?: true;
+  /** The default as `--help` and the README's table show it. */
+  shown: string;
+  /** One line for `--help`. */
+  help: string;
 }
 
-export class ConfigError extends Error {}
+/** Each setting's metadata, keyed by its schema. */
+export const settingMeta = z.registry<SettingMeta>();
 
-/** Reads every setting from the environment, validated; a bad value stops the start. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),
-  );
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new ConfigError(`invalid settings:\n${lines.join("\n")}`);
-  }
-  const e = parsed.data;
+function setting<T extends z.ZodType>(schema: T, meta: SettingMeta): T {
+  settingMeta.add(schema, meta);
+  return schema;
+}
+
+/**
+ * Every setting, declared once: the environment variable (the key), its validation and default,
+ * and its flag and help (metadata). `--help`, the flags the command line accepts and `Config`
+ * all come from here; a test keeps the README's table in step with it.
+ */
+export const settingsSchema = z.object({
+  PORT: setting(z.coerce.number().int().min(0).max(65535).default(3000), {
+    flag: "--port",
+    shown: "3000",
+    help: "Port to listen on (0 picks a free one).",
+  }),
+  HOST: setting(z.string().min(1).default("0.0.0.0"), {
+    flag: "--host",
+    shown: "0.0.0.0",
+    help: "Address to listen on.",
+  }),
+  DATA_DIR: setting(z.string().min(1).default("./data"), {
+    flag: "--data-dir",
+    shown: "./data",
+    help: "Folder for tidings.db (unless DB_URL says otherwise) and the generated secret.",
+  }),
+  DB_URL: setting(
+    z
+      .string()
+      .transform((value, ctx): DatabaseTarget => {
+        try {
+          return parseDatabaseUrl(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    {
+      flag: "--db-url",
+      shown: "sqlite:./data/tidings.db",
+      help: "The database: sqlite:<file> (DATA_DIR/tidings.db when unset) or postgres://…",
+    },
+  ),
+  REDIS_URL: setting(z.url({ protocol: /^rediss?$/ }).optional(), {
+    flag: "--redis-url",
+    shown: "none",
+    help: "redis://… shared by several instances; required with a postgres:// DB_URL.",
+  }),
+  PUBLIC_ORIGIN: setting(z.url().optional(), {
+    flag: "--public-origin",
+    shown: "from each request",
+    help: "The site's own origin, e.g. https://tidings.example.org.",
+  }),
+  TRUST_PROXY: setting(z.stringbool().default(false), {
+    flag: "--trust-proxy",
+    switch: true,
+    shown: "false",
+    help: "Believe X-Forwarded-For (only behind one reverse proxy that sets it).",
+  }),
+  SITE_URL: setting(z.url().optional(), {
+    shown: "PUBLIC_ORIGIN",
+    help: "The website named in the footer.",
+  }),
+  CONTACT_EMAIL: setting(z.email().optional(), {
+    shown: "none",
+    help: "The e-mail address named in the footer and on the contact page.",
+  }),
+  SECRET: setting(z.string().min(32).optional(), {
+    shown: "generated",
+    help: "At least 32 characters; keys IP hashes. Generated into DATA_DIR/secret when unset.",
+  }),
+  GEOIP_DB: setting(z.string().min(1).optional(), {
+    shown: "bundled",
+    help: "Another IP-to-country MMDB file to use.",
+  }),
+  MODERATION_API_URL: setting(z.url().optional(), {
+    shown: "none",
+    help: "An OpenAI-compatible moderation endpoint, asked after the local word lists.",
+  }),
+  MODERATION_API_KEY: setting(z.string().min(1).optional(), {
+    shown: "none",
+    help: "Its bearer token.",
+  }),
+  LIBRETRANSLATE_URL: setting(z.url().optional(), {
+    shown: "none",
+    help: "A LibreTranslate server for translations beyond Chinese scripts.",
+  }),
+  LIBRETRANSLATE_API_KEY: setting(z.string().min(1).optional(), {
+    shown: "none",
+    help: "Its API key.",
+  }),
+  DEEPL_API_KEY: setting(z.string().min(1).optional(), {
+    shown: "none",
+    help: "A DeepL API key (free keys end in :fx).",
+  }),
+  CHAT_BAN_HOURS: setting(
+    z.coerce
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(24),
+    { shown: "24", help: "How long a chat ban lasts." },
+  ),
+  CHAT_ALLOWED_ORIGINS: setting(
+    z
+      .string()
+      .transform((value, ctx) => {
+        const origins: string[] = [];
+        for (const item of value.split(",").map((o) => o.trim())) {
+          if (!item) continue;
+          try {
+            origins.push(new URL(item).origin);
+          } catch {
+            ctx.addIssue({ code: "custom", message: `not an origin: ${item}` });
+          }
+        }
+        return origins;
+      })
+      .optional(),
+    { shown: "none", help: "Other origins allowed to open the chat socket, comma-separated." },
+  ),
+  LOG_FORMAT: setting(z.enum(["text", "json", "off"]).default("text"), {
+    shown: "text",
+    help: "Request log lines: text, json, or off.",
+  }),
+  ANALYTICS_SCRIPT_URL: setting(z.url().optional(), {
+    shown: "none",
+    help: "A self-hosted Plausible or Umami script to load.",
+  }),
+  ANALYTICS_SITE_ID: setting(z.string().min(1).max(100).optional(), {
+    shown: "none",
+    help: "Umami's website id (sent as data-website-id).",
+  }),
+});
+
+export type SettingName = keyof typeof settingsSchema.shape;
+
+/** Every setting with its metadata, in declaration order (for `--help` and the flags). */
+export const settings: Array<SettingMeta & { env: SettingName }> = (
+  Object.keys(settingsSchema.shape) as SettingName[]
+).map((env) => {
+  const meta = settingMeta.get(settingsSchema.shape[env]);
+  if (!meta) throw new Error(`setting ${env} has no metadata`);
+  return { env, ...meta };
+});
+
+/** The settings as the app reads them, derived from the validated environment. */
+const configSchema = settingsSchema.transform((e) => {
   const dataDir = resolve(e.DATA_DIR);
+  const database: DatabaseTarget = e.DB_URL ?? {
+    engine: "sqlite",
+    file: join(dataDir, "tidings.db"),
+  };
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    databaseFile: join(dataDir, "tidings.db"),
+    database,
+    /** Kept for the shared chat, limits and bans of several instances. */
+    redisUrl: e.REDIS_URL,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,
     trustProxy: e.TRUST_PROXY,
     chatBanHours: e.CHAT_BAN_HOURS,
-    chatAllowedOrigins: (e.CHAT_ALLOWED_ORIGINS ?? "")
-      .split(",")
-      .map((o) => o.trim())
-      .filter(Boolean)
-      .map((o) => new URL(o).origin),
+    chatAllowedOrigins: e.CHAT_ALLOWED_ORIGINS ?? [],
     geoipDb: e.GEOIP_DB,
     moderation: { apiUrl: e.MODERATION_API_URL, apiKey: e.MODERATION_API_KEY },
     translation: {
@@ -174,6 +203,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.SECRET ?? readOrCreateSecret(dataDir),
     version: VERSION,
   };
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads every setting from the environment, validated; a bad value stops the start. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = new Set<string>(Object.keys(settingsSchema.shape));
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => known.has(k) && v !== undefined && v !== ""),
+  );
+  const parsed = configSchema.safeParse(given);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid settings:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Refuses to serve a PostgreSQL site without Redis: a shared database means several
+ * instances, and without Redis each would keep a chat pool, limits and bans of its own.
+ */
+export function assertServable(config: Config): void {
+  if (config.database.engine === "postgres" && !config.redisUrl) {
+    throw new ConfigError(
+      "DB_URL names a PostgreSQL database, which is for running several instances; set REDIS_URL " +
+        "(--redis-url) too, so that they share one chat pool, rate limits and bans.",
+    );
+  }
 }
 
 /** A secret made once and kept beside the database, so hashes stay stable across restarts. */

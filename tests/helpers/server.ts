@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import type { RawBuilder } from "kysely";
 import type { AppErrorData } from "../../src/common/errors.ts";
 import { type AppOptions, type RunningApp, startApp } from "../../src/server/app.ts";
 import { loadConfig } from "../../src/server/config.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
+import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "./database.ts";
 
 export interface TestServer {
   app: RunningApp;
@@ -28,26 +30,40 @@ export function testClock(start = Date.UTC(2026, 0, 15, 12)) {
   };
 }
 
-/** A real server on port 0 with its own SQLite file in a fresh temporary folder. */
+/**
+ * A real server on port 0 with a fresh temporary folder and a database of its own: a SQLite file
+ * in the folder, or, when TEST_DB_URL names a PostgreSQL server (`CLUSTER=1 ./scripts/test`), a
+ * new database there (with TEST_REDIS_URL), dropped at close.
+ */
 export async function startTestServer(
   env: Record<string, string> = {},
   options: AppOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "tidings-test-"));
+  const postgres = TEST_DB_URL ? await createPostgresDatabase(TEST_DB_URL) : undefined;
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_FORMAT: "off",
+    ...(postgres ? { DB_URL: postgres.url, REDIS_URL: TEST_REDIS_URL } : {}),
     ...env,
   });
-  const app = await startApp(config, options);
+  let app: RunningApp;
+  try {
+    app = await startApp(config, options);
+  } catch (error) {
+    await postgres?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     app,
     url: app.url.toString().replace(/\/$/, ""),
     dataDir,
     async close() {
       await app.stop();
+      await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -118,4 +134,9 @@ export async function failure(
     throw error;
   }
   throw new Error("expected the call to fail");
+}
+
+/** Runs SQL (Kysely's `sql` tag) on a test server's own database, either engine; answers its rows. */
+export async function rows<T>(server: TestServer, query: RawBuilder<T>): Promise<T[]> {
+  return (await query.execute(server.app.services.db)).rows;
 }

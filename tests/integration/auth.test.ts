@@ -1,11 +1,11 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
+import { type RawBuilder, sql } from "kysely";
 import type { AppErrorData, FieldIssue } from "../../src/common/errors.ts";
 import { SESSION_LIFETIME_MS } from "../../src/core/auth/sessions.ts";
 import {
   CookieJar,
   failure,
+  rows,
   startTestServer,
   type TestServer,
   testClock,
@@ -19,16 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function query<T>(sql: string, ...params: Array<string | number>): T[] {
-  const db = new Database(join(server.dataDir, "tidings.db"), { readonly: true });
-  try {
-    return db.query(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
-const count = (table: string) =>
-  query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]?.n ?? 0;
+const query = <T>(statement: RawBuilder<T>) => rows(server, statement);
+const count = async (table: string) =>
+  (await query(sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`))[0]?.n ?? 0;
 
 let ipCounter = 0;
 /** Each test speaks from its own address, as far as throttles are concerned. */
@@ -53,9 +46,10 @@ describe("sign up", () => {
     expect((await api.auth.me.query()).user).toEqual(user);
     // Only a hash of the secret is kept.
     const token = jar.cookies.get("session") ?? "";
-    const [row] = query<{ secret_hash: Uint8Array }>(
-      "SELECT secret_hash FROM sessions WHERE id = ?",
-      token.split(".")[0] ?? "",
+    const [row] = await query(
+      sql<{
+        secret_hash: Uint8Array;
+      }>`SELECT secret_hash FROM sessions WHERE id = ${token.split(".")[0] ?? ""}`,
     );
     expect(row?.secret_hash.length).toBe(32);
     expect(Buffer.from(row?.secret_hash ?? []).toString("base64url")).not.toBe(token.split(".")[1]);
@@ -71,10 +65,27 @@ describe("sign up", () => {
     expect(data.issues).toEqual([{ field: "username", kind: "username_taken" }]);
   });
 
+  test("two sign-ups for one name at the same moment: one account, the other told it is taken", async () => {
+    // Both pass the look-up before either writes; the unique index decides (by its error code).
+    const results = await Promise.allSettled(
+      ["Tidepool", "tidepool"].map((username) =>
+        visitor().api.auth.signUp.mutate({ username, password: "rock-pools-7" }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected");
+    expect(refused && (await failure(Promise.reject(refused.reason)))).toMatchObject({
+      status: 400,
+      data: { issues: [{ field: "username", kind: "username_taken" }] },
+    });
+    const stored = await query(sql`SELECT id FROM users WHERE username_key = ${"tidepool"}`);
+    expect(stored).toHaveLength(1);
+  });
+
   test("bad input gets clear field errors and writes nothing", async () => {
     const { api } = visitor();
-    const users = count("users");
-    const sessions = count("sessions");
+    const users = await count("users");
+    const sessions = await count("sessions");
     const cases: Array<[Record<string, string>, string, FieldIssue["kind"]]> = [
       [{ username: "ab", password: "long-enough" }, "username", "too_short"],
       [{ username: "a".repeat(33), password: "long-enough" }, "username", "too_long"],
@@ -104,8 +115,8 @@ describe("sign up", () => {
     expect(((await huge.json()) as { error: { data: AppErrorData } }).error.data.appCode).toBe(
       "PAYLOAD_TOO_LARGE",
     );
-    expect(count("users")).toBe(users);
-    expect(count("sessions")).toBe(sessions);
+    expect(await count("users")).toBe(users);
+    expect(await count("sessions")).toBe(sessions);
   });
 });
 
@@ -123,11 +134,11 @@ describe("sign in and out", () => {
     const second = jar.cookies.get("session");
     expect(second).not.toBe(first);
     const id = (t?: string) => t?.split(".")[0] ?? "";
-    expect(query("SELECT id FROM sessions WHERE id = ?", id(first))).toHaveLength(0);
+    expect(await query(sql`SELECT id FROM sessions WHERE id = ${id(first)}`)).toHaveLength(0);
     expect((await api.auth.me.query()).user?.username).toBe("tidewalker");
 
     await api.auth.signOut.mutate();
-    expect(query("SELECT id FROM sessions WHERE id = ?", id(second))).toHaveLength(0);
+    expect(await query(sql`SELECT id FROM sessions WHERE id = ${id(second)}`)).toHaveLength(0);
   });
 
   test("a wrong password and an unknown name get the same answer", async () => {
@@ -161,27 +172,28 @@ describe("session lifetime", () => {
     const { jar, api } = visitor();
     await api.auth.signUp.mutate({ username: "slider", password: "sliding-door" });
     const id = (jar.cookies.get("session") ?? "").split(".")[0] ?? "";
-    const expiry = () =>
-      query<{ expires_at: number }>("SELECT expires_at FROM sessions WHERE id = ?", id)[0]
-        ?.expires_at;
+    const expiry = async () =>
+      (
+        await query(sql<{ expires_at: number }>`SELECT expires_at FROM sessions WHERE id = ${id}`)
+      )[0]?.expires_at;
     const start = clock.now();
-    expect(expiry()).toBe(start + SESSION_LIFETIME_MS);
+    expect(await expiry()).toBe(start + SESSION_LIFETIME_MS);
 
     clock.advance(30 * 60 * 1000);
     await api.auth.me.query();
-    expect(expiry()).toBe(start + SESSION_LIFETIME_MS); // not yet: less than an hour since the last check
+    expect(await expiry()).toBe(start + SESSION_LIFETIME_MS); // not yet: less than an hour since the last check
     expect(jar.lastSetCookies).toEqual([]);
 
     clock.advance(31 * 60 * 1000);
     expect((await api.auth.me.query()).user?.username).toBe("slider");
-    expect(expiry()).toBe(clock.now() + SESSION_LIFETIME_MS);
+    expect(await expiry()).toBe(clock.now() + SESSION_LIFETIME_MS);
     expect(jar.lastSetCookies[0]).toContain("Max-Age=2592000");
 
     clock.advance(SESSION_LIFETIME_MS - 1000);
     expect((await api.auth.me.query()).user?.username).toBe("slider");
     clock.advance(SESSION_LIFETIME_MS + 1);
     expect((await api.auth.me.query()).user).toBeNull();
-    expect(expiry()).toBeUndefined();
+    expect(await expiry()).toBeUndefined();
   });
 });
 
@@ -299,8 +311,8 @@ describe("account", () => {
     const wrong = await failure(api.auth.deleteAccount.mutate({ password: "not-it-at-all" }));
     expect(wrong.status).toBe(401);
     await api.auth.deleteAccount.mutate({ password: "goodbye-tide" });
-    expect(query("SELECT id FROM users WHERE id = ?", user.id)).toHaveLength(0);
-    expect(query("SELECT id FROM sessions WHERE user_id = ?", user.id)).toHaveLength(0);
+    expect(await query(sql`SELECT id FROM users WHERE id = ${user.id}`)).toHaveLength(0);
+    expect(await query(sql`SELECT id FROM sessions WHERE user_id = ${user.id}`)).toHaveLength(0);
     expect((await api.auth.me.query()).user).toBeNull();
   });
 

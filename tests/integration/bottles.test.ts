@@ -1,9 +1,9 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
+import { sql } from "kysely";
 import {
   CookieJar,
   failure,
+  rows,
   startTestServer,
   type TestServer,
   testClock,
@@ -18,16 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function db() {
-  return new Database(join(server.dataDir, "tidings.db"));
-}
-function bottleCount(): number {
-  const d = db();
-  try {
-    return (d.query("SELECT count(*) AS n FROM bottles").get() as { n: number }).n;
-  } finally {
-    d.close();
-  }
+async function bottleCount(): Promise<number> {
+  const [row] = await rows(server, sql<{ n: number }>`SELECT count(*) AS n FROM bottles`);
+  return row?.n ?? 0;
 }
 
 let n = 0;
@@ -83,10 +76,12 @@ describe("the ocean", () => {
         "message",
       ].sort(),
     );
-    const row = db().query("SELECT ip_key, visitor_id FROM bottles WHERE id = ?").get(id) as {
-      ip_key: string;
-    };
-    expect(row.ip_key).not.toContain("168.95");
+    const [row] = await rows(
+      server,
+      sql<{ ip_key: string }>`SELECT ip_key FROM bottles WHERE id = ${id}`,
+    );
+    expect(row?.ip_key).toBeString();
+    expect(row?.ip_key).not.toContain("168.95");
   });
 
   test("the writer never draws their own bottle", async () => {
@@ -138,17 +133,17 @@ describe("the ocean", () => {
   });
 
   test("a bottle that would expire before it surfaces is refused", async () => {
-    const before = bottleCount();
+    const before = await bottleCount();
     const { status, data } = await failure(
       visitor().bottles.throw.mutate(bottle("Too late", { driftHours: 168, expiryDays: 1 })),
     );
     expect(status).toBe(400);
     expect(data.issues).toEqual([{ field: "driftHours", kind: "drift_past_expiry" }]);
-    expect(bottleCount()).toBe(before);
+    expect(await bottleCount()).toBe(before);
   });
 
   test("moderation refuses inappropriate content in both languages and stores nothing", async () => {
-    const before = bottleCount();
+    const before = await bottleCount();
     for (const message of [
       "you are a fucking idiot",
       "f u c k you",
@@ -159,7 +154,7 @@ describe("the ocean", () => {
       expect(status).toBe(422);
       expect(data.appCode).toBe("CONTENT_REJECTED");
     }
-    expect(bottleCount()).toBe(before);
+    expect(await bottleCount()).toBe(before);
   });
 
   test("public bottles form the collection; private ones do not", async () => {
@@ -178,7 +173,7 @@ describe("the ocean", () => {
 describe("bad input", () => {
   test("is refused with a clear error and writes nothing", async () => {
     const api = visitor();
-    const before = bottleCount();
+    const before = await bottleCount();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ message: "" }, "message"],
       [{ message: "   \n  " }, "message"],
@@ -202,7 +197,7 @@ describe("bad input", () => {
       body: JSON.stringify(bottle("x".repeat(1024 * 1024))),
     });
     expect(huge.status).toBe(413);
-    expect(bottleCount()).toBe(before);
+    expect(await bottleCount()).toBe(before);
   });
 });
 
@@ -236,6 +231,21 @@ describe("likes", () => {
     const missing = await failure(bob.bottles.toggleLike.mutate({ bottleId: 999_999 }));
     expect(missing.status).toBe(404);
   });
+  test("likes by one user at the same moment count as if one after another", async () => {
+    const { id } = await visitor().bottles.throw.mutate(
+      bottle("Liked at once", { isPublic: true }),
+    );
+    const carol = visitor();
+    await carol.auth.signUp.mutate({ username: `carol${n}`, password: "carol-password" });
+    // Five toggles in one batch, run together: none fails, and they alternate like and unlike.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => carol.bottles.toggleLike.mutate({ bottleId: id })),
+    );
+    expect(answers.filter((a) => a.liked)).toHaveLength(3);
+    expect(answers.map((a) => a.count).sort()).toEqual([0, 0, 1, 1, 1]);
+    const card = (await carol.bottles.publicList.query()).bottles.find((b) => b.id === id);
+    expect(card).toMatchObject({ likeCount: 1, isLiked: true });
+  });
 });
 
 describe("reports", () => {
@@ -257,26 +267,51 @@ describe("reports", () => {
     await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "other" });
     expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
     expect(await discoverUntil(visitor(), "Reported thrice", 15)).toBeNull();
-    const rows = db()
-      .query("SELECT reason, is_safe FROM bottle_reports WHERE bottle_id = ?")
-      .all(id);
-    expect(rows).toHaveLength(3);
+    const reports = await rows(
+      server,
+      sql`SELECT reason, is_safe FROM bottle_reports WHERE bottle_id = ${id}`,
+    );
+    expect(reports).toHaveLength(3);
+  });
+
+  test("three reporters at the same moment take a bottle out of the ocean", async () => {
+    const { id } = await visitor().bottles.throw.mutate(
+      bottle("Reported at once", { isPublic: true }),
+    );
+    const reporters = [await reporter(), await reporter(), await reporter()];
+    // Each report counts the reporters in its transaction; the last one must see all three.
+    await Promise.all(
+      reporters.map((api) => api.bottles.report.mutate({ bottleId: id, reason: "spam" })),
+    );
+    expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
   });
 
   test("one report of a bottle the moderator finds unsafe hides it at once", async () => {
     // Written before the word lists caught it: put straight into the database.
-    const d = db();
-    d.query(
-      "INSERT INTO bottles (message, drift_hours, country, country_code, ip_key, visitor_id, locale, is_public, available_at, created_at, expires_at) VALUES ('what a fucking mess', 0, 'Unknown', NULL, 'k', 'someone', 'en', 1, ?, ?, NULL)",
-    ).run(clock.now(), clock.now());
-    const { id } = d.query("SELECT max(id) AS id FROM bottles").get() as { id: number };
-    d.close();
+    const { id } = await server.app.services.db
+      .insertInto("bottles")
+      .values({
+        message: "what a fucking mess",
+        drift_hours: 0,
+        country: "Unknown",
+        country_code: null,
+        ip_key: "k",
+        visitor_id: "someone",
+        locale: "en",
+        is_public: 1,
+        available_at: clock.now(),
+        created_at: clock.now(),
+        expires_at: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "offensive" });
     expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
-    const row = db().query("SELECT is_safe FROM bottle_reports WHERE bottle_id = ?").get(id) as {
-      is_safe: number;
-    };
-    expect(row.is_safe).toBe(0);
+    const [row] = await rows(
+      server,
+      sql<{ is_safe: number }>`SELECT is_safe FROM bottle_reports WHERE bottle_id = ${id}`,
+    );
+    expect(row?.is_safe).toBe(0);
   });
 
   test("need a session and a bottle that exists", async () => {

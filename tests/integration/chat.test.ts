@@ -1,6 +1,4 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { ChatEvent, ChatMessage } from "../../src/common/chat.ts";
 import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -224,13 +222,13 @@ describe("reports and bans", () => {
     await b.waitFor((e) => e.type === "message" && e.message.id === sent.id);
     await b.api.chat.report.mutate({ messageId: sent.id, reason: "harassment" });
 
-    const db = new Database(join(server.dataDir, "tidings.db"), { readonly: true });
-    const row = db.query("SELECT * FROM chat_reports WHERE message_id = ?").get(sent.id) as Record<
-      string,
-      unknown
-    >;
-    const bans = db.query("SELECT key FROM chat_bans").all() as Array<{ key: string }>;
-    db.close();
+    const db = server.app.services.db;
+    const row = await db
+      .selectFrom("chat_reports")
+      .selectAll()
+      .where("message_id", "=", sent.id)
+      .executeTakeFirst();
+    const bans = await db.selectFrom("chat_bans").select("key").execute();
     expect(row).toMatchObject({
       reported_visitor_id: a.visitorId,
       reporter_visitor_id: b.visitorId,

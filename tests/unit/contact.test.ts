@@ -1,8 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import type { DB } from "../../db/schema.ts";
 import { contactInput } from "../../src/common/contact.ts";
 import {
@@ -12,18 +8,15 @@ import {
 } from "../../src/core/contact/contact.ts";
 import { RateLimitedError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { openTestDatabase } from "../helpers/database.ts";
 
-let dir: string;
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let db: DB;
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "tidings-contact-"));
-  db = openDatabase(join(dir, "t.db")).db;
-  await migrateToLatest(db);
+  database = await openTestDatabase();
+  db = database.db;
 });
-afterEach(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => database.dispose());
 
 const sender = { visitorId: "v1", ipKey: "ip1", locale: "zh-TW" };
 const message = { name: "Mei", email: "mei@example.org", message: "Hello from the shore" };

@@ -11,8 +11,9 @@ let dir: string;
 let db: DB;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "tidings-prepared-"));
-  db = openDatabase(join(dir, "t.db")).db;
-  await migrateToLatest(db);
+  const database = openDatabase(join(dir, "t.db"));
+  db = database.db;
+  await migrateToLatest(database);
 });
 afterEach(async () => {
   await db.destroy();

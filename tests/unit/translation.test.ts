@@ -1,8 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import type { DB } from "../../db/schema.ts";
 import {
   type TargetLanguage,
@@ -24,6 +20,7 @@ import {
   type TranslationErrorKind,
   type Translator,
 } from "../../src/core/translation/translator.ts";
+import { openTestDatabase } from "../helpers/database.ts";
 
 /** Resolves with the TranslationError kind the promise rejected with. */
 async function failureKind(promise: Promise<unknown>): Promise<TranslationErrorKind> {
@@ -402,17 +399,13 @@ describe("composite", () => {
 });
 
 describe("translation cache", () => {
-  let dir: string;
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let db: DB;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "tidings-translation-"));
-    db = openDatabase(join(dir, "t.db")).db;
-    await migrateToLatest(db);
+    database = await openTestDatabase();
+    db = database.db;
   });
-  afterEach(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.dispose());
 
   test("a repeated request is answered from the database without the translator", async () => {
     const fake = new FakeTranslator("fake", ["fr", "de"], (text, target) => `${target}:${text}`);

@@ -186,11 +186,3 @@ export async function oceanStats(db: DB, now: number): Promise<OceanStats> {
     openReports: Number(bottleReports.n) + Number(chatReports.n),
   };
 }
-
-/**
- * A consistent copy of the database, taken while the site serves (VACUUM INTO reads one
- * snapshot). The target must not exist yet.
- */
-export async function backupDatabase(db: DB, file: string): Promise<void> {
-  await sql`VACUUM INTO ${file}`.execute(db);
-}

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isUniqueViolation } from "../../../db/errors.ts";
 import type { DB } from "../../../db/schema.ts";
 import type { AccountUser, SignInInput, SignUpInput } from "../../common/auth.ts";
 import { FieldError, InvalidCredentialsError } from "../errors.ts";
@@ -101,7 +102,7 @@ export async function signUp(
         .execute();
     } catch (error) {
       // Two sign-ups for one name at once: the unique index decides.
-      if (String(error).includes("UNIQUE")) throw taken();
+      if (isUniqueViolation(error)) throw taken();
       throw error;
     }
     const { token, session } = await createSession(db, id, now);

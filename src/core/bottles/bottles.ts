@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import { prepared } from "../../../db/prepared.ts";
 import type { Database, DB } from "../../../db/schema.ts";
+import { serially } from "../../../db/transaction.ts";
 import type { BottleCard, BottleReportReason } from "../../common/bottles.ts";
 import type { Locale } from "../../common/locales.ts";
 import { DomainError, FieldError } from "../errors.ts";
@@ -272,7 +273,7 @@ export async function toggleLike(
   now: number,
 ): Promise<{ liked: boolean; count: number }> {
   await limiter.take(visitorSlots("like", user, BOTTLE_RATES.like));
-  return db.transaction().execute(async (trx) => {
+  return serially(db, async (trx) => {
     if (!(await findVisibleBottle(trx, bottleId, now))) {
       throw new DomainError("NOT_FOUND", "bottle not found");
     }
@@ -318,7 +319,7 @@ export async function reportBottle(
   } catch {
     safe = true;
   }
-  return db.transaction().execute(async (trx) => {
+  return serially(db, async (trx) => {
     await trx
       .insertInto("bottle_reports")
       .values({

@@ -1,0 +1,92 @@
+import type { Database as BunDatabase } from "bun:sqlite";
+import { Kysely, type LogConfig, sql } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import { openPostgres, openSqlite } from "./connection.ts";
+import { BunSqliteDialect, registerSqlite } from "./dialect.ts";
+import type { Database, DB } from "./schema.ts";
+import { type DatabaseTarget, describeTarget } from "./url.ts";
+
+/** An operator command this engine does not do, with what to do instead. */
+export class UnsupportedOnEngineError extends Error {}
+
+/**
+ * The site's database: the Kysely handle every query takes, and the few things that differ by
+ * engine. SQLite's own parts (its PRAGMAs, VACUUM INTO, the WAL checkpoint at stop, the
+ * prepared statements' direct path) stay behind the SQLite backend.
+ */
+export interface DatabaseBackend {
+  readonly engine: DatabaseTarget["engine"];
+  readonly db: DB;
+  /** Where the data is, for messages (never a password). */
+  readonly where: string;
+  /** A consistent copy in a new file, taken while the site serves. */
+  backup(file: string): Promise<void>;
+  /** Closes the database: on SQLite after folding the WAL into the file. */
+  close(): Promise<void>;
+}
+
+export interface SqliteBackend extends DatabaseBackend {
+  readonly engine: "sqlite";
+  readonly sqlite: BunDatabase;
+}
+
+export interface OpenOptions {
+  /** Kysely's query log (the benchmarks capture the SQL the real code runs with it). */
+  log?: LogConfig;
+}
+
+/** Opens (and, for SQLite, creates) the database a target names. A string is a SQLite file. */
+export function openDatabase(file: string, options?: OpenOptions): SqliteBackend;
+export function openDatabase(target: DatabaseTarget, options?: OpenOptions): DatabaseBackend;
+export function openDatabase(
+  target: DatabaseTarget | string,
+  options: OpenOptions = {},
+): DatabaseBackend {
+  const t: DatabaseTarget =
+    typeof target === "string" ? { engine: "sqlite", file: target } : target;
+  return t.engine === "sqlite"
+    ? openSqliteBackend(t.file, options)
+    : openPostgresBackend(t.url, options);
+}
+
+function openSqliteBackend(file: string, options: OpenOptions): SqliteBackend {
+  const sqlite = openSqlite(file);
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite), log: options.log });
+  registerSqlite(db, sqlite);
+  return {
+    engine: "sqlite",
+    db,
+    sqlite,
+    where: describeTarget({ engine: "sqlite", file }),
+    async backup(target) {
+      // VACUUM INTO reads one snapshot, so the copy is whole while writes go on.
+      await sql`VACUUM INTO ${target}`.execute(db);
+    },
+    async close() {
+      sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgresBackend(url: string, options: OpenOptions): DatabaseBackend {
+  const db = new Kysely<Database>({
+    dialect: new PostgresJSDialect({ postgres: openPostgres(url) }),
+    log: options.log,
+  });
+  return {
+    engine: "postgres",
+    db,
+    where: describeTarget({ engine: "postgres", url }),
+    async backup() {
+      throw new UnsupportedOnEngineError(
+        "this site's database is PostgreSQL: back it up with pg_dump, e.g.\n" +
+          '  pg_dump --format=custom --file=tidings-$(date +%F).dump "$DB_URL"\n' +
+          "and restore a copy with pg_restore. Keep DATA_DIR/secret (or SECRET) with it.",
+      );
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

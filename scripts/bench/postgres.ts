@@ -1,0 +1,152 @@
+/**
+ * PostgreSQL for the benchmarks: a throwaway server and Redis (`scripts/cluster`, the same as
+ * `CLUSTER=1 ./scripts/test` uses), databases seeded with exactly the rows of the SQLite seed,
+ * and the statements the real discover path runs there, with their plans.
+ */
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import postgres from "postgres";
+import { openPostgres } from "../../db/connection.ts";
+import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { discoverBottle } from "../../src/core/bottles/bottles.ts";
+import { RecentlyShown } from "../../src/core/bottles/pick.ts";
+import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { ROOT } from "./lib.ts";
+import type { Statement } from "./queries.ts";
+import { SEED_USERS } from "./seed.ts";
+
+export interface Cluster {
+  /** An administrative database on the server (each benchmark database is made from it). */
+  adminUrl: string;
+  redisUrl: string;
+  stop(): void;
+}
+
+/** Starts a throwaway PostgreSQL and Redis with their files in `dir`. */
+export function startCluster(dir: string): Cluster {
+  const script = join(ROOT, "scripts", "cluster");
+  const run = Bun.spawnSync([script, "start", dir], { stdout: "pipe", stderr: "pipe" });
+  const out = run.stdout.toString();
+  const adminUrl = /^CLUSTER_DB_URL=(.*)$/m.exec(out)?.[1];
+  const redisUrl = /^CLUSTER_REDIS_URL=(.*)$/m.exec(out)?.[1];
+  if (run.exitCode !== 0 || !adminUrl || !redisUrl)
+    throw new Error(`could not start PostgreSQL and Redis: ${run.stderr.toString()}`);
+  return {
+    adminUrl,
+    redisUrl,
+    stop: () => {
+      Bun.spawnSync([script, "stop", dir]);
+    },
+  };
+}
+
+/** Makes database `name` on the server, migrated by the app's migrations; answers its URL. */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ engine: "postgres", url: url.toString() });
+  await migrateToLatest(database);
+  await database.close();
+  return url.toString();
+}
+
+const COPIED: Record<string, string[]> = {
+  users: ["id", "username", "username_key", "password_hash", "created_at"],
+  bottles: [
+    "id",
+    "message",
+    "drift_hours",
+    "country",
+    "country_code",
+    "ip_key",
+    "visitor_id",
+    "locale",
+    "is_public",
+    "hidden",
+    "available_at",
+    "created_at",
+    "expires_at",
+  ],
+  bottle_likes: ["bottle_id", "user_id", "created_at"],
+};
+
+/** Copies the seeded rows of a SQLite file (scripts/bench/seed.ts) into a migrated database. */
+export async function copySeed(sqliteFile: string, url: string): Promise<void> {
+  const source = new Database(sqliteFile, { readonly: true });
+  const sql = openPostgres(url, 1);
+  try {
+    for (const [table, columns] of Object.entries(COPIED)) {
+      const select = source.query<Record<string, string | number | null>, [number, number]>(
+        `SELECT ${columns.join(", ")} FROM ${table} ORDER BY rowid LIMIT ? OFFSET ?`,
+      );
+      // Batches of 2,000 rows stay under PostgreSQL's 65,535 bound values per statement.
+      for (let offset = 0; ; offset += 2000) {
+        const rows = select.all(2000, offset);
+        if (rows.length === 0) break;
+        await sql`INSERT INTO ${sql(table)} ${sql(rows, columns)}`;
+      }
+    }
+    // Ids were copied as they were; new ones continue after them.
+    await sql`SELECT setval(pg_get_serial_sequence('bottles', 'id'), (SELECT max(id) FROM bottles))`;
+    await sql`VACUUM ANALYZE`;
+  } finally {
+    source.close();
+    await sql.end();
+  }
+}
+
+/**
+ * The statements discoverBottle runs on this database for an anonymous and a signed-in reader,
+ * captured from Kysely's log, with EXPLAIN for the values they were bound to.
+ */
+export async function readPathPostgres(
+  url: string,
+): Promise<{ anonymous: Statement[]; signedIn: Statement[] }> {
+  const seen: Array<{ sql: string; params: unknown[] }> = [];
+  const database = openDatabase(
+    { engine: "postgres", url },
+    {
+      log: (event) => {
+        seen.push({ sql: event.query.sql, params: [...event.query.parameters] });
+      },
+    },
+  );
+  const sql = openPostgres(url, 1);
+  try {
+    const deps = { limiter: new MemoryRateLimiter(), recentlyShown: new RecentlyShown() };
+    const now = Date.now();
+    const capture = async (userId: string | null) => {
+      seen.length = 0;
+      await discoverBottle(
+        database.db,
+        deps,
+        { visitorId: "explain-reader-000000", ipKey: "explain", userId, locale: "en" },
+        now,
+      );
+      const statements: Statement[] = [];
+      for (const { sql: text, params } of seen) {
+        const plan = await sql.unsafe(`EXPLAIN ${text}`, params as never[]);
+        statements.push({
+          sql: text,
+          params,
+          plan: plan.map((row) => String((row as Record<string, unknown>)["QUERY PLAN"])),
+        });
+      }
+      return statements;
+    };
+    return {
+      anonymous: await capture(null),
+      signedIn: await capture(`seed-user-${SEED_USERS - 1}`),
+    };
+  } finally {
+    await database.close();
+    await sql.end();
+  }
+}

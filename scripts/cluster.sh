@@ -1,0 +1,100 @@
+# Throwaway PostgreSQL and Redis servers for tests and benchmarks: `CLUSTER=1 ./scripts/test` and
+# `bun run bench discover-pg` use them through `scripts/cluster`. Each lives in a folder of its
+# own on free ports of 127.0.0.1, never as a system service, and is stopped by the process id it
+# started with. Sourced by scripts/cluster; needs Debian's postgresql and redis-server packages.
+
+# Installs Debian's postgresql and redis-server when they are missing (root or sudo).
+ensure_cluster_packages() {
+  local missing=()
+  [ -n "$(pg_bin_dir)" ] || missing+=(postgresql)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  [ "${#missing[@]}" -eq 0 ] && return
+  echo "Installing ${missing[*]} from Debian's packages..." >&2
+  local sudo=""
+  [ "$(id -u)" = "0" ] || sudo="sudo"
+  $sudo apt-get update -qq >&2 &&
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  # The packages start system services of their own; ours are separate, on other ports.
+}
+
+# The newest installed PostgreSQL's bin folder (15 or later), or nothing.
+pg_bin_dir() {
+  local dir version
+  for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+    version="$(basename "$(dirname "$dir")")"
+    if [ "${version%%.*}" -ge 15 ] && [ -x "$dir/initdb" ]; then
+      echo "$dir"
+      return
+    fi
+  done
+}
+
+# A TCP port on 127.0.0.1 that nothing listens on now.
+free_port() {
+  local port
+  for _ in $(seq 1 50); do
+    port=$((20000 + RANDOM % 30000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return
+    fi
+  done
+  return 1
+}
+
+# Runs a PostgreSQL program as the owner of the data folder: root may not run them.
+as_pg_owner() {
+  if [ "$(id -u)" = "0" ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# start_cluster DIR: starts both servers with their files in DIR; prints their URLs as
+# CLUSTER_DB_URL=... and CLUSTER_REDIS_URL=... lines.
+start_cluster() {
+  local dir="$1" bin pg_port redis_port
+  bin="$(pg_bin_dir)"
+  [ -n "$bin" ] || { echo "PostgreSQL 15 or later is not installed" >&2; return 1; }
+  mkdir -p "$dir/pg"
+  chmod 755 "$dir"
+  if [ "$(id -u)" = "0" ]; then
+    chown postgres "$dir/pg"
+    runuser -u postgres -- test -w "$dir/pg" ||
+      { echo "$dir must be reachable by the postgres user (its parent folders too)" >&2; return 1; }
+  fi
+  as_pg_owner "$bin/initdb" -D "$dir/pg" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
+    { cat "$dir/initdb.log" >&2; return 1; }
+  pg_port="$(free_port)"
+  # Throwaway data: no fsync. Only the loopback address and a socket inside the folder.
+  as_pg_owner "$bin/pg_ctl" -D "$dir/pg" -l "$dir/pg/server.log" -w -t 60 \
+    -o "-p $pg_port -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+    start >/dev/null || { cat "$dir/pg/server.log" >&2; return 1; }
+  redis_port="$(free_port)"
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+    --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" ||
+    { cat "$dir/redis.log" >&2; return 1; }
+  for _ in $(seq 1 50); do
+    [ -s "$dir/redis.pid" ] && (exec 3<>"/dev/tcp/127.0.0.1/$redis_port") 2>/dev/null && break
+    sleep 0.1
+  done
+  echo "CLUSTER_DB_URL=postgres://postgres@127.0.0.1:$pg_port/postgres"
+  echo "CLUSTER_REDIS_URL=redis://127.0.0.1:$redis_port"
+}
+
+# stop_cluster DIR: stops what start_cluster started there (by its process ids) and removes DIR.
+stop_cluster() {
+  local dir="$1" bin pid
+  [ -d "$dir" ] || return 0
+  bin="$(pg_bin_dir)"
+  if [ -n "$bin" ] && [ -f "$dir/pg/postmaster.pid" ]; then
+    as_pg_owner "$bin/pg_ctl" -D "$dir/pg" -m immediate -w stop >/dev/null 2>&1
+  fi
+  if [ -s "$dir/redis.pid" ]; then
+    pid="$(cat "$dir/redis.pid")"
+    kill "$pid" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  rm -rf "$dir"
+}

@@ -1,0 +1,158 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../db/migrate.ts";
+import { runAdmin } from "../../src/server/admin.ts";
+import { UsageError } from "../../src/server/cli.ts";
+import { type Config, loadConfig } from "../../src/server/config.ts";
+import { freshTarget, TEST_REDIS_URL, testEngine } from "../helpers/database.ts";
+
+/**
+ * Every operator command, in process, against the engine the suites run on: a SQLite file, or a
+ * PostgreSQL database under `CLUSTER=1 ./scripts/test`. (The binary's test runs them as
+ * commands on SQLite.)
+ */
+let dir: string;
+let config: Config;
+let dispose: () => Promise<void>;
+const now = Date.UTC(2026, 0, 15, 12);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "tidings-operator-"));
+  const fresh = await freshTarget();
+  dispose = fresh.dispose;
+  const url = fresh.target.engine === "sqlite" ? `sqlite:${fresh.target.file}` : fresh.target.url;
+  config = loadConfig({ DATA_DIR: dir, DB_URL: url, REDIS_URL: TEST_REDIS_URL, PORT: "1" });
+});
+afterAll(async () => {
+  await dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function admin(command: string, ...args: string[]): Promise<string> {
+  const lines: string[] = [];
+  const options: Record<string, string> = {};
+  const words = args.filter((a, i) => {
+    if (a === "--hours") options.hours = args[i + 1] ?? "";
+    return a !== "--hours" && args[i - 1] !== "--hours";
+  });
+  await runAdmin(config, command, words, options, (line) => lines.push(line), now);
+  return lines.join("\n");
+}
+
+const banned = "visitor:badvisitor0000000000AA";
+
+describe(`operator commands on ${testEngine}`, () => {
+  test("migrate, then each command works with good arguments", async () => {
+    expect(await admin("migrate")).toBe("database is up to date");
+    const database = openDatabase(config.database);
+    try {
+      const { db } = database;
+      const { id } = await db
+        .insertInto("bottles")
+        .values({
+          message: "a reported bottle",
+          drift_hours: 0,
+          country: "Unknown",
+          country_code: null,
+          ip_key: "k",
+          visitor_id: "v",
+          locale: "en",
+          is_public: 1,
+          available_at: now - 1000,
+          created_at: now - 1000,
+          expires_at: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      expect(id).toBe(1);
+      await db
+        .insertInto("users")
+        .values({ id: "u1", username: "u", username_key: "u", password_hash: "x", created_at: now })
+        .execute();
+      await db
+        .insertInto("bottle_reports")
+        .values({ bottle_id: id, user_id: "u1", reason: "spam", is_safe: 1, created_at: now })
+        .execute();
+      await db
+        .insertInto("chat_reports")
+        .values({
+          reported_visitor_id: "badvisitor0000000000AA",
+          reported_ip_key: "iphash000000000000000A",
+          reporter_visitor_id: "r",
+          message_id: "m1",
+          message_content: "rude words",
+          reason: "harassment",
+          is_safe: 0,
+          created_at: now + 1,
+        })
+        .execute();
+      await db
+        .insertInto("contact_messages")
+        .values({
+          name: "Mei",
+          email: "mei@example.org",
+          message: "Hello there",
+          locale: "en",
+          created_at: now,
+        })
+        .execute();
+    } finally {
+      await database.close();
+    }
+
+    const reports = await admin("reports");
+    expect(reports.indexOf("chat #1")).toBeGreaterThanOrEqual(0);
+    expect(reports.indexOf("chat #1")).toBeLessThan(reports.indexOf("bottle #1"));
+    expect(reports).toContain(banned);
+    expect(reports).toContain("UNSAFE");
+    expect(reports).toContain("rude words");
+
+    expect(await admin("hide", "1")).toBe("bottle 1 hidden");
+    expect(await admin("reports")).not.toContain("bottle #1");
+    expect(await admin("stats")).toMatch(/bottles live:\s+0\n/);
+    expect(await admin("unhide", "1")).toBe("bottle 1 visible again");
+    expect(await admin("ban", banned, "--hours", "2")).toBe(
+      `${banned} banned from chat until 2026-01-15 14:00 UTC`,
+    );
+    expect(await admin("reports")).toBe("no open reports");
+    // A second ban moves the end rather than adding a row.
+    await admin("ban", banned, "--hours", "3");
+    expect(await admin("unban", banned)).toBe(`${banned} may chat again`);
+    expect(await admin("unban", banned)).toBe(`${banned} was not banned`);
+
+    const stats = await admin("stats");
+    expect(stats).toMatch(/bottles live:\s+1\n/);
+    expect(stats).toMatch(/bottles drifting:\s+0\n/);
+    expect(stats).toMatch(/bottles public:\s+1\n/);
+    expect(stats).toMatch(/reports open:\s+0\n/);
+    expect(await admin("contact")).toContain("Mei <mei@example.org> (en)");
+  });
+
+  test("hide names a bottle that exists", async () => {
+    await expect(admin("hide", "99999")).rejects.toThrow(/no bottle 99999/);
+  });
+
+  test(
+    testEngine === "postgres"
+      ? "backup on PostgreSQL explains pg_dump and writes nothing"
+      : "backup on SQLite writes a whole copy, and never overwrites",
+    async () => {
+      const target = join(dir, "copy.db");
+      if (config.database.engine === "postgres") {
+        const refused = admin("backup", target);
+        await expect(refused).rejects.toBeInstanceOf(UsageError);
+        await expect(refused).rejects.toThrow(/pg_dump/);
+        expect(existsSync(target)).toBe(false);
+        return;
+      }
+      expect(await admin("backup", target)).toBe(`backed up to ${target}`);
+      const copy = new Database(target, { readonly: true });
+      expect(copy.query("SELECT count(*) AS n FROM bottles").get()).toEqual({ n: 1 });
+      copy.close();
+      await expect(admin("backup", target)).rejects.toThrow(/exists already/);
+    },
+  );
+});
