@@ -4,11 +4,9 @@ import { DeviceCookies } from "../core/auth/devices.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
-import { purgeSightings, StoredChatBans } from "../core/chat/bans.ts";
+import { purgeSightings } from "../core/chat/bans.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
-import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
-import { MemoryRateLimiter } from "../core/limits/rate-limiter.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
@@ -17,6 +15,7 @@ import { assertServable, type Config } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
 import { createHandler } from "./handler.ts";
 import type { Services } from "./services.ts";
+import { openSharedState } from "./shared-state.ts";
 import { createWebSocket } from "./ws.ts";
 
 export interface RunningApp {
@@ -52,11 +51,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     });
   }
   const assets = await loadWebAssets();
-  const bans = await StoredChatBans.load(db, now);
+  const shared = await openSharedState(config, db, now, options.chat);
+  const { bans } = shared;
   const services: Services = {
     config,
     db,
-    limiter: new MemoryRateLimiter(now),
+    limiter: shared.limiter,
     assets,
     countries: await openCountryLookup({ databaseFile: config.geoipDb }),
     moderator: createModerator({
@@ -67,15 +67,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     chatTranslations: new ChatTranslations(now),
     recentlyShown: new RecentlyShown(),
     devices: new DeviceCookies(config.secret),
-    chat: {
-      broker: new InMemoryChatBroker({
-        now,
-        isBanned: (visitorId, ipKey) => bans.isBanned(visitorId, ipKey),
-        ...options.chat,
-      }),
-      bans,
-      banHours: config.chatBanHours,
-    },
+    chat: { broker: shared.broker, bans, banHours: config.chatBanHours },
     now,
   };
   const socket = createWebSocket(services, errors);
@@ -120,18 +112,21 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     url: server.url,
     services,
     /**
-     * Stops accepting, tells chat partners, lets requests in flight (and their writes) finish
-     * for a moment, then closes the database (on SQLite, after folding the WAL into the file).
+     * Stops accepting, tells chat partners (or, with other instances, sends its visitors to
+     * them), lets requests in flight (and their writes) finish for a moment, then closes the
+     * database (on SQLite, after folding the WAL into the file).
      */
     async stop() {
       clearInterval(pruning);
       clearInterval(purging);
       clearInterval(banSync);
-      await services.chat.broker.endAll();
-      await Bun.sleep(50); // lets the partner-left events reach the sockets
+      // Alone, the site ends its chats; with others, its visitors reconnect to one of them.
+      if (shared.shared) socket.reconnectAll();
+      else await services.chat.broker.endAll();
+      await Bun.sleep(50); // lets the last events reach the sockets
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
-      await services.chat.broker.close();
+      await shared.close();
       await database.close();
       errors.close();
     },

@@ -71,6 +71,16 @@ export const settingsSchema = z.object({
     shown: "none",
     help: "redis://… shared by several instances; required with a postgres:// DB_URL.",
   }),
+  REDIS_PREFIX: setting(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/)
+      .default("tidings:"),
+    {
+      shown: "tidings:",
+      help: "Prefix of the site's keys and channels in Redis, so several sites can share one.",
+    },
+  ),
   PUBLIC_ORIGIN: setting(z.url().optional(), {
     flag: "--public-origin",
     shown: "from each request",
@@ -181,8 +191,8 @@ const configSchema = settingsSchema.transform((e) => {
     host: e.HOST,
     dataDir,
     database,
-    /** Kept for the shared chat, limits and bans of several instances. */
-    redisUrl: e.REDIS_URL,
+    /** The chat, limits and bans several instances share; in memory when unset. */
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,
@@ -228,7 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * instances, and without Redis each would keep a chat pool, limits and bans of its own.
  */
 export function assertServable(config: Config): void {
-  if (config.database.engine === "postgres" && !config.redisUrl) {
+  if (config.database.engine === "postgres" && !config.redis) {
     throw new ConfigError(
       "DB_URL names a PostgreSQL database, which is for running several instances; set REDIS_URL " +
         "(--redis-url) too, so that they share one chat pool, rate limits and bans.",

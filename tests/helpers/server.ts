@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +47,14 @@ export async function startTestServer(
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_FORMAT: "off",
-    ...(postgres ? { DB_URL: postgres.url, REDIS_URL: TEST_REDIS_URL } : {}),
+    ...(postgres
+      ? {
+          DB_URL: postgres.url,
+          REDIS_URL: TEST_REDIS_URL,
+          // Its own keys in the shared Redis: its own chat pool, limits and bans.
+          REDIS_PREFIX: `test-${randomBytes(6).toString("hex")}:`,
+        }
+      : {}),
     ...env,
   });
   let app: RunningApp;

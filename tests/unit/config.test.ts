@@ -19,7 +19,7 @@ describe("settings", () => {
   test("defaults: SQLite in DATA_DIR, no Redis, and every earlier default", () => {
     const config = load({});
     expect(config.database).toEqual({ engine: "sqlite", file: join(dataDir, "tidings.db") });
-    expect(config.redisUrl).toBeUndefined();
+    expect(config.redis).toBeUndefined();
     expect(config).toMatchObject({
       port: 3000,
       host: "0.0.0.0",
@@ -63,9 +63,12 @@ describe("settings", () => {
       expect(() => load(env)).toThrow(ConfigError);
       expect(() => load(env)).toThrow(message);
     }
-    expect(load({ REDIS_URL: "rediss://cache.internal:6380/0" }).redisUrl).toBe(
-      "rediss://cache.internal:6380/0",
-    );
+    expect(load({ REDIS_URL: "rediss://cache.internal:6380/0" }).redis).toEqual({
+      url: "rediss://cache.internal:6380/0",
+      prefix: "tidings:",
+    });
+    expect(load({ REDIS_URL: "redis://r", REDIS_PREFIX: "site-b:" }).redis?.prefix).toBe("site-b:");
+    expect(() => load({ REDIS_PREFIX: "no spaces" })).toThrow(ConfigError);
   });
 
   test("a PostgreSQL site without Redis is refused, with why; with Redis it may serve", () => {
