@@ -91,7 +91,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#prefix = options.prefix ?? "tidings:";
     this.#now = options.now ?? Date.now;
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
-    this.#aliveTtlMs = options.aliveTtlMs ?? 5000;
+    this.#aliveTtlMs = options.aliveTtlMs ?? 3000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
     this.#addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
@@ -117,7 +117,7 @@ export class RedisChatBroker implements ChatBroker {
       this.#timers.push(timer);
     };
     every(Math.floor(this.#aliveTtlMs / 3), () => this.#refresh());
-    every(options.sweepEveryMs ?? 1000, () => this.#sweep());
+    every(options.sweepEveryMs ?? 500, () => this.#sweep());
   }
 
   #channel(): string {
@@ -357,7 +357,8 @@ export class RedisChatBroker implements ChatBroker {
   /** One instance at a time, by a lease that lapses if its holder dies. */
   async #sweep(): Promise<void> {
     const lease = `${this.#prefix}lease:sweep`;
-    const ttl = 3000;
+    // Short, so another instance takes over soon after the holder dies.
+    const ttl = 2000;
     const got = await this.#redis.set(lease, this.#instance, "PX", ttl, "NX");
     if (!got) {
       if ((await this.#redis.get(lease)) !== this.#instance) return;

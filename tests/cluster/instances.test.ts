@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import type { ChatEvent } from "../../src/common/chat.ts";
+import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
+import { type ChatTester, chatTester, sleep } from "../helpers/chat.ts";
+import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
+import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import { failure, trpcClient } from "../helpers/server.ts";
+
+// Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
+// database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
+if (!TEST_DB_URL || !TEST_REDIS_URL) {
+  throw new Error("TEST_DB_URL and TEST_REDIS_URL are not set: run with CLUSTER=1 ./scripts/test");
+}
+
+let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+let one: ServerProcess;
+let two: ServerProcess;
+const env = () => ({
+  DB_URL: database.url,
+  REDIS_URL: TEST_REDIS_URL ?? "",
+  REDIS_PREFIX: prefix,
+  SECRET: secret,
+  TRUST_PROXY: "true",
+  LOG_FORMAT: "off",
+});
+const prefix = `pair-${randomBytes(4).toString("hex")}:`;
+const secret = randomBytes(24).toString("hex");
+const open: ChatTester[] = [];
+
+beforeAll(async () => {
+  database = await createPostgresDatabase(TEST_DB_URL ?? "");
+  // Started together, as a rolling deploy does: they migrate the one database in turn.
+  [one, two] = await Promise.all([startServerProcess(env()), startServerProcess(env())]);
+});
+afterAll(async () => {
+  for (const t of open) t.close();
+  await Promise.all([one?.stop(), two?.stop()]);
+  await database?.drop();
+});
+
+let addresses = 0;
+const nextAddress = () => `198.18.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
+function tester(server: ServerProcess, options: Parameters<typeof chatTester>[1] = {}) {
+  const t = chatTester(server.url, { address: nextAddress(), ...options });
+  open.push(t);
+  return t;
+}
+const isType =
+  <T extends ChatEvent["type"]>(type: T) =>
+  (e: ChatEvent): boolean =>
+    e.type === type;
+
+async function pairAcross() {
+  const a = tester(one);
+  const b = tester(two);
+  a.listen();
+  b.listen();
+  await a.waitFor(isType("status"));
+  await b.waitFor(isType("status"));
+  expect(await a.api.chat.start.mutate()).toEqual({ state: "waiting" });
+  expect((await b.api.chat.start.mutate()).state).toBe("chatting");
+  await a.waitFor(isType("matched"));
+  await b.waitFor(isType("matched"));
+  return { a, b };
+}
+
+async function health(server: ServerProcess) {
+  return (await (await fetch(`${server.url}/healthz`)).json()) as {
+    chats: number;
+    waiting: number;
+    present: number;
+  };
+}
+
+describe("two instances, one site", () => {
+  test("visitors on different instances are paired and chat both ways", async () => {
+    const { a, b } = await pairAcross();
+    const hello = await a.api.chat.send.mutate({ content: "from the first instance" });
+    await b.waitFor((e) => e.type === "message" && e.message.id === hello.id);
+    const reply = await b.api.chat.send.mutate({ content: "from the second instance" });
+    await a.waitFor((e) => e.type === "message" && e.message.id === reply.id);
+    // Both count the one chat.
+    expect((await health(one)).chats).toBeGreaterThanOrEqual(1);
+    expect((await health(two)).chats).toBe((await health(one)).chats);
+    await a.api.chat.end.mutate();
+    await b.waitFor(isType("partner-left"));
+  });
+
+  test("a socket that moves to the other instance resumes with nothing lost or twice", async () => {
+    const { a, b } = await pairAcross();
+    const last = a.lastEventId;
+    a.close();
+    const sent: Array<{ id: string }> = [];
+    for (let i = 0; i < 3; i++)
+      sent.push(await b.api.chat.send.mutate({ content: `while away ${i}` }));
+    const moved = tester(two, { visitorId: a.visitorId });
+    moved.listen(last);
+    await moved.waitFor((e) => e.type === "message" && e.message.id === sent[2]?.id);
+    const messages = moved.events.filter(isType("message"));
+    expect(messages.map((e) => (e as { message: { id: string } }).message.id)).toEqual(
+      sent.map((m) => m.id),
+    );
+    expect((await moved.api.chat.send.mutate({ content: "back" })).content).toBe("back");
+  });
+
+  test("2,000 starts spread over both instances pair everyone exactly once", async () => {
+    const n = 2000;
+    const matched = new Map<string, string>();
+    const sockets: WebSocket[] = [];
+    await Promise.all(
+      Array.from({ length: n }, (_, i) => {
+        const server = i % 2 === 0 ? one : two;
+        const id = `crowd${String(i).padStart(5, "0")}${"y".repeat(12)}`.slice(0, 22);
+        return new Promise<void>((resolve, reject) => {
+          const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
+            headers: {
+              Origin: server.url,
+              Cookie: `visitor=${id}`,
+              "X-Forwarded-For": nextAddress(),
+            },
+          } as unknown as string[]);
+          sockets.push(socket);
+          const timer = setTimeout(() => reject(new Error(`${id} was never matched`)), 30_000);
+          socket.onopen = () => {
+            socket.send(
+              JSON.stringify([
+                { id: 1, method: "subscription", params: { path: "chat.events", input: {} } },
+                { id: 2, method: "mutation", params: { path: "chat.start", input: {} } },
+              ]),
+            );
+          };
+          socket.onmessage = (event) => {
+            const frame = JSON.parse(String(event.data)) as {
+              result?: { data?: { data?: ChatEvent } };
+            };
+            const e = frame.result?.data?.data;
+            const chat =
+              e?.type === "matched"
+                ? e.chatId
+                : e?.type === "status" && e.status.state === "chatting"
+                  ? e.status.chatId
+                  : undefined;
+            if (!chat) return;
+            if (matched.has(id) && matched.get(id) !== chat)
+              reject(new Error(`${id} matched twice`));
+            matched.set(id, chat);
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }),
+    );
+    await sleep(500);
+    const byChat = new Map<string, number>();
+    for (const chat of matched.values()) byChat.set(chat, (byChat.get(chat) ?? 0) + 1);
+    expect(matched.size).toBe(n);
+    expect(byChat.size).toBe(n / 2);
+    expect([...byChat.values()].every((count) => count === 2)).toBe(true);
+    for (const socket of sockets) socket.close();
+  }, 60_000);
+
+  test("a limit holds across instances", async () => {
+    const address = nextAddress();
+    const cookie = "visitor=acrossinstances0000000";
+    const message = { name: "Mei", email: "mei@example.org", message: "Across the instances" };
+    const results: number[] = [];
+    for (let i = 0; i < CONTACT_RATE.limit + 2; i++) {
+      const server = i % 2 === 0 ? one : two;
+      const api = trpcClient(server.url, { "X-Forwarded-For": address, Cookie: cookie });
+      results.push(
+        await api.contact.send.mutate(message).then(
+          () => 200,
+          async (e) => (await failure(Promise.reject(e))).status,
+        ),
+      );
+    }
+    expect(results.filter((s) => s === 200)).toHaveLength(CONTACT_RATE.limit);
+    expect(results.slice(CONTACT_RATE.limit)).toEqual([429, 429]);
+  });
+
+  test("a ban made on one instance is refused by the other within a second", async () => {
+    const { a, b } = await pairAcross();
+    // An unsafe message, reported on the first instance, bans its sender there at once.
+    const unsafe = await b.api.chat.send.mutate({ content: "you are a fucking idiot" });
+    await a.waitFor((e) => e.type === "message" && e.message.id === unsafe.id);
+    await a.api.chat.report.mutate({ messageId: unsafe.id, reason: "harassment" });
+    await b.waitFor(isType("banned"));
+    await sleep(1000);
+    const again = trpcClient(two.url, {
+      "X-Forwarded-For": nextAddress(),
+      Cookie: `visitor=${b.visitorId}`,
+    });
+    const refused = await failure(again.chat.start.mutate());
+    expect(refused.data.appCode).toBe("CHAT_BANNED");
+  });
+
+  test("a bottle thrown on one instance is discovered on the other", async () => {
+    const writer = trpcClient(one.url, { "X-Forwarded-For": nextAddress() });
+    const { id } = await writer.bottles.throw.mutate({
+      message: "Across two instances and one ocean",
+      driftHours: 0,
+      isPublic: true,
+      expiryDays: 7,
+      timeZone: "UTC",
+      locale: "en",
+    });
+    const reader = trpcClient(two.url, { "X-Forwarded-For": nextAddress() });
+    const found = await reader.bottles.discover.query();
+    expect(found.bottle?.id).toBe(id);
+  });
+
+  test("killing an instance tells its visitors' partners within 20 s and leaves no ghost", async () => {
+    const { a, b } = await pairAcross();
+    const lonely = tester(one);
+    lonely.listen();
+    await lonely.waitFor(isType("status"));
+    await lonely.api.chat.start.mutate();
+    expect(a.visitorId).not.toBe(b.visitorId);
+    const killedAt = Date.now();
+    one.process.kill("SIGKILL");
+    await b.waitFor(isType("partner-left"), 20_000);
+    expect(Date.now() - killedAt).toBeLessThan(20_000);
+    // The one left waiting on the dead instance is gone from the pool too.
+    let after = await health(two);
+    for (let i = 0; i < 50 && after.waiting > 0; i++) {
+      await sleep(100);
+      after = await health(two);
+    }
+    expect(after.waiting).toBe(0);
+  }, 30_000);
+});
