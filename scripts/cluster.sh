@@ -3,11 +3,13 @@
 # own on free ports of 127.0.0.1, never as a system service, and is stopped by the process id it
 # started with. Sourced by scripts/cluster; needs Debian's postgresql and redis-server packages.
 
-# Installs Debian's postgresql and redis-server when they are missing (root or sudo).
+# Installs Debian's postgresql, redis-server and nginx (the browser suite's load balancer) when
+# they are missing (root or sudo).
 ensure_cluster_packages() {
   local missing=()
   [ -n "$(pg_bin_dir)" ] || missing+=(postgresql)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   [ "${#missing[@]}" -eq 0 ] && return
   echo "Installing ${missing[*]} from Debian's packages..." >&2
   local sudo=""
