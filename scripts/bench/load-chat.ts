@@ -77,7 +77,8 @@ async function main(): Promise<void> {
       }
       return;
     }
-    if (options.mode === "app" && !frame.includes('"from":"partner"')) {
+    // The app and Socket.IO echo each message to its sender too; only the partner's copy counts.
+    if (options.mode !== "raw" && !frame.includes('"from":"partner"')) {
       if (visitor.chatId === undefined) {
         const chatId = matchedChat(frame, options.mode);
         if (chatId) {
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
         next = (next + 1) % count;
         due += 1;
         const at = performance.now();
-        visitor.socket.send(stampedMessage(visitor, at));
+        visitor.socket.send(stampedMessage(visitor, at, options.mode));
         if (at >= windowStart && at < windowEnd) sent += 1;
       }
     }, 2);
