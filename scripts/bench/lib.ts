@@ -66,15 +66,18 @@ export async function stopAllChildren(): Promise<void> {
 }
 
 /**
- * Starts `bun <script>` and waits for the JSON line `{"ready":true,"url":...}` on its stdout.
+ * Starts `bun [bunFlags] <script>` and waits for the JSON line `{"ready":true,"url":...}` on
+ * its stdout.
  */
 export function startServer(
   script: string,
   env: Record<string, string> = {},
   args: string[] = [],
   timeoutMs = 120_000,
+  bunFlags: string[] = [],
 ): Promise<ServerChild> {
-  return startProcess(script, [BUN, join(BENCH_DIR, script), ...args], env, timeoutMs);
+  const argv = [BUN, ...bunFlags, join(BENCH_DIR, script), ...args];
+  return startProcess(script, argv, env, timeoutMs);
 }
 
 /** Starts `node scripts/bench/node/<script>` (see ensureNodeBaselines) the same way. */
