@@ -1,12 +1,13 @@
 /**
- * `bun run bench [discover|write|chat|match|memory|frontend|binary ...] [--quick]`
+ * `bun run bench [discover|write|chat|match|memory|frontend|binary ...] [--quick]`, `bun run bench --notes`
  *
  * Runs the benchmarks in sequence and writes BENCHMARKS.md. Every server under test and every
  * baseline runs as its own process, and so does every load generator; each figure is compared
  * with its raw baseline measured in the same invocation, interleaved where it can be, so that
  * the noise of a shared machine falls on both. Naming some benchmarks runs only those and
  * updates their rows in BENCHMARKS.md; --quick runs shorter and smaller, for development, and
- * prints the table without writing the file.
+ * prints the table without writing the file; --notes runs nothing and writes BENCHMARKS.md again
+ * from the figures it records, with the current NOTES.md.
  */
 
 import {
@@ -66,9 +67,10 @@ const HTTP = {
   concurrency: 32,
   warmupMs: quick ? 300 : 500,
   durationMs: quick ? 1000 : 2000,
-  rounds: quick ? 2 : 3,
+  // Five rounds each in a full run: other work on a shared machine moves single rounds a lot.
+  rounds: quick ? 2 : 5,
 };
-const CHAT = { warmupMs: 1000, durationMs: quick ? 1500 : 3000 };
+const CHAT = { warmupMs: 1000, durationMs: quick ? 1500 : 3000, rounds: quick ? 1 : 3 };
 
 // Goals for the code on tRPC's public API (issue 11): ratios to the raw baselines.
 const DISCOVER_GOAL = 0.35;
@@ -526,6 +528,12 @@ async function chatLoad(
   });
 }
 
+/** The round with the median p99 (the higher middle one of an even count). */
+function medianRound(results: ChatLoadResult[]): ChatLoadResult {
+  const sorted = [...results].sort((a, b) => a.p99 - b.p99);
+  return sorted[Math.floor(sorted.length / 2)] as ChatLoadResult;
+}
+
 /** Kept up: every message delivered, no error answer, the offered rate sent, p99 ≤ 100 ms. */
 function sustained(r: ChatLoadResult): boolean {
   return r.errors === 0 && r.lost === 0 && r.sentRate >= 0.95 * r.offered && r.p99 <= 100;
@@ -541,10 +549,17 @@ async function highestRate(
     // Five messages a second per visitor, the flood gate's steady rate; beyond 4,000 pairs
     // (8,000 sockets) the raw relay, which has no gate, gets more per visitor instead.
     const pairs = Math.min(4000, Math.ceil(rate / 10));
-    const r = await chatLoad(mode, pairs, rate, quick ? 1500 : 2000);
+    let r = await chatLoad(mode, pairs, rate, quick ? 1500 : 2000);
+    // A step that falls behind is tried once more before the climb stops: on a shared machine
+    // one burst of other work can stall a step that the server keeps up with.
+    let retried = false;
+    if (!sustained(r) && !quick) {
+      retried = true;
+      r = await chatLoad(mode, pairs, rate, 2000);
+    }
     const ok = sustained(r);
     tried.push(
-      `${fmt(rate)}/s with ${fmt(pairs)} pairs: ${ok ? "kept up" : "fell behind"} (sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, server CPU ${r.serverCpu}, ≈ ${perMessage(r)} µs per message, generator CPU ${r.clientCpu})`,
+      `${fmt(rate)}/s with ${fmt(pairs)} pairs: ${ok ? "kept up" : "fell behind"}${retried ? " at the second try" : ""} (sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, server CPU ${r.serverCpu}, ≈ ${perMessage(r)} µs per message, generator CPU ${r.clientCpu})`,
     );
     log(`  ${mode} ${tried[tried.length - 1]}`);
     if (!ok) break;
@@ -567,14 +582,25 @@ async function chat(): Promise<Section> {
     [100, 1000, undefined],
     [1000, 10_000, 10],
   ] as const) {
-    const theirs = await chatLoad("raw", pairs, rate, CHAT.durationMs);
-    const sio =
-      goal !== undefined && withSio
-        ? await chatLoad("sio", pairs, rate, CHAT.durationMs)
-        : undefined;
-    const ours = await chatLoad("app", pairs, rate, CHAT.durationMs);
+    // Rounds in turn (raw, Socket.IO, ours), each on fresh servers; the round with the median
+    // p99 stands for each server, so that one burst of other work on the machine moves no row.
+    const modes: ChatMode[] =
+      goal !== undefined && withSio ? ["raw", "sio", "app"] : ["raw", "app"];
+    const rounds = new Map<ChatMode, ChatLoadResult[]>(modes.map((m) => [m, []]));
+    for (let round = 0; round < CHAT.rounds; round++) {
+      for (const mode of modes) {
+        rounds.get(mode)?.push(await chatLoad(mode, pairs, rate, CHAT.durationMs));
+      }
+    }
+    const [theirs, sio, ours] = (["raw", "sio", "app"] as const).map((mode) => {
+      const results = rounds.get(mode);
+      return results && results.length > 0 ? medianRound(results) : undefined;
+    });
+    if (!theirs || !ours) throw new Error("chat rounds missing");
+    const everyRound = (mode: ChatMode) => (rounds.get(mode) ?? []).every((r) => sustained(r));
+    const p99s = (mode: ChatMode) => (rounds.get(mode) ?? []).map((r) => r.p99).join(", ");
     log(
-      `chat ${pairs} pairs at ${rate}/s: ours p99 ${ours.p99} ms, raw p99 ${theirs.p99} ms${sio ? `, Socket.IO p99 ${sio.p99} ms` : ""}`,
+      `chat ${pairs} pairs at ${rate}/s: ours p99 ${p99s("app")} ms, raw p99 ${p99s("raw")} ms${sio ? `, Socket.IO p99 ${p99s("sio")} ms` : ""}`,
     );
     rows.push({
       benchmark: `Chat relay, ${fmt(pairs)} pairs at ${fmt(rate)} msg/s: delivery p50 / p99 ms`,
@@ -582,7 +608,7 @@ async function chat(): Promise<Section> {
       baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)} (raw relay)`,
       ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
       goal: goal === undefined ? "—" : `p99 ≤ ${goal} ms`,
-      met: goal === undefined ? "—" : yes(ours.p99 <= goal && sustained(ours)),
+      met: goal === undefined ? "—" : yes(ours.p99 <= goal && everyRound("app")),
     });
     if (sio) {
       rows.push({
@@ -591,11 +617,11 @@ async function chat(): Promise<Section> {
         baseline: `${sio.p50.toFixed(1)} / ${sio.p99.toFixed(1)} (Socket.IO)`,
         ratio: ratioOf(ours.p99, sio.p99).toFixed(1),
         goal: "p99 ≤ its p99",
-        met: yes(ours.p99 <= sio.p99 && sustained(ours)),
+        met: yes(ours.p99 <= sio.p99 && everyRound("app")),
       });
     }
     notes.push(
-      `${fmt(pairs)} pairs at ${fmt(rate)}/s: ${summaryOf("ours", ours)}; ${summaryOf("raw relay", theirs)}${sio ? `; ${summaryOf("Socket.IO", sio)}` : ""}.`,
+      `${fmt(pairs)} pairs at ${fmt(rate)}/s, the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")}${sio ? `; Socket.IO ${p99s("sio")}` : ""} ms): ${summaryOf("ours", ours)}; ${summaryOf("raw relay", theirs)}${sio ? `; ${summaryOf("Socket.IO", sio)}` : ""}.`,
     );
   }
   const appSteps = quick
@@ -629,7 +655,7 @@ async function chat(): Promise<Section> {
     });
   }
   notes.push(
-    "Kept up means: every message delivered, no error answer, at least 95% of the offered rate sent, p99 ≤ 100 ms. Steps stop at the first that falls behind. A generator more than 50 ms late (its core taken) skips the messages it is late with instead of sending them in one burst, so a starved generator shows as a lower sent rate, not as flood-gate refusals.",
+    "Kept up means: every message delivered, no error answer, at least 95% of the offered rate sent, p99 ≤ 100 ms. Steps stop at the first that falls behind twice in a row. A generator more than 50 ms late (its core taken) skips the messages it is late with instead of sending them in one burst, so a starved generator shows as a lower sent rate, not as flood-gate refusals.",
     `Ours: ${ours.tried.join("; ")}.`,
     `Raw relay: ${theirs.tried.join("; ")}.`,
   );
@@ -923,7 +949,22 @@ function loadAverage(): string {
   return readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?";
 }
 
+/** `--notes`: BENCHMARKS.md written again from its recorded figures with today's NOTES.md. */
+function rewriteNotes(): void {
+  const file = join(ROOT, "BENCHMARKS.md");
+  const text = readFileSync(file, "utf8");
+  const meta = text
+    .split("\n")
+    .filter((line) => /^(Machine: |Last full run: |The last full run took )/.test(line));
+  writeFileSync(file, render(readPrevious(file), meta));
+  console.log("BENCHMARKS.md written again with the notes of NOTES.md; no benchmark ran.");
+}
+
 async function main(): Promise<void> {
+  if (args.includes("--notes")) {
+    rewriteNotes();
+    return;
+  }
   const date = new Date().toISOString().slice(0, 16).replace("T", " ");
   const cores = Bun.spawnSync(["nproc"]).stdout.toString().trim();
   const model = cpus()[0]?.model ?? "unknown CPU";
