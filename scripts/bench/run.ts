@@ -115,7 +115,8 @@ const fmt = (n: number, digits = 0) =>
     : "n/a";
 const ratioOf = (ours: number, theirs: number) => (theirs > 0 ? ours / theirs : Number.NaN);
 /** A ratio with a goal to reach, cut (not rounded) to two places: 0.597 shows as 0.59. */
-const notAbove = (ratio: number) => (Math.floor(ratio * 100) / 100).toFixed(2);
+const notAbove = (ratio: number) =>
+  Number.isFinite(ratio) ? (Math.floor(ratio * 100) / 100).toFixed(2) : "n/a";
 const yes = (ok: boolean): Row["met"] => (ok ? "yes" : "no");
 
 function median(values: number[]): number {
