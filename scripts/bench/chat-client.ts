@@ -1,13 +1,20 @@
 /**
- * Simulated chat visitors for the load generators: real WebSockets speaking either the app's
- * tRPC protocol (ws://host/trpc, with the site's Origin, a visitor cookie and a forwarded
- * address of their own) or the raw relay's ("start", then frames forwarded as they are).
- * Frames are looked at with string searches, not parsed, so the generator's own cost per
- * frame stays small next to the server's.
+ * Simulated chat visitors for the load generators: real WebSockets speaking the app's tRPC
+ * protocol (ws://host/trpc, with the site's Origin, a visitor cookie and a forwarded address of
+ * their own), the raw relay's ("start", then frames forwarded as they are), or Socket.IO's
+ * (node/socketio-relay.mjs). Frames are looked at with string searches, not parsed, so the
+ * generator's own cost per frame stays small next to the server's and the same for all three.
+ *
+ * Socket.IO is spoken here over a plain WebSocket rather than through socket.io-client, so the
+ * one generator measures all three servers with the same client code and cost per frame, and
+ * the app's dependencies stay as they are. What it takes is small (Engine.IO v4 over
+ * `transport=websocket`, Socket.IO protocol v5): the server opens with `0{...}`, the client
+ * connects to the main namespace with `40` and is answered `40{...}`, events are
+ * `42["name",...args]`, and the server's ping `2` is answered with the pong `3`.
  */
 import { privateAddress, visitorCookie } from "./lib.ts";
 
-export type ChatMode = "app" | "raw";
+export type ChatMode = "app" | "raw" | "sio";
 
 export interface Visitor {
   index: number;
@@ -33,8 +40,9 @@ const SUBSCRIBE = JSON.stringify({
 });
 
 /** A message's text: the send time, then ordinary words, about the size of a chat line. */
-export function stampedMessage(visitor: Visitor, sentAt: number): string {
+export function stampedMessage(visitor: Visitor, sentAt: number, mode: ChatMode): string {
   const content = `t:${sentAt.toFixed(3)} how is the weather where you are today?`;
+  if (mode === "sio") return `42["send","${content}"]`;
   const id = visitor.nextId++;
   return `{"id":${id},"method":"mutation","params":{"path":"chat.send","input":{"content":"${content}"}}}`;
 }
@@ -50,6 +58,7 @@ export function stampOf(frame: string): number | undefined {
 
 export function startFrame(visitor: Visitor, mode: ChatMode): string {
   if (mode === "raw") return "start";
+  if (mode === "sio") return '42["start"]';
   const id = visitor.nextId++;
   return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":null}}`;
 }
@@ -67,7 +76,8 @@ export async function openVisitors(
   parallel = 100,
 ): Promise<Visitor[]> {
   const origin = new URL(baseUrl).origin;
-  const wsUrl = `${origin.replace(/^http/, "ws")}${mode === "app" ? "/trpc" : "/"}`;
+  const path = { app: "/trpc", raw: "/", sio: "/socket.io/?EIO=4&transport=websocket" }[mode];
+  const wsUrl = `${origin.replace(/^http/, "ws")}${path}`;
   const visitors: Visitor[] = new Array(count);
   const openOne = (index: number) =>
     new Promise<Visitor>((resolve, reject) => {
@@ -104,10 +114,34 @@ export async function openVisitors(
           ready = true;
           clearTimeout(timer);
           resolve(visitor);
-        } else {
+        } else if (mode === "app") {
           socket.send(SUBSCRIBE);
         }
+        // Socket.IO: the server speaks first (Engine.IO's open packet).
       };
+      if (mode === "sio") {
+        socket.onmessage = (event) => {
+          const frame = typeof event.data === "string" ? event.data : String(event.data);
+          if (frame === "2") {
+            socket.send("3");
+            return;
+          }
+          if (!ready) {
+            if (frame.startsWith("0{")) socket.send("40");
+            else if (frame.startsWith("40")) {
+              ready = true;
+              clearTimeout(timer);
+              resolve(visitor);
+            } else if (frame.startsWith("44")) {
+              clearTimeout(timer);
+              reject(new Error(`visitor ${index} refused: ${frame.slice(0, 200)}`));
+            }
+            return;
+          }
+          onFrame(visitor, frame);
+        };
+        return;
+      }
       socket.onmessage = (event) => {
         const frame = typeof event.data === "string" ? event.data : String(event.data);
         if (!ready) {
@@ -133,12 +167,14 @@ export async function openVisitors(
 /** Whether a frame says the visitor was paired, and with which chat. */
 export function matchedChat(frame: string, mode: ChatMode): string | undefined {
   if (mode === "raw") return frame.startsWith("matched:") ? frame.slice(8) : undefined;
-  if (!frame.includes('"type":"matched"')) return undefined;
+  if (mode === "sio" ? !frame.startsWith('42["matched"') : !frame.includes('"type":"matched"'))
+    return undefined;
   return /"chatId":"([^"]+)"/.exec(frame)?.[1];
 }
 
+/** An error answer: tRPC's error frame, or Socket.IO's refusal of the connection (`44`). */
 export function isError(frame: string): boolean {
-  return frame.startsWith('{"id"') && frame.includes('"error":');
+  return (frame.startsWith('{"id"') && frame.includes('"error":')) || frame.startsWith("44");
 }
 
 export function closeAll(visitors: Visitor[]): void {

@@ -3,13 +3,16 @@
  * processes that announce themselves with one JSON line, percentiles, and /proc readings.
  */
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BENCH_DIR = import.meta.dir;
 export const BUN = process.execPath;
+/** Node, for the baselines a builder would write under Node (scripts/bench/node/). */
+export const NODE = process.env.NODE_BIN ?? Bun.which("node") ?? "node";
+export const NODE_DIR = join(BENCH_DIR, "node");
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -19,6 +22,8 @@ export interface ServerChild {
   pid: number;
   /** Lines the child wrote to stderr (kept for error messages). */
   stderr: string[];
+  /** Everything its ready line said (a baseline may report its settings there). */
+  ready: Record<string, unknown>;
   stop(): Promise<void>;
 }
 
@@ -61,15 +66,36 @@ export async function stopAllChildren(): Promise<void> {
 }
 
 /**
- * Starts `bun <script>` and waits for the JSON line `{"ready":true,"url":...}` on its stdout.
+ * Starts `bun [bunFlags] <script>` and waits for the JSON line `{"ready":true,"url":...}` on
+ * its stdout.
  */
-export async function startServer(
+export function startServer(
   script: string,
   env: Record<string, string> = {},
   args: string[] = [],
   timeoutMs = 120_000,
+  bunFlags: string[] = [],
 ): Promise<ServerChild> {
-  const child = Bun.spawn([BUN, join(BENCH_DIR, script), ...args], {
+  const argv = [BUN, ...bunFlags, join(BENCH_DIR, script), ...args];
+  return startProcess(script, argv, env, timeoutMs);
+}
+
+/** Starts `node scripts/bench/node/<script>` (see ensureNodeBaselines) the same way. */
+export function startNodeServer(
+  script: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<ServerChild> {
+  return startProcess(script, [NODE, join(NODE_DIR, script)], env, timeoutMs);
+}
+
+async function startProcess(
+  script: string,
+  argv: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<ServerChild> {
+  const child = Bun.spawn(argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdout: "pipe",
@@ -82,18 +108,20 @@ export async function startServer(
     stderr.push(line);
     if (stderr.length > 200) stderr.shift();
   });
-  const ready = new Promise<{ url: string; pid: number }>((resolve, reject) => {
-    void readLines(child.stdout, (line) => {
-      if (!line.startsWith("{")) return;
-      try {
-        const message = JSON.parse(line) as { ready?: boolean; url?: string; pid?: number };
-        if (message.ready && message.url)
-          resolve({ url: message.url, pid: message.pid ?? child.pid });
-      } catch {
-        // not our line
-      }
-    }).then(() => reject(new Error(`${script} ended before it was ready: ${stderr.join("\n")}`)));
-  });
+  const ready = new Promise<{ url: string; pid: number; message: Record<string, unknown> }>(
+    (resolve, reject) => {
+      void readLines(child.stdout, (line) => {
+        if (!line.startsWith("{")) return;
+        try {
+          const message = JSON.parse(line) as { ready?: boolean; url?: string; pid?: number };
+          if (message.ready && message.url)
+            resolve({ url: message.url, pid: message.pid ?? child.pid, message });
+        } catch {
+          // not our line
+        }
+      }).then(() => reject(new Error(`${script} ended before it was ready: ${stderr.join("\n")}`)));
+    },
+  );
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -102,11 +130,14 @@ export async function startServer(
     );
   });
   try {
-    const { url, pid } = await Promise.race([ready, timeout]).finally(() => clearTimeout(timer));
+    const { url, pid, message } = await Promise.race([ready, timeout]).finally(() =>
+      clearTimeout(timer),
+    );
     return {
       url,
       pid,
       stderr,
+      ready: message,
       async stop() {
         await stopChild(child);
         running.delete(child);
@@ -117,6 +148,48 @@ export async function startServer(
     running.delete(child);
     throw error;
   }
+}
+
+/**
+ * Installs the Node baselines' pinned dependencies (scripts/bench/node/package-lock.json) with
+ * `npm ci` when they are missing or were installed from another lock file or for another Node,
+ * and answers the Node version that runs them. No prebuilt better-sqlite3 binary can be fetched
+ * here, so an install compiles it with node-gyp (one to two minutes on two cores); node-gyp is
+ * pointed at the headers that come with the system's Node when they are there, rather than
+ * downloading them.
+ */
+export async function ensureNodeBaselines(log: (message: string) => void): Promise<string> {
+  const version = Bun.spawnSync([NODE, "--version"]).stdout.toString().trim();
+  const major = Number(/^v(\d+)/.exec(version)?.[1] ?? 0);
+  if (major < 20)
+    throw new Error(
+      `Node 20 or later is needed for the baselines (found ${NODE} ${version || "none"})`,
+    );
+  const lock = readFileSync(join(NODE_DIR, "package-lock.json"), "utf8");
+  const stamp = join(NODE_DIR, "node_modules", ".bench-installed");
+  const wanted = `${Bun.hash(lock).toString(16)} ${version}`;
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return version;
+  log(`installing the Node baselines' dependencies (npm ci, compiles better-sqlite3)…`);
+  const env: Record<string, string | undefined> = { ...process.env };
+  if (!env.npm_config_nodedir && existsSync("/usr/include/node/node.h")) {
+    env.npm_config_nodedir = "/usr";
+  }
+  const npm = Bun.spawn(["npm", "ci", "--prefix", NODE_DIR, "--no-audit", "--no-fund"], {
+    cwd: NODE_DIR,
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  const [out, err] = await Promise.all([
+    new Response(npm.stdout).text(),
+    new Response(npm.stderr).text(),
+  ]);
+  if ((await npm.exited) !== 0) {
+    throw new Error(`npm ci for the Node baselines failed: ${(err || out).slice(-2000)}`);
+  }
+  writeFileSync(stamp, wanted);
+  return version;
 }
 
 /**

@@ -21,12 +21,13 @@ export interface Statement {
 type Bindings = Parameters<ReturnType<Database["query"]>["all"]>;
 
 /**
- * Records every statement run on this connection, with its bound values: Kysely's (made with
- * `query`) and the prepared queries' own (made with `prepare`, db/prepared.ts).
+ * Records every statement run on this connection, with its bound values: Kysely's, which come
+ * from `query` (cached by SQL text), and the prepared queries', which `prepare` statements of
+ * their own (db/prepared.ts).
  */
 function record(sqlite: Database): Array<{ sql: string; params: unknown[] }> {
   const seen: Array<{ sql: string; params: unknown[] }> = [];
-  const recording = (make: (sql: string) => ReturnType<Database["query"]>) => (sql: string) => {
+  const wrap = (make: (sql: string) => ReturnType<Database["query"]>) => (sql: string) => {
     const statement = make(sql);
     const all = statement.all.bind(statement);
     const get = statement.get.bind(statement);
@@ -49,8 +50,8 @@ function record(sqlite: Database): Array<{ sql: string; params: unknown[] }> {
       iterate: statement.iterate.bind(statement),
     };
   };
-  sqlite.query = recording(sqlite.query.bind(sqlite)) as unknown as typeof sqlite.query;
-  sqlite.prepare = recording(sqlite.prepare.bind(sqlite)) as unknown as typeof sqlite.prepare;
+  sqlite.query = wrap(sqlite.query.bind(sqlite)) as unknown as typeof sqlite.query;
+  sqlite.prepare = wrap(sqlite.prepare.bind(sqlite)) as unknown as typeof sqlite.prepare;
   return seen;
 }
 

@@ -1,12 +1,14 @@
 /**
- * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary ...] [--quick]`
+ * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary ...] [--quick]`,
+ * `bun run bench --notes`
  *
  * Runs the benchmarks in sequence and writes BENCHMARKS.md. Every server under test and every
  * baseline runs as its own process, and so does every load generator; each figure is compared
  * with its raw baseline measured in the same invocation, interleaved where it can be, so that
  * the noise of a shared machine falls on both. Naming some benchmarks runs only those and
  * updates their rows in BENCHMARKS.md; --quick runs shorter and smaller, for development, and
- * prints the table without writing the file.
+ * prints the table without writing the file; --notes runs nothing and writes BENCHMARKS.md again
+ * from the figures it records, with the current NOTES.md.
  */
 
 import {
@@ -20,15 +22,20 @@ import {
 } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { openSqlite } from "../../db/connection.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { type BinaryResult, measureBinary } from "./binary.ts";
+import type { ChatMode } from "./chat-client.ts";
 import { type FrontendResult, measureFrontend } from "./frontend.ts";
 import {
+  ensureNodeBaselines,
+  NODE_DIR,
   ROOT,
   rssKiB,
   runLoad,
   type ServerChild,
   sleep,
+  startNodeServer,
   startServer,
   stopAllChildren,
 } from "./lib.ts";
@@ -72,9 +79,25 @@ const HTTP = {
   concurrency: 32,
   warmupMs: quick ? 300 : 500,
   durationMs: quick ? 1000 : 2000,
-  rounds: quick ? 2 : 3,
+  // Five rounds each in a full run: other work on a shared machine moves single rounds a lot.
+  rounds: quick ? 2 : 5,
 };
-const CHAT = { warmupMs: 1000, durationMs: quick ? 1500 : 3000 };
+const CHAT = { warmupMs: 1000, durationMs: quick ? 1500 : 3000, rounds: quick ? 1 : 3 };
+
+// Goals for the code on tRPC's public API (issue 11): ratios to the raw baselines.
+const DISCOVER_GOAL = 0.35;
+const CHAT_MAX_GOAL = 0.35;
+
+/** The pinned versions of the Node baselines' packages (node/package.json). */
+const NODE_PACKAGES = (
+  JSON.parse(readFileSync(join(NODE_DIR, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  }
+).dependencies;
+
+/** Node's version once the Node baselines are installed, or why they cannot run. */
+let nodeState: string | Error = new Error("not installed (no benchmark needed them)");
+const nodeBaselines = () => nodeState;
 
 // Databases on tmpfs when there is one: the disk of a shared machine (other tenants' fsyncs)
 // would otherwise decide the write figures. Reads come from the page cache either way.
@@ -104,7 +127,8 @@ const fmt = (n: number, digits = 0) =>
     : "n/a";
 const ratioOf = (ours: number, theirs: number) => (theirs > 0 ? ours / theirs : Number.NaN);
 /** A ratio with a goal to reach, cut (not rounded) to two places: 0.597 shows as 0.59. */
-const notAbove = (ratio: number) => (Math.floor(ratio * 100) / 100).toFixed(2);
+const notAbove = (ratio: number) =>
+  Number.isFinite(ratio) ? (Math.floor(ratio * 100) / 100).toFixed(2) : "n/a";
 const yes = (ok: boolean): Row["met"] => (ok ? "yes" : "no");
 
 function median(values: number[]): number {
@@ -149,12 +173,25 @@ async function interleaved(
   theirsPath: string,
   kind: HttpLoadOptions["kind"],
 ): Promise<{ ours: HttpLoadResult[]; theirs: HttpLoadResult[] }> {
-  const result = { ours: [] as HttpLoadResult[], theirs: [] as HttpLoadResult[] };
+  const [theirResults = [], ourResults = []] = await interleavedMany(
+    [
+      { server: theirs, path: theirsPath },
+      { server: ours, path: oursPath },
+    ],
+    kind,
+  );
+  return { ours: ourResults, theirs: theirResults };
+}
+
+/** Load on each server in turn, `rounds` times round the list; the results in list order. */
+async function interleavedMany(
+  targets: Array<{ server: ServerChild; path: string }>,
+  kind: HttpLoadOptions["kind"],
+): Promise<HttpLoadResult[][]> {
+  const results = targets.map(() => [] as HttpLoadResult[]);
   for (let round = 0; round < HTTP.rounds; round++) {
-    for (const [server, path, into] of [
-      [theirs, theirsPath, result.theirs],
-      [ours, oursPath, result.ours],
-    ] as const) {
+    for (const [i, { server, path }] of targets.entries()) {
+      const into = results[i] as HttpLoadResult[];
       const options: HttpLoadOptions = {
         url: server.url,
         path,
@@ -168,7 +205,7 @@ async function interleaved(
       into.push(await runLoad<HttpLoadResult>("load-http.ts", options));
     }
   }
-  return result;
+  return results;
 }
 
 function summarizeHttp(results: HttpLoadResult[]) {
@@ -199,6 +236,34 @@ function planText(title: string, statements: Statement[]): string {
   return lines.join("\n");
 }
 
+/** The connection settings a server reads back, for comparing a baseline's with openSqlite's. */
+const PRAGMAS = ["journal_mode", "synchronous", "foreign_keys", "busy_timeout"] as const;
+
+function ourPragmas(file: string): Record<string, unknown> {
+  const sqlite = openSqlite(file);
+  try {
+    return Object.fromEntries(
+      PRAGMAS.map((name) => {
+        const row = sqlite.query(`PRAGMA ${name}`).get() as Record<string, unknown> | null;
+        return [name, row ? Object.values(row)[0] : undefined];
+      }),
+    );
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** The keys of the card a discover answer carries, in order (tRPC's envelope unwrapped). */
+async function cardKeys(url: string): Promise<string> {
+  const response = await fetch(url, { headers: { cookie: "visitor=shape-check-0000000000" } });
+  const body = (await response.json()) as {
+    bottle?: Record<string, unknown> | null;
+    result?: { data?: { bottle?: Record<string, unknown> | null } };
+  };
+  const bottle = body.bottle ?? body.result?.data?.bottle;
+  return bottle ? Object.keys(bottle).join(",") : "no bottle";
+}
+
 async function discover(): Promise<Section> {
   const rows: Row[] = [];
   const notes: string[] = [];
@@ -210,6 +275,8 @@ async function discover(): Promise<Section> {
   let allIndexed = true;
   let sqlMatches = true;
   const overhead: string[] = [];
+  const node = nodeBaselines();
+  const expressChecks = new Set<string>();
   for (const size of SIZES) {
     const dir = join(work, `discover-${label(size)}`);
     mkdirSync(dir, { recursive: true });
@@ -233,36 +300,65 @@ async function discover(): Promise<Section> {
           path.signedIn.slice(1),
         );
     }
-    const measured = await withServers(
-      [appServer(dir), () => startServer("raw-discover.ts", { DB_FILE: file })],
-      async ([app, raw]) => {
-        if (!app || !raw) throw new Error("servers missing");
-        const result = await interleaved(app, "/trpc/bottles.discover", raw, "/", "discover");
-        if (size === SIZES[0]) {
-          // What the framework costs on its own, on the same server: an empty tRPC query and
-          // a plain route, with the same load.
-          for (const [name, route] of [
-            ["/healthz (no tRPC, no database)", "/healthz"],
-            ["chat.online (tRPC and context, no database)", "/trpc/chat.online"],
-          ] as const) {
-            const r = await runLoad<HttpLoadResult>("load-http.ts", {
-              url: app.url,
-              path: route,
-              kind: "discover",
-              concurrency: HTTP.concurrency,
-              warmupMs: HTTP.warmupMs,
-              durationMs: HTTP.durationMs,
-              serverPid: app.pid,
-              firstVisitor: freshVisitors(),
-            } satisfies HttpLoadOptions);
-            overhead.push(
-              `${name}: ${fmt(r.rps)} requests/s, about ${fmt(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs of CPU per request`,
-            );
-          }
+    const starts = [appServer(dir), () => startServer("raw-discover.ts", { DB_FILE: file })];
+    if (typeof node === "string") {
+      starts.push(() =>
+        startNodeServer("express-discover.mjs", { DB_FILE: file, CANDIDATES_SQL, CARD_SQL }),
+      );
+    }
+    const measured = await withServers(starts, async ([app, raw, express]) => {
+      if (!app || !raw) throw new Error("servers missing");
+      if (express) {
+        const theirs = JSON.stringify(express.ready.pragmas);
+        const mine = JSON.stringify(ourPragmas(file));
+        if (theirs !== mine)
+          expressChecks.add(
+            `WARNING: Express's connection settings ${theirs} differ from ours ${mine}.`,
+          );
+        const [rawKeys, expressKeys, appKeys] = await Promise.all([
+          cardKeys(raw.url),
+          cardKeys(express.url),
+          cardKeys(`${app.url}/trpc/bottles.discover`),
+        ]);
+        if (rawKeys !== expressKeys || rawKeys !== appKeys)
+          expressChecks.add(
+            `WARNING: the answers differ in shape: raw ${rawKeys}; Express ${expressKeys}; ours ${appKeys}.`,
+          );
+      }
+      const targets = [
+        { server: raw, path: "/" },
+        ...(express ? [{ server: express, path: "/" }] : []),
+        { server: app, path: "/trpc/bottles.discover" },
+      ];
+      const results = await interleavedMany(targets, "discover");
+      if (size === SIZES[0]) {
+        // What the framework costs on its own, on the same server: an empty tRPC query and
+        // a plain route, with the same load.
+        for (const [name, route] of [
+          ["/healthz (no tRPC, no database)", "/healthz"],
+          ["chat.online (tRPC and context, no database)", "/trpc/chat.online"],
+        ] as const) {
+          const r = await runLoad<HttpLoadResult>("load-http.ts", {
+            url: app.url,
+            path: route,
+            kind: "discover",
+            concurrency: HTTP.concurrency,
+            warmupMs: HTTP.warmupMs,
+            durationMs: HTTP.durationMs,
+            serverPid: app.pid,
+            firstVisitor: freshVisitors(),
+          } satisfies HttpLoadOptions);
+          overhead.push(
+            `${name}: ${fmt(r.rps)} requests/s, about ${fmt(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs of CPU per request`,
+          );
         }
-        return result;
-      },
-    );
+      }
+      return {
+        theirs: results[0] ?? [],
+        express: express ? (results[1] ?? []) : undefined,
+        ours: results[results.length - 1] ?? [],
+      };
+    });
     const ours = summarizeHttp(measured.ours);
     const theirs = summarizeHttp(measured.theirs);
     byLabel.set(label(size), { ours, theirs });
@@ -272,21 +368,42 @@ async function discover(): Promise<Section> {
       ours: fmt(ours.rps),
       baseline: `${fmt(theirs.rps)} (raw bun:sqlite)`,
       ratio: notAbove(ratio),
-      goal: "≥ 0.6",
-      met: yes(ratio >= 0.6),
+      goal: `≥ ${DISCOVER_GOAL}`,
+      met: yes(ratio >= DISCOVER_GOAL),
     });
     rows.push({
       benchmark: `Discover, ${label(size)} bottles: p50 / p99 ms`,
-      ours: `${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)}`,
+      ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
       baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
       ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
       goal: "—",
       met: "—",
     });
+    const cpuPer = (s: ReturnType<typeof summarizeHttp>) => fmt((s.cpu / s.rps) * 1e6);
+    let expressNote = "";
+    if (measured.express) {
+      const express = summarizeHttp(measured.express);
+      const vsExpress = ratioOf(ours.rps, express.rps);
+      rows.push({
+        benchmark: `Discover, ${label(size)} bottles, same SQL on Express + better-sqlite3 (Node): requests/s`,
+        ours: fmt(ours.rps),
+        baseline: `${fmt(express.rps)} (Express)`,
+        ratio: notAbove(vsExpress),
+        goal: "≥ 1.0",
+        met: yes(vsExpress >= 1),
+      });
+      expressNote =
+        `; Express ${fmt(express.rps)} requests/s, p50 / p99 ${express.p50.toFixed(1)} / ${express.p99.toFixed(1)} ms, server CPU ${express.cpu.toFixed(2)} cores, about ${cpuPer(express)} µs per request, ` +
+        `rounds ${measured.express.map((r) => fmt(r.rps)).join(", ")}` +
+        (express.non200 + express.errors > 0
+          ? `, ${express.non200} non-200 answers and ${express.errors} errors`
+          : "");
+    }
     notes.push(
       `${label(size)}: server CPU ${ours.cpu.toFixed(2)} cores (ours) and ${theirs.cpu.toFixed(2)} (raw), ` +
-        `about ${fmt((ours.cpu / ours.rps) * 1e6)} µs and ${fmt((theirs.cpu / theirs.rps) * 1e6)} µs of CPU per request; ` +
+        `about ${cpuPer(ours)} µs and ${cpuPer(theirs)} µs of CPU per request; ` +
         `rounds: ours ${measured.ours.map((r) => fmt(r.rps)).join(", ")}; raw ${measured.theirs.map((r) => fmt(r.rps)).join(", ")}` +
+        expressNote +
         (ours.non200 + ours.errors > 0
           ? `; ${ours.non200} non-200 answers, ${ours.errors} errors (ours)`
           : ""),
@@ -314,8 +431,19 @@ async function discover(): Promise<Section> {
     met: yes(allIndexed),
   });
   notes.push(`Framework cost on the same server (10k run): ${overhead.join("; ")}.`);
-  if (!sqlMatches)
-    notes.push("WARNING: the raw baseline's SQL no longer matches what discoverBottle runs.");
+  if (typeof node === "string") {
+    notes.push(
+      `Express ${NODE_PACKAGES.express} and better-sqlite3 ${NODE_PACKAGES["better-sqlite3"]} under Node ${node}, one process, Express's defaults (ETag, X-Powered-By): the raw baseline's SQL handed over as it is, the same database file and connection settings (read back and compared), the same JSON answer (its keys compared with the raw baseline's and ours).`,
+      ...expressChecks,
+    );
+  } else {
+    notes.push(`No Express comparison: ${node.message}`);
+  }
+  notes.push(
+    sqlMatches
+      ? "The raw baseline and Express run the very SQL discoverBottle runs (captured from it on each database)."
+      : "WARNING: the raw baseline's SQL no longer matches what discoverBottle runs.",
+  );
   return { title: "Discover read path", rows, notes, details };
 }
 
@@ -471,7 +599,7 @@ async function write(): Promise<Section> {
       },
       {
         benchmark: "Throw a bottle: p50 / p99 ms",
-        ours: `${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)}`,
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
         baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
         ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
         goal: "—",
@@ -489,34 +617,50 @@ async function write(): Promise<Section> {
   };
 }
 
-interface ChatRun {
-  ours: ChatLoadResult;
-  theirs: ChatLoadResult;
+/** The chat server for a mode: ours, the raw Bun relay, or the Socket.IO relay under Node. */
+function chatServer(mode: ChatMode, name: string): () => Promise<ServerChild> {
+  if (mode === "raw") return () => startServer("raw-relay.ts");
+  if (mode === "sio") return () => startNodeServer("socketio-relay.mjs");
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  return appServer(dir);
 }
 
-async function chatRun(pairs: number, rate: number): Promise<ChatRun> {
-  const one = async (mode: "app" | "raw"): Promise<ChatLoadResult> => {
-    const dir = join(work, `chat-${mode}-${pairs}-${rate}`);
-    mkdirSync(dir, { recursive: true });
-    const start = mode === "app" ? appServer(dir) : () => startServer("raw-relay.ts");
-    return withServers([start], ([server]) => {
-      if (!server) throw new Error("server missing");
-      const options: ChatLoadOptions = {
-        url: server.url,
-        mode,
-        pairs,
-        rate,
-        warmupMs: CHAT.warmupMs,
-        durationMs: CHAT.durationMs,
-        serverPid: server.pid,
-        firstVisitor: freshVisitors(),
-      };
-      return runLoad<ChatLoadResult>("load-chat.ts", options, 180_000);
-    });
-  };
-  const theirs = await one("raw");
-  const ours = await one("app");
-  return { ours, theirs };
+/** One chat load against a fresh server of each mode, one after another. */
+async function chatLoad(
+  mode: ChatMode,
+  pairs: number,
+  rate: number,
+  durationMs: number,
+): Promise<ChatLoadResult> {
+  return withServers([chatServer(mode, `chat-${mode}-${pairs}-${rate}`)], async ([server]) => {
+    if (!server) throw new Error("server missing");
+    const options: ChatLoadOptions = {
+      url: server.url,
+      mode,
+      pairs,
+      rate,
+      warmupMs: CHAT.warmupMs,
+      durationMs,
+      serverPid: server.pid,
+      firstVisitor: freshVisitors(),
+    };
+    const r = await runLoad<ChatLoadResult>("load-chat.ts", options, 180_000);
+    // Nothing delivered in the window (a stalled server) leaves no latency: count it as endless.
+    for (const key of ["p50", "p99", "max"] as const) {
+      if (typeof r[key] !== "number" || !Number.isFinite(r[key])) r[key] = Number.POSITIVE_INFINITY;
+    }
+    return r;
+  });
+}
+
+/** Milliseconds to one place, or "none" when nothing was delivered to time. */
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "none");
+
+/** The round with the median p99 (the higher middle one of an even count). */
+function medianRound(results: ChatLoadResult[]): ChatLoadResult {
+  const sorted = [...results].sort((a, b) => a.p99 - b.p99);
+  return sorted[Math.floor(sorted.length / 2)] as ChatLoadResult;
 }
 
 /** Kept up: every message delivered, no error answer, the offered rate sent, p99 ≤ 100 ms. */
@@ -525,7 +669,7 @@ function sustained(r: ChatLoadResult): boolean {
 }
 
 async function highestRate(
-  mode: "app" | "raw",
+  mode: ChatMode,
   steps: number[],
 ): Promise<{ best: number; tried: string[] }> {
   let best = 0;
@@ -534,29 +678,17 @@ async function highestRate(
     // Five messages a second per visitor, the flood gate's steady rate; beyond 4,000 pairs
     // (8,000 sockets) the raw relay, which has no gate, gets more per visitor instead.
     const pairs = Math.min(4000, Math.ceil(rate / 10));
-    const dir = join(work, `max-${mode}-${rate}`);
-    mkdirSync(dir, { recursive: true });
-    const start = mode === "app" ? appServer(dir) : () => startServer("raw-relay.ts");
-    const r = await withServers([start], ([server]) => {
-      if (!server) throw new Error("server missing");
-      return runLoad<ChatLoadResult>(
-        "load-chat.ts",
-        {
-          url: server.url,
-          mode,
-          pairs,
-          rate,
-          warmupMs: CHAT.warmupMs,
-          durationMs: quick ? 1500 : 2000,
-          serverPid: server.pid,
-          firstVisitor: freshVisitors(),
-        } satisfies ChatLoadOptions,
-        180_000,
-      );
-    });
+    let r = await chatLoad(mode, pairs, rate, quick ? 1500 : 2000);
+    // A step that falls behind is tried once more before the climb stops: on a shared machine
+    // one burst of other work can stall a step that the server keeps up with.
+    let retried = false;
+    if (!sustained(r) && !quick) {
+      retried = true;
+      r = await chatLoad(mode, pairs, rate, 2000);
+    }
     const ok = sustained(r);
     tried.push(
-      `${fmt(rate)}/s with ${fmt(pairs)} pairs: ${ok ? "kept up" : "fell behind"} (sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, server CPU ${r.serverCpu}, generator CPU ${r.clientCpu})`,
+      `${fmt(rate)}/s with ${fmt(pairs)} pairs: ${ok ? "kept up" : "fell behind"}${retried ? " at the second try" : ""} (sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, server CPU ${r.serverCpu}, ≈ ${perMessage(r)} µs per message, generator CPU ${r.clientCpu})`,
     );
     log(`  ${mode} ${tried[tried.length - 1]}`);
     if (!ok) break;
@@ -565,25 +697,60 @@ async function highestRate(
   return { best, tried };
 }
 
+/** Server CPU per message sent, in µs. */
+const perMessage = (r: ChatLoadResult) => fmt(((r.serverCpu ?? 0) / r.sentRate) * 1e6);
+
 async function chat(): Promise<Section> {
   const rows: Row[] = [];
   const notes: string[] = [];
+  const node = nodeBaselines();
+  const withSio = typeof node === "string";
+  const summaryOf = (name: string, r: ChatLoadResult) =>
+    `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)}, ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, server CPU ${r.serverCpu} cores (≈ ${perMessage(r)} µs per message), generator CPU ${r.clientCpu}${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
   for (const [pairs, rate, goal] of [
     [100, 1000, undefined],
     [1000, 10_000, 10],
   ] as const) {
-    const r = await chatRun(pairs, rate);
-    log(`chat ${pairs} pairs at ${rate}/s: ours p99 ${r.ours.p99} ms, raw p99 ${r.theirs.p99} ms`);
+    // Rounds in turn (raw, Socket.IO, ours), each on fresh servers; the round with the median
+    // p99 stands for each server, so that one burst of other work on the machine moves no row.
+    const modes: ChatMode[] =
+      goal !== undefined && withSio ? ["raw", "sio", "app"] : ["raw", "app"];
+    const rounds = new Map<ChatMode, ChatLoadResult[]>(modes.map((m) => [m, []]));
+    for (let round = 0; round < CHAT.rounds; round++) {
+      for (const mode of modes) {
+        rounds.get(mode)?.push(await chatLoad(mode, pairs, rate, CHAT.durationMs));
+      }
+    }
+    const [theirs, sio, ours] = (["raw", "sio", "app"] as const).map((mode) => {
+      const results = rounds.get(mode);
+      return results && results.length > 0 ? medianRound(results) : undefined;
+    });
+    if (!theirs || !ours) throw new Error("chat rounds missing");
+    const everyRound = (mode: ChatMode) => (rounds.get(mode) ?? []).every((r) => sustained(r));
+    const p99s = (mode: ChatMode) => (rounds.get(mode) ?? []).map((r) => r.p99).join(", ");
+    log(
+      `chat ${pairs} pairs at ${rate}/s: ours p99 ${p99s("app")} ms, raw p99 ${p99s("raw")} ms${sio ? `, Socket.IO p99 ${p99s("sio")} ms` : ""}`,
+    );
     rows.push({
       benchmark: `Chat relay, ${fmt(pairs)} pairs at ${fmt(rate)} msg/s: delivery p50 / p99 ms`,
-      ours: `${r.ours.p50.toFixed(1)} / ${r.ours.p99.toFixed(1)}`,
-      baseline: `${r.theirs.p50.toFixed(1)} / ${r.theirs.p99.toFixed(1)} (raw relay)`,
-      ratio: ratioOf(r.ours.p99, r.theirs.p99).toFixed(1),
+      ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+      baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (raw relay)`,
+      ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
       goal: goal === undefined ? "—" : `p99 ≤ ${goal} ms`,
-      met: goal === undefined ? "—" : yes(r.ours.p99 <= goal && sustained(r.ours)),
+      met: goal === undefined ? "—" : yes(ours.p99 <= goal && everyRound("app")),
     });
+    if (sio) {
+      rows.push({
+        benchmark: `Chat relay, ${fmt(pairs)} pairs at ${fmt(rate)} msg/s, Socket.IO 4 relay (Node): delivery p50 / p99 ms`,
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+        baseline: `${ms(sio.p50)} / ${ms(sio.p99)} (Socket.IO)`,
+        ratio: ratioOf(ours.p99, sio.p99).toFixed(1),
+        goal: "p99 ≤ its p99",
+        met: yes(ours.p99 <= sio.p99 && everyRound("app")),
+      });
+    }
     notes.push(
-      `${fmt(pairs)} pairs at ${fmt(rate)}/s: ours sent ${fmt(r.ours.sentRate)}/s, delivered ${fmt(r.ours.delivered)} of ${fmt(r.ours.sent)}, ${r.ours.errors} errors, max ${r.ours.max} ms, server CPU ${r.ours.serverCpu} cores (≈ ${fmt(((r.ours.serverCpu ?? 0) / r.ours.sentRate) * 1e6)} µs per message); raw relay max ${r.theirs.max} ms, server CPU ${r.theirs.serverCpu} (≈ ${fmt(((r.theirs.serverCpu ?? 0) / r.theirs.sentRate) * 1e6)} µs per message); generator CPU ${r.ours.clientCpu} / ${r.theirs.clientCpu}.`,
+      `${fmt(pairs)} pairs at ${fmt(rate)}/s, the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")}${sio ? `; Socket.IO ${p99s("sio")}` : ""} ms): ${summaryOf("ours", ours)}; ${summaryOf("raw relay", theirs)}${sio ? `; ${summaryOf("Socket.IO", sio)}` : ""}.`,
     );
   }
   const appSteps = quick
@@ -594,20 +761,41 @@ async function chat(): Promise<Section> {
     : [10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 80_000];
   const ours = await highestRate("app", appSteps);
   const theirs = await highestRate("raw", rawSteps);
+  // Socket.IO climbs the same steps as ours, with the same number of visitors at each.
+  const sio = withSio ? await highestRate("sio", appSteps) : undefined;
   const ratio = ratioOf(ours.best, theirs.best);
   rows.push({
     benchmark: "Chat relay: highest rate kept up (msg/s, 5 msg/s per visitor)",
     ours: fmt(ours.best),
     baseline: `${fmt(theirs.best)} (raw relay)`,
     ratio: notAbove(ratio),
-    goal: "≥ 0.5",
-    met: yes(ratio >= 0.5),
+    goal: `≥ ${CHAT_MAX_GOAL}`,
+    met: yes(ratio >= CHAT_MAX_GOAL),
   });
+  if (sio) {
+    const vsSio = ratioOf(ours.best, sio.best);
+    rows.push({
+      benchmark: "Chat relay: highest rate kept up, Socket.IO 4 relay (Node) (msg/s)",
+      ours: fmt(ours.best),
+      baseline: `${fmt(sio.best)} (Socket.IO)`,
+      ratio: notAbove(vsSio),
+      goal: "≥ its rate",
+      met: yes(vsSio >= 1),
+    });
+  }
   notes.push(
-    "Kept up means: every message delivered, no error answer, at least 95% of the offered rate sent, p99 ≤ 100 ms. Steps stop at the first that falls behind.",
+    "Kept up means: every message delivered, no error answer, at least 95% of the offered rate sent, p99 ≤ 100 ms. Steps stop at the first that falls behind twice in a row. A generator more than 50 ms late (its core taken) skips the messages it is late with instead of sending them in one burst, so a starved generator shows as a lower sent rate, not as flood-gate refusals.",
     `Ours: ${ours.tried.join("; ")}.`,
     `Raw relay: ${theirs.tried.join("; ")}.`,
   );
+  if (sio) {
+    notes.push(
+      `Socket.IO: ${sio.tried.join("; ")}.`,
+      `Socket.IO ${NODE_PACKAGES["socket.io"]} under Node ${node} (node/socketio-relay.mjs: WebSocket transport only, its defaults otherwise): pairs first come, first served; each message goes to the partner and back to the sender as an event, two frames, where ours sends three (the mutation's answer, the sender's copy and the partner's). The same generator speaks its protocol over a plain WebSocket.`,
+    );
+  } else {
+    notes.push(`No Socket.IO comparison: ${(node as Error).message}`);
+  }
   return { title: "Chat relay", rows, notes };
 }
 
@@ -647,8 +835,8 @@ async function match(): Promise<Section> {
       },
       {
         benchmark: "Matching: partner available → 'matched', p50 / p99 ms",
-        ours: `${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)}`,
-        baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)} (raw relay)`,
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+        baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (raw relay)`,
         ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
         goal: "p99 ≤ 50 ms",
         met: yes(ours.p99 <= 50),
@@ -847,7 +1035,9 @@ function render(
     "Written by `bun run bench` (`scripts/bench/`). Every server under test and every baseline runs as its own",
     "process and so does every load generator, all on 127.0.0.1 of the same machine; each figure is compared with",
     "a raw baseline measured in the same run (interleaved for the HTTP figures), so that the noise of the machine",
-    "falls on both. Ratio is ours ÷ baseline: for rates higher is better, for times and sizes lower is better.",
+    "falls on both, and discover and the chat also with what a builder would pick instead (Express with",
+    "better-sqlite3, a Socket.IO relay; both under Node, in the same run). Ratio is ours ÷ baseline: for rates",
+    "higher is better, for times and sizes lower is better.",
     "",
     ...meta,
     "",
@@ -886,7 +1076,27 @@ function readStandingNotes(): string[] {
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : [];
 }
 
+/** The 1-minute load average of the machine, from /proc. */
+function loadAverage(): string {
+  return readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?";
+}
+
+/** `--notes`: BENCHMARKS.md written again from its recorded figures with today's NOTES.md. */
+function rewriteNotes(): void {
+  const file = join(ROOT, "BENCHMARKS.md");
+  const text = readFileSync(file, "utf8");
+  const meta = text
+    .split("\n")
+    .filter((line) => /^(Machine: |Last full run: |The last full run took )/.test(line));
+  writeFileSync(file, render(readPrevious(file), meta));
+  console.log("BENCHMARKS.md written again with the notes of NOTES.md; no benchmark ran.");
+}
+
 async function main(): Promise<void> {
+  if (args.includes("--notes")) {
+    rewriteNotes();
+    return;
+  }
   const date = new Date().toISOString().slice(0, 16).replace("T", " ");
   const cores = Bun.spawnSync(["nproc"]).stdout.toString().trim();
   const model = cpus()[0]?.model ?? "unknown CPU";
@@ -906,11 +1116,26 @@ async function main(): Promise<void> {
       meta[1] = `${previous.replace(/ \(updated .*$/, "").replace(/\.$/, "")} (updated ${date} UTC: ${selected.join(", ")}).`;
     }
   }
+  if (selected.includes("discover") || selected.includes("chat")) {
+    try {
+      nodeState = await ensureNodeBaselines(log);
+    } catch (error) {
+      // The rows that compare with Node's libraries are left out and the notes say why.
+      nodeState = error instanceof Error ? error : new Error(String(error));
+      console.error(nodeState);
+    }
+  }
   for (const name of selected) {
     log(`${name}…`);
     const started = performance.now();
+    const loadBefore = loadAverage();
     try {
-      sections[name] = { ...(await runners[name]()), date: `${date} UTC` };
+      const section = await runners[name]();
+      // Other work on a shared machine moves every figure; the load says how much there was.
+      section.notes.push(
+        `Load average (1 min) on the ${cores} cores: ${loadBefore} when this section started, ${loadAverage()} when it ended (this run's own processes included).`,
+      );
+      sections[name] = { ...section, date: `${date} UTC` };
     } catch (error) {
       sections[name] = {
         title: name,
