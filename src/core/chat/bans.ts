@@ -194,7 +194,8 @@ export class RedisChatBans implements ChatBans {
       .where("until", ">", this.now())
       .execute();
     const fresh = rows.filter((row) => this.#seen.get(row.key) !== row.until);
-    for (const { key, until } of fresh) await this.#hold([key], until);
+    // All of them, not only the new ones: Redis may have restarted empty meanwhile.
+    for (const { key, until } of rows) await this.#hold([key], until);
     this.#seen = new Map(rows.map((row) => [row.key, row.until]));
     return fresh;
   }
