@@ -21,6 +21,8 @@ export interface UsersTable {
   /** Argon2id, from Bun.password. */
   password_hash: string;
   created_at: number;
+  /** 1 for the accounts the operator made operators (`tidings operator add`). */
+  is_operator: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -85,6 +87,8 @@ export interface BottleReportsTable {
   created_at: number;
   /** When the operator acted on it; null while open. */
   handled_at: number | null;
+  /** 1 when the operator found nothing wrong. */
+  dismissed: Generated<number>;
 }
 
 export interface ChatReportsTable {
@@ -100,6 +104,8 @@ export interface ChatReportsTable {
   created_at: number;
   /** When the operator acted on it; null while open. */
   handled_at: number | null;
+  /** 1 when the operator found nothing wrong. */
+  dismissed: Generated<number>;
 }
 
 export interface ChatBansTable {
@@ -116,6 +122,46 @@ export interface VisitorAddressesTable {
   last_seen_at: number;
 }
 
+/** How far a ban key has escalated (core/chat/escalation.ts). */
+export interface BanStepsTable {
+  key: string;
+  step: number;
+  last_at: number;
+}
+
+export interface ChatBlocksTable {
+  blocker_visitor_id: string;
+  blocked_visitor_id: string;
+  blocked_ip_key: string;
+  created_at: number;
+  until: number;
+}
+
+/** An answer at an age gate ("chat": adult or minor; "bottles": 13 or under-13). */
+export interface VisitorAgesTable {
+  visitor_id: string;
+  gate: string;
+  answer: string;
+  answered_at: number;
+}
+
+export interface ModerationActionsTable {
+  id: Generated<number>;
+  /** The operator's username. */
+  operator: string;
+  action: string;
+  /** What it acted on: "bottle:<id>", "visitor:<id>", "ip:<hash>", "feature:<name>". */
+  subject: string;
+  detail: string;
+  created_at: number;
+}
+
+export interface SiteSettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
@@ -128,6 +174,11 @@ export interface Database {
   chat_reports: ChatReportsTable;
   chat_bans: ChatBansTable;
   visitor_addresses: VisitorAddressesTable;
+  ban_steps: BanStepsTable;
+  chat_blocks: ChatBlocksTable;
+  visitor_ages: VisitorAgesTable;
+  moderation_actions: ModerationActionsTable;
+  site_settings: SiteSettingsTable;
 }
 
 export type DB = Kysely<Database>;

@@ -1204,6 +1204,10 @@ type RootTranslation = {
 				 */
 				scam: string
 				/**
+				 * C​h​i​l​d​ ​s​a​f​e​t​y
+				 */
+				childSafety: string
+				/**
 				 * O​t​h​e​r
 				 */
 				other: string
@@ -1466,6 +1470,10 @@ type RootTranslation = {
 			 * S​c​a​m
 			 */
 			scam: string
+			/**
+			 * C​h​i​l​d​ ​s​a​f​e​t​y
+			 */
+			childSafety: string
 			/**
 			 * O​t​h​e​r
 			 */
@@ -2997,6 +3005,10 @@ export type TranslationFunctions = {
 				 */
 				scam: () => LocalizedString
 				/**
+				 * Child safety
+				 */
+				childSafety: () => LocalizedString
+				/**
 				 * Other
 				 */
 				other: () => LocalizedString
@@ -3251,6 +3263,10 @@ export type TranslationFunctions = {
 			 * Scam
 			 */
 			scam: () => LocalizedString
+			/**
+			 * Child safety
+			 */
+			childSafety: () => LocalizedString
 			/**
 			 * Other
 			 */

@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
+import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { SEED_USERS } from "./seed.ts";
@@ -104,7 +105,11 @@ export async function writePathSql(): Promise<string[]> {
     const seen = record(sqlite);
     await throwBottle(
       db,
-      { limiter: new MemoryRateLimiter(), moderator: new LocalModerator() },
+      {
+        limiter: new MemoryRateLimiter(),
+        moderator: new LocalModerator(),
+        broker: new InMemoryChatBroker(),
+      },
       {
         visitorId: "explain-writer-000000",
         ipKey: "explain",
@@ -121,7 +126,8 @@ export async function writePathSql(): Promise<string[]> {
       },
       Date.now(),
     );
-    return seen.map((s) => s.sql);
+    // The age gate's look-up comes first; the raw baseline stands for the write itself.
+    return seen.map((s) => s.sql).filter((sql) => sql.startsWith('insert into "bottles"'));
   } finally {
     await db.destroy();
   }

@@ -17,6 +17,8 @@ export const bottleReportReasons = [
   "inappropriate",
   "harassment",
   "scam",
+  /** Hides the bottle at once and goes to the top of the operator's queue. */
+  "childSafety",
   "other",
 ] as const;
 export type BottleReportReason = (typeof bottleReportReasons)[number];

@@ -6,7 +6,15 @@ export const CHAT_LIMITS = {
   buffer: 50,
 } as const;
 
-export const chatReportReasons = ["harassment", "inappropriate", "spam", "scam", "other"] as const;
+/** "childSafety" ends the chat and bans the sender at once, and goes first in the queue. */
+export const chatReportReasons = [
+  "harassment",
+  "inappropriate",
+  "spam",
+  "scam",
+  "childSafety",
+  "other",
+] as const;
 export type ChatReportReason = (typeof chatReportReasons)[number];
 
 export const sendChatInput = z.object({
@@ -34,6 +42,8 @@ export interface ChatMessage {
   timestamp: number;
   countryCode: string | null;
   country: string;
+  /** It holds a link, e-mail address, phone number or messenger account: shown as plain text with a warning. */
+  contact?: true;
 }
 
 /** What a visitor's chat stream tells them, in order. */
@@ -45,7 +55,9 @@ export type ChatEvent =
   | { type: "message"; chatId: string; message: ChatMessage }
   | { type: "typing"; chatId: string; isTyping: boolean }
   | { type: "partner-left"; chatId: string }
-  | { type: "banned"; until: number };
+  | { type: "banned"; until: number }
+  /** The visitor's messages reach no one until then (repeated spam). */
+  | { type: "muted"; until: number };
 
 /** The visitor's state when a stream (re)starts, so a reloaded page can draw itself. */
 export type ChatStatus =

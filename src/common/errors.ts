@@ -10,6 +10,16 @@ export const appErrorCodes = [
   "TRANSLATION_UNSUPPORTED",
   "TRANSLATION_FAILED",
   "CHAT_BANNED",
+  /** Chat needs the "18 or older" answer first (the web shows the safety gate). */
+  "AGE_CONFIRMATION_REQUIRED",
+  /** The visitor declared being too young; it holds for 30 days. */
+  "AGE_REFUSED",
+  /** A bottle carries words, not links or contact details. */
+  "CONTENT_HAS_CONTACT",
+  /** The same text again and again (bottles, or chat messages to different partners). */
+  "SPAM_REPEATED",
+  /** The operator switched this part of the site off for now. */
+  "FEATURE_RESTING",
   "RATE_LIMITED",
   "PAYLOAD_TOO_LARGE",
   "UNAUTHORIZED",

@@ -5,6 +5,7 @@ import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
 import { purgeSightings } from "../core/chat/bans.ts";
+import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
@@ -53,6 +54,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const assets = await loadWebAssets();
   const shared = await openSharedState(config, db, now, options.chat);
   const { bans } = shared;
+  // Blocks last 30 days; a broker in memory starts without them.
+  await restoreBlocks(db, shared.broker, now());
   const services: Services = {
     config,
     db,
@@ -67,7 +70,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     chatTranslations: new ChatTranslations(now),
     recentlyShown: new RecentlyShown(),
     devices: new DeviceCookies(config.secret),
-    chat: { broker: shared.broker, bans, banHours: config.chatBanHours },
+    chat: { broker: shared.broker, bans },
     now,
   };
   const socket = createWebSocket(services, errors);
@@ -102,6 +105,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         purgeExpiredSessions(db, now()),
         purgeExpiredBottles(db, now()),
         purgeSightings(db, now()),
+        purgeBlocks(db, now()),
       ]).catch((error) => errors.fault("hourly purge", error));
     },
     60 * 60 * 1000,

@@ -128,14 +128,6 @@ export const settingsSchema = z.object({
     shown: "none",
     help: "A DeepL API key (free keys end in :fx).",
   }),
-  CHAT_BAN_HOURS: setting(
-    z.coerce
-      .number()
-      .positive()
-      .max(24 * 365)
-      .default(24),
-    { shown: "24", help: "How long a chat ban lasts." },
-  ),
   CHAT_ALLOWED_ORIGINS: setting(
     z
       .string()
@@ -197,7 +189,6 @@ const configSchema = settingsSchema.transform((e) => {
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,
     trustProxy: e.TRUST_PROXY,
-    chatBanHours: e.CHAT_BAN_HOURS,
     chatAllowedOrigins: e.CHAT_ALLOWED_ORIGINS ?? [],
     geoipDb: e.GEOIP_DB,
     moderation: { apiUrl: e.MODERATION_API_URL, apiKey: e.MODERATION_API_KEY },

@@ -23,6 +23,6 @@ export interface Services {
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans; banHours: number };
+  chat: { broker: ChatBroker; bans: ChatBans };
   now: () => number;
 }

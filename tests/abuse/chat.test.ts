@@ -40,8 +40,8 @@ async function pair() {
   b.listen();
   await a.waitFor(isType("status"));
   await b.waitFor(isType("status"));
-  await a.api.chat.start.mutate();
-  await b.api.chat.start.mutate();
+  await a.start();
+  await b.start();
   await a.waitFor(isType("matched"));
   await b.waitFor(isType("matched"));
   return { a, b };
@@ -70,7 +70,7 @@ describe("bans hold when the cookie is dropped", () => {
     const banned = tester({ address });
     banned.listen();
     await banned.waitFor(isType("status"));
-    await banned.api.chat.start.mutate();
+    await banned.start();
     // The operator's command writes to the database; the site reads it within its sync.
     const keys = await banFromChat(
       server.app.services.db,
@@ -173,10 +173,21 @@ describe("chat floods", () => {
   });
 
   test("starts with rotating cookies from one address are limited per address", async () => {
+    // 200 visitors who each passed the safety gate, somewhere.
+    const cookies = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const cookie = `visitor=${visitorId()}`;
+        await trpcClient(server.url, {
+          "X-Forwarded-For": nextAddress(),
+          Cookie: cookie,
+        }).chat.confirmAge.mutate({ adult: true });
+        return cookie;
+      }),
+    );
     const address = nextAddress();
     const results = await Promise.all(
-      Array.from({ length: 200 }, () =>
-        trpcClient(server.url, { "X-Forwarded-For": address })
+      cookies.map((cookie) =>
+        trpcClient(server.url, { "X-Forwarded-For": address, Cookie: cookie })
           .chat.start.mutate()
           .then(
             () => 200,
@@ -193,7 +204,9 @@ describe("presence", () => {
   test("visitors who start and never listen, or pair and go, leave; the pool and presence empty", async () => {
     await sleep(GRACE_MS * 2);
     for (let i = 0; i < 50; i++) {
-      await trpcClient(server.url, { "X-Forwarded-For": nextAddress() }).chat.start.mutate();
+      const api = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
+      await api.chat.confirmAge.mutate({ adult: true });
+      await api.chat.start.mutate();
     }
     const { a, b } = await pair();
     a.close();

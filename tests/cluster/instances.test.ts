@@ -58,8 +58,8 @@ async function pairAcross() {
   b.listen();
   await a.waitFor(isType("status"));
   await b.waitFor(isType("status"));
-  expect(await a.api.chat.start.mutate()).toEqual({ state: "waiting" });
-  expect((await b.api.chat.start.mutate()).state).toBe("chatting");
+  expect(await a.start()).toEqual({ state: "waiting" });
+  expect((await b.start()).state).toBe("chatting");
   await a.waitFor(isType("matched"));
   await b.waitFor(isType("matched"));
   return { a, b };
@@ -123,17 +123,33 @@ describe("two instances, one site", () => {
           sockets.push(socket);
           const timer = setTimeout(() => reject(new Error(`${id} was never matched`)), 30_000);
           socket.onopen = () => {
+            // The safety gate first; start once it has answered.
             socket.send(
               JSON.stringify([
                 { id: 1, method: "subscription", params: { path: "chat.events", input: {} } },
-                { id: 2, method: "mutation", params: { path: "chat.start", input: {} } },
+                {
+                  id: 3,
+                  method: "mutation",
+                  params: { path: "chat.confirmAge", input: { adult: true } },
+                },
               ]),
             );
           };
           socket.onmessage = (event) => {
             const frame = JSON.parse(String(event.data)) as {
+              id?: number;
               result?: { data?: { data?: ChatEvent } };
             };
+            if (frame.id === 3) {
+              socket.send(
+                JSON.stringify({
+                  id: 2,
+                  method: "mutation",
+                  params: { path: "chat.start", input: {} },
+                }),
+              );
+              return;
+            }
             const e = frame.result?.data?.data;
             const chat =
               e?.type === "matched"
@@ -215,7 +231,7 @@ describe("two instances, one site", () => {
     const lonely = tester(one);
     lonely.listen();
     await lonely.waitFor(isType("status"));
-    await lonely.api.chat.start.mutate();
+    await lonely.start();
     expect(a.visitorId).not.toBe(b.visitorId);
     const killedAt = Date.now();
     one.process.kill("SIGKILL");

@@ -248,6 +248,62 @@ export function brokerContract(
     );
   });
 
+  describe(`${name}: blocks, mutes and contact details`, () => {
+    test(
+      "a block ends the chat and keeps the two apart, by visitor and by address; others still meet them",
+      withBroker({ meetAgainAfterMs: 100 }, async (b) => {
+        const a = await join(b, "a");
+        const p = await join(b, "b");
+        const blocked = await b.block("a", Date.now() + 60_000);
+        expect(blocked).toMatchObject({ visitorId: "b", ipKey: "ip-b" });
+        await p.stream.waitFor(is("partner-left"));
+        expect(await b.status("a")).toEqual({ state: "idle" });
+        await b.start(visitor("a"));
+        await b.start(visitor("b"));
+        await Bun.sleep(400);
+        expect(await b.status("a")).toEqual({ state: "waiting" });
+        await b.end("b");
+        // The same person with a new cookie, from the same address.
+        expect((await join(b, "b-again", "ip-b")).status).toEqual({ state: "waiting" });
+        await b.end("b-again");
+        expect((await join(b, "c")).status).toMatchObject({ state: "chatting" });
+        expect(await b.status("a")).toMatchObject({ state: "chatting" });
+        a.stream.stop();
+      }),
+    );
+
+    test(
+      "a muted sender's messages reach only their own stream; they are told until when",
+      withBroker({}, async (b) => {
+        const a = await join(b, "a");
+        const p = await join(b, "b");
+        await b.mute("a", 4_000_000_000_000);
+        await a.stream.waitFor((e) => e.type === "muted" && e.until === 4_000_000_000_000);
+        const sent = await b.send("a", "into the void");
+        await a.stream.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+        const reply = await b.send("b", "still here");
+        await a.stream.waitFor((e) => e.type === "message" && e.message.id === reply.id);
+        expect(
+          p.stream.events.some((e) => e.event.type === "message" && e.event.message.id === sent.id),
+        ).toBe(false);
+      }),
+    );
+
+    test(
+      "a message with contact details carries the mark to both copies",
+      withBroker({}, async (b) => {
+        await join(b, "a");
+        const p = await join(b, "b");
+        const sent = await b.send("a", "mail me", { contact: true });
+        expect(sent.contact).toBe(true);
+        const got = await p.stream.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+        expect(got).toMatchObject({ message: { contact: true, from: "partner" } });
+        const plain = await b.send("a", "hello");
+        expect(plain.contact).toBeUndefined();
+      }),
+    );
+  });
+
   describe(`${name}: leaving and bans`, () => {
     test(
       "with no stream left past the grace period, the partner hears they left; the pool and presence empty",

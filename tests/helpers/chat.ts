@@ -16,6 +16,8 @@ export interface ChatTester {
   lastEventId: string | null;
   /** Subscribes to the chat stream (resuming from lastEventId when given). */
   listen(lastEventId?: string | null): void;
+  /** Passes the safety gate (18 or older) once, then presses start. */
+  start(): ReturnType<ReturnType<typeof createTRPCClient<AppRouter>>["chat"]["start"]["mutate"]>;
   /** Waits until an event matching `match` has arrived (searching all received so far). */
   waitFor(match: (e: ChatEvent) => boolean, timeoutMs?: number): Promise<ChatEvent>;
   close(): void;
@@ -49,6 +51,7 @@ export function chatTester(
   const api = createTRPCClient<AppRouter>({ links: [wsLink({ client })] });
   const waiters = new Set<() => void>();
   let subscription: { unsubscribe(): void } | undefined;
+  let confirmed: Promise<unknown> | undefined;
   const tester: ChatTester = {
     visitorId: id,
     api,
@@ -62,6 +65,11 @@ export function chatTester(
           for (const wake of waiters) wake();
         },
       });
+    },
+    async start() {
+      confirmed ??= api.chat.confirmAge.mutate({ adult: true });
+      await confirmed;
+      return api.chat.start.mutate();
     },
     waitFor(match, timeoutMs = 3000) {
       return new Promise((resolve, reject) => {

@@ -192,8 +192,8 @@ describe("the binary", () => {
     b.listen();
     await a.waitFor((e) => e.type === "status");
     await b.waitFor((e) => e.type === "status");
-    await a.api.chat.start.mutate();
-    await b.api.chat.start.mutate();
+    await a.start();
+    await b.start();
     await a.waitFor((e) => e.type === "matched");
     const started = Date.now();
     site.process.kill("SIGTERM");

@@ -144,15 +144,26 @@ describe("the ocean", () => {
 
   test("moderation refuses inappropriate content in both languages and stores nothing", async () => {
     const before = await bottleCount();
-    for (const message of [
-      "you are a fucking idiot",
-      "f u c k you",
-      "幹你娘",
-      "http://a.example http://b.example http://c.example http://d.example",
-    ]) {
+    for (const message of ["you are a fucking idiot", "f u c k you", "幹你娘"]) {
       const { status, data } = await failure(visitor().bottles.throw.mutate(bottle(message)));
       expect(status).toBe(422);
       expect(data.appCode).toBe("CONTENT_REJECTED");
+    }
+    expect(await bottleCount()).toBe(before);
+  });
+
+  test("a bottle with a link, an e-mail address, a phone number or a messenger account is refused", async () => {
+    const before = await bottleCount();
+    for (const message of [
+      "http://a.example http://b.example http://c.example http://d.example",
+      "find me at mei.lin@example.org",
+      "打給我 0912-345-678",
+      "加我微信 mei0912",
+      "LINE ID: mei_0912",
+    ]) {
+      const { status, data } = await failure(visitor().bottles.throw.mutate(bottle(message)));
+      expect(status).toBe(422);
+      expect(data.appCode).toBe("CONTENT_HAS_CONTACT");
     }
     expect(await bottleCount()).toBe(before);
   });

@@ -25,7 +25,6 @@ describe("settings", () => {
       host: "0.0.0.0",
       dataDir: resolve(dataDir),
       trustProxy: false,
-      chatBanHours: 24,
       chatAllowedOrigins: [],
       logFormat: "text",
       analytics: undefined,

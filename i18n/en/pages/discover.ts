@@ -37,6 +37,7 @@ export const discover = {
       inappropriate: "Inappropriate",
       harassment: "Harassment",
       scam: "Scam",
+      childSafety: "Child safety",
       other: "Other",
     },
     reportNotFound: "Could not find bottle to report",

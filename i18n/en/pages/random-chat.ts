@@ -54,6 +54,7 @@ export const randomChat = {
     inappropriate: "Inappropriate content",
     spam: "Spam",
     scam: "Scam",
+    childSafety: "Child safety",
     other: "Other",
   },
   translateLabel: "Translate this message",

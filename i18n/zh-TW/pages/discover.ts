@@ -36,6 +36,7 @@ export const discover: Translation["discover"] = {
       inappropriate: "不當內容",
       harassment: "騷擾",
       scam: "詐騙",
+      childSafety: "兒童安全",
       other: "其他",
     },
     reportNotFound: "找不到要檢舉的瓶子",

@@ -51,6 +51,7 @@ export const randomChat: Translation["randomChat"] = {
     inappropriate: "不當內容",
     spam: "垃圾訊息",
     scam: "詐騙",
+    childSafety: "兒童安全",
     other: "其他",
   },
   translateLabel: "翻譯這則訊息",

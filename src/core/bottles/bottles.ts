@@ -4,10 +4,15 @@ import type { Database, DB } from "../../../db/schema.ts";
 import { serially } from "../../../db/transaction.ts";
 import type { BottleCard, BottleReportReason } from "../../common/bottles.ts";
 import type { Locale } from "../../common/locales.ts";
+import type { ChatBroker } from "../chat/broker.ts";
+import { refuseRepeats } from "../chat/send.ts";
 import { DomainError, FieldError } from "../errors.ts";
 import type { Country } from "../geo/country-lookup.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
+import { hasContactDetails } from "../moderation/contacts.ts";
 import type { Moderator } from "../moderation/moderator.ts";
+import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
+import { requireAge } from "../safety/ages.ts";
 import { sourceHash } from "../translation/cache.ts";
 import { pickBottle, type RecentlyShown } from "./pick.ts";
 import { availableAt, expiryAt } from "./time.ts";
@@ -90,18 +95,25 @@ const insertBottle = prepared(
       .returning("id"),
 );
 
-/** Writes a bottle into the ocean after the rate limits, the time rules and moderation. */
+/**
+ * Writes a bottle into the ocean after the age gate, the time rules, contact details, the rate
+ * limits, repeats and moderation.
+ */
 export async function throwBottle(
   db: DB,
-  deps: { limiter: RateLimiter; moderator: Moderator },
+  deps: { limiter: RateLimiter; moderator: Moderator; broker: ChatBroker },
   writer: Visitor & { country: Country },
   input: NewBottle,
   now: number,
 ): Promise<{ id: number; availableAt: number; expiresAt: number }> {
+  await requireAge(db, writer.visitorId, "bottles", now, false);
   const expiresAt = expiryAt(now, input.expiryDays, input.timeZone);
   const surfacesAt = availableAt(now, input.driftHours);
   if (surfacesAt >= expiresAt)
     throw new FieldError({ field: "driftHours", kind: "drift_past_expiry" });
+  if (hasContactDetails(input.message)) {
+    throw new DomainError("CONTENT_HAS_CONTACT", "bottles carry words, not contact details");
+  }
 
   // Taken before moderation is awaited, so a batch or parallel throws meet the same limits. A
   // rejected message keeps its slot (the limits also bound probing the word lists); a failure
@@ -110,6 +122,7 @@ export async function throwBottle(
     ...visitorSlots("throw-minute", writer, BOTTLE_RATES.throwPerMinute),
     ...visitorSlots("throw-day", writer, BOTTLE_RATES.throwPerDay),
   ]);
+  await refuseRepeats(deps, writer, input.message, undefined, now);
   let safe: boolean;
   try {
     safe = (await deps.moderator.check(input.message)).safe;
@@ -300,8 +313,9 @@ export async function toggleLike(
 
 /**
  * Records one report per user and bottle, with the moderator's verdict on the bottle (a
- * moderation error counts as safe, spec 5). Three reporters, or one report of an unsafe
- * bottle, take it out of the ocean and the public list at once.
+ * moderation error counts as safe, spec 5). A child-safety report, one report of an unsafe
+ * bottle, or three reporters (not counting readers the operator keeps dismissing) take it out
+ * of the ocean and the public list at once.
  */
 export async function reportBottle(
   db: DB,
@@ -334,12 +348,32 @@ export async function reportBottle(
     const { reporters } = await trx
       .selectFrom("bottle_reports")
       .where("bottle_id", "=", bottle.id)
+      .where("dismissed", "=", 0)
+      .where((eb) =>
+        eb.or([
+          eb("user_id", "is", null),
+          eb("user_id", "not in", discountedBottleReporters(trx, now)),
+        ]),
+      )
       .select((eb) => eb.fn.count<number>("user_id").distinct().as("reporters"))
       .executeTakeFirstOrThrow();
-    const hidden = !safe || Number(reporters) >= HIDE_AFTER_REPORTS;
+    const hidden =
+      report.reason === "childSafety" || !safe || Number(reporters) >= HIDE_AFTER_REPORTS;
     if (hidden) await hideBottle(trx, bottle.id);
     return { hidden };
   });
+}
+
+/** Readers whose bottle reports the operator dismissed three times in 30 days count for less. */
+function discountedBottleReporters(db: DB, now: number) {
+  return db
+    .selectFrom("bottle_reports")
+    .select("user_id")
+    .where("dismissed", "=", 1)
+    .where("user_id", "is not", null)
+    .where("handled_at", ">", now - DISCOUNT_MS)
+    .groupBy("user_id")
+    .having((eb) => eb.fn.countAll(), ">=", DISMISSALS_TO_DISCOUNT);
 }
 
 /**

@@ -4,6 +4,40 @@ import type { DB } from "../../../db/schema.ts";
 /** A ban on a visitor also covers the address hashes they were seen with this long before. */
 export const SIGHTING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+const HOUR = 60 * 60 * 1000;
+/** Each ban lasts longer than the one before: 1 h, 6 h, 24 h, 3 days, then 7 days each. */
+export const BAN_STEPS_MS = [HOUR, 6 * HOUR, 24 * HOUR, 72 * HOUR, 168 * HOUR] as const;
+/** Every 30 days without a new ban, one step is forgotten. */
+export const STEP_FORGOTTEN_AFTER_MS = 30 * 24 * HOUR;
+
+/** How far a key has escalated now: its recorded step, less the steps forgotten since. */
+export function currentStep(history: { step: number; last_at: number } | undefined, now: number) {
+  if (!history) return 0;
+  const forgotten = Math.floor(Math.max(0, now - history.last_at) / STEP_FORGOTTEN_AFTER_MS);
+  return Math.max(0, history.step - forgotten);
+}
+
+/** The length of a ban at a step (0 for a first ban). */
+export function banLength(step: number): number {
+  return BAN_STEPS_MS[Math.min(step, BAN_STEPS_MS.length - 1)] as number;
+}
+
+/**
+ * The next ban for these keys (a visitor and their addresses): as long as the furthest escalated
+ * key calls for, so a new cookie from the same address does not start over. Records the step
+ * taken on every key. Answers when it ends.
+ */
+export async function escalate(db: DB, keys: readonly string[], now: number): Promise<number> {
+  const rows = await db.selectFrom("ban_steps").selectAll().where("key", "in", keys).execute();
+  const step = Math.max(0, ...rows.map((row) => currentStep(row, now)));
+  await db
+    .insertInto("ban_steps")
+    .values(keys.map((key) => ({ key, step: step + 1, last_at: now })))
+    .onConflict((oc) => oc.column("key").doUpdateSet({ step: step + 1, last_at: now }))
+    .execute();
+  return now + banLength(step);
+}
+
 /** Notes that a chat visitor came from this address hash (one row per pair, kept a day). */
 export async function recordSighting(
   db: DB,
@@ -52,8 +86,11 @@ export async function purgeSightings(db: DB, now: number): Promise<void> {
 export interface ChatBans {
   /** When the ban on this visitor or address ends, or null when there is none. */
   until(visitorId: string, ipKey: string): Promise<number | null>;
-  /** Bans the visitor, the address of the offence and the other addresses seen with them. */
-  ban(visitorId: string, ipKey: string, until: number): Promise<string[]>;
+  /**
+   * Bans the visitor, the address of the offence and the other addresses seen with them, for
+   * as long as their escalation calls for (see escalate).
+   */
+  ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }>;
   /**
    * Reads bans again from the database, where the operator's commands write them; answers the
    * keys banned since the last read, so the chats they cover can be ended.
@@ -104,13 +141,13 @@ export class StoredChatBans implements ChatBans {
     return this.untilNow(visitorId, ipKey) !== null;
   }
 
-  /** Bans the visitor, the address of the offence and the other addresses seen with them. */
-  async ban(visitorId: string, ipKey: string, until: number): Promise<string[]> {
+  async ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }> {
     const now = this.now();
     const keys = await banKeysOf(this.db, visitorId, now, ipKey);
+    const until = await escalate(this.db, keys, now);
     for (const key of keys) this.#until.set(key, Math.max(this.#until.get(key) ?? 0, until));
     await storeBans(this.db, keys, until, now);
-    return keys;
+    return { keys, until };
   }
 
   /**
@@ -179,12 +216,13 @@ export class RedisChatBans implements ChatBans {
     await pipeline.exec();
   }
 
-  async ban(visitorId: string, ipKey: string, until: number): Promise<string[]> {
+  async ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }> {
     const now = this.now();
     const keys = await banKeysOf(this.db, visitorId, now, ipKey);
+    const until = await escalate(this.db, keys, now);
     await this.#hold(keys, until);
     await storeBans(this.db, keys, until, now);
-    return keys;
+    return { keys, until };
   }
 
   async refresh(): Promise<Array<{ key: string; until: number }>> {

@@ -36,7 +36,11 @@ export interface ChatBroker {
     signal: AbortSignal,
   ): AsyncGenerator<Numbered, void, undefined>;
   start(visitor: ChatVisitor): Promise<ChatStatus>;
-  send(visitorId: string, content: string): Promise<ChatMessage>;
+  /**
+   * Relays a message to the partner and the sender's own streams; `contact` marks one holding
+   * contact details. A muted sender's message reaches only their own streams.
+   */
+  send(visitorId: string, content: string, options?: { contact?: boolean }): Promise<ChatMessage>;
   typing(visitorId: string, isTyping: boolean): Promise<void>;
   end(visitorId: string): Promise<void>;
   /** A message the visitor's partner sent in their current or a recently ended chat. */
@@ -46,6 +50,20 @@ export interface ChatBroker {
    * from that address) are doing, and tells them they are banned until `until`.
    */
   ban(key: string, until: number): Promise<void>;
+  /**
+   * Ends the visitor's chat (the partner hears they left) and keeps the two from being paired
+   * again until `until`, by the partner's visitor id and by their address. Answers who was
+   * blocked, or undefined when there was no chat.
+   */
+  block(visitorId: string, until: number): Promise<ChatVisitor | undefined>;
+  /** A block recorded earlier (the in-memory broker is told of them again at start). */
+  rememberBlock(
+    blocker: string,
+    blocked: { visitorId: string; ipKey: string },
+    until: number,
+  ): Promise<void>;
+  /** The visitor's messages reach no one until `until`; they are told so. */
+  mute(visitorId: string, until: number): Promise<void>;
   /** Visitors waiting or chatting now (on every instance). */
   online(): Promise<number>;
   counts(): Promise<BrokerCounts>;

@@ -60,6 +60,10 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #chats = new Map<string, Chat>();
   /** "a|b" → when a and b last parted. */
   readonly #parted = new Map<string, number>();
+  /** "a|b" → until when one of them blocked the other; "<blocker>|ip:<hash>" likewise. */
+  readonly #blocks = new Map<string, number>();
+  /** Visitor → until when their messages reach no one. */
+  readonly #muted = new Map<string, number>();
   readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(options: BrokerOptions = {}) {
@@ -181,6 +185,17 @@ export class InMemoryChatBroker implements ChatBroker {
     return a < b ? `${a}|${b}` : `${b}|${a}`;
   }
 
+  /** Whether either of the two blocked the other (by visitor, or by the other's address). */
+  #blocked(a: ChatVisitor, b: ChatVisitor): boolean {
+    const now = this.#now();
+    const holds = (key: string) => (this.#blocks.get(key) ?? 0) > now;
+    return (
+      holds(this.#pairKey(a.visitorId, b.visitorId)) ||
+      holds(`${a.visitorId}|ip:${b.ipKey}`) ||
+      holds(`${b.visitorId}|ip:${a.ipKey}`)
+    );
+  }
+
   #recentlyParted(a: string, b: string): boolean {
     const at = this.#parted.get(this.#pairKey(a, b));
     return at !== undefined && this.#now() - at < this.#skipPartnerMs;
@@ -227,6 +242,7 @@ export class InMemoryChatBroker implements ChatBroker {
         this.#leavePool(id);
         continue;
       }
+      if (this.#blocked(other.visitor, me.visitor)) continue;
       if (!this.#recentlyParted(id, visitorId)) return this.#pair(other.visitor, me.visitor);
       if (!again && waitedEnough(me) && waitedEnough(other)) again = other;
     }
@@ -269,7 +285,11 @@ export class InMemoryChatBroker implements ChatBroker {
     return chat && !chat.endedAt ? chat : undefined;
   }
 
-  async send(visitorId: string, content: string): Promise<ChatMessage> {
+  async send(
+    visitorId: string,
+    content: string,
+    options: { contact?: boolean } = {},
+  ): Promise<ChatMessage> {
     const presence = this.#presence.get(visitorId);
     const chat = presence?.chatId ? this.#chats.get(presence.chatId) : undefined;
     if (!presence || !chat || chat.endedAt) throw new DomainError("NOT_FOUND", "not in a chat");
@@ -292,11 +312,6 @@ export class InMemoryChatBroker implements ChatBroker {
     if (chat.messages.length > CHAT_LIMITS.buffer) chat.messages.shift();
     const { id, timestamp } = held;
     const { countryCode, country } = sender.country;
-    this.#presence.get(receiver.visitorId)?.mailbox.push({
-      type: "message",
-      chatId: chat.id,
-      message: { id, content: held.content, timestamp, countryCode, country, from: "partner" },
-    });
     const mine: ChatMessage = {
       id,
       content: held.content,
@@ -304,7 +319,16 @@ export class InMemoryChatBroker implements ChatBroker {
       countryCode,
       country,
       from: "me",
+      ...(options.contact ? { contact: true as const } : {}),
     };
+    // A muted sender sees their message; nobody else does.
+    if ((this.#muted.get(visitorId) ?? 0) <= this.#now()) {
+      this.#presence.get(receiver.visitorId)?.mailbox.push({
+        type: "message",
+        chatId: chat.id,
+        message: { ...mine, from: "partner" },
+      });
+    }
     presence.mailbox.push({ type: "message", chatId: chat.id, message: mine });
     return mine;
   }
@@ -405,6 +429,29 @@ export class InMemoryChatBroker implements ChatBroker {
     }
   }
 
+  async block(visitorId: string, until: number): Promise<ChatVisitor | undefined> {
+    const chat = this.#currentChat(visitorId);
+    if (!chat) return undefined;
+    const [me, partner] = chat.a.visitorId === visitorId ? [chat.a, chat.b] : [chat.b, chat.a];
+    await this.rememberBlock(me.visitorId, partner, until);
+    this.#end(visitorId);
+    return partner;
+  }
+
+  async rememberBlock(
+    blocker: string,
+    blocked: { visitorId: string; ipKey: string },
+    until: number,
+  ): Promise<void> {
+    this.#blocks.set(this.#pairKey(blocker, blocked.visitorId), until);
+    this.#blocks.set(`${blocker}|ip:${blocked.ipKey}`, until);
+  }
+
+  async mute(visitorId: string, until: number): Promise<void> {
+    this.#muted.set(visitorId, until);
+    this.#presence.get(visitorId)?.mailbox.push({ type: "muted", until });
+  }
+
   async online(): Promise<number> {
     let chatting = 0;
     for (const chat of this.#chats.values()) if (!chat.endedAt) chatting += 2;
@@ -437,6 +484,9 @@ export class InMemoryChatBroker implements ChatBroker {
     }
     for (const [key, at] of this.#parted)
       if (now - at > this.#skipPartnerMs) this.#parted.delete(key);
+    for (const map of [this.#blocks, this.#muted]) {
+      for (const [key, until] of map) if (until <= now) map.delete(key);
+    }
   }
 
   async close(): Promise<void> {

@@ -274,7 +274,11 @@ export class RedisChatBroker implements ChatBroker {
     this.#rematch.set(visitorId, timer);
   }
 
-  async send(visitorId: string, content: string): Promise<ChatMessage> {
+  async send(
+    visitorId: string,
+    content: string,
+    options: { contact?: boolean } = {},
+  ): Promise<ChatMessage> {
     const answer = await this.#json<{ message?: ChatMessage; error?: AppErrorCode }>(
       "send",
       visitorId,
@@ -284,6 +288,7 @@ export class RedisChatBroker implements ChatBroker {
       this.#flood.burst,
       this.#addressFlood.ratePerSecond,
       this.#addressFlood.burst,
+      options.contact ? "1" : "0",
     );
     if (answer?.message) return answer.message;
     if (answer?.error === "RATE_LIMITED") throw new RateLimitedError(1);
@@ -333,6 +338,22 @@ export class RedisChatBroker implements ChatBroker {
       }
     }
     return undefined;
+  }
+
+  async block(visitorId: string, until: number): Promise<ChatVisitor | undefined> {
+    return (await this.#json<ChatVisitor>("block", visitorId, until)) ?? undefined;
+  }
+
+  async rememberBlock(
+    blocker: string,
+    blocked: { visitorId: string; ipKey: string },
+    until: number,
+  ): Promise<void> {
+    await this.#run("rememberBlock", blocker, blocked.visitorId, blocked.ipKey, until);
+  }
+
+  async mute(visitorId: string, until: number): Promise<void> {
+    await this.#run("mute", visitorId, until);
   }
 
   async ban(key: string, until: number): Promise<void> {

@@ -19,6 +19,9 @@
  *   parted:<a>|<b>     set while two visitors who parted prefer others
  *   ban:<key>          until, while a ban ("visitor:<id>", "ip:<hash>") lasts
  *   ip:<hash>          SET of visitors seen from an address (bans by address end their chats)
+ *   block:<a>|<b>      set while one of the two blocked the other
+ *   blockip:<v>|<hash> set while visitor v blocked everyone from that address
+ *   mute:<id>          set while the visitor's messages reach no one
  *   flood:<key>        HASH tokens, at: a token bucket
  * Channel inbox:<instance> carries "<visitor> <event id> <event JSON>" for each event.
  */
@@ -77,6 +80,11 @@ local function pairKey(a, b)
   return K .. 'parted:' .. b .. '|' .. a
 end
 
+local function blockKey(a, b)
+  if a < b then return K .. 'block:' .. a .. '|' .. b end
+  return K .. 'block:' .. b .. '|' .. a
+end
+
 local function finish(chat, tellA, tellB)
   redis.call('HSET', K .. 'chat:' .. chat.id, 'ended', now)
   redis.call('SREM', K .. 'chats', chat.id)
@@ -103,6 +111,15 @@ local function leave(v)
   finish(chat, chat.a ~= v, chat.b ~= v)
   push(v, { type = 'idle' })
   return true
+end
+
+-- Whether either blocked the other, by visitor or by the other's address.
+local function blocked(a, b)
+  if redis.call('EXISTS', blockKey(a, b)) == 1 then return true end
+  local aip = redis.call('HGET', K .. 'v:' .. a, 'ip') or ''
+  local bip = redis.call('HGET', K .. 'v:' .. b, 'ip') or ''
+  return redis.call('EXISTS', K .. 'blockip:' .. a .. '|' .. bip) == 1
+    or redis.call('EXISTS', K .. 'blockip:' .. b .. '|' .. aip) == 1
 end
 
 local function pair(first, second)
@@ -135,6 +152,8 @@ local function match(me)
     if other ~= me and redis.call('EXISTS', K .. 'alive:' .. other) == 1 then
       if banned(other) then
         redis.call('ZREM', K .. 'pool', other)
+      elseif blocked(me, other) then
+        -- never met again while the block lasts
       elseif redis.call('EXISTS', pairKey(me, other)) == 1 then
         if not again and waited(me) and waited(other) then again = other end
       else
@@ -214,7 +233,8 @@ return #ARGV - 4
 `,
   /**
    * ARGV: visitor, content, message id, then the flood buckets: visitor rate, burst, address
-   * rate, burst. Answers the sender's copy, or an error code.
+   * rate, burst; then '1' when the message holds contact details. Answers the sender's copy, or
+   * an error code. A muted sender's message reaches only their own streams.
    */
   send: `
 local v = ARGV[3]
@@ -243,9 +263,13 @@ local held = { id = ARGV[5], senderVisitorId = v, senderIpKey = ip, content = AR
 redis.call('RPUSH', K .. 'msgs:' .. chat.id, cjson.encode(held))
 redis.call('LTRIM', K .. 'msgs:' .. chat.id, -50, -1)
 local function message(from)
-  return { id = held.id, content = held.content, timestamp = now, countryCode = sender.countryCode, country = sender.country, from = from }
+  local m = { id = held.id, content = held.content, timestamp = now, countryCode = sender.countryCode, country = sender.country, from = from }
+  if ARGV[10] == '1' then m.contact = true end
+  return m
 end
-push(receiver, { type = 'message', chatId = chat.id, message = message('partner') })
+if redis.call('EXISTS', K .. 'mute:' .. v) == 0 then
+  push(receiver, { type = 'message', chatId = chat.id, message = message('partner') })
+end
 local mine = message('me')
 push(v, { type = 'message', chatId = chat.id, message = mine })
 return cjson.encode({ message = mine })
@@ -261,6 +285,37 @@ return 1
 `,
   /** ARGV: visitor. */
   end: "leave(ARGV[3]) return 1",
+  /** ARGV: visitor, until. Ends the chat and keeps the two apart; answers who was blocked. */
+  block: `
+local v = ARGV[3]
+local chat = currentChat(v)
+if not chat then return nil end
+local other = chat.a == v and chat.b or chat.a
+local ip = redis.call('HGET', K .. 'v:' .. other, 'ip') or ''
+local ttl = tonumber(ARGV[4]) - now
+if ttl > 0 then
+  redis.call('SET', blockKey(v, other), '1', 'PX', ttl)
+  redis.call('SET', K .. 'blockip:' .. v .. '|' .. ip, '1', 'PX', ttl)
+end
+leave(v)
+local p = partnerOf(other)
+return cjson.encode({ visitorId = other, ipKey = ip, country = p })
+`,
+  /** ARGV: blocker, blocked visitor, blocked address, until. */
+  rememberBlock: `
+local ttl = tonumber(ARGV[6]) - now
+if ttl <= 0 then return 0 end
+redis.call('SET', blockKey(ARGV[3], ARGV[4]), '1', 'PX', ttl)
+redis.call('SET', K .. 'blockip:' .. ARGV[3] .. '|' .. ARGV[5], '1', 'PX', ttl)
+return 1
+`,
+  /** ARGV: visitor, until. */
+  mute: `
+local ttl = tonumber(ARGV[4]) - now
+if ttl > 0 then redis.call('SET', K .. 'mute:' .. ARGV[3], ARGV[4], 'PX', ttl) end
+push(ARGV[3], { type = 'muted', ['until'] = tonumber(ARGV[4]) })
+return 1
+`,
   /** ARGV: ban key ('visitor:<id>' or 'ip:<hash>'), until. Ends the chats it covers. */
   ban: `
 local key = ARGV[3]

@@ -3,6 +3,7 @@ import type { ChatReportReason } from "../../common/chat.ts";
 import { DomainError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import type { Moderator } from "../moderation/moderator.ts";
+import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
 import type { ChatBans } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
 
@@ -12,9 +13,11 @@ export const BAN_AFTER_REPORTERS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Records a report of a partner's message, carrying the server's copy of it (never the
- * client's), with the moderator's verdict. Three reporters in a day, or one unsafe message,
- * ban the sender from chat for `banHours`.
+ * Records a report of a partner's message (only a partner's, so every reporter was in a chat
+ * with the reported visitor), carrying the server's copy of it (never the client's), with the
+ * moderator's verdict. A child-safety report, one unsafe message, or reporters from three
+ * visitors in a day (not counting reporters the operator keeps dismissing) ban the sender from
+ * chat, for as long as their escalation calls for; the ban ends the chat at once.
  */
 export async function reportChatMessage(
   db: DB,
@@ -23,7 +26,6 @@ export async function reportChatMessage(
     moderator: Moderator;
     bans: ChatBans;
     limiter: RateLimiter;
-    banHours: number;
   },
   reporter: { visitorId: string; ipKey: string },
   report: { messageId: string; reason: ChatReportReason },
@@ -57,13 +59,26 @@ export async function reportChatMessage(
     .selectFrom("chat_reports")
     .where("reported_visitor_id", "=", message.senderVisitorId)
     .where("created_at", ">", now - DAY_MS)
+    .where("dismissed", "=", 0)
+    .where("reporter_visitor_id", "not in", discountedReporters(db, now))
     .select((eb) => eb.fn.count<number>("reporter_visitor_id").distinct().as("reporters"))
     .executeTakeFirstOrThrow();
-  const banned = !safe || Number(reporters) >= BAN_AFTER_REPORTERS;
+  const banned =
+    report.reason === "childSafety" || !safe || Number(reporters) >= BAN_AFTER_REPORTERS;
   if (banned) {
-    const until = now + deps.banHours * 60 * 60 * 1000;
-    const keys = await deps.bans.ban(message.senderVisitorId, message.senderIpKey, until);
+    const { keys, until } = await deps.bans.ban(message.senderVisitorId, message.senderIpKey);
     for (const key of keys) await deps.broker.ban(key, until);
   }
   return { banned };
+}
+
+/** The chat reporters whose reports the operator dismissed three times in the last 30 days. */
+export function discountedReporters(db: DB, now: number) {
+  return db
+    .selectFrom("chat_reports")
+    .select("reporter_visitor_id")
+    .where("dismissed", "=", 1)
+    .where("handled_at", ">", now - DISCOUNT_MS)
+    .groupBy("reporter_visitor_id")
+    .having((eb) => eb.fn.countAll(), ">=", DISMISSALS_TO_DISCOUNT);
 }

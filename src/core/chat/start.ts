@@ -3,6 +3,7 @@ import type { ChatStatus } from "../../common/chat.ts";
 import { DomainError } from "../errors.ts";
 import type { Country } from "../geo/country-lookup.ts";
 import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import { requireAge } from "../safety/ages.ts";
 import { type ChatBans, recordSighting } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
 
@@ -38,6 +39,7 @@ export async function startChat(
   now: number,
 ): Promise<ChatStatus> {
   await refuseBanned(deps.bans, who, now);
+  await requireAge(db, who.visitorId, "chat", now, true);
   await deps.limiter.take([
     { key: `chat-start:v:${who.visitorId}`, rule: START_RATES.perVisitor },
     { key: `chat-start:ip:${who.ipKey}`, rule: START_RATES.perAddress },

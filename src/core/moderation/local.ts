@@ -73,7 +73,7 @@ const KO_SUBSTRINGS = substrings(KO_TERMS, KO_PATTERNS);
 
 // A URL with a scheme or "www.", or a bare domain under a common top-level domain (a fixed
 // list, so "node.js", "e.g." and "3.14" are not counted). Addresses in e-mail are not links.
-const LINK = new RegExp(
+export const LINK = new RegExp(
   "(?:https?://|www\\.)\\S+|(?<![\\p{L}\\p{N}@.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+" +
     "(?:com|net|org|info|biz|io|co|me|app|dev|xyz|top|site|online|shop|store|club|link|live|" +
     "click|vip|win|tv|cc|ly|gg|ru|cn|tw|hk|jp|kr|de|fr|es|uk|us|eu|in|br|au|ca)" +
@@ -115,7 +115,7 @@ export class LocalModerator implements Moderator {
 }
 
 /** Full-width letters to ASCII, case folded, invisible characters (zero-width spaces) gone. */
-function normalize(text: string): string {
+export function normalize(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(INVISIBLE, "");
 }
 

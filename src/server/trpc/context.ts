@@ -21,7 +21,7 @@ export interface Context {
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans; banHours: number };
+  chat: { broker: ChatBroker; bans: ChatBans };
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };
   visitorId: string;

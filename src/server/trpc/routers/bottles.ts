@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { bottleIdInput, createBottleInput, reportBottleInput } from "../../../common/bottles.ts";
 import {
   discoverBottle,
@@ -6,13 +7,14 @@ import {
   throwBottle,
   toggleLike,
 } from "../../../core/bottles/bottles.ts";
+import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const bottlesRouter = router({
   throw: publicProcedure.input(createBottleInput).mutation(({ ctx, input }) =>
     throwBottle(
       ctx.db,
-      ctx,
+      { ...ctx, broker: ctx.chat.broker },
       {
         visitorId: ctx.visitorId,
         ipKey: ctx.ipKey,
@@ -23,6 +25,21 @@ export const bottlesRouter = router({
       ctx.now(),
     ),
   ),
+
+  /** Where the visitor stands at the bottles' age gate (13 or older). */
+  age: publicProcedure.query(async ({ ctx }) => ({
+    age: await ageStanding(ctx.db, ctx.visitorId, "bottles", ctx.now()),
+  })),
+
+  /** The gate's answer: 13 or older, or not (which refuses writing bottles for 30 days). */
+  confirmAge: publicProcedure
+    .input(z.object({ atLeast13: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.limiter.take(ageAnswerSlots(ctx));
+      return {
+        age: await answerAgeGate(ctx.db, ctx.visitorId, "bottles", input.atLeast13, ctx.now()),
+      };
+    }),
 
   discover: publicProcedure.query(async ({ ctx }) => ({
     bottle: await discoverBottle(

@@ -7,10 +7,13 @@ import {
   typingInput,
 } from "../../../common/chat.ts";
 import { targetLanguages } from "../../../common/translation.ts";
+import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
+import { sendChatMessage } from "../../../core/chat/send.ts";
 import { refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
+import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
 import { publicProcedure, router } from "../init.ts";
 
@@ -46,8 +49,17 @@ export const chatRouter = router({
       countryCode: code,
       country: name,
       bannedUntil: await ctx.chat.bans.until(ctx.visitorId, ctx.ipKey),
+      age: await ageStanding(ctx.db, ctx.visitorId, "chat", ctx.now()),
     };
   }),
+
+  /** The safety gate's answer: 18 or older, or not (which refuses chat for 30 days). */
+  confirmAge: publicProcedure
+    .input(z.object({ adult: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.limiter.take(ageAnswerSlots(ctx));
+      return { age: await answerAgeGate(ctx.db, ctx.visitorId, "chat", input.adult, ctx.now()) };
+    }),
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
@@ -60,10 +72,11 @@ export const chatRouter = router({
     ),
   ),
 
-  send: publicProcedure.input(sendChatInput).mutation(async ({ ctx, input }) => {
-    await refuseBanned(ctx.chat.bans, ctx, ctx.now());
-    return ctx.chat.broker.send(ctx.visitorId, input.content);
-  }),
+  send: publicProcedure
+    .input(sendChatInput)
+    .mutation(({ ctx, input }) =>
+      sendChatMessage({ ...ctx.chat, limiter: ctx.limiter }, ctx, input.content, ctx.now()),
+    ),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
     await ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
@@ -72,6 +85,12 @@ export const chatRouter = router({
 
   end: publicProcedure.mutation(async ({ ctx }) => {
     await ctx.chat.broker.end(ctx.visitorId);
+    return { ok: true as const };
+  }),
+
+  /** Ends the chat and never pairs the two again (30 days). */
+  block: publicProcedure.mutation(async ({ ctx }) => {
+    await blockPartner(ctx.db, ctx.chat.broker, ctx.visitorId, ctx.now());
     return { ok: true as const };
   }),
 

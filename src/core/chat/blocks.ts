@@ -1,0 +1,50 @@
+import type { DB } from "../../../db/schema.ts";
+import { DomainError } from "../errors.ts";
+import type { ChatBroker } from "./broker.ts";
+
+/** A block keeps the two apart this long, by the blocked visitor's id and address. */
+export const BLOCK_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Ends the visitor's chat at once and keeps them and their partner apart for 30 days. */
+export async function blockPartner(
+  db: DB,
+  broker: ChatBroker,
+  visitorId: string,
+  now: number,
+): Promise<void> {
+  const until = now + BLOCK_MS;
+  const blocked = await broker.block(visitorId, until);
+  if (!blocked) throw new DomainError("NOT_FOUND", "not in a chat");
+  await db
+    .insertInto("chat_blocks")
+    .values({
+      blocker_visitor_id: visitorId,
+      blocked_visitor_id: blocked.visitorId,
+      blocked_ip_key: blocked.ipKey,
+      created_at: now,
+      until,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["blocker_visitor_id", "blocked_visitor_id"])
+        .doUpdateSet({ blocked_ip_key: blocked.ipKey, created_at: now, until }),
+    )
+    .execute();
+}
+
+/** Tells a broker of the blocks still holding (an in-memory one starts with none). */
+export async function restoreBlocks(db: DB, broker: ChatBroker, now: number): Promise<number> {
+  const rows = await db.selectFrom("chat_blocks").selectAll().where("until", ">", now).execute();
+  for (const row of rows) {
+    await broker.rememberBlock(
+      row.blocker_visitor_id,
+      { visitorId: row.blocked_visitor_id, ipKey: row.blocked_ip_key },
+      row.until,
+    );
+  }
+  return rows.length;
+}
+
+export async function purgeBlocks(db: DB, now: number): Promise<void> {
+  await db.deleteFrom("chat_blocks").where("until", "<=", now).execute();
+}

@@ -1,0 +1,82 @@
+import type { DB } from "../../../db/schema.ts";
+import { DomainError } from "../errors.ts";
+import type { Slot } from "../limits/rate-limiter.ts";
+
+/**
+ * The age gates: before the first chat a visitor confirms being 18 or older; before the first
+ * bottle, 13 or older (the privacy page's age). A refusing answer holds for 30 days whatever is
+ * answered after it, for that visitor (not by address: schools and mobile networks share them).
+ */
+export const AGE_GATES = {
+  chat: { confirmed: "adult", refused: "minor" },
+  bottles: { confirmed: "13", refused: "under-13" },
+} as const;
+export type AgeGate = keyof typeof AGE_GATES;
+export type AgeStanding = "unanswered" | "confirmed" | "refused";
+
+export const REFUSAL_HOLDS_MS = 30 * 24 * 60 * 60 * 1000;
+/** Answers to either gate: a visitor's, and an address's (a school shares one), a minute. */
+export const AGE_ANSWERS = {
+  perVisitor: { limit: 10, windowMs: 60 * 1000 },
+  perAddress: { limit: 60, windowMs: 60 * 1000 },
+} as const;
+
+export function ageAnswerSlots(who: { visitorId: string; ipKey: string }): Slot[] {
+  return [
+    { key: `age:v:${who.visitorId}`, rule: AGE_ANSWERS.perVisitor },
+    { key: `age:ip:${who.ipKey}`, rule: AGE_ANSWERS.perAddress },
+  ];
+}
+
+export async function ageStanding(
+  db: DB,
+  visitorId: string,
+  gate: AgeGate,
+  now: number,
+): Promise<AgeStanding> {
+  const row = await db
+    .selectFrom("visitor_ages")
+    .select(["answer", "answered_at"])
+    .where("visitor_id", "=", visitorId)
+    .where("gate", "=", gate)
+    .executeTakeFirst();
+  if (!row) return "unanswered";
+  if (row.answer === AGE_GATES[gate].confirmed) return "confirmed";
+  // A refusal past its 30 days is asked again.
+  return now - row.answered_at < REFUSAL_HOLDS_MS ? "refused" : "unanswered";
+}
+
+/** Records an answer; a refusal still holding is kept, so answering again changes nothing. */
+export async function answerAgeGate(
+  db: DB,
+  visitorId: string,
+  gate: AgeGate,
+  oldEnough: boolean,
+  now: number,
+): Promise<AgeStanding> {
+  if ((await ageStanding(db, visitorId, gate, now)) === "refused") return "refused";
+  const answer = oldEnough ? AGE_GATES[gate].confirmed : AGE_GATES[gate].refused;
+  await db
+    .insertInto("visitor_ages")
+    .values({ visitor_id: visitorId, gate, answer, answered_at: now })
+    .onConflict((oc) =>
+      oc.columns(["visitor_id", "gate"]).doUpdateSet({ answer, answered_at: now }),
+    )
+    .execute();
+  return oldEnough ? "confirmed" : "refused";
+}
+
+/** Refuses a visitor who declared being too young; with `required`, also one who has not answered. */
+export async function requireAge(
+  db: DB,
+  visitorId: string,
+  gate: AgeGate,
+  now: number,
+  required: boolean,
+): Promise<void> {
+  const standing = await ageStanding(db, visitorId, gate, now);
+  if (standing === "refused") throw new DomainError("AGE_REFUSED", `the ${gate} age gate refused`);
+  if (standing === "unanswered" && required) {
+    throw new DomainError("AGE_CONFIRMATION_REQUIRED", `the ${gate} age gate is unanswered`);
+  }
+}
