@@ -4,18 +4,21 @@ import { UnsupportedOnEngineError } from "../../db/backend.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import {
   banFromChat,
-  listOpenReports,
+  coveredKeys,
   oceanStats,
   parseBanKey,
   setBottleHidden,
   unbanFromChat,
 } from "../core/admin/operator.ts";
+import { moderationQueue, setOperator } from "../core/admin/queue.ts";
+import { escalate } from "../core/chat/bans.ts";
 import { listContactMessages } from "../core/contact/contact.ts";
 import { UsageError } from "./cli.ts";
 import type { Config } from "./config.ts";
 
 export const adminCommands = [
   "reports",
+  "operator",
   "hide",
   "unhide",
   "ban",
@@ -94,13 +97,32 @@ export async function runAdmin(
       }
       case "reports": {
         expectArgs(0);
-        const reports = await listOpenReports(db);
-        if (reports.length === 0) print("no open reports");
-        for (const r of reports) {
+        // The moderation page's queue: child safety first, then the newest.
+        const groups = await moderationQueue(db);
+        if (groups.length === 0) print("no open reports");
+        for (const g of groups) {
+          const reasons = Object.entries(g.reasons)
+            .map(([reason, n]) => `${reason} ×${n}`)
+            .join(", ");
+          const extra = g.kind === "visitor" ? ` ip:${g.ipKey}` : g.hidden ? " (hidden)" : "";
           print(
-            `${when(r.createdAt)}  ${r.kind} #${r.id}  ${r.reason}${r.safe ? "" : "  UNSAFE"}  ${r.subject}\n    ${oneLine(r.text)}`,
+            `${when(g.latestAt)}  ${g.childSafety ? "CHILD SAFETY  " : ""}${g.subject}${extra}  ${g.reporters} reporter${g.reporters === 1 ? "" : "s"}  ${reasons}${g.verdict === "unsafe" ? "  UNSAFE" : ""}`,
           );
+          for (const r of g.reports) print(`    #${r.id} ${r.reason}: ${oneLine(r.text)}`);
         }
+        return;
+      }
+      case "operator": {
+        expectArgs(2);
+        const [verb, username = ""] = args;
+        if (verb !== "add" && verb !== "remove") {
+          throw new UsageError("operator takes add or remove, then a username");
+        }
+        if (!(await setOperator(db, username, verb === "add")))
+          throw new UsageError(`no account named ${username}`);
+        print(
+          verb === "add" ? `${username} is an operator` : `${username} is no longer an operator`,
+        );
         return;
       }
       case "hide":
@@ -117,14 +139,16 @@ export async function runAdmin(
         const key = banKeyOf(args[0]);
         const hours = Number(options.hours);
         if (
-          options.hours === undefined ||
-          !Number.isFinite(hours) ||
-          hours <= 0 ||
-          hours > 24 * 365
+          options.hours !== undefined &&
+          (!Number.isFinite(hours) || hours <= 0 || hours > 24 * 365)
         ) {
-          throw new UsageError("ban needs --hours N (more than 0, at most 8760)");
+          throw new UsageError("--hours takes a number more than 0, at most 8760");
         }
-        const until = now + hours * 60 * 60 * 1000;
+        // Without --hours, the ban is as long as the key's escalation calls for.
+        const until =
+          options.hours === undefined
+            ? await escalate(db, await coveredKeys(db, key, now), now)
+            : now + hours * 60 * 60 * 1000;
         const keys = await banFromChat(db, key, until, now);
         for (const banned of keys) print(`${banned} banned from chat until ${when(until)} UTC`);
         return;

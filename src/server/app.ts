@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { FeatureSwitches } from "../core/admin/features.ts";
 import { DeviceCookies } from "../core/auth/devices.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
@@ -33,6 +34,8 @@ export interface AppOptions {
   chat?: Pick<BrokerOptions, "resumeGraceMs" | "flood" | "meetAgainAfterMs">;
   /** How often bans written by operator commands are read (10 s). */
   banSyncMs?: number;
+  /** How often the operator's off switches are read (5 s). */
+  featureSyncMs?: number;
 }
 
 /** Opens and migrates the database, bundles the front end, and listens. */
@@ -71,8 +74,10 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     recentlyShown: new RecentlyShown(),
     devices: new DeviceCookies(config.secret),
     chat: { broker: shared.broker, bans },
+    features: new FeatureSwitches(db, config.features),
     now,
   };
+  await services.features.refresh();
   const socket = createWebSocket(services, errors);
   const server = Bun.serve({
     port: config.port,
@@ -98,6 +103,11 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     }
   }, options.banSyncMs ?? 10_000);
   banSync.unref();
+  // The operator's off switches, set on any instance, take effect here within this.
+  const featureSync = setInterval(() => {
+    services.features.refresh().catch((error) => errors.fault("reading off switches", error));
+  }, options.featureSyncMs ?? 5000);
+  featureSync.unref();
   // Hourly: expired sessions and expired bottles leave the database.
   const purging = setInterval(
     () => {
@@ -124,6 +134,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       clearInterval(pruning);
       clearInterval(purging);
       clearInterval(banSync);
+      clearInterval(featureSync);
       // Alone, the site ends its chats; with others, its visitors reconnect to one of them.
       if (shared.shared) socket.reconnectAll();
       else await services.chat.broker.endAll();

@@ -146,6 +146,18 @@ export const settingsSchema = z.object({
       .optional(),
     { shown: "none", help: "Other origins allowed to open the chat socket, comma-separated." },
   ),
+  CHAT_ENABLED: setting(z.stringbool().default(true), {
+    shown: "true",
+    help: "Random chat on or resting; the moderation page can switch it too.",
+  }),
+  BOTTLES_ENABLED: setting(z.stringbool().default(true), {
+    shown: "true",
+    help: "Writing and finding bottles on or resting; the moderation page can switch it too.",
+  }),
+  PUBLIC_BOTTLES_ENABLED: setting(z.stringbool().default(true), {
+    shown: "true",
+    help: "The public collection on or resting; the moderation page can switch it too.",
+  }),
   LOG_FORMAT: setting(z.enum(["text", "json", "off"]).default("text"), {
     shown: "text",
     help: "Request log lines: text, json, or off.",
@@ -190,6 +202,11 @@ const configSchema = settingsSchema.transform((e) => {
     contactEmail: e.CONTACT_EMAIL,
     trustProxy: e.TRUST_PROXY,
     chatAllowedOrigins: e.CHAT_ALLOWED_ORIGINS ?? [],
+    features: {
+      chat: e.CHAT_ENABLED,
+      bottles: e.BOTTLES_ENABLED,
+      publicBottles: e.PUBLIC_BOTTLES_ENABLED,
+    },
     geoipDb: e.GEOIP_DB,
     moderation: { apiUrl: e.MODERATION_API_URL, apiKey: e.MODERATION_API_KEY },
     translation: {

@@ -1,4 +1,5 @@
 import type { DB } from "../../db/schema.ts";
+import type { FeatureSwitches } from "../core/admin/features.ts";
 import type { DeviceCookies } from "../core/auth/devices.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ChatBans } from "../core/chat/bans.ts";
@@ -24,5 +25,6 @@ export interface Services {
   recentlyShown: RecentlyShown;
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans };
+  features: FeatureSwitches;
   now: () => number;
 }

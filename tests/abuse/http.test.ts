@@ -22,7 +22,7 @@ describe("a malformed cookie counts as absent", () => {
         expect(response.status).toBe(200);
       }
       const me = await fetch(`${server.url}/trpc/auth.me`, { headers: { cookie } });
-      expect(await me.json()).toEqual({ result: { data: { user: null } } });
+      expect(await me.json()).toEqual({ result: { data: { user: null, isOperator: false } } });
     });
   }
 

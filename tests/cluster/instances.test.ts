@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import postgres from "postgres";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
 import { type ChatTester, chatTester, sleep } from "../helpers/chat.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
-import { failure, trpcClient } from "../helpers/server.ts";
+import { CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
@@ -210,6 +211,29 @@ describe("two instances, one site", () => {
     const refused = await failure(again.chat.start.mutate());
     expect(refused.data.appCode).toBe("CHAT_BANNED");
   });
+
+  test("an off switch set on one instance takes effect on the other within 10 s", async () => {
+    const jar = new CookieJar();
+    const op = trpcClient(one.url, { "X-Forwarded-For": nextAddress() }, jar);
+    await op.auth.signUp.mutate({ username: "pair_operator", password: "long-enough-pw" });
+    // `tidings operator add pair_operator`, as the operator would run it.
+    const sql = postgres(env().DB_URL, { max: 1, onnotice: () => {} });
+    await sql`UPDATE users SET is_operator = 1 WHERE username_key = 'pair_operator'`;
+    await sql.end();
+    await op.moderation.setFeature.mutate({ feature: "publicBottles", enabled: false });
+    const reader = trpcClient(two.url, { "X-Forwarded-For": nextAddress() });
+    const switchedAt = Date.now();
+    let resting = false;
+    while (!resting && Date.now() - switchedAt < 10_000) {
+      resting = await reader.bottles.publicList.query().then(
+        () => false,
+        async (e) => (await failure(Promise.reject(e))).data.appCode === "FEATURE_RESTING",
+      );
+      if (!resting) await sleep(200);
+    }
+    expect(resting).toBe(true);
+    await op.moderation.setFeature.mutate({ feature: "publicBottles", enabled: true });
+  }, 20_000);
 
   test("a bottle thrown on one instance is discovered on the other", async () => {
     const writer = trpcClient(one.url, { "X-Forwarded-For": nextAddress() });

@@ -255,12 +255,14 @@ describe("operator commands", () => {
 
     const reports = admin(folder, "reports");
     expect(reports.code).toBe(0);
-    expect(reports.out.indexOf("chat #1")).toBeLessThan(reports.out.indexOf("bottle #1"));
+    // Grouped by what was reported, the newest first.
+    expect(reports.out.indexOf("visitor:badvisitor")).toBeGreaterThanOrEqual(0);
+    expect(reports.out.indexOf("visitor:badvisitor")).toBeLessThan(reports.out.indexOf("bottle:1"));
     expect(reports.out).toContain("visitor:badvisitor0000000000AA");
     expect(reports.out).toContain("rude words");
 
     expect(admin(folder, "hide", "1").out).toContain("bottle 1 hidden");
-    expect(admin(folder, "reports").out).not.toContain("bottle #1");
+    expect(admin(folder, "reports").out).not.toContain("bottle:1");
     expect(admin(folder, "unhide", "1").out).toContain("visible again");
     expect(admin(folder, "ban", "visitor:badvisitor0000000000AA", "--hours", "2")).toMatchObject({
       code: 0,
@@ -283,7 +285,7 @@ describe("operator commands", () => {
       [["hide", "abc"], /bottle id/],
       [["hide", "99999"], /no bottle 99999/],
       [["ban", "someone", "--hours", "2"], /visitor:<id> or ip:<hash>/],
-      [["ban", "visitor:badvisitor0000000000AA"], /--hours/],
+      [["ban", "visitor:badvisitor0000000000AA", "--hours", "abc"], /--hours/],
       [["ban", "visitor:badvisitor0000000000AA", "--hours", "-1"], /--hours/],
       [["unban"], /takes 1 argument/],
       [["backup"], /takes 1 argument/],

@@ -32,6 +32,8 @@ describe("contact details in the site's eight languages", () => {
     ["telegram @mei_lin", "handle"],
     ["ig: mei.lin.tw", "handle"],
     ["mi whatsapp es mei1234", "handle"],
+    ["my insta is @mei.lin", "handle"],
+    ["telegram: mei_lin", "handle"],
   ];
   for (const [text, kind] of found) {
     test(`${kind}: ${text}`, () => {
@@ -57,6 +59,12 @@ describe("contact details in the site's eight languages", () => {
     "Mi número favorito es el 7",
     "Il est 14 h 30",
     "Es kostet 12,50 Euro",
+    "Across two instances and one ocean",
+    "There was discord about it all week",
+    "A telegram came from my aunt",
+    "I posted it on insta yesterday",
+    "Instagrammable sunsets everywhere",
+    "Meet me @ the beach at 3",
   ];
   for (const text of innocent) {
     test(`nothing in: ${text}`, () => {

@@ -3,66 +3,6 @@ import type { DB } from "../../../db/schema.ts";
 import { hideBottle } from "../bottles/bottles.ts";
 import { banKeysOf } from "../chat/bans.ts";
 
-/** One open report, bottle or chat, as the operator reads it. */
-export interface OpenReport {
-  kind: "bottle" | "chat";
-  id: number;
-  createdAt: number;
-  reason: string;
-  safe: boolean;
-  /** The bottle id, or the reported visitor as "visitor:<id>" (with its "ip:<hash>"). */
-  subject: string;
-  text: string;
-}
-
-/** Open reports, newest first, bottles and chat together. */
-export async function listOpenReports(db: DB, limit = 200): Promise<OpenReport[]> {
-  const bottles = await db
-    .selectFrom("bottle_reports")
-    .innerJoin("bottles", "bottles.id", "bottle_reports.bottle_id")
-    .where("bottle_reports.handled_at", "is", null)
-    .select([
-      "bottle_reports.id",
-      "bottle_reports.created_at",
-      "bottle_reports.reason",
-      "bottle_reports.is_safe",
-      "bottles.id as bottle_id",
-      "bottles.message",
-      "bottles.hidden",
-    ])
-    .orderBy("bottle_reports.created_at", "desc")
-    .limit(limit)
-    .execute();
-  const chats = await db
-    .selectFrom("chat_reports")
-    .where("handled_at", "is", null)
-    .selectAll()
-    .orderBy("created_at", "desc")
-    .limit(limit)
-    .execute();
-  const reports: OpenReport[] = [
-    ...bottles.map((r) => ({
-      kind: "bottle" as const,
-      id: r.id,
-      createdAt: r.created_at,
-      reason: r.reason,
-      safe: r.is_safe === 1,
-      subject: `bottle ${r.bottle_id}${r.hidden ? " (hidden)" : ""}`,
-      text: r.message,
-    })),
-    ...chats.map((r) => ({
-      kind: "chat" as const,
-      id: r.id,
-      createdAt: r.created_at,
-      reason: r.reason,
-      safe: r.is_safe === 1,
-      subject: `visitor:${r.reported_visitor_id} ip:${r.reported_ip_key}`,
-      text: r.message_content,
-    })),
-  ];
-  return reports.sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
-}
-
 /** Hides or shows a bottle; hiding closes its open reports. False when there is no such bottle. */
 export async function setBottleHidden(
   db: DB,
@@ -97,7 +37,7 @@ export function parseBanKey(value: string): { kind: "visitor" | "ip"; id: string
 }
 
 /** The keys a ban key stands for: a visitor's covers the address hashes seen with them. */
-async function coveredKeys(db: DB, key: string, now: number): Promise<string[]> {
+export async function coveredKeys(db: DB, key: string, now: number): Promise<string[]> {
   const parsed = parseBanKey(key);
   if (!parsed) throw new Error(`not a ban key: ${key}`);
   return parsed.kind === "visitor" ? banKeysOf(db, parsed.id, now) : [key];

@@ -18,6 +18,8 @@ export interface ValidSession {
   user: AccountUser;
   /** The expiry moved forward: the cookie should be sent again. */
   refreshed: boolean;
+  /** The account runs the moderation queue (`tidings operator add`). */
+  isOperator: boolean;
 }
 
 function sha256(data: string): Uint8Array {
@@ -70,6 +72,7 @@ export async function validateSessionToken(
       "sessions.last_verified_at",
       "sessions.expires_at",
       "users.username",
+      "users.is_operator",
     ])
     .where("sessions.id", "=", id)
     .executeTakeFirst();
@@ -95,6 +98,7 @@ export async function validateSessionToken(
     session: { id: row.id, userId: row.user_id, expiresAt },
     user: { id: row.user_id, username: row.username },
     refreshed,
+    isOperator: row.is_operator === 1,
   };
 }
 

@@ -96,6 +96,8 @@ export interface ChatBans {
    * keys banned since the last read, so the chats they cover can be ended.
    */
   refresh(): Promise<Array<{ key: string; until: number }>>;
+  /** Lifts these bans at once (they are already gone from the database). */
+  lift(keys: readonly string[]): Promise<void>;
 }
 
 /**
@@ -139,6 +141,10 @@ export class StoredChatBans implements ChatBans {
 
   isBanned(visitorId: string, ipKey: string): boolean {
     return this.untilNow(visitorId, ipKey) !== null;
+  }
+
+  async lift(keys: readonly string[]): Promise<void> {
+    for (const key of keys) this.#until.delete(key);
   }
 
   async ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }> {
@@ -234,7 +240,14 @@ export class RedisChatBans implements ChatBans {
     const fresh = rows.filter((row) => this.#seen.get(row.key) !== row.until);
     // All of them, not only the new ones: Redis may have restarted empty meanwhile.
     for (const { key, until } of rows) await this.#hold([key], until);
+    // Bans the operator lifted from another process.
+    const current = new Set(rows.map((row) => row.key));
+    await this.lift([...this.#seen.keys()].filter((key) => !current.has(key)));
     this.#seen = new Map(rows.map((row) => [row.key, row.until]));
     return fresh;
+  }
+
+  async lift(keys: readonly string[]): Promise<void> {
+    if (keys.length > 0) await this.redis.del(...keys.map((key) => `${this.prefix}ban:${key}`));
   }
 }

@@ -21,20 +21,23 @@ const DIGITS = /\d/g;
 const NOT_A_PHONE = /^\d{4}[-.]\d{1,2}[-.]\d{1,2}$|^\d{1,2}[-.]\d{1,2}[-.]\d{4}$|^\d+\.\d+$/;
 
 // A messenger's name, then its account: "LINE ID: mei_0912", "微信：mei0912", "카톡 아이디 mei12",
-// "WeChat mei0912". Words that are also ordinary ("line", "signal", "snap") need a label or a
-// colon before the account.
-const MESSENGER =
-  "wechat|weixin|whatsapp|telegram|kakaotalk|kakao|instagram|insta|discord|skype|viber";
+// "WeChat mei0912", "my whatsapp is mei12". Names that are also ordinary words ("line",
+// "signal", "discord", "insta") need a label or a colon before the account; a bare "@account"
+// counts too.
+const MESSENGER = "wechat|weixin|whatsapp|kakaotalk|kakao|instagram|skype|viber";
 // Written without spaces around them in Chinese, Japanese and Korean.
 const MESSENGER_CJK = "微信號|微信号|微信|加v|ライン|カカオ|카톡|카카오톡|라인|텔레그램|인스타";
-const AMBIGUOUS = "line|signal|snapchat|snap|tg|ig|fb|facebook|twitter|vx|wx|qq";
+const AMBIGUOUS =
+  "line|signal|snapchat|snap|telegram|discord|insta|tg|ig|fb|facebook|twitter|vx|wx|qq";
 const LABEL = "(?:id|帳號|账号|號|号|アカウント|아이디)";
 // "my whatsapp is …", "mi whatsapp es …", "mon insta est …", "mein Insta ist …".
 const SAID = "(?:\\s+(?:is|es|est|ist))?";
 const ACCOUNT = "[a-z0-9][a-z0-9_.-]{3,}";
+const NOT_IN_WORD_BEFORE = "(?<![\\p{L}\\p{N}])";
 const HANDLE = new RegExp(
-  `(?:(?<![\\p{L}\\p{N}])(?:${MESSENGER})|${MESSENGER_CJK})${SAID}\\s*${LABEL}?\\s*[:：@]?\\s*${ACCOUNT}` +
-    `|(?<![\\p{L}\\p{N}])(?:${AMBIGUOUS})\\s*(?:${LABEL}\\s*[:：@]?|[:：@])\\s*${ACCOUNT}`,
+  `(?:${NOT_IN_WORD_BEFORE}(?:${MESSENGER})(?![\\p{L}\\p{N}])|${MESSENGER_CJK})${SAID}\\s*${LABEL}?\\s*[:：@]?\\s*${ACCOUNT}` +
+    `|${NOT_IN_WORD_BEFORE}(?:${AMBIGUOUS})\\s*(?:${LABEL}\\s*[:：@]?|[:：@])\\s*${ACCOUNT}` +
+    "|(?<![\\p{L}\\p{N}._%+-])@[a-z_][a-z0-9_.]{2,}",
   "iu",
 );
 

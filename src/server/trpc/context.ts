@@ -1,6 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
 import type { AccountUser } from "../../common/auth.ts";
 import { isLocale, type Locale } from "../../common/locales.ts";
+import type { FeatureSwitches } from "../../core/admin/features.ts";
 import type { DeviceCookies } from "../../core/auth/devices.ts";
 import type { Session } from "../../core/auth/sessions.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
@@ -22,6 +23,7 @@ export interface Context {
   recentlyShown: RecentlyShown;
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans };
+  features: FeatureSwitches;
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };
   visitorId: string;
@@ -32,6 +34,8 @@ export interface Context {
   now: () => number;
   /** The signed-in account and its session, when the session cookie is valid. */
   user: AccountUser | null;
+  /** The signed-in account runs the moderation queue. */
+  isOperator: boolean;
   session: Session | null;
   /** Sets (or with null, clears) the session cookie on this response. */
   setSessionCookie(token: string | null, expiresAt?: number): void;

@@ -78,6 +78,14 @@ const domainErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(domainErrors);
 
+/** For operators only (`tidings operator add`); anyone else gets FORBIDDEN. */
+export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+  const { user, session } = ctx;
+  if (!user || !session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign-in required" });
+  if (!ctx.isOperator) throw new TRPCError({ code: "FORBIDDEN", message: "operators only" });
+  return next({ ctx: { ...ctx, user, session } });
+});
+
 /** For signed-in visitors only; others get UNAUTHORIZED, which the web shows as the sign-in dialog. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   const { user, session } = ctx;

@@ -24,7 +24,8 @@ export function useSetAccountUser(): (user: AccountUser | null) => Promise<void>
   return useCallback(
     async (user: AccountUser | null) => {
       await utils.auth.me.cancel();
-      utils.auth.me.setData(undefined, { user });
+      // Whether the account is an operator comes with the refetch that follows.
+      utils.auth.me.setData(undefined, { user, isOperator: false });
       await utils.invalidate();
     },
     [utils],

@@ -9,7 +9,7 @@ import { deleteSession, deleteUserSessions } from "../../../core/auth/sessions.t
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const authRouter = router({
-  me: publicProcedure.query(({ ctx }) => ({ user: ctx.user })),
+  me: publicProcedure.query(({ ctx }) => ({ user: ctx.user, isOperator: ctx.isOperator })),
 
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
     const signedUp = await signUp(ctx.db, ctx, ctx, input, ctx.now());

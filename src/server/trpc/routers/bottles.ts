@@ -11,8 +11,9 @@ import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const bottlesRouter = router({
-  throw: publicProcedure.input(createBottleInput).mutation(({ ctx, input }) =>
-    throwBottle(
+  throw: publicProcedure.input(createBottleInput).mutation(({ ctx, input }) => {
+    ctx.features.require("bottles");
+    return throwBottle(
       ctx.db,
       { ...ctx, broker: ctx.chat.broker },
       {
@@ -23,8 +24,8 @@ export const bottlesRouter = router({
       },
       input,
       ctx.now(),
-    ),
-  ),
+    );
+  }),
 
   /** Where the visitor stands at the bottles' age gate (13 or older). */
   age: publicProcedure.query(async ({ ctx }) => ({
@@ -41,35 +42,38 @@ export const bottlesRouter = router({
       };
     }),
 
-  discover: publicProcedure.query(async ({ ctx }) => ({
-    bottle: await discoverBottle(
-      ctx.db,
-      ctx,
-      {
-        visitorId: ctx.visitorId,
-        ipKey: ctx.ipKey,
-        userId: ctx.user?.id ?? null,
-        locale: ctx.locale,
-      },
-      ctx.now(),
-    ),
-  })),
-
-  publicList: publicProcedure.query(async ({ ctx }) => ({
-    bottles: await listPublicBottles(ctx.db, ctx.user?.id ?? null, ctx.now()),
-  })),
-
-  toggleLike: protectedProcedure
-    .input(bottleIdInput)
-    .mutation(({ ctx, input }) =>
-      toggleLike(
+  discover: publicProcedure.query(async ({ ctx }) => {
+    ctx.features.require("bottles");
+    return {
+      bottle: await discoverBottle(
         ctx.db,
-        ctx.limiter,
-        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
-        input.bottleId,
+        ctx,
+        {
+          visitorId: ctx.visitorId,
+          ipKey: ctx.ipKey,
+          userId: ctx.user?.id ?? null,
+          locale: ctx.locale,
+        },
         ctx.now(),
       ),
-    ),
+    };
+  }),
+
+  publicList: publicProcedure.query(async ({ ctx }) => {
+    ctx.features.require("publicBottles");
+    return { bottles: await listPublicBottles(ctx.db, ctx.user?.id ?? null, ctx.now()) };
+  }),
+
+  toggleLike: protectedProcedure.input(bottleIdInput).mutation(({ ctx, input }) => {
+    ctx.features.require("bottles");
+    return toggleLike(
+      ctx.db,
+      ctx.limiter,
+      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
+      input.bottleId,
+      ctx.now(),
+    );
+  }),
 
   report: protectedProcedure.input(reportBottleInput).mutation(async ({ ctx, input }) => {
     await reportBottle(

@@ -34,6 +34,7 @@ export const chatRouter = router({
   events: publicProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
+    ctx.features.require("chat");
     await refuseBanned(ctx.chat.bans, ctx, ctx.now());
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
@@ -63,20 +64,20 @@ export const chatRouter = router({
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
-  start: publicProcedure.mutation(({ ctx }) =>
-    startChat(
+  start: publicProcedure.mutation(({ ctx }) => {
+    ctx.features.require("chat");
+    return startChat(
       ctx.db,
       { ...ctx.chat, limiter: ctx.limiter },
       { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
       ctx.now(),
-    ),
-  ),
+    );
+  }),
 
-  send: publicProcedure
-    .input(sendChatInput)
-    .mutation(({ ctx, input }) =>
-      sendChatMessage({ ...ctx.chat, limiter: ctx.limiter }, ctx, input.content, ctx.now()),
-    ),
+  send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
+    ctx.features.require("chat");
+    return sendChatMessage({ ...ctx.chat, limiter: ctx.limiter }, ctx, input.content, ctx.now());
+  }),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
     await ctx.chat.broker.typing(ctx.visitorId, input.isTyping);

@@ -1,9 +1,10 @@
-import { router } from "../init.ts";
+import { publicProcedure, router } from "../init.ts";
 import { authRouter } from "./auth.ts";
 import { bottlesRouter } from "./bottles.ts";
 import { chatRouter } from "./chat.ts";
 import { contactRouter } from "./contact.ts";
 import { geoRouter } from "./geo.ts";
+import { moderationRouter } from "./moderation.ts";
 import { translateRouter } from "./translate.ts";
 
 export const appRouter = router({
@@ -12,6 +13,11 @@ export const appRouter = router({
   chat: chatRouter,
   contact: contactRouter,
   geo: geoRouter,
+  moderation: moderationRouter,
+  site: router({
+    /** Which parts of the site are on; a part switched off shows a calm resting page. */
+    features: publicProcedure.query(({ ctx }) => ctx.features.states),
+  }),
   translate: translateRouter,
 });
 

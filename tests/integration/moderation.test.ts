@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { setOperator } from "../../src/core/admin/queue.ts";
+import {
+  CookieJar,
+  failure,
+  startTestServer,
+  type TestServer,
+  trpcClient,
+} from "../helpers/server.ts";
+
+// The operator's side of trust and safety: the moderation queue, its actions and the off
+// switches, on whichever engine the suites run on.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ TRUST_PROXY: "true" });
+});
+afterAll(() => server.close());
+
+let addresses = 0;
+function browser() {
+  const jar = new CookieJar();
+  const api = trpcClient(server.url, { "X-Forwarded-For": `100.80.0.${++addresses}` }, jar);
+  return { jar, api };
+}
+
+async function account(username: string, operator = false) {
+  const b = browser();
+  await b.api.auth.signUp.mutate({ username, password: "long-enough-pw" });
+  if (operator) {
+    await setOperator(server.app.services.db, username, true);
+    // The session is read again on the next request: the account is an operator from now on.
+  }
+  return b;
+}
+
+const bottle = (message: string) => ({
+  message,
+  driftHours: 0,
+  isPublic: true,
+  expiryDays: 7,
+  timeZone: "UTC",
+  locale: "en" as const,
+});
+
+describe("who may moderate", () => {
+  test("an operator may; a signed-in visitor gets 403, an anonymous one 401", async () => {
+    const op = await account("harbour_master", true);
+    expect((await op.api.auth.me.query()).isOperator).toBe(true);
+    expect((await op.api.moderation.queue.query()).groups).toBeArray();
+    const reader = await account("just_a_reader");
+    expect((await reader.api.auth.me.query()).isOperator).toBe(false);
+    expect((await failure(reader.api.moderation.queue.query())).status).toBe(403);
+    expect(
+      (await failure(reader.api.moderation.setFeature.mutate({ feature: "chat", enabled: false })))
+        .status,
+    ).toBe(403);
+    expect((await failure(browser().api.moderation.queue.query())).status).toBe(401);
+  });
+});
+
+describe("the queue", () => {
+  test("reports are grouped by bottle, child safety first; actions are recorded with the operator", async () => {
+    const op = await account("queue_keeper", true);
+    const writer = browser();
+    const plain = await writer.api.bottles.throw.mutate(bottle("A plain bottle about the sea"));
+    const worrying = await writer.api.bottles.throw.mutate(
+      bottle("A bottle someone worries about"),
+    );
+    const reporters = await Promise.all(["r_one", "r_two"].map((name) => account(name)));
+    for (const r of reporters) {
+      await r.api.bottles.report.mutate({ bottleId: plain.id, reason: "spam" });
+    }
+    await reporters[0]?.api.bottles.report.mutate({ bottleId: worrying.id, reason: "childSafety" });
+
+    const { groups } = await op.api.moderation.queue.query();
+    expect(groups[0]).toMatchObject({
+      kind: "bottle",
+      subject: `bottle:${worrying.id}`,
+      childSafety: true,
+      // A child-safety report takes the bottle out at once.
+      hidden: true,
+    });
+    const spam = groups.find((g) => g.subject === `bottle:${plain.id}`);
+    expect(spam).toMatchObject({ reporters: 2, reasons: { spam: 2 }, hidden: false });
+    const found = await browser().api.bottles.discover.query();
+    expect(found.bottle?.id).not.toBe(worrying.id);
+
+    await op.api.moderation.hide.mutate({ subject: `bottle:${plain.id}` });
+    await op.api.moderation.unhide.mutate({ subject: `bottle:${plain.id}` });
+    await op.api.moderation.dismiss.mutate({ subject: `bottle:${worrying.id}` });
+    const after = await op.api.moderation.queue.query();
+    expect(after.groups.map((g) => g.subject)).not.toContain(`bottle:${worrying.id}`);
+    expect(after.actions.slice(0, 3).map((a) => [a.action, a.subject, a.operator])).toEqual([
+      ["dismiss", `bottle:${worrying.id}`, "queue_keeper"],
+      ["unhide", `bottle:${plain.id}`, "queue_keeper"],
+      ["hide", `bottle:${plain.id}`, "queue_keeper"],
+    ]);
+  });
+
+  test("a reader whose reports were dismissed three times stops counting toward hiding a bottle", async () => {
+    const op = await account("fair_keeper", true);
+    const writer = browser();
+    const noisy = await account("noisy_reader");
+    for (let i = 0; i < 3; i++) {
+      const { id } = await writer.api.bottles.throw.mutate(
+        bottle(`An innocent bottle number ${i}`),
+      );
+      await noisy.api.bottles.report.mutate({ bottleId: id, reason: "offensive" });
+      await op.api.moderation.dismiss.mutate({ subject: `bottle:${id}` });
+    }
+    const target = await writer.api.bottles.throw.mutate(bottle("Yet another innocent bottle"));
+    const others = await Promise.all(["fair_one", "fair_two"].map((name) => account(name)));
+    await noisy.api.bottles.report.mutate({ bottleId: target.id, reason: "offensive" });
+    for (const r of others)
+      await r.api.bottles.report.mutate({ bottleId: target.id, reason: "offensive" });
+    const group = (await op.api.moderation.queue.query()).groups.find(
+      (g) => g.subject === `bottle:${target.id}`,
+    );
+    // Three reporters, but one of them counts no more: still in the ocean.
+    expect(group).toMatchObject({ reporters: 3, hidden: false });
+  });
+});
+
+describe("off switches", () => {
+  test("chat, bottles and public bottles rest when switched off, and come back when switched on", async () => {
+    const op = await account("switch_keeper", true);
+    const visitor = browser();
+    await visitor.api.chat.confirmAge.mutate({ adult: true });
+    await op.api.moderation.setFeature.mutate({ feature: "chat", enabled: false });
+    await op.api.moderation.setFeature.mutate({ feature: "bottles", enabled: false });
+    await op.api.moderation.setFeature.mutate({ feature: "publicBottles", enabled: false });
+    expect(await visitor.api.site.features.query()).toEqual({
+      chat: false,
+      bottles: false,
+      publicBottles: false,
+    });
+    for (const call of [
+      visitor.api.chat.start.mutate(),
+      visitor.api.bottles.throw.mutate(bottle("Resting sea")),
+      visitor.api.bottles.discover.query(),
+      visitor.api.bottles.publicList.query(),
+    ]) {
+      expect((await failure(call)).data.appCode).toBe("FEATURE_RESTING");
+    }
+    for (const feature of ["chat", "bottles", "publicBottles"] as const) {
+      await op.api.moderation.setFeature.mutate({ feature, enabled: true });
+    }
+    expect((await visitor.api.chat.start.mutate()).state).toBe("waiting");
+    await visitor.api.chat.end.mutate();
+  });
+});
