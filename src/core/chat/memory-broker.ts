@@ -13,6 +13,7 @@ import {
 import { eventStream } from "./events.ts";
 import { FloodGate } from "./flood.ts";
 import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
+import { TypingWindows } from "./typing.ts";
 
 interface Chat {
   id: string;
@@ -28,8 +29,6 @@ interface Presence {
   chatId?: string;
   /** Set while the visitor has no open stream; leaving happens when it fires. */
   graceTimer?: ReturnType<typeof setTimeout>;
-  /** Typing said within the current window is held back until the window ends. */
-  typing?: { windowEndsAt: number; held?: boolean; timer?: ReturnType<typeof setTimeout> };
 }
 
 interface Waiting {
@@ -53,6 +52,10 @@ export class InMemoryChatBroker implements ChatBroker {
    * their grace period cannot resume from a number in the mailbox they had before. */
   #mailboxes = 0;
   readonly #messageIds = new RandomIds();
+  readonly #typing = new TypingWindows(
+    () => this.#now(),
+    (visitorId, isTyping) => this.#tellTyping(visitorId, isTyping),
+  );
 
   /** Waiting visitors, longest-waiting first (a Map keeps insertion order). */
   readonly #pool = new Map<string, Waiting>();
@@ -174,7 +177,7 @@ export class InMemoryChatBroker implements ChatBroker {
       presence.graceTimer = undefined;
       if (presence.mailbox.readers === 0) {
         this.#end(visitorId);
-        if (presence.typing?.timer) clearTimeout(presence.typing.timer);
+        this.#typing.forget(visitorId);
         this.#presence.delete(visitorId);
       }
     }, this.#resumeGraceMs);
@@ -333,33 +336,9 @@ export class InMemoryChatBroker implements ChatBroker {
     return mine;
   }
 
-  /**
-   * Tells the partner whether the visitor is typing, at most TYPING_EVENTS_PER_SECOND times a
-   * second: what is said within a window is held, and the latest of it is told when the window
-   * ends, so the partner always ends up with the visitor's last state.
-   */
+  /** Tells the partner whether the visitor is typing (coalesced: see TypingWindows). */
   async typing(visitorId: string, isTyping: boolean): Promise<void> {
-    const presence = this.#presence.get(visitorId);
-    if (!presence || !this.#currentChat(visitorId)) return;
-    const now = this.#now();
-    const window = presence.typing ?? { windowEndsAt: 0 };
-    presence.typing = window;
-    if (now >= window.windowEndsAt && !window.timer) {
-      this.#tellTyping(visitorId, isTyping);
-      window.windowEndsAt = now + 1000 / TYPING_EVENTS_PER_SECOND;
-      return;
-    }
-    window.held = isTyping;
-    if (window.timer) return;
-    window.timer = setTimeout(() => {
-      window.timer = undefined;
-      const held = window.held;
-      window.held = undefined;
-      if (held === undefined) return;
-      this.#tellTyping(visitorId, held);
-      window.windowEndsAt = this.#now() + 1000 / TYPING_EVENTS_PER_SECOND;
-    }, window.windowEndsAt - now);
-    window.timer.unref?.();
+    if (this.#currentChat(visitorId)) await this.#typing.note(visitorId, isTyping);
   }
 
   #tellTyping(visitorId: string, isTyping: boolean): void {
@@ -397,8 +376,7 @@ export class InMemoryChatBroker implements ChatBroker {
       const presence = this.#presence.get(side.visitorId);
       if (!presence) continue;
       presence.chatId = undefined;
-      if (presence.typing?.timer) clearTimeout(presence.typing.timer);
-      presence.typing = undefined;
+      this.#typing.forget(side.visitorId);
       if (tellLeft.includes(side.visitorId)) {
         presence.mailbox.push({ type: "typing", chatId: chat.id, isTyping: false });
         presence.mailbox.push({ type: "partner-left", chatId: chat.id });
@@ -493,8 +471,8 @@ export class InMemoryChatBroker implements ChatBroker {
     clearInterval(this.#sweeper);
     for (const presence of this.#presence.values()) {
       if (presence.graceTimer) clearTimeout(presence.graceTimer);
-      if (presence.typing?.timer) clearTimeout(presence.typing.timer);
     }
+    this.#typing.close();
     for (const waiting of this.#pool.values()) if (waiting.timer) clearTimeout(waiting.timer);
   }
 }

@@ -21,6 +21,7 @@ import {
 import type { Numbered } from "./mailbox.ts";
 import { RandomIds } from "./memory-broker.ts";
 import { prelude, SCRIPTS, type ScriptName } from "./redis-lua.ts";
+import { TypingWindows } from "./typing.ts";
 
 export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   /** Commands and scripts. */
@@ -78,8 +79,12 @@ export class RedisChatBroker implements ChatBroker {
   readonly #scripts: Record<ScriptName, RedisScript>;
   /** Streams open on this instance, by visitor. */
   readonly #local = new Map<string, Set<LocalStream>>();
-  /** Typing said within the current window, held until it ends (per sender, this instance). */
-  readonly #typing = new Map<string, { windowEndsAt: number; held?: boolean; timer?: Timer }>();
+  readonly #typing = new TypingWindows(
+    () => this.#now(),
+    async (visitorId, isTyping) => {
+      await this.#run("typing", visitorId, isTyping ? "1" : "0");
+    },
+  );
   /** Looks again at a waiting visitor once a recent partner may be met again. */
   readonly #rematch = new Map<string, Timer>();
   readonly #timers: Timer[] = [];
@@ -296,32 +301,9 @@ export class RedisChatBroker implements ChatBroker {
     throw new DomainError("NOT_FOUND", "not in a chat");
   }
 
-  /** As the in-memory broker: at most TYPING_EVENTS_PER_SECOND reach the partner, last state last. */
+  /** Tells the partner whether the visitor is typing (coalesced on this instance: see TypingWindows). */
   async typing(visitorId: string, isTyping: boolean): Promise<void> {
-    const now = this.#now();
-    const window = this.#typing.get(visitorId) ?? { windowEndsAt: 0 };
-    this.#typing.set(visitorId, window);
-    const tell = async (state: boolean) => {
-      window.windowEndsAt = this.#now() + 1000 / TYPING_EVENTS_PER_SECOND;
-      await this.#run("typing", visitorId, state ? "1" : "0");
-    };
-    if (now >= window.windowEndsAt && !window.timer) {
-      await tell(isTyping);
-      return;
-    }
-    window.held = isTyping;
-    if (window.timer) return;
-    window.timer = setTimeout(() => {
-      window.timer = undefined;
-      const held = window.held;
-      window.held = undefined;
-      if (held === undefined) {
-        this.#typing.delete(visitorId);
-        return;
-      }
-      void tell(held).catch(() => {});
-    }, window.windowEndsAt - now);
-    window.timer.unref?.();
+    await this.#typing.note(visitorId, isTyping);
   }
 
   async end(visitorId: string): Promise<void> {
@@ -398,7 +380,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
     for (const timer of this.#rematch.values()) clearTimeout(timer);
-    for (const window of this.#typing.values()) if (window.timer) clearTimeout(window.timer);
+    this.#typing.close();
     await this.#subscriber.unsubscribe(this.#channel()).catch(() => {});
   }
 }
