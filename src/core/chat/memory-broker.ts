@@ -2,13 +2,12 @@ import { randomBytes } from "node:crypto";
 import { CHAT_LIMITS, type ChatMessage, type ChatStatus } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
-import {
-  type BrokerCounts,
-  type BrokerOptions,
-  type ChatBroker,
-  type ChatVisitor,
-  type HeldMessage,
-  TYPING_EVENTS_PER_SECOND,
+import type {
+  BrokerCounts,
+  BrokerOptions,
+  ChatBroker,
+  ChatVisitor,
+  HeldMessage,
 } from "./broker.ts";
 import { eventStream } from "./events.ts";
 import { FloodGate } from "./flood.ts";

@@ -10,13 +10,12 @@ import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppErrorCode } from "../../common/errors.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
-import {
-  type BrokerCounts,
-  type BrokerOptions,
-  type ChatBroker,
-  type ChatVisitor,
-  type HeldMessage,
-  TYPING_EVENTS_PER_SECOND,
+import type {
+  BrokerCounts,
+  BrokerOptions,
+  ChatBroker,
+  ChatVisitor,
+  HeldMessage,
 } from "./broker.ts";
 import type { Numbered } from "./mailbox.ts";
 import { RandomIds } from "./memory-broker.ts";
