@@ -1,78 +1,23 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import {
+  openPublicBottle,
+  PUBLIC_BOTTLE_NAME,
+  searchThroughPhases,
+  signUp,
+  throwBottle,
+  unique,
+} from "./helpers";
 
-// The discover page's phases (spec 9: 2 s, 2 s, 1 s).
-const SEARCH_MS = 2000;
-const RISE_MS = 2000;
-const OPEN_MS = 1000;
-
-/** The name of a public bottle's button: where it came from and its likes. */
-const PUBLIC_BOTTLE_NAME = /^Bottle from .+, \d+ likes?$/;
-
-function unique(): string {
-  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-/** Throws a bottle as a visitor of its own (the API context has its own cookies). */
-async function throwBottle(
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  message: string,
-  options: { isPublic: boolean; locale?: "en" | "zh-TW" },
-): Promise<number> {
-  const response = await request.post("/trpc/bottles.throw", {
-    headers: { Origin: baseURL ?? "" },
-    data: {
-      message,
-      driftHours: 0,
-      isPublic: options.isPublic,
-      expiryDays: 7,
-      timeZone: "Asia/Taipei",
-      locale: options.locale ?? "en",
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const body = (await response.json()) as { result: { data: { id: number } } };
-  return body.result.data.id;
-}
-
-/** Creates an account; the page's browser context keeps the session cookie. */
-async function signUp(page: Page, baseURL: string | undefined): Promise<void> {
-  const response = await page.request.post("/trpc/auth.signUp", {
-    headers: { Origin: baseURL ?? "" },
-    data: { username: `reader-${unique()}`, password: "a long sea-green password" },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-/**
- * Opens the public bottle that holds `message` (newest first, so usually the first one) and
- * returns its dialog. The e2e database is shared, so other tests' bottles may float there too.
- */
-async function openPublicBottle(page: Page, message: string): Promise<Locator> {
-  const bottles = page.getByRole("button", { name: PUBLIC_BOTTLE_NAME });
-  await expect(bottles.first()).toBeVisible();
-  const dialog = page.getByRole("dialog");
-  const count = await bottles.count();
-  for (let i = 0; i < count; i++) {
-    await bottles.nth(i).click();
-    await expect(dialog).toBeVisible();
-    if ((await dialog.getByText(message, { exact: true }).count()) > 0) return dialog;
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-  }
-  throw new Error(`no public bottle holds ${message}`);
-}
-
-/** Runs the clock through one search, checking each phase as it comes. */
-async function searchThroughPhases(page: Page): Promise<void> {
-  await expect(page.getByText("Searching for bottles...")).toBeVisible();
+/** The first search, with the progress bar and each phase's words checked as they come. */
+async function watchFirstSearch(page: Page): Promise<void> {
   await expect(page.getByRole("progressbar", { name: "Search progress" })).toBeVisible();
-  await page.clock.runFor(SEARCH_MS);
+  await expect(page.getByText("A bottle appears!")).toBeHidden();
+  await page.clock.runFor(2000);
   await expect(page.getByText("A bottle appears!")).toBeVisible();
-  await page.clock.runFor(RISE_MS);
+  await page.clock.runFor(2000);
   await expect(page.getByText("Opening the bottle...")).toBeVisible();
-  await page.clock.runFor(OPEN_MS);
+  await page.clock.runFor(1000);
 }
 
 test.describe("bottles", () => {
@@ -89,8 +34,8 @@ test.describe("bottles", () => {
     // Time runs on its own, and the test moves it on phase by phase.
     await page.clock.install();
     await page.goto("/en/discover");
-    await expect(page.getByText("A bottle appears!")).toBeHidden();
-    await searchThroughPhases(page);
+    await expect(page.getByText("Searching for bottles...")).toBeVisible();
+    await watchFirstSearch(page);
 
     // Other tests' bottles float in the same ocean: look further until ours comes up.
     const card = page.getByRole("article");

@@ -1,14 +1,14 @@
 import { Clock, Flag, Heart, Hourglass } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { toast } from "sonner";
 import { type BottleCard as BottleCardData, bottleReportReasons } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
 import type { TargetLanguage } from "../../common/translation.ts";
 import { useAccount } from "../lib/account.ts";
-import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 import { trpc } from "../lib/trpc.ts";
+import { useBottleLike } from "./bottle/useBottleLike.ts";
 import { ReportDialog } from "./ReportDialog.tsx";
 import { SignInRequiredDialog } from "./SignInRequiredDialog.tsx";
 import {
@@ -18,11 +18,6 @@ import {
   useOfferedLanguages,
 } from "./TranslateMenu.tsx";
 import "./BottleCard.css";
-
-interface LikeState {
-  liked: boolean;
-  count: number;
-}
 
 export interface BottleCardProps {
   bottle: BottleCardData;
@@ -44,22 +39,6 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
   const ownHeadingId = useId();
   const titleId = headingId ?? ownHeadingId;
   const { user, pending: accountPending } = useAccount();
-  const utils = trpc.useUtils();
-
-  // Like: shown at once, then set to what the server answers.
-  const serverLike = `${bottle.id}:${bottle.isLiked}:${bottle.likeCount}`;
-  const [seenServerLike, setSeenServerLike] = useState(serverLike);
-  const [like, setLike] = useState<LikeState>({
-    liked: bottle.isLiked,
-    count: bottle.likeCount,
-  });
-  if (seenServerLike !== serverLike) {
-    // Fresh data from the server (a refetch after signing in or out) wins over what we showed.
-    setSeenServerLike(serverLike);
-    setLike({ liked: bottle.isLiked, count: bottle.likeCount });
-  }
-  const liking = useRef(false);
-  const toggleLike = trpc.bottles.toggleLike.useMutation();
 
   const [signInOpen, setSignInOpen] = useState(false);
   const [signInReason, setSignInReason] = useState<string>();
@@ -79,52 +58,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
     setSignInOpen(true);
   };
 
-  /** Keeps the public list's copy in step, so reopening the bottle shows the new count. */
-  const rememberLike = (next: LikeState) => {
-    utils.bottles.publicList.setData(undefined, (old) =>
-      old
-        ? {
-            bottles: old.bottles.map((b) =>
-              b.id === bottle.id ? { ...b, isLiked: next.liked, likeCount: next.count } : b,
-            ),
-          }
-        : old,
-    );
-  };
-
-  const onLike = async () => {
-    if (!hasId) {
-      toast.error(t.cannotLike());
-      return;
-    }
-    if (signedOut) {
-      askToSignIn(t.likeSignIn());
-      return;
-    }
-    if (liking.current) return;
-    liking.current = true;
-    const before = like;
-    setLike({ liked: !before.liked, count: Math.max(0, before.count + (before.liked ? -1 : 1)) });
-    try {
-      const result = await toggleLike.mutateAsync({ bottleId: bottle.id });
-      const next = { liked: result.liked, count: result.count };
-      setLike(next);
-      setSeenServerLike(`${bottle.id}:${next.liked}:${next.count}`);
-      rememberLike(next);
-    } catch (error) {
-      setLike(before);
-      const code = appCodeOf(error);
-      if (code === "UNAUTHORIZED") {
-        askToSignIn(t.likeSignIn());
-      } else {
-        toast.error(t.likeFailedTitle(), {
-          description: code === "RATE_LIMITED" ? errorMessage(LL, error) : t.likeFailedBody(),
-        });
-      }
-    } finally {
-      liking.current = false;
-    }
-  };
+  const { like, onLike } = useBottleLike(bottle, signedOut, askToSignIn);
 
   const onReport = () => {
     if (!hasId) {
