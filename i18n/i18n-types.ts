@@ -1335,6 +1335,10 @@ type RootTranslation = {
 		 */
 		end: string
 		/**
+		 * N​e​x​t
+		 */
+		next: string
+		/**
 		 * M​e​s​s​a​g​e​s
 		 */
 		messages: string
@@ -3122,6 +3126,10 @@ export type TranslationFunctions = {
 		 * End chat
 		 */
 		end: () => LocalizedString
+		/**
+		 * Next
+		 */
+		next: () => LocalizedString
 		/**
 		 * Messages
 		 */

@@ -1,5 +1,6 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { stranger } from "./helpers";
 
 // Every chat test enters the one pool of the e2e server, so they take turns: two tests running
 // at once could pair their strangers across tests. Other e2e files never enter the pool.
@@ -7,21 +8,6 @@ test.describe.configure({ mode: "default" });
 
 const FIND = "Find Someone to Chat With";
 const PARTNER_LEFT = "Your chat partner has left the conversation.";
-
-/** A documentation address of its own, so the second stranger is another visitor elsewhere. */
-function otherAddress(): string {
-  const group = () => Math.floor(Math.random() * 0xffff).toString(16);
-  return `2001:db8:${group()}:${group()}::2`;
-}
-
-/** A second visitor: a fresh browser context (own cookie) behind another address. */
-async function stranger(browser: Browser, baseURL: string | undefined): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL,
-    extraHTTPHeaders: { "X-Forwarded-For": otherAddress() },
-  });
-  return context.newPage();
-}
 
 /** Both strangers open the chat and press Find, the first waiting before the second comes. */
 async function pair(a: Page, b: Page, path = "/en/random-chat"): Promise<void> {
@@ -233,6 +219,76 @@ test.describe("random chat", () => {
     expect(await fresh.evaluate(() => localStorage.getItem("chat-ban-until"))).toBeNull();
     await other.context().close();
     await fresh.context().close();
+  });
+
+  test("Next ends the chat, tells the partner and pairs with the next stranger", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    const panel = page.getByRole("region", { name: /^Chatting with a stranger from/ });
+    // The open chat keeps the way home (spec: back) beside Next and End chat.
+    await expect(panel.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/en");
+    await expect(panel.getByRole("button", { name: "End chat" })).toBeVisible();
+
+    await panel.getByRole("button", { name: "Next", exact: true }).click();
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+    await expect(other.getByRole("button", { name: FIND })).toBeVisible({ timeout: 5000 });
+
+    // Still looking, with no click: the next stranger to come is the new partner.
+    const third = await stranger(browser, baseURL);
+    await third.goto("/en/random-chat");
+    await third.getByRole("button", { name: FIND }).click();
+    for (const side of [page, third]) {
+      await expect(side.getByText("Chatting with a stranger from")).toBeVisible();
+    }
+    const hello = unique("After Next");
+    await box(third).fill(hello);
+    await box(third).press("Enter");
+    await expect(page.locator(".chat-msg--partner", { hasText: hello })).toHaveCount(1);
+    await expect(other.getByText("Chatting with a stranger from")).toHaveCount(0);
+
+    // After the partner leaves, Next skips the 3 s wait and looks again at once.
+    await third.getByRole("button", { name: "End chat" }).click();
+    await expect(page.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+    await page.getByRole("button", { name: "Next", exact: true }).click();
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    await other.context().close();
+    await third.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("on a phone, the open chat in Chinese shows Next and the way home", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const other = await stranger(browser, baseURL);
+    await page.goto("/zh/random-chat");
+    await other.goto("/zh/random-chat");
+    await page.getByRole("button", { name: "找人聊天" }).click();
+    await expect(page.getByText("正在尋找聊天對象…")).toBeVisible();
+    await other.getByRole("button", { name: "找人聊天" }).click();
+    const panel = page.getByRole("region", { name: /^你的聊天對象來自/ });
+    await expect(panel).toBeVisible();
+    const home = panel.getByRole("link", { name: "返回首頁" });
+    const next = panel.getByRole("button", { name: "下一位", exact: true });
+    for (const control of [home, next, panel.getByRole("button", { name: "結束聊天" })]) {
+      await expect(control).toBeInViewport();
+    }
+    await expect(home).toHaveAttribute("href", "/zh");
+    await next.click();
+    await expect(page.getByText("正在尋找聊天對象…")).toBeVisible();
+    await expect(other.getByText("你的聊天對象已離開對話。").first()).toBeVisible();
+    await page.getByRole("button", { name: "取消" }).click();
+    await other.context().close();
   });
 
   test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {

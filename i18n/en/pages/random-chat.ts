@@ -19,6 +19,7 @@ export const randomChat = {
   matchedBody: "Say hello to your chat partner from {country:string}.",
   chattingWith: "Chatting with a stranger from",
   end: "End chat",
+  next: "Next",
   messages: "Messages",
   empty: "No messages yet",
   emptyHint: "Say hello to start the conversation.",

@@ -18,6 +18,7 @@ export const randomChat: Translation["randomChat"] = {
   matchedBody: "跟來自{country}的聊天對象打聲招呼吧。",
   chattingWith: "你的聊天對象來自",
   end: "結束聊天",
+  next: "下一位",
   messages: "訊息",
   empty: "還沒有任何訊息",
   emptyHint: "打聲招呼，開始聊天吧。",

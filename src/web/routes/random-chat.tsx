@@ -8,6 +8,7 @@ import {
   MessagesSquare,
   SendHorizontal,
   ShieldBan,
+  SkipForward,
   WifiOff,
   X,
 } from "lucide-react";
@@ -39,7 +40,7 @@ import "./random-chat.css";
 const COUNTER_FROM = CHAT_LIMITS.message - 200;
 
 export function RandomChatPage() {
-  const { LL, prefix } = useI18n();
+  const { LL } = useI18n();
   const t = LL.randomChat;
   const chat = useRandomChat();
   const inChat = chat.phase === "chatting" && chat.partner !== null;
@@ -55,10 +56,8 @@ export function RandomChatPage() {
     <div
       className={inChat ? "container random-chat random-chat--chatting" : "container random-chat"}
     >
-      <Link to={localizedPath(prefix, "")} className="random-chat__back">
-        <ArrowLeft aria-hidden="true" />
-        {t.back()}
-      </Link>
+      {/* In an open chat the way home sits in the chat's own bar, which stays on screen. */}
+      {!inChat && <BackHome />}
       <PageIntro title={t.title()}>{t.description()}</PageIntro>
 
       {inChat && chat.partner ? (
@@ -73,6 +72,7 @@ export function RandomChatPage() {
           onSend={chat.send}
           onTyping={chat.noteTyping}
           onEnd={chat.end}
+          onNext={() => void chat.next()}
         />
       ) : (
         <section
@@ -109,6 +109,17 @@ export function RandomChatPage() {
         </section>
       )}
     </div>
+  );
+}
+
+/** The spec's back link to the home page of the current language. */
+function BackHome({ className = "random-chat__back" }: { className?: string }) {
+  const { LL, prefix } = useI18n();
+  return (
+    <Link to={localizedPath(prefix, "")} className={className}>
+      <ArrowLeft aria-hidden="true" />
+      {LL.randomChat.back()}
+    </Link>
   );
 }
 
@@ -247,6 +258,7 @@ function ChatPanel({
   onSend,
   onTyping,
   onEnd,
+  onNext,
 }: {
   partner: ChatPartner;
   entries: ChatEntry[];
@@ -258,6 +270,7 @@ function ChatPanel({
   onSend: (text: string) => Promise<boolean>;
   onTyping: (text: string) => void;
   onEnd: () => void;
+  onNext: () => void;
 }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat;
@@ -317,15 +330,27 @@ function ChatPanel({
             <span className="chat-panel__country">{country}</span>
           </h2>
         </div>
-        <button
-          type="button"
-          className="button button--ghost chat-panel__end"
-          onClick={onEnd}
-          disabled={ended}
-        >
-          <LogOut aria-hidden="true" />
-          {t.end()}
-        </button>
+        <div className="chat-panel__tools">
+          <BackHome className="button button--ghost chat-panel__tool chat-panel__home" />
+          <button
+            type="button"
+            className="button button--ghost chat-panel__tool chat-panel__end"
+            onClick={onEnd}
+            disabled={ended}
+          >
+            <LogOut aria-hidden="true" />
+            {t.end()}
+          </button>
+          {/* Also after the partner has left: no need to wait for the start screen. */}
+          <button
+            type="button"
+            className="button button--primary chat-panel__tool chat-panel__next"
+            onClick={onNext}
+          >
+            <SkipForward aria-hidden="true" />
+            {t.next()}
+          </button>
+        </div>
       </header>
 
       {reconnecting && !ended && (

@@ -488,6 +488,18 @@ export function useRandomChat() {
     resetToIdle();
   }, [client, resetToIdle]);
 
+  /** Ends this chat (the partner is told) and looks for the next stranger at once. */
+  const next = useCallback(async () => {
+    const wasChatting = phaseRef.current === "chatting" && !endedRef.current;
+    resetToIdle();
+    if (wasChatting) {
+      endedByUsAt.current = Date.now();
+      // The end reaches the server before the new start, so the pool never pairs us twice.
+      await client.chat.end.mutate().catch(() => {});
+    }
+    if (mounted.current) await start();
+  }, [client, resetToIdle, start]);
+
   /** Sends one message; false when it was not sent (the text stays in the box). */
   const send = useCallback(
     async (text: string): Promise<boolean> => {
@@ -555,6 +567,7 @@ export function useRandomChat() {
     composerRef,
     start,
     end,
+    next,
     send,
     noteTyping,
   };
