@@ -1494,14 +1494,23 @@ type RootTranslation = {
 		 */
 		menu: string
 		/**
-		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​o​n​ ​t​h​i​s​ ​s​e​r​v​e​r
+		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​h​e​r​e
 		 */
 		unavailable: string
+		/**
+		 * O​n​ ​t​h​i​s​ ​d​e​v​i​c​e
+		 */
+		onDevice: string
 		/**
 		 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
 		 * @param {string} language
 		 */
 		translatedTo: RequiredParams<'language'>
+		/**
+		 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}​ ​o​n​ ​t​h​i​s​ ​d​e​v​i​c​e
+		 * @param {string} language
+		 */
+		translatedOnDevice: RequiredParams<'language'>
 		/**
 		 * S​h​o​w​i​n​g​ ​t​h​e​ ​o​r​i​g​i​n​a​l​ ​m​e​s​s​a​g​e
 		 */
@@ -3283,13 +3292,21 @@ export type TranslationFunctions = {
 		 */
 		menu: () => LocalizedString
 		/**
-		 * Not available on this server
+		 * Not available here
 		 */
 		unavailable: () => LocalizedString
+		/**
+		 * On this device
+		 */
+		onDevice: () => LocalizedString
 		/**
 		 * Translated to {language}
 		 */
 		translatedTo: (arg: { language: string }) => LocalizedString
+		/**
+		 * Translated to {language} on this device
+		 */
+		translatedOnDevice: (arg: { language: string }) => LocalizedString
 		/**
 		 * Showing the original message
 		 */

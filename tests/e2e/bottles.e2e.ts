@@ -1,10 +1,12 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
+  deviceTranslations,
   openPublicBottle,
   PUBLIC_BOTTLE_NAME,
   searchThroughPhases,
   signUp,
+  standInDeviceTranslator,
   throwBottle,
   unique,
 } from "./helpers";
@@ -218,7 +220,7 @@ test.describe("bottles", () => {
     }
     // Languages the server cannot serve are offered but disabled, with a note.
     for (const item of await menu.locator("[role=menuitem][aria-disabled=true]").all()) {
-      await expect(item).toContainText("Not available on this server");
+      await expect(item).toContainText("Not available here");
     }
     const target = menu.getByRole("menuitem", { name: "简体中文" });
     await expect(target).not.toHaveAttribute("aria-disabled", "true");
@@ -234,6 +236,57 @@ test.describe("bottles", () => {
     await expect(dialog.getByText(simplified, { exact: true })).toHaveCount(0);
     await dialog.getByRole("button", { name: "Show translation" }).click();
     await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("the browser's own translator translates on the device, the server the rest", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const tag = String(Date.now() % 1e9);
+    const message = `這個軟體的資訊 ${tag}`;
+    await throwBottle(request, baseURL, message, { isPublic: true, locale: "zh-TW" });
+    await standInDeviceTranslator(page);
+    const serverCalls: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("translate.bottle")) serverCalls.push(r.url());
+    });
+    await page.goto("/en/public-bottles");
+    const dialog = await openPublicBottle(page, message);
+
+    await dialog.getByRole("button", { name: "Translate" }).click();
+    const menu = page.getByRole("menu");
+    const japanese = menu.getByRole("menuitem", { name: /^日本語/ });
+    // Ready on the device, or after the browser's download: both are marked.
+    await expect(japanese).toContainText("On this device");
+    await expect(menu.getByRole("menuitem", { name: /^Français/ })).toContainText("On this device");
+    // The server (offline Chinese conversion) still serves what the browser cannot.
+    const simplified = menu.getByRole("menuitem", { name: /^简体中文/ });
+    await expect(simplified).not.toHaveAttribute("aria-disabled", "true");
+    await expect(simplified).not.toContainText("On this device");
+    const spanish = menu.getByRole("menuitem", { name: /^Español/ });
+    await expect(spanish).toHaveAttribute("aria-disabled", "true");
+    await expect(spanish).toContainText("Not available here");
+
+    await japanese.click();
+    await expect(dialog.getByText(`〔ja〕${message}`, { exact: true })).toBeVisible();
+    await expect(dialog.getByText("Translated to Japanese on this device")).toBeVisible();
+    expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
+    expect(serverCalls).toEqual([]);
+
+    await dialog.getByRole("button", { name: "Translate" }).click();
+    const toServer = page.waitForResponse((r) => r.url().includes("translate.bottle"));
+    await page
+      .getByRole("menu")
+      .getByRole("menuitem", { name: /^简体中文/ })
+      .click();
+    expect((await toServer).status()).toBe(200);
+    await expect(
+      dialog.getByText("Translated to Simplified Chinese", { exact: true }),
+    ).toBeVisible();
+    expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { stranger } from "./helpers";
+import { deviceTranslations, standInDeviceTranslator, stranger } from "./helpers";
 
 // Every chat test enters the one pool of the e2e server, so they take turns: two tests running
 // at once could pair their strangers across tests. Other e2e files never enter the pool.
@@ -10,18 +10,36 @@ const FIND = "Find Someone to Chat With";
 const PARTNER_LEFT = "Your chat partner has left the conversation.";
 
 /** Both strangers open the chat and press Find, the first waiting before the second comes. */
-async function pair(a: Page, b: Page, path = "/en/random-chat"): Promise<void> {
-  await a.goto(path);
-  await b.goto(path);
-  await a.getByRole("button", { name: FIND }).click();
-  await expect(a.getByText("Looking for someone to chat with…")).toBeVisible();
-  await b.getByRole("button", { name: FIND }).click();
+/** The words the chat page shows, per language. */
+const WORDS = {
+  en: {
+    find: FIND,
+    looking: "Looking for someone to chat with…",
+    chatting: "Chatting with a stranger from",
+    message: "Message",
+  },
+  zh: {
+    find: "找人聊天",
+    looking: "正在尋找聊天對象…",
+    chatting: "你的聊天對象來自",
+    message: "訊息",
+  },
+} as const;
+
+async function pair(a: Page, b: Page, language: "en" | "zh" = "en"): Promise<void> {
+  const words = WORDS[language];
+  await a.goto(`/${language}/random-chat`);
+  await b.goto(`/${language}/random-chat`);
+  await a.getByRole("button", { name: words.find }).click();
+  await expect(a.getByText(words.looking)).toBeVisible();
+  await b.getByRole("button", { name: words.find }).click();
   for (const page of [a, b]) {
-    await expect(page.getByText("Chatting with a stranger from")).toBeVisible();
+    await expect(page.getByText(words.chatting)).toBeVisible();
   }
 }
 
-const box = (page: Page) => page.getByLabel("Message", { exact: true });
+const box = (page: Page, language: "en" | "zh" = "en") =>
+  page.getByRole("textbox", { name: WORDS[language].message, exact: true });
 const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 10)}`;
 
 test.describe("random chat", () => {
@@ -271,11 +289,7 @@ test.describe("random chat", () => {
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const other = await stranger(browser, baseURL);
-    await page.goto("/zh/random-chat");
-    await other.goto("/zh/random-chat");
-    await page.getByRole("button", { name: "找人聊天" }).click();
-    await expect(page.getByText("正在尋找聊天對象…")).toBeVisible();
-    await other.getByRole("button", { name: "找人聊天" }).click();
+    await pair(page, other, "zh");
     const panel = page.getByRole("region", { name: /^你的聊天對象來自/ });
     await expect(panel).toBeVisible();
     const home = panel.getByRole("link", { name: "返回首頁" });
@@ -289,6 +303,38 @@ test.describe("random chat", () => {
     await expect(other.getByText("你的聊天對象已離開對話。").first()).toBeVisible();
     await page.getByRole("button", { name: "取消" }).click();
     await other.context().close();
+  });
+
+  test("a partner's message is translated on the device when the browser can", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    await standInDeviceTranslator(page);
+    const serverCalls: string[] = [];
+    page.on("websocket", (socket) =>
+      socket.on("framesent", (frame) => {
+        if (String(frame.payload).includes("chat.translate")) serverCalls.push("chat.translate");
+      }),
+    );
+    const other = await stranger(browser, baseURL);
+    await pair(page, other, "zh");
+    const hello = unique("Good evening");
+    await box(other, "zh").fill(hello);
+    await box(other, "zh").press("Enter");
+    const line = page.locator(".chat-msg--partner", { hasText: hello });
+    await line.getByRole("button", { name: "翻譯這則訊息" }).click();
+    const japanese = page.getByRole("menu").getByRole("menuitem", { name: /^日本語/ });
+    await expect(japanese).toContainText("在這台裝置上翻譯");
+    await japanese.click();
+    await expect(line.getByText(`〔ja〕${hello}`, { exact: true })).toBeVisible();
+    await expect(line.getByText("已在這台裝置上翻譯成日文")).toBeVisible();
+    expect(await deviceTranslations(page)).toEqual(["en>ja"]);
+    expect(serverCalls).toEqual([]);
+    await page.getByRole("button", { name: "結束聊天" }).click();
+    await other.context().close();
+    expect(consoleErrors).toEqual([]);
   });
 
   test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {

@@ -132,3 +132,50 @@ export async function expectSettled(check: () => Promise<void>): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 400));
   await check();
 }
+
+/**
+ * Puts a stand-in for the browser's on-device translator into the page (Chrome's Translator
+ * and LanguageDetector globals): Japanese is ready, French needs a download, nothing else.
+ * Its translations read "〔ja〕text"; each is recorded in `window.deviceTranslations`.
+ */
+export async function standInDeviceTranslator(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const done: string[] = [];
+    const scope = window as unknown as Record<string, unknown>;
+    scope.deviceTranslations = done;
+    const detector = {
+      detect: async (text: string) => [
+        { detectedLanguage: /[\u4e00-\u9fff]/.test(text) ? "zh-Hant" : "en", confidence: 0.97 },
+      ],
+    };
+    Object.defineProperty(window, "LanguageDetector", {
+      configurable: true,
+      value: { availability: async () => "available", create: async () => detector },
+    });
+    type Pair = { sourceLanguage: string; targetLanguage: string };
+    Object.defineProperty(window, "Translator", {
+      configurable: true,
+      value: {
+        availability: async ({ targetLanguage }: Pair) =>
+          targetLanguage === "ja"
+            ? "available"
+            : targetLanguage === "fr"
+              ? "downloadable"
+              : "unavailable",
+        create: async ({ sourceLanguage, targetLanguage }: Pair) => ({
+          translate: async (text: string) => {
+            done.push(`${sourceLanguage}>${targetLanguage}`);
+            return `〔${targetLanguage}〕${text}`;
+          },
+        }),
+      },
+    });
+  });
+}
+
+/** What the stand-in translator has translated so far, as "source>target". */
+export function deviceTranslations(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () => (window as unknown as { deviceTranslations: string[] }).deviceTranslations,
+  );
+}

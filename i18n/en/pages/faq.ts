@@ -31,7 +31,7 @@ export const faq = {
     languages: {
       question: "Which languages are supported?",
       answer:
-        "The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language, and every bottle you find can be translated into one of eight languages.",
+        "The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language. Which languages you can translate them into depends on how this site is set up and on your browser: the translate menu offers, of eight languages, those that the site's server or your own browser can translate into, and marks the ones your browser translates on your device, where the text never leaves it.",
     },
   },
   more: "Still wondering about something?",

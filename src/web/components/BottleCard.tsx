@@ -3,7 +3,6 @@ import { useId, useState } from "react";
 import { toast } from "sonner";
 import { type BottleCard as BottleCardData, bottleReportReasons } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
-import type { TargetLanguage } from "../../common/translation.ts";
 import { useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
@@ -11,12 +10,9 @@ import { trpc } from "../lib/trpc.ts";
 import { useBottleLike } from "./bottle/useBottleLike.ts";
 import { ReportDialog } from "./ReportDialog.tsx";
 import { SignInRequiredDialog } from "./SignInRequiredDialog.tsx";
-import {
-  TranslateMenu,
-  TranslationNote,
-  translateWithToasts,
-  useOfferedLanguages,
-} from "./TranslateMenu.tsx";
+import { TranslateMenu } from "./translate/TranslateMenu.tsx";
+import { TranslationNote } from "./translate/TranslationNote.tsx";
+import { useTextTranslation } from "./translate/useTextTranslation.ts";
 import "./BottleCard.css";
 
 export interface BottleCardProps {
@@ -45,10 +41,10 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
   const [reportOpen, setReportOpen] = useState(false);
   const report = trpc.bottles.report.useMutation();
 
-  const [translation, setTranslation] = useState<{ text: string; target: TargetLanguage }>();
-  const [showOriginal, setShowOriginal] = useState(false);
   const translate = trpc.translate.bottle.useMutation();
-  const offered = useOfferedLanguages();
+  const translation = useTextTranslation(bottle.message, (target) =>
+    translate.mutateAsync({ bottleId: bottle.id, target }),
+  );
 
   const hasId = Number.isInteger(bottle.id) && bottle.id > 0;
   const signedOut = !user && !accountPending;
@@ -72,21 +68,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
     setReportOpen(true);
   };
 
-  const onTranslate = async (target: TargetLanguage) => {
-    // One translation at a time (spec 5).
-    if (translate.isPending) return;
-    await translateWithToasts(
-      LL,
-      target,
-      () => translate.mutateAsync({ bottleId: bottle.id, target }),
-      (result) => {
-        setTranslation({ text: result.text, target: result.target });
-        setShowOriginal(false);
-      },
-    );
-  };
-
-  const showing = translation && !showOriginal ? translation : undefined;
+  const showing = translation.showing;
   const country = countryName(bottle.countryCode, locale);
   const [fromBefore, fromAfter] = around((marker) => t.from({ country: marker }));
   const sent = new Date(bottle.createdAt);
@@ -128,11 +110,11 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         </p>
       </div>
 
-      {translation && (
+      {translation.translation && (
         <TranslationNote
-          target={translation.target}
-          showingOriginal={showOriginal}
-          onToggle={() => setShowOriginal((value) => !value)}
+          translation={translation.translation}
+          showingOriginal={translation.showOriginal}
+          onToggle={translation.toggleOriginal}
           className="bottle-card__translated"
           buttonClassName="bottle-card__link-button"
         />
@@ -161,10 +143,11 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         </button>
 
         <TranslateMenu
-          onTranslate={(target) => void onTranslate(target)}
-          busy={translate.isPending}
+          onTranslate={(target) => void translation.translate(target)}
+          onPrepare={translation.prepare}
+          busy={translation.busy}
           current={showing?.target}
-          offered={offered}
+          routes={translation.routes}
           triggerClassName="bottle-action"
           align="end"
           sideOffset={8}

@@ -1,0 +1,38 @@
+import { Languages, Redo2, Undo2 } from "lucide-react";
+import { useI18n } from "../../lib/i18n.tsx";
+import { languageName } from "./languages.ts";
+import type { Translated } from "./useTextTranslation.ts";
+import "./TranslateMenu.css";
+
+/** Under a translated text: which language it shows, and a button between it and the original. */
+export function TranslationNote({
+  translation,
+  showingOriginal,
+  onToggle,
+  className,
+  buttonClassName,
+}: {
+  translation: Translated;
+  showingOriginal: boolean;
+  onToggle: () => void;
+  className: string;
+  buttonClassName: string;
+}) {
+  const { LL } = useI18n();
+  const t = LL.translation;
+  const language = languageName(LL, translation.target);
+  let says: string = t.original();
+  if (!showingOriginal) {
+    says = translation.onDevice ? t.translatedOnDevice({ language }) : t.translatedTo({ language });
+  }
+  return (
+    <p className={className}>
+      <Languages aria-hidden="true" />
+      <span>{says}</span>
+      <button type="button" className={`translation-toggle ${buttonClassName}`} onClick={onToggle}>
+        {showingOriginal ? <Redo2 aria-hidden="true" /> : <Undo2 aria-hidden="true" />}
+        {showingOriginal ? t.showTranslation() : t.showOriginal()}
+      </button>
+    </p>
+  );
+}
