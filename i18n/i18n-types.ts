@@ -337,6 +337,14 @@ type RootTranslation = {
 			 * T​i​p​:​ ​C​l​i​c​k​ ​o​n​ ​a​ ​f​l​o​a​t​i​n​g​ ​b​o​t​t​l​e​ ​t​o​ ​v​i​e​w​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​i​n​s​i​d​e​!
 			 */
 			tip: string
+			/**
+			 * T​h​e​ ​s​e​a​ ​i​s​ ​e​m​p​t​y
+			 */
+			emptySeaTitle: string
+			/**
+			 * N​o​ ​o​n​e​ ​h​a​s​ ​s​h​a​r​e​d​ ​a​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​ ​y​e​t​.​ ​W​r​i​t​e​ ​o​n​e​ ​a​n​d​ ​s​e​t​ ​i​t​ ​a​f​l​o​a​t​ ​f​o​r​ ​o​t​h​e​r​s​ ​t​o​ ​f​i​n​d​.
+			 */
+			emptySeaBody: string
 		}
 		features: {
 			/**
@@ -499,7 +507,7 @@ type RootTranslation = {
 				 */
 				question: string
 				/**
-				 * T​h​e​ ​s​i​t​e​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​i​n​ ​E​n​g​l​i​s​h​ ​a​n​d​ ​T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e​;​ ​s​w​i​t​c​h​ ​a​t​ ​a​n​y​ ​t​i​m​e​ ​w​i​t​h​ ​t​h​e​ ​l​a​n​g​u​a​g​e​ ​m​e​n​u​ ​a​t​ ​t​h​e​ ​t​o​p​ ​o​f​ ​t​h​e​ ​p​a​g​e​.​ ​B​o​t​t​l​e​s​ ​c​a​n​ ​b​e​ ​w​r​i​t​t​e​n​ ​i​n​ ​a​n​y​ ​l​a​n​g​u​a​g​e​,​ ​a​n​d​ ​e​v​e​r​y​ ​b​o​t​t​l​e​ ​y​o​u​ ​f​i​n​d​ ​c​a​n​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​o​n​e​ ​o​f​ ​e​i​g​h​t​ ​l​a​n​g​u​a​g​e​s​.
+				 * T​h​e​ ​s​i​t​e​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​i​n​ ​E​n​g​l​i​s​h​ ​a​n​d​ ​T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e​;​ ​s​w​i​t​c​h​ ​a​t​ ​a​n​y​ ​t​i​m​e​ ​w​i​t​h​ ​t​h​e​ ​l​a​n​g​u​a​g​e​ ​m​e​n​u​ ​a​t​ ​t​h​e​ ​t​o​p​ ​o​f​ ​t​h​e​ ​p​a​g​e​.​ ​B​o​t​t​l​e​s​ ​c​a​n​ ​b​e​ ​w​r​i​t​t​e​n​ ​i​n​ ​a​n​y​ ​l​a​n​g​u​a​g​e​.​ ​W​h​i​c​h​ ​l​a​n​g​u​a​g​e​s​ ​y​o​u​ ​c​a​n​ ​t​r​a​n​s​l​a​t​e​ ​t​h​e​m​ ​i​n​t​o​ ​d​e​p​e​n​d​s​ ​o​n​ ​h​o​w​ ​t​h​i​s​ ​s​i​t​e​ ​i​s​ ​s​e​t​ ​u​p​ ​a​n​d​ ​o​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​:​ ​t​h​e​ ​t​r​a​n​s​l​a​t​e​ ​m​e​n​u​ ​o​f​f​e​r​s​,​ ​o​f​ ​e​i​g​h​t​ ​l​a​n​g​u​a​g​e​s​,​ ​t​h​o​s​e​ ​t​h​a​t​ ​t​h​e​ ​s​i​t​e​'​s​ ​s​e​r​v​e​r​ ​o​r​ ​y​o​u​r​ ​o​w​n​ ​b​r​o​w​s​e​r​ ​c​a​n​ ​t​r​a​n​s​l​a​t​e​ ​i​n​t​o​,​ ​a​n​d​ ​m​a​r​k​s​ ​t​h​e​ ​o​n​e​s​ ​y​o​u​r​ ​b​r​o​w​s​e​r​ ​t​r​a​n​s​l​a​t​e​s​ ​o​n​ ​y​o​u​r​ ​d​e​v​i​c​e​,​ ​w​h​e​r​e​ ​t​h​e​ ​t​e​x​t​ ​n​e​v​e​r​ ​l​e​a​v​e​s​ ​i​t​.
 				 */
 				answer: string
 			}
@@ -2160,6 +2168,14 @@ export type TranslationFunctions = {
 			 * Tip: Click on a floating bottle to view the message inside!
 			 */
 			tip: () => LocalizedString
+			/**
+			 * The sea is empty
+			 */
+			emptySeaTitle: () => LocalizedString
+			/**
+			 * No one has shared a public bottle yet. Write one and set it afloat for others to find.
+			 */
+			emptySeaBody: () => LocalizedString
 		}
 		features: {
 			/**
@@ -2322,7 +2338,7 @@ export type TranslationFunctions = {
 				 */
 				question: () => LocalizedString
 				/**
-				 * The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language, and every bottle you find can be translated into one of eight languages.
+				 * The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language. Which languages you can translate them into depends on how this site is set up and on your browser: the translate menu offers, of eight languages, those that the site's server or your own browser can translate into, and marks the ones your browser translates on your device, where the text never leaves it.
 				 */
 				answer: () => LocalizedString
 			}

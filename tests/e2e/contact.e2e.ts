@@ -134,7 +134,9 @@ test.describe("about page", () => {
     await expect(content).toContainText("over 50 countries");
     await expect(content).toContainText("2025");
     await expect(content).toContainText("5% of its revenue will go to ocean cleanup");
-    await expect(content).toContainText("translated when this site's server or your own browser can");
+    await expect(content).toContainText(
+      "translated when this site's server or your own browser can",
+    );
     await expect(content.locator("ol > li")).toHaveCount(4);
     await expect(content.locator("blockquote")).toHaveCount(2);
     await expect(content.getByRole("link", { name: "Contact us" })).toHaveAttribute(

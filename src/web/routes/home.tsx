@@ -15,11 +15,26 @@ import {
   Send,
   X,
 } from "lucide-react";
-import { type CSSProperties, useCallback, useEffect, useId, useRef, useState } from "react";
+import {
+  type CSSProperties,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
 import { localizedPath, type PageSlug } from "../../common/locales.ts";
 import { Bottle, type BottleVariant, bottleVariants } from "../components/Bottle.tsx";
 import { useI18n } from "../lib/i18n.tsx";
+import { trpc } from "../lib/trpc.ts";
 import "./home.css";
+
+// A bottle's dialog (the card, Radix's dialog) is not part of the first load: it is fetched when
+// the visitor reaches for the sea.
+const loadSeaBottle = () => import("../components/bottle/SeaBottle.tsx");
+const SeaBottle = lazy(() => loadSeaBottle().then((m) => ({ default: m.SeaBottle })));
 
 /** How long the loading overlay covers the page (spec 9). */
 const LOADING_OVERLAY_MS = 800;
@@ -149,6 +164,9 @@ export function HomePage() {
   // Positions are drawn once per visit, not on every render.
   const [bottles, setBottles] = useState<FloatingBottle[]>(createBottles);
   const [drifted, setDrifted] = useState(0);
+  // The message a clicked bottle holds: which public bottle (0 to 1), and whether it is open.
+  const [opened, setOpened] = useState<{ open: boolean; pick: number }>();
+  const utils = trpc.useUtils();
   const fieldRef = useRef<HTMLDivElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const driftTimers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -201,6 +219,18 @@ export function HomePage() {
       setBottles((list) => list.filter((b) => b.id !== bottle.id));
     }, DRIFT_REMOVE_MS);
     driftTimers.current.add(timer);
+  };
+
+  /** Fetches the dialog's code and the public bottles as the visitor's pointer nears the sea. */
+  const prepareSea = () => {
+    void loadSeaBottle();
+    void utils.bottles.publicList.prefetch();
+  };
+
+  const open = (bottle: FloatingBottle, button: HTMLButtonElement) => {
+    if (bottle.isDrifting) return;
+    release(bottle, button);
+    setOpened({ open: true, pick: Math.random() });
   };
 
   const seaStyle = { "--drift-ms": `${DRIFT_REMOVE_MS}ms` } as CSSProperties;
@@ -275,7 +305,9 @@ export function HomePage() {
                         } as CSSProperties
                       }
                       disabled={bottle.isDrifting}
-                      onClick={(event) => release(bottle, event.currentTarget)}
+                      onClick={(event) => open(bottle, event.currentTarget)}
+                      onPointerEnter={prepareSea}
+                      onFocus={prepareSea}
                     >
                       <span className="home-bottle__float">
                         <Bottle variant={bottle.variant} />
@@ -296,6 +328,16 @@ export function HomePage() {
           </div>
         </div>
       </section>
+
+      {opened && (
+        <Suspense fallback={null}>
+          <SeaBottle
+            open={opened.open}
+            pick={opened.pick}
+            onOpenChange={(next) => setOpened((current) => current && { ...current, open: next })}
+          />
+        </Suspense>
+      )}
 
       <section className="container home-section" aria-labelledby={featuresId}>
         <h2 id={featuresId} className="home-section__title">

@@ -1,16 +1,15 @@
 import { Link } from "@tanstack/react-router";
-import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw, X } from "lucide-react";
-import { Dialog } from "radix-ui";
+import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw } from "lucide-react";
 import { type CSSProperties, type ReactNode, useId, useRef, useState } from "react";
 import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
 import { localizedPath } from "../../common/locales.ts";
 import { Bottle, bottleVariants } from "../components/Bottle.tsx";
 import { BottleCard } from "../components/BottleCard.tsx";
+import { BottleModal } from "../components/bottle/BottleModal.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
-import "../components/dialog.css";
 import "./public-bottles.css";
 
 /**
@@ -161,35 +160,21 @@ export function PublicBottlesPage() {
       <PageIntro title={LL.publicBottles.title()}>{LL.publicBottles.subtitle()}</PageIntro>
       {body}
 
-      <Dialog.Root open={modalOpen} onOpenChange={setModalOpen}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content
-            className="dialog bottle-modal"
-            aria-labelledby={headingId}
-            aria-describedby={undefined}
-            onCloseAutoFocus={(event) => {
-              // The bottle that was opened takes focus back (there is no Dialog.Trigger).
-              event.preventDefault();
-              opener.current?.focus();
-            }}
-          >
-            {/* First in order, so it takes focus when the dialog opens. */}
-            <Dialog.Close className="bottle-modal__close">
-              <X aria-hidden="true" />
-              <span className="visually-hidden">{LL.common.close()}</span>
-            </Dialog.Close>
-            {open && (
-              <BottleCard
-                key={open.id}
-                bottle={open}
-                headingId={headingId}
-                className="bottle-card--modal"
-              />
-            )}
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <BottleModal
+        open={modalOpen}
+        onOpenChange={setModalOpen}
+        labelledBy={headingId}
+        returnFocus={() => opener.current}
+      >
+        {open && (
+          <BottleCard
+            key={open.id}
+            bottle={open}
+            headingId={headingId}
+            className="bottle-card--modal"
+          />
+        )}
+      </BottleModal>
     </div>
   );
 }
