@@ -112,6 +112,11 @@ type RootTranslation = {
 		 */
 		language: string
 		/**
+		 * L​a​n​g​u​a​g​e​:​ ​{​l​a​n​g​u​a​g​e​}
+		 * @param {string} language
+		 */
+		languageCurrent: RequiredParams<'language'>
+		/**
 		 * S​k​i​p​ ​t​o​ ​c​o​n​t​e​n​t
 		 */
 		skipToContent: string
@@ -190,6 +195,14 @@ type RootTranslation = {
 		 * C​l​o​s​e
 		 */
 		close: string
+		/**
+		 * N​o​t​i​f​i​c​a​t​i​o​n​s​ ​(​A​l​t​+​T​)
+		 */
+		notifications: string
+		/**
+		 * C​l​o​s​e​ ​n​o​t​i​f​i​c​a​t​i​o​n
+		 */
+		closeNotification: string
 		/**
 		 * T​r​y​ ​a​g​a​i​n
 		 */
@@ -1950,6 +1963,10 @@ export type TranslationFunctions = {
 		 */
 		language: () => LocalizedString
 		/**
+		 * Language: {language}
+		 */
+		languageCurrent: (arg: { language: string }) => LocalizedString
+		/**
 		 * Skip to content
 		 */
 		skipToContent: () => LocalizedString
@@ -2027,6 +2044,14 @@ export type TranslationFunctions = {
 		 * Close
 		 */
 		close: () => LocalizedString
+		/**
+		 * Notifications (Alt+T)
+		 */
+		notifications: () => LocalizedString
+		/**
+		 * Close notification
+		 */
+		closeNotification: () => LocalizedString
 		/**
 		 * Try again
 		 */

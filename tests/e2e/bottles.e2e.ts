@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
   deviceTranslations,
+  discoverBottle,
   openPublicBottle,
   PUBLIC_BOTTLE_NAME,
   searchThroughPhases,
@@ -183,17 +184,19 @@ test.describe("bottles", () => {
     await page.keyboard.press("Escape");
     await expect(signIn).toBeHidden();
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
-      "aria-pressed",
-      "false",
-    );
+    const like = dialog.getByRole("button", { name: "Like this bottle, 0 likes" });
+    await expect(like).toHaveAttribute("aria-pressed", "false");
+    // Focus goes back to the button that asked for an account.
+    await expect(like).toBeFocused();
 
-    await dialog.getByRole("button", { name: "Report this bottle" }).click();
+    const report = dialog.getByRole("button", { name: "Report this bottle" });
+    await report.click();
     await expect(signIn).toBeVisible();
     await expect(signIn).toContainText("Reporting bottles needs an account");
     await expect(page.getByRole("dialog", { name: "Report this bottle" })).toHaveCount(0);
     await signIn.getByRole("button", { name: "Not now" }).click();
     await expect(signIn).toBeHidden();
+    await expect(report).toBeFocused();
 
     expect(likeCalls).toBe(0);
     expect(consoleErrors).toEqual([]);
@@ -288,5 +291,26 @@ test.describe("bottles", () => {
     ).toBeVisible();
     expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("signed out on Discover, the sign-in dialog hands focus back to the heart", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const message = `登入測試 ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: false, locale: "zh-TW" });
+    await page.clock.install();
+    await page.goto("/zh/discover");
+    const card = await discoverBottle(page, message, "zh");
+    const like = card.getByRole("button", { name: /^為這個瓶子按讚/ });
+    await like.focus();
+    await page.keyboard.press("Enter");
+    const signIn = page.getByRole("dialog", { name: "請先登入" });
+    await expect(signIn).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(signIn).toBeHidden();
+    await expect(like).toBeFocused();
   });
 });

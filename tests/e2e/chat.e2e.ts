@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { scan } from "./axe";
 import { expect, test } from "./fixtures";
 import { deviceTranslations, standInDeviceTranslator, stranger } from "./helpers";
 
@@ -347,5 +348,27 @@ test.describe("random chat", () => {
     await expect(page.getByText(/\d+ 人在線上/)).toBeVisible();
     await expect(page.getByRole("button", { name: "找人聊天" })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe("random chat, scanned", () => {
+  // axe's script is put into the page: this context bypasses the site's CSP, only here.
+  test.use({ bypassCSP: true });
+
+  test("an open chat has no axe violations at either width", async ({ page, browser, baseURL }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await box(other).fill("Hello, is anyone there?");
+    await box(other).press("Enter");
+    await expect(page.locator(".chat-msg--partner")).toHaveCount(1);
+    await expect(page.getByText("Match successful")).toBeHidden({ timeout: 5000 });
+    const violations = [];
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      violations.push(...(await scan(page, `open chat at ${width} px`)));
+    }
+    expect(violations).toEqual([]);
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
   });
 });

@@ -163,6 +163,8 @@ for (const viewport of [
       await page.keyboard.press("Escape");
       await expect(dialog).toBeHidden();
       await expect(bottle).toBeDisabled();
+      // Focus is back in the sea, on a bottle that is still afloat.
+      await expect(page.locator(".home-bottle:focus:not(:disabled)")).toHaveCount(1);
       await expect(bottle).toHaveCount(0, { timeout: 7_500 });
       expect(consoleErrors).toEqual([]);
     });

@@ -1,5 +1,5 @@
 import { Clock, Flag, Heart, Hourglass } from "lucide-react";
-import { useId, useState } from "react";
+import { type RefObject, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { type BottleCard as BottleCardData, bottleReportReasons } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
@@ -49,12 +49,19 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
   const hasId = Number.isInteger(bottle.id) && bottle.id > 0;
   const signedOut = !user && !accountPending;
 
-  const askToSignIn = (reason: string) => {
+  // The button that asked for an account takes focus back when the sign-in dialog closes.
+  const likeButton = useRef<HTMLButtonElement>(null);
+  const reportButton = useRef<HTMLButtonElement>(null);
+  const signInOpener = useRef<HTMLButtonElement | null>(null);
+  const askToSignIn = (reason: string, opener: RefObject<HTMLButtonElement | null>) => {
+    signInOpener.current = opener.current;
     setSignInReason(reason);
     setSignInOpen(true);
   };
 
-  const { like, onLike } = useBottleLike(bottle, signedOut, askToSignIn);
+  const { like, onLike } = useBottleLike(bottle, signedOut, (reason) =>
+    askToSignIn(reason, likeButton),
+  );
 
   const onReport = () => {
     if (!hasId) {
@@ -62,7 +69,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
       return;
     }
     if (signedOut) {
-      askToSignIn(t.reportSignIn());
+      askToSignIn(t.reportSignIn(), reportButton);
       return;
     }
     setReportOpen(true);
@@ -124,6 +131,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         <button
           type="button"
           className={like.liked ? "bottle-action bottle-action--like is-liked" : "bottle-action"}
+          ref={likeButton}
           aria-pressed={like.liked}
           aria-label={t.likeLabel({ count: like.count })}
           onClick={onLike}
@@ -135,6 +143,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         <button
           type="button"
           className="bottle-action"
+          ref={reportButton}
           aria-label={t.reportLabel()}
           onClick={onReport}
         >
@@ -163,9 +172,15 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         lead={t.reportLead()}
         submit={(reason) => report.mutateAsync({ bottleId: bottle.id, reason })}
         notFound={t.reportNotFound()}
-        onSignInNeeded={() => askToSignIn(t.reportSignIn())}
+        onSignInNeeded={() => askToSignIn(t.reportSignIn(), reportButton)}
+        returnFocus={() => reportButton.current}
       />
-      <SignInRequiredDialog open={signInOpen} onOpenChange={setSignInOpen} reason={signInReason} />
+      <SignInRequiredDialog
+        open={signInOpen}
+        onOpenChange={setSignInOpen}
+        reason={signInReason}
+        returnFocus={() => signInOpener.current}
+      />
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import { Menu, Waves, X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { localizedPath, type PageSlug } from "../../common/locales.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountMenu } from "./AccountMenu.tsx";
@@ -36,10 +36,23 @@ export function Header() {
   const scrolled = useScrolled();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
 
   // The menu closes whenever the path changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input.
   useEffect(() => setMenuOpen(false), [pathname]);
+
+  // Escape closes the open menu and hands focus back to its toggle.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      setMenuOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [menuOpen]);
 
   const links = (className: string) =>
     navItems.map(({ slug, key }) => {
@@ -73,6 +86,7 @@ export function Header() {
           <AccountMenu />
           <LanguageSwitcher />
           <button
+            ref={toggleRef}
             type="button"
             className="menu-toggle"
             aria-expanded={menuOpen}

@@ -6,12 +6,20 @@ const loadLanguageMenu = () => import("./LanguageMenu.tsx").then((m) => m.Langua
 
 /** The header's language control; its menu (LanguageMenu) loads when reached for. */
 export function LanguageSwitcher() {
-  const { LL } = useI18n();
   return (
-    <DeferredMenu load={loadLanguageMenu} className="lang-trigger" label={LL.nav.language()}>
+    <DeferredMenu load={loadLanguageMenu} className="lang-trigger" label={useLanguageLabel()}>
       <LanguageTriggerContent />
     </DeferredMenu>
   );
+}
+
+/**
+ * The trigger's accessible name: "Language: English". It holds the language's name the trigger
+ * shows, so speech input can name the button by what it sees (WCAG 2.5.3).
+ */
+export function useLanguageLabel(): string {
+  const { LL, locale } = useI18n();
+  return LL.nav.languageCurrent({ language: LL.languages[locale === "en" ? "en" : "zhTW"]() });
 }
 
 /** What the trigger shows, the same before and after the menu's code arrives. */

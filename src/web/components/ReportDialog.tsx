@@ -3,6 +3,7 @@ import { Dialog, RadioGroup } from "radix-ui";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
+import { focusOnClose } from "../lib/focus.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./dialog.css";
 import "./ReportDialog.css";
@@ -95,16 +96,7 @@ export function ReportDialog<Reason extends string>({
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
           className="dialog report-dialog"
-          onCloseAutoFocus={
-            returnFocus &&
-            ((event) => {
-              const target = returnFocus();
-              if (target?.isConnected) {
-                event.preventDefault();
-                target.focus();
-              }
-            })
-          }
+          onCloseAutoFocus={focusOnClose(returnFocus)}
         >
           <div className="dialog__icon dialog__icon--danger" aria-hidden="true">
             <Flag />

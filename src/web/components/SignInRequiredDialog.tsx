@@ -2,6 +2,7 @@ import { Link, useLocation } from "@tanstack/react-router";
 import { LogIn } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { signInSearch } from "../lib/account.ts";
+import { focusOnClose } from "../lib/focus.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./dialog.css";
 
@@ -10,20 +11,27 @@ export interface SignInRequiredDialogProps {
   onOpenChange: (open: boolean) => void;
   /** Why an account is needed here; a general explanation when absent. */
   reason?: string;
+  /** What takes focus back when the dialog closes: it is opened without a Radix trigger. */
+  returnFocus?: () => HTMLElement | null | undefined;
 }
 
 /**
  * Shown when a signed-out visitor tries something that needs an account (like, report).
  * Its button leads to /auth, which brings the visitor back to this page afterwards.
  */
-export function SignInRequiredDialog({ open, onOpenChange, reason }: SignInRequiredDialogProps) {
+export function SignInRequiredDialog({
+  open,
+  onOpenChange,
+  reason,
+  returnFocus,
+}: SignInRequiredDialogProps) {
   const { LL } = useI18n();
   const { pathname, searchStr } = useLocation();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
+        <Dialog.Content className="dialog" onCloseAutoFocus={focusOnClose(returnFocus)}>
           <div className="dialog__icon" aria-hidden="true">
             <LogIn />
           </div>

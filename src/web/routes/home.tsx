@@ -167,6 +167,7 @@ export function HomePage() {
   // The message a clicked bottle holds: which public bottle (0 to 1), and whether it is open.
   const [opened, setOpened] = useState<{ open: boolean; pick: number }>();
   const utils = trpc.useUtils();
+  const afterDialog = useRef<HTMLElement | null>(null);
   const fieldRef = useRef<HTMLDivElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const driftTimers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -230,6 +231,10 @@ export function HomePage() {
   const open = (bottle: FloatingBottle, button: HTMLButtonElement) => {
     if (bottle.isDrifting) return;
     release(bottle, button);
+    // Where release() left focus (a neighbour, or the sea) is where it returns after the dialog.
+    const focused = document.activeElement;
+    afterDialog.current =
+      focused instanceof HTMLElement && focused !== document.body ? focused : fieldRef.current;
     setOpened({ open: true, pick: Math.random() });
   };
 
@@ -334,6 +339,7 @@ export function HomePage() {
           <SeaBottle
             open={opened.open}
             pick={opened.pick}
+            returnFocus={() => afterDialog.current}
             onOpenChange={(next) => setOpened((current) => current && { ...current, open: next })}
           />
         </Suspense>

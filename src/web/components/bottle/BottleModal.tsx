@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
+import { focusOnClose } from "../../lib/focus.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import "../dialog.css";
 import "./BottleModal.css";
@@ -32,13 +33,7 @@ export function BottleModal({
           className="dialog bottle-modal"
           aria-labelledby={labelledBy}
           aria-describedby={undefined}
-          onCloseAutoFocus={(event) => {
-            const target = returnFocus?.();
-            if (target?.isConnected) {
-              event.preventDefault();
-              target.focus();
-            }
-          }}
+          onCloseAutoFocus={focusOnClose(returnFocus)}
         >
           {/* First in order, so it takes focus when the dialog opens. */}
           <Dialog.Close className="bottle-modal__close">

@@ -16,10 +16,13 @@ export function SeaBottle({
   open,
   onOpenChange,
   pick,
+  returnFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   pick: number;
+  /** What takes focus when the dialog closes (the clicked bottle is drifting away). */
+  returnFocus: () => HTMLElement | null | undefined;
 }) {
   const { LL, prefix } = useI18n();
   const headingId = useId();
@@ -74,7 +77,12 @@ export function SeaBottle({
   }
 
   return (
-    <BottleModal open={open} onOpenChange={onOpenChange} labelledBy={headingId}>
+    <BottleModal
+      open={open}
+      onOpenChange={onOpenChange}
+      labelledBy={headingId}
+      returnFocus={returnFocus}
+    >
       {body}
     </BottleModal>
   );

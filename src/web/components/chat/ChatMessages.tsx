@@ -49,7 +49,14 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
   }, []);
 
   return (
-    <div className="chat-messages" ref={scroller} onScroll={onScroll}>
+    // The scrolling box is the log (an <ol> may not take that role and stay a list).
+    <div
+      className="chat-messages"
+      ref={scroller}
+      onScroll={onScroll}
+      role="log"
+      aria-label={t.messages()}
+    >
       {entries.length === 0 ? (
         <div className="chat-empty">
           <MessagesSquare aria-hidden="true" />
@@ -57,7 +64,7 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
           <p className="chat-empty__hint">{t.emptyHint()}</p>
         </div>
       ) : null}
-      <ol className="chat-list" role="log" aria-label={t.messages()}>
+      <ol className="chat-list">
         {entries.map((entry) => {
           if (entry.kind === "system") {
             return (
