@@ -218,7 +218,7 @@ type RootTranslation = {
 		 */
 		required: string
 		/**
-		 * P​l​e​a​s​e​ ​k​e​e​p​ ​t​h​i​s​ ​u​n​d​e​r​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​.
+		 * P​l​e​a​s​e​ ​u​s​e​ ​n​o​ ​m​o​r​e​ ​t​h​a​n​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​.
 		 * @param {number} limit
 		 */
 		tooLong: RequiredParams<'limit'>
@@ -315,7 +315,7 @@ type RootTranslation = {
 		 */
 		lead: string
 		/**
-		 * L​o​a​d​i​n​g​ ​m​e​s​s​a​g​e​ ​b​o​t​t​l​e​s​.​.​.
+		 * L​o​a​d​i​n​g​ ​m​e​s​s​a​g​e​ ​b​o​t​t​l​e​s​…
 		 */
 		loading: string
 		actions: {
@@ -402,7 +402,7 @@ type RootTranslation = {
 				 */
 				title: string
 				/**
-				 * T​i​d​i​n​g​s​ ​i​s​ ​a​ ​q​u​i​e​t​ ​c​o​r​n​e​r​ ​o​f​ ​t​h​e​ ​i​n​t​e​r​n​e​t​ ​w​h​e​r​e​ ​s​t​r​a​n​g​e​r​s​ ​w​r​i​t​e​ ​t​o​ ​e​a​c​h​ ​o​t​h​e​r​ ​w​i​t​h​o​u​t​ ​n​a​m​e​s​,​ ​p​r​o​f​i​l​e​s​ ​o​r​ ​f​o​l​l​o​w​e​r​ ​c​o​u​n​t​s​.​ ​O​n​l​y​ ​t​h​e​ ​c​o​u​n​t​r​y​ ​a​ ​b​o​t​t​l​e​ ​s​e​t​s​ ​o​u​t​ ​f​r​o​m​ ​t​r​a​v​e​l​s​ ​w​i​t​h​ ​i​t​.
+				 * T​i​d​i​n​g​s​ ​i​s​ ​a​ ​q​u​i​e​t​ ​c​o​r​n​e​r​ ​o​f​ ​t​h​e​ ​i​n​t​e​r​n​e​t​ ​w​h​e​r​e​ ​s​t​r​a​n​g​e​r​s​ ​w​r​i​t​e​ ​t​o​ ​e​a​c​h​ ​o​t​h​e​r​ ​w​i​t​h​o​u​t​ ​n​a​m​e​s​,​ ​p​r​o​f​i​l​e​s​ ​o​r​ ​f​o​l​l​o​w​e​r​ ​c​o​u​n​t​s​.​ ​O​n​l​y​ ​t​h​e​ ​n​a​m​e​ ​a​n​d​ ​f​l​a​g​ ​o​f​ ​t​h​e​ ​c​o​u​n​t​r​y​ ​a​ ​b​o​t​t​l​e​ ​s​e​t​s​ ​o​u​t​ ​f​r​o​m​ ​t​r​a​v​e​l​ ​w​i​t​h​ ​i​t​.
 				 */
 				body: string
 			}
@@ -480,7 +480,7 @@ type RootTranslation = {
 				 */
 				question: string
 				/**
-				 * A​s​ ​l​o​n​g​ ​a​s​ ​y​o​u​ ​l​i​k​e​,​ ​f​r​o​m​ ​a​ ​f​e​w​ ​h​o​u​r​s​ ​t​o​ ​s​e​v​e​r​a​l​ ​d​a​y​s​.​ ​T​h​e​ ​d​r​i​f​t​ ​s​l​i​d​e​r​ ​r​u​n​s​ ​f​r​o​m​ ​0​ ​t​o​ ​1​6​8​ ​h​o​u​r​s​ ​(​s​e​v​e​n​ ​d​a​y​s​)​;​ ​a​t​ ​0​ ​t​h​e​ ​b​o​t​t​l​e​ ​c​a​n​ ​b​e​ ​f​o​u​n​d​ ​s​t​r​a​i​g​h​t​ ​a​w​a​y​.​ ​Y​o​u​ ​a​l​s​o​ ​c​h​o​o​s​e​ ​w​h​e​n​ ​i​t​ ​e​x​p​i​r​e​s​,​ ​a​f​t​e​r​ ​1​,​ ​3​,​ ​5​ ​o​r​ ​7​ ​d​a​y​s​,​ ​a​n​d​ ​f​r​o​m​ ​t​h​e​n​ ​o​n​ ​n​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​.
+				 * A​s​ ​l​o​n​g​ ​a​s​ ​y​o​u​ ​l​i​k​e​,​ ​f​r​o​m​ ​a​ ​f​e​w​ ​h​o​u​r​s​ ​t​o​ ​s​e​v​e​r​a​l​ ​d​a​y​s​.​ ​T​h​e​ ​d​r​i​f​t​ ​s​l​i​d​e​r​ ​r​u​n​s​ ​f​r​o​m​ ​0​ ​t​o​ ​1​6​8​ ​h​o​u​r​s​ ​(​7​ ​d​a​y​s​)​;​ ​a​t​ ​0​ ​t​h​e​ ​b​o​t​t​l​e​ ​c​a​n​ ​b​e​ ​f​o​u​n​d​ ​s​t​r​a​i​g​h​t​ ​a​w​a​y​.​ ​Y​o​u​ ​a​l​s​o​ ​c​h​o​o​s​e​ ​w​h​e​n​ ​i​t​ ​e​x​p​i​r​e​s​,​ ​a​f​t​e​r​ ​1​,​ ​3​,​ ​5​ ​o​r​ ​7​ ​d​a​y​s​,​ ​a​n​d​ ​f​r​o​m​ ​t​h​e​n​ ​o​n​ ​n​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​.
 				 */
 				answer: string
 			}
@@ -500,7 +500,7 @@ type RootTranslation = {
 				 */
 				question: string
 				/**
-				 * A​l​m​o​s​t​ ​a​n​y​t​h​i​n​g​ ​k​i​n​d​,​ ​h​o​n​e​s​t​ ​o​r​ ​c​u​r​i​o​u​s​:​ ​a​ ​t​h​o​u​g​h​t​,​ ​a​ ​s​t​o​r​y​,​ ​a​ ​w​i​s​h​,​ ​a​ ​q​u​e​s​t​i​o​n​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​c​h​e​c​k​e​d​ ​w​h​e​n​ ​t​h​e​y​ ​a​r​e​ ​s​e​n​t​,​ ​a​n​d​ ​h​a​r​m​f​u​l​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t​,​ ​s​u​c​h​ ​a​s​ ​h​a​r​a​s​s​m​e​n​t​,​ ​h​a​t​e​,​ ​t​h​r​e​a​t​s​ ​o​r​ ​s​p​a​m​,​ ​m​a​y​ ​b​e​ ​r​e​m​o​v​e​d​.​ ​S​i​g​n​e​d​-​i​n​ ​v​i​s​i​t​o​r​s​ ​c​a​n​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​ ​t​h​a​t​ ​b​r​e​a​k​ ​t​h​e​ ​r​u​l​e​s​.
+				 * A​l​m​o​s​t​ ​a​n​y​t​h​i​n​g​ ​k​i​n​d​,​ ​h​o​n​e​s​t​ ​o​r​ ​c​u​r​i​o​u​s​:​ ​a​ ​t​h​o​u​g​h​t​,​ ​a​ ​s​t​o​r​y​,​ ​a​ ​w​i​s​h​,​ ​a​ ​q​u​e​s​t​i​o​n​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​.​ ​N​o​ ​p​e​r​s​o​n​ ​r​e​v​i​e​w​s​ ​a​ ​m​e​s​s​a​g​e​ ​b​e​f​o​r​e​ ​i​t​ ​i​s​ ​p​u​b​l​i​s​h​e​d​,​ ​b​u​t​ ​a​u​t​o​m​a​t​i​c​ ​f​i​l​t​e​r​s​ ​s​c​r​e​e​n​ ​e​a​c​h​ ​o​n​e​ ​a​s​ ​i​t​ ​i​s​ ​s​e​n​t​,​ ​a​n​d​ ​h​a​r​m​f​u​l​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t​,​ ​s​u​c​h​ ​a​s​ ​h​a​r​a​s​s​m​e​n​t​,​ ​h​a​t​e​,​ ​t​h​r​e​a​t​s​ ​o​r​ ​s​p​a​m​,​ ​m​a​y​ ​b​e​ ​r​e​m​o​v​e​d​.​ ​S​i​g​n​e​d​-​i​n​ ​v​i​s​i​t​o​r​s​ ​c​a​n​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​ ​t​h​a​t​ ​b​r​e​a​k​ ​t​h​e​ ​r​u​l​e​s​.
 				 */
 				answer: string
 			}
@@ -803,7 +803,7 @@ type RootTranslation = {
 				 */
 				title: string
 				/**
-				 * T​i​d​i​n​g​s​ ​i​s​ ​p​r​o​v​i​d​e​d​ ​"​a​s​ ​i​s​"​ ​a​n​d​ ​"​a​s​ ​a​v​a​i​l​a​b​l​e​"​,​ ​w​i​t​h​o​u​t​ ​w​a​r​r​a​n​t​i​e​s​ ​o​f​ ​a​n​y​ ​k​i​n​d​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​b​y​ ​v​i​s​i​t​o​r​s​;​ ​w​e​ ​d​o​ ​n​o​t​ ​r​e​v​i​e​w​ ​t​h​e​m​ ​b​e​f​o​r​e​ ​t​h​e​y​ ​a​r​e​ ​p​u​b​l​i​s​h​e​d​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​e​n​d​o​r​s​e​ ​t​h​e​m​.
+				 * T​i​d​i​n​g​s​ ​i​s​ ​p​r​o​v​i​d​e​d​ ​"​a​s​ ​i​s​"​ ​a​n​d​ ​"​a​s​ ​a​v​a​i​l​a​b​l​e​"​,​ ​w​i​t​h​o​u​t​ ​w​a​r​r​a​n​t​i​e​s​ ​o​f​ ​a​n​y​ ​k​i​n​d​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​b​y​ ​v​i​s​i​t​o​r​s​.​ ​N​o​ ​p​e​r​s​o​n​ ​r​e​v​i​e​w​s​ ​t​h​e​m​ ​b​e​f​o​r​e​ ​t​h​e​y​ ​a​r​e​ ​p​u​b​l​i​s​h​e​d​,​ ​t​h​o​u​g​h​ ​a​u​t​o​m​a​t​i​c​ ​f​i​l​t​e​r​s​ ​s​c​r​e​e​n​ ​e​a​c​h​ ​m​e​s​s​a​g​e​ ​a​s​ ​i​t​ ​i​s​ ​s​e​n​t​,​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​e​n​d​o​r​s​e​ ​t​h​e​m​.
 				 */
 				body: string
 				/**
@@ -889,7 +889,7 @@ type RootTranslation = {
 		 */
 		send: string
 		/**
-		 * S​e​n​d​i​n​g​.​.​.
+		 * S​e​n​d​i​n​g​…
 		 */
 		sending: string
 		/**
@@ -1033,7 +1033,7 @@ type RootTranslation = {
 		 */
 		failedTitle: string
 		/**
-		 * F​a​i​l​e​d​ ​t​o​ ​s​e​n​d​ ​b​o​t​t​l​e​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r
+		 * F​a​i​l​e​d​ ​t​o​ ​s​e​n​d​ ​b​o​t​t​l​e​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
 		/**
@@ -1095,7 +1095,7 @@ type RootTranslation = {
 		 */
 		subtitle: string
 		/**
-		 * S​e​a​r​c​h​i​n​g​ ​f​o​r​ ​b​o​t​t​l​e​s​.​.​.
+		 * S​e​a​r​c​h​i​n​g​ ​f​o​r​ ​b​o​t​t​l​e​s​…
 		 */
 		searching: string
 		/**
@@ -1103,7 +1103,7 @@ type RootTranslation = {
 		 */
 		rising: string
 		/**
-		 * O​p​e​n​i​n​g​ ​t​h​e​ ​b​o​t​t​l​e​.​.​.
+		 * O​p​e​n​i​n​g​ ​t​h​e​ ​b​o​t​t​l​e​…
 		 */
 		opening: string
 		/**
@@ -1135,7 +1135,7 @@ type RootTranslation = {
 		 */
 		failedTitle: string
 		/**
-		 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​a​ ​b​i​t​ ​r​o​u​g​h​ ​t​o​d​a​y​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r
+		 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​a​ ​b​i​t​ ​r​o​u​g​h​ ​t​o​d​a​y​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
 		card: {
@@ -1245,7 +1245,7 @@ type RootTranslation = {
 		 */
 		subtitle: string
 		/**
-		 * L​o​a​d​i​n​g​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​.​.​.
+		 * L​o​a​d​i​n​g​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​…
 		 */
 		loading: string
 		/**
@@ -1348,9 +1348,10 @@ type RootTranslation = {
 		 */
 		matchedBody: RequiredParams<'country'>
 		/**
-		 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​a​ ​s​t​r​a​n​g​e​r​ ​f​r​o​m
+		 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​a​ ​s​t​r​a​n​g​e​r​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}
+		 * @param {string} country
 		 */
-		chattingWith: string
+		chattingWith: RequiredParams<'country'>
 		/**
 		 * E​n​d​ ​c​h​a​t
 		 */
@@ -1441,10 +1442,6 @@ type RootTranslation = {
 		 */
 		tooFast: string
 		/**
-		 * U​s​e​r​ ​i​s​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t
-		 */
-		bannedError: string
-		/**
 		 * C​h​a​t​ ​r​e​s​t​r​i​c​t​e​d
 		 */
 		restrictedTitle: string
@@ -1454,7 +1451,7 @@ type RootTranslation = {
 		 */
 		restrictedHours: RequiredParams<'hours'>
 		/**
-		 * U​s​e​r​ ​i​s​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
+		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
 		 * @param {number} hours
 		 */
 		restrictedToast: RequiredParams<'hours'>
@@ -2067,7 +2064,7 @@ export type TranslationFunctions = {
 		 */
 		required: () => LocalizedString
 		/**
-		 * Please keep this under {limit} characters.
+		 * Please use no more than {limit} characters.
 		 */
 		tooLong: (arg: { limit: number }) => LocalizedString
 		/**
@@ -2159,7 +2156,7 @@ export type TranslationFunctions = {
 		 */
 		lead: () => LocalizedString
 		/**
-		 * Loading message bottles...
+		 * Loading message bottles…
 		 */
 		loading: () => LocalizedString
 		actions: {
@@ -2245,7 +2242,7 @@ export type TranslationFunctions = {
 				 */
 				title: () => LocalizedString
 				/**
-				 * Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the country a bottle sets out from travels with it.
+				 * Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the name and flag of the country a bottle sets out from travel with it.
 				 */
 				body: () => LocalizedString
 			}
@@ -2323,7 +2320,7 @@ export type TranslationFunctions = {
 				 */
 				question: () => LocalizedString
 				/**
-				 * As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (seven days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.
+				 * As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (7 days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.
 				 */
 				answer: () => LocalizedString
 			}
@@ -2343,7 +2340,7 @@ export type TranslationFunctions = {
 				 */
 				question: () => LocalizedString
 				/**
-				 * Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. Messages are checked when they are sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.
+				 * Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. No person reviews a message before it is published, but automatic filters screen each one as it is sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.
 				 */
 				answer: () => LocalizedString
 			}
@@ -2643,7 +2640,7 @@ export type TranslationFunctions = {
 				 */
 				title: () => LocalizedString
 				/**
-				 * Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors; we do not review them before they are published and we do not endorse them.
+				 * Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors. No person reviews them before they are published, though automatic filters screen each message as it is sent, and we do not endorse them.
 				 */
 				body: () => LocalizedString
 				/**
@@ -2729,7 +2726,7 @@ export type TranslationFunctions = {
 		 */
 		send: () => LocalizedString
 		/**
-		 * Sending...
+		 * Sending…
 		 */
 		sending: () => LocalizedString
 		/**
@@ -2867,7 +2864,7 @@ export type TranslationFunctions = {
 		 */
 		failedTitle: () => LocalizedString
 		/**
-		 * Failed to send bottle, please try again later
+		 * Failed to send bottle, please try again later.
 		 */
 		failedBody: () => LocalizedString
 		/**
@@ -2925,7 +2922,7 @@ export type TranslationFunctions = {
 		 */
 		subtitle: () => LocalizedString
 		/**
-		 * Searching for bottles...
+		 * Searching for bottles…
 		 */
 		searching: () => LocalizedString
 		/**
@@ -2933,7 +2930,7 @@ export type TranslationFunctions = {
 		 */
 		rising: () => LocalizedString
 		/**
-		 * Opening the bottle...
+		 * Opening the bottle…
 		 */
 		opening: () => LocalizedString
 		/**
@@ -2965,7 +2962,7 @@ export type TranslationFunctions = {
 		 */
 		failedTitle: () => LocalizedString
 		/**
-		 * The ocean is a bit rough today, please try again later
+		 * The ocean is a bit rough today, please try again later.
 		 */
 		failedBody: () => LocalizedString
 		card: {
@@ -3071,7 +3068,7 @@ export type TranslationFunctions = {
 		 */
 		subtitle: () => LocalizedString
 		/**
-		 * Loading public bottles...
+		 * Loading public bottles…
 		 */
 		loading: () => LocalizedString
 		/**
@@ -3169,9 +3166,9 @@ export type TranslationFunctions = {
 		 */
 		matchedBody: (arg: { country: string }) => LocalizedString
 		/**
-		 * Chatting with a stranger from
+		 * Chatting with a stranger from {country}
 		 */
-		chattingWith: () => LocalizedString
+		chattingWith: (arg: { country: string }) => LocalizedString
 		/**
 		 * End chat
 		 */
@@ -3261,10 +3258,6 @@ export type TranslationFunctions = {
 		 */
 		tooFast: () => LocalizedString
 		/**
-		 * User is banned from chat
-		 */
-		bannedError: () => LocalizedString
-		/**
 		 * Chat restricted
 		 */
 		restrictedTitle: () => LocalizedString
@@ -3273,7 +3266,7 @@ export type TranslationFunctions = {
 		 */
 		restrictedHours: (arg: { hours: number }) => LocalizedString
 		/**
-		 * User is banned from chat. You can chat again in about {hours} hour{{s}}.
+		 * Your chat is paused for now. You can chat again in about {hours} hour{{s}}.
 		 */
 		restrictedToast: (arg: { hours: number }) => LocalizedString
 		/**

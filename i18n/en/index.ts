@@ -73,7 +73,7 @@ const en = {
   },
   errors: {
     required: "Please fill in this field.",
-    tooLong: "Please keep this under {limit:number} characters.",
+    tooLong: "Please use no more than {limit:number} characters.",
     tooShort: "Please use at least {limit:number} characters.",
     invalidEmail: "Please enter a valid email address, like name@example.com.",
     invalid: "Please check this field.",

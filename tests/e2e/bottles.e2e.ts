@@ -19,7 +19,7 @@ async function watchFirstSearch(page: Page): Promise<void> {
   await page.clock.runFor(2000);
   await expect(page.getByText("A bottle appears!")).toBeVisible();
   await page.clock.runFor(2000);
-  await expect(page.getByText("Opening the bottle...")).toBeVisible();
+  await expect(page.getByText("Opening the bottle…")).toBeVisible();
   await page.clock.runFor(1000);
 }
 
@@ -37,7 +37,7 @@ test.describe("bottles", () => {
     // Time runs on its own, and the test moves it on phase by phase.
     await page.clock.install();
     await page.goto("/en/discover");
-    await expect(page.getByText("Searching for bottles...")).toBeVisible();
+    await expect(page.getByText("Searching for bottles…")).toBeVisible();
     await watchFirstSearch(page);
 
     // Other tests' bottles float in the same ocean: look further until ours comes up.

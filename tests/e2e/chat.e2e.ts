@@ -27,6 +27,10 @@ const WORDS = {
   },
 } as const;
 
+/** The open chat, named by its banner: "Chatting with a stranger from …". */
+const chatPanel = (page: Page, language: "en" | "zh" = "en") =>
+  page.getByRole("region", { name: new RegExp(`^${WORDS[language].chatting}`) });
+
 async function pair(a: Page, b: Page, language: "en" | "zh" = "en"): Promise<void> {
   const words = WORDS[language];
   await a.goto(`/${language}/random-chat`);
@@ -35,13 +39,13 @@ async function pair(a: Page, b: Page, language: "en" | "zh" = "en"): Promise<voi
   await expect(a.getByText(words.looking)).toBeVisible();
   await b.getByRole("button", { name: words.find }).click();
   for (const page of [a, b]) {
-    await expect(page.getByText(words.chatting)).toBeVisible();
+    await expect(chatPanel(page, language)).toBeVisible();
   }
 }
 
 const box = (page: Page, language: "en" | "zh" = "en") =>
   page.getByRole("textbox", { name: WORDS[language].message, exact: true });
-const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 10)}`;
+const unique = (label: string) => `${label} ${Math.floor(Math.random() * 1e8)}`;
 
 test.describe("random chat", () => {
   test("two strangers are matched and chat both ways", async ({
@@ -215,7 +219,7 @@ test.describe("random chat", () => {
     await expect(other.getByText("Report submitted")).toBeVisible();
 
     // The sender is banned: told so, back at the start, the button off, the expiry stored.
-    await expect(page.getByText("User is banned from chat.", { exact: false })).toBeVisible();
+    await expect(page.getByText("Your chat is paused for now.", { exact: false })).toBeVisible();
     await expect(page.getByText("Chat restricted").first()).toBeVisible();
     await expect(page.getByText(/You can chat again in about 24 hours\./).first()).toBeVisible();
     await expect(page.getByRole("button", { name: FIND })).toBeDisabled();
@@ -263,13 +267,13 @@ test.describe("random chat", () => {
     await third.goto("/en/random-chat");
     await third.getByRole("button", { name: FIND }).click();
     for (const side of [page, third]) {
-      await expect(side.getByText("Chatting with a stranger from")).toBeVisible();
+      await expect(chatPanel(side)).toBeVisible();
     }
     const hello = unique("After Next");
     await box(third).fill(hello);
     await box(third).press("Enter");
     await expect(page.locator(".chat-msg--partner", { hasText: hello })).toHaveCount(1);
-    await expect(other.getByText("Chatting with a stranger from")).toHaveCount(0);
+    await expect(chatPanel(other)).toHaveCount(0);
 
     // After the partner leaves, Next skips the 3 s wait and looks again at once.
     await third.getByRole("button", { name: "End chat" }).click();
@@ -293,6 +297,8 @@ test.describe("random chat", () => {
     await pair(page, other, "zh");
     const panel = page.getByRole("region", { name: /^你的聊天對象來自/ });
     await expect(panel).toBeVisible();
+    // One sentence: no space between the words and the country's name in Chinese.
+    await expect(panel).toHaveAccessibleName(/^你的聊天對象來自未知$/);
     const home = panel.getByRole("link", { name: "返回首頁" });
     const next = panel.getByRole("button", { name: "下一位", exact: true });
     for (const control of [home, next, panel.getByRole("button", { name: "結束聊天" })]) {
@@ -342,7 +348,7 @@ test.describe("random chat", () => {
     await page.goto("/zh/random-chat");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(page.getByRole("heading", { level: 1, name: "隨機聊天" })).toBeVisible();
-    await expect(page.getByText("你的顯示身分")).toBeVisible();
+    await expect(page.getByText("對方會看到你來自")).toBeVisible();
     await expect(page.getByText(/配對成功後，對方會看到你的國家和國旗/)).toBeVisible();
     await expect(page.getByRole("link", { name: "返回首頁" })).toHaveAttribute("href", "/zh");
     await expect(page.getByText(/\d+ 人在線上/)).toBeVisible();

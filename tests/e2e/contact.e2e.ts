@@ -54,7 +54,7 @@ test.describe("contact page", () => {
     await expect(email).not.toHaveAttribute("aria-invalid");
   });
 
-  test("a good message shows Sending..., then Message Sent, and clears the fields", async ({
+  test("a good message shows Sending…, then Message Sent, and clears the fields", async ({
     page,
     consoleErrors,
   }) => {
@@ -68,7 +68,7 @@ test.describe("contact page", () => {
 
     const response = page.waitForResponse((r) => r.url().includes("contact.send"));
     await page.getByRole("button", { name: "Send Message" }).click();
-    const sending = page.getByRole("button", { name: "Sending..." });
+    const sending = page.getByRole("button", { name: "Sending…" });
     await expect(sending).toBeVisible();
     await expect(sending).toBeDisabled();
     for (const field of [name, email, message]) await expect(field).toBeDisabled();

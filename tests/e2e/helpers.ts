@@ -9,8 +9,9 @@ const OPEN_MS = 1000;
 /** The name of a public bottle's button: where it came from and its likes. */
 export const PUBLIC_BOTTLE_NAME = /^Bottle from .+, \d+ likes?$/;
 
+/** Digits only: random letters can spell a word the moderation lists refuse. */
 export function unique(): string {
-  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  return `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 }
 
 /** Throws a bottle as a visitor of its own (the API context has its own cookies). */
@@ -70,8 +71,8 @@ export async function openPublicBottle(
 
 /** The words the discover page says in each phase, per language. */
 const PHASE_TEXT = {
-  en: { searching: "Searching for bottles...", rising: "A bottle appears!" },
-  zh: { searching: "正在尋找瓶子...", rising: "有瓶子浮上來了！" },
+  en: { searching: "Searching for bottles…", rising: "A bottle appears!" },
+  zh: { searching: "正在尋找瓶子…", rising: "有瓶子浮上來了！" },
 } as const;
 
 /** Runs the page's installed clock through one search, checking each phase as it comes. */

@@ -25,7 +25,7 @@ function publicMessagesSeen(page: Page): Promise<string[]> {
 test.describe("home page", () => {
   test("shows the loading overlay, then lets it fade away", async ({ page, consoleErrors }) => {
     await page.goto("/en", { waitUntil: "commit" });
-    const overlay = page.getByText("Loading message bottles...");
+    const overlay = page.getByText("Loading message bottles…");
     await expect(overlay).toBeVisible();
     await expect(overlay).toBeHidden({ timeout: 3_000 });
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -39,7 +39,7 @@ test.describe("home page", () => {
     await page.goto("/en");
     const bottles = page.getByRole("button", { name: BOTTLE_NAME });
     await expect(bottles).toHaveCount(8);
-    await expect(page.getByText("Loading message bottles...")).toBeHidden();
+    await expect(page.getByText("Loading message bottles…")).toBeHidden();
 
     const first = page.getByRole("button", { name: "Floating bottle 1", exact: true });
     await first.click();
@@ -110,7 +110,7 @@ test.describe("home page", () => {
 
   test("/zh shows the Traditional Chinese page", async ({ page, consoleErrors }) => {
     await page.goto("/zh", { waitUntil: "commit" });
-    await expect(page.getByText("正在載入瓶中信...")).toBeVisible();
+    await expect(page.getByText("正在載入瓶中信…")).toBeVisible();
     await expect(page.getByRole("link", { name: "寫一封信" })).toHaveAttribute(
       "href",
       "/zh/create",
@@ -146,7 +146,7 @@ for (const viewport of [
       await throwBottle(request, baseURL, `Afloat ${unique()}`, { isPublic: true });
       const seen = publicMessagesSeen(page);
       await page.goto("/en");
-      await expect(page.getByText("Loading message bottles...")).toBeHidden();
+      await expect(page.getByText("Loading message bottles…")).toBeHidden();
       const bottle = page.getByRole("button", { name: "Floating bottle 3", exact: true });
       await bottle.click();
 

@@ -88,7 +88,7 @@ test.describe("language switcher", () => {
     await expect(page).toHaveURL("/zh/faq");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(
-      page.getByRole("navigation", { name: "主要" }).getByRole("link", { name: "首頁" }),
+      page.getByRole("navigation", { name: "主選單" }).getByRole("link", { name: "首頁" }),
     ).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem("preferred-language"))).toBe("zh-TW");
 

@@ -2,9 +2,9 @@
 export const discover = {
   title: "Find a Bottle",
   subtitle: "See what the tide has washed ashore.",
-  searching: "Searching for bottles...",
+  searching: "Searching for bottles…",
   rising: "A bottle appears!",
-  opening: "Opening the bottle...",
+  opening: "Opening the bottle…",
   progress: "Search progress",
   found: "You found a bottle",
   findAnother: "Find another bottle",
@@ -12,7 +12,7 @@ export const discover = {
   tryAgain: "Try again",
   write: "Write a Message",
   failedTitle: "Failed to find a bottle",
-  failedBody: "The ocean is a bit rough today, please try again later",
+  failedBody: "The ocean is a bit rough today, please try again later.",
   card: {
     from: "Bottle from {country:string}",
     sent: "Sent {date:string}",

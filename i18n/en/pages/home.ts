@@ -2,7 +2,7 @@
 export const home = {
   title: "Messages carried by the tide",
   lead: "Write something anonymous, set it adrift, and find a note from a stranger somewhere in the world.",
-  loading: "Loading message bottles...",
+  loading: "Loading message bottles…",
   actions: {
     write: "Write a Message",
     find: "Find a Bottle",
@@ -35,7 +35,7 @@ export const home = {
   story: {
     about: {
       title: "About",
-      body: "Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the country a bottle sets out from travels with it.",
+      body: "Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the name and flag of the country a bottle sets out from travel with it.",
     },
     howItWorks: {
       title: "How It Works",

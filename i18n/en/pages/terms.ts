@@ -30,7 +30,7 @@ export const terms = {
     },
     disclaimer: {
       title: "Disclaimer",
-      body: 'Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors; we do not review them before they are published and we do not endorse them.',
+      body: 'Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors. No person reviews them before they are published, though automatic filters screen each message as it is sent, and we do not endorse them.',
       moderation:
         "We may remove any content that breaks these terms or that we consider harmful, at any time and without notice. Visitors who violate these terms may have their use of Tidings limited or blocked.",
     },

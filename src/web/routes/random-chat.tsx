@@ -33,6 +33,7 @@ import {
 } from "../components/chat/useRandomChat.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
+import { around } from "../lib/placeholder.ts";
 import { trpc } from "../lib/trpc.ts";
 import "./random-chat.css";
 
@@ -278,6 +279,7 @@ function ChatPanel({
   const [draft, setDraft] = useState("");
   const country = countryName(partner.countryCode, locale);
   const flag = flagOf(partner.countryCode);
+  const [chattingBefore, chattingAfter] = around((marker) => t.chattingWith({ country: marker }));
   const canSend = !ended && draft.trim() !== "";
   const panelRef = useRef<HTMLElement>(null);
 
@@ -326,8 +328,19 @@ function ChatPanel({
         </span>
         <div className="chat-panel__who">
           <h2 id={`${id}-partner`} className="chat-panel__heading">
-            <span className="chat-panel__label">{t.chattingWith()}</span>{" "}
-            <span className="chat-panel__country">{country}</span>
+            {/* Read as one sentence (Chinese puts no space before the country); shown in two lines. */}
+            <span className="visually-hidden">{t.chattingWith({ country })}</span>
+            <span className="chat-panel__label" aria-hidden="true">
+              {chattingBefore}
+            </span>
+            <span className="chat-panel__country" aria-hidden="true">
+              {country}
+            </span>
+            {chattingAfter && (
+              <span className="chat-panel__label" aria-hidden="true">
+                {chattingAfter}
+              </span>
+            )}
           </h2>
         </div>
         <div className="chat-panel__tools">
