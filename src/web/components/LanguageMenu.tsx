@@ -3,7 +3,7 @@ import { Check } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type Locale, prefixOfLocale, splitPrefix, swapPrefix } from "../../common/locales.ts";
 import { storeLocale, useI18n, useSetFallbackLocale } from "../lib/i18n.tsx";
-import { LanguageTriggerContent, useLanguageLabel } from "./LanguageSwitcher.tsx";
+import { LanguageTriggerContent, useLanguageLabel } from "./LanguageTrigger.tsx";
 
 const choices: ReadonlyArray<{ locale: Locale; key: "zhTW" | "en" }> = [
   { locale: "zh-TW", key: "zhTW" },

@@ -1,6 +1,5 @@
-import { Globe } from "lucide-react";
-import { useI18n } from "../lib/i18n.tsx";
 import { DeferredMenu } from "./DeferredMenu.tsx";
+import { LanguageTriggerContent, useLanguageLabel } from "./LanguageTrigger.tsx";
 
 const loadLanguageMenu = () => import("./LanguageMenu.tsx").then((m) => m.LanguageMenu);
 
@@ -10,25 +9,5 @@ export function LanguageSwitcher() {
     <DeferredMenu load={loadLanguageMenu} className="lang-trigger" label={useLanguageLabel()}>
       <LanguageTriggerContent />
     </DeferredMenu>
-  );
-}
-
-/**
- * The trigger's accessible name: "Language: English". It holds the language's name the trigger
- * shows, so speech input can name the button by what it sees (WCAG 2.5.3).
- */
-export function useLanguageLabel(): string {
-  const { LL, locale } = useI18n();
-  return LL.nav.languageCurrent({ language: LL.languages[locale === "en" ? "en" : "zhTW"]() });
-}
-
-/** What the trigger shows, the same before and after the menu's code arrives. */
-export function LanguageTriggerContent() {
-  const { LL, locale } = useI18n();
-  return (
-    <>
-      <Globe aria-hidden="true" />
-      <span className="lang-trigger__label">{LL.languages[locale === "en" ? "en" : "zhTW"]()}</span>
-    </>
   );
 }

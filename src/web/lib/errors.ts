@@ -25,8 +25,11 @@ export function appCodeOf(error: unknown): AppErrorCode | undefined {
   return dataOf(error)?.appCode;
 }
 
-/** The localized sentence for one field problem. */
-export function issueMessage(LL: TranslationFunctions, issue: FieldIssue | ClientIssue): string {
+/** The localized sentence for one field problem (an unknown kind reads "check this field"). */
+export function issueMessage(
+  LL: TranslationFunctions,
+  issue: FieldIssue | ClientIssue | { kind: string; limit?: number },
+): string {
   switch (issue.kind) {
     case "required":
       return LL.errors.required();

@@ -1,0 +1,90 @@
+import { KeyRound } from "lucide-react";
+import { toast } from "sonner";
+import { type AccountUser, AUTH_LIMITS, changePasswordInput } from "../../../common/auth.ts";
+import { useI18n } from "../../lib/i18n.tsx";
+import { trpc } from "../../lib/trpc.ts";
+import { SchemaForm, TextFields } from "../form/SchemaForm.tsx";
+import { useSchemaForm } from "../form/useSchemaForm.ts";
+import { confirmIssues, schemaIssues, useAccountFailure } from "./account-forms.ts";
+import { HiddenUsername } from "./HiddenUsername.tsx";
+
+const fields = ["currentPassword", "newPassword", "confirm"] as const;
+const limit = AUTH_LIMITS.passwordMax;
+
+/** A new password, after the current one; the other devices are signed out (by the server). */
+export function ChangePasswordForm({ user }: { user: AccountUser }) {
+  const { LL } = useI18n();
+  const t = LL.auth;
+  const change = trpc.auth.changePassword.useMutation();
+  const failed = useAccountFailure<(typeof fields)[number]>("currentPassword");
+  const { form, state } = useSchemaForm({
+    defaultValues: { currentPassword: "", newPassword: "", confirm: "" },
+    fields,
+    check: ({ currentPassword, newPassword, confirm }) => [
+      ...schemaIssues(changePasswordInput.safeParse({ currentPassword, newPassword })),
+      // The server's rule, known here too: a password may not be the username.
+      ...(newPassword !== "" && newPassword.trim().toLowerCase() === user.username.toLowerCase()
+        ? [{ field: "newPassword", kind: "password_is_username" } as const]
+        : []),
+      ...confirmIssues(newPassword, confirm),
+    ],
+    send: ({ currentPassword, newPassword }) =>
+      change.mutateAsync(changePasswordInput.parse({ currentPassword, newPassword })),
+    onSent: (_, controls) => {
+      controls.clear(...fields);
+      controls.focus("submit");
+      toast.success(t.passwordChanged(), { description: t.passwordChangedBody() });
+    },
+    onFailed: failed,
+  });
+  const titleId = `${state.id}-title`;
+
+  return (
+    <section className="card auth-section" aria-labelledby={titleId}>
+      <h2 id={titleId} className="auth-section__title">
+        <KeyRound aria-hidden="true" />
+        {t.changePasswordTitle()}
+      </h2>
+      <p className="auth-section__lead">{t.changePasswordLead()}</p>
+      <SchemaForm form={form} state={state} labelledBy={titleId}>
+        <HiddenUsername username={user.username} />
+        <TextFields
+          form={form}
+          fields={[
+            {
+              name: "currentPassword",
+              label: t.currentPassword(),
+              type: "password",
+              autoComplete: "current-password",
+              maxLength: limit,
+            },
+            {
+              name: "newPassword",
+              label: t.newPassword(),
+              hint: t.passwordHint(),
+              type: "password",
+              autoComplete: "new-password",
+              maxLength: limit,
+            },
+            {
+              name: "confirm",
+              label: t.confirmNewPassword(),
+              type: "password",
+              autoComplete: "new-password",
+              maxLength: limit,
+            },
+          ]}
+        />
+        <form.FormAlert />
+        <div className="auth-section__actions">
+          <form.SubmitButton
+            label={t.changePassword()}
+            busyLabel={t.changingPassword()}
+            icon={<KeyRound aria-hidden="true" />}
+            className="button button--primary"
+          />
+        </div>
+      </SchemaForm>
+    </section>
+  );
+}
