@@ -20,6 +20,11 @@ export function fieldIssuesOf(error: unknown): FieldIssue[] {
   return dataOf(error)?.issues ?? [];
 }
 
+/** Seconds until a rate-limited action is allowed again, when the server said. */
+export function retryAfterOf(error: unknown): number | undefined {
+  return dataOf(error)?.retryAfter;
+}
+
 /** The application code a failed request carries, if the server answered at all. */
 export function appCodeOf(error: unknown): AppErrorCode | undefined {
   return dataOf(error)?.appCode;

@@ -27,6 +27,7 @@ import {
 } from "react";
 import { localizedPath, type PageSlug } from "../../common/locales.ts";
 import { Bottle, type BottleVariant, bottleVariants } from "../components/Bottle.tsx";
+import { WaveBand } from "../components/WaveBand.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
 import "./home.css";
@@ -138,24 +139,6 @@ const moreLinks: ReadonlyArray<{
   { key: "faq", slug: "faq", Icon: CircleQuestionMark, tone: "purple" },
   { key: "publicBottles", slug: "public-bottles", Icon: Globe, tone: "blue" },
 ];
-
-/** One period of the wave drawing is 360 units; the path holds four, the SVG shows two. */
-const WAVE_PATH =
-  "M0 24 Q90 0 180 24 T360 24 T540 24 T720 24 T900 24 T1080 24 T1260 24 T1440 24 V48 H0 Z";
-
-function Waves({ className }: { className: string }) {
-  return (
-    <svg
-      className={className}
-      viewBox="0 0 1440 48"
-      preserveAspectRatio="none"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={WAVE_PATH} />
-    </svg>
-  );
-}
 
 export function HomePage() {
   const { LL, prefix } = useI18n();
@@ -277,8 +260,8 @@ export function HomePage() {
         </div>
 
         <div className="home-sea" style={seaStyle}>
-          <Waves className="home-sea__waves home-sea__waves--back" />
-          <Waves className="home-sea__waves home-sea__waves--front" />
+          <WaveBand className="home-sea__waves home-sea__waves--back" />
+          <WaveBand className="home-sea__waves home-sea__waves--front" />
           <div className="home-sea__inner">
             <div className="home-sea__tip-slot" role="status">
               {tipVisible && (
