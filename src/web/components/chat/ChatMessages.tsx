@@ -4,9 +4,9 @@ import { chatReportReasons } from "../../../common/chat.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { ReportDialog } from "../ReportDialog.tsx";
+import type { ChatEntry } from "./chatReducer.ts";
 import { MessageTime } from "./MessageTime.tsx";
 import { PartnerMessage } from "./PartnerMessage.tsx";
-import type { ChatEntry } from "./useRandomChat.ts";
 
 /** How close to the bottom (px) still counts as "reading the latest", so new lines scroll in. */
 const STICK_TO_BOTTOM_PX = 120;
