@@ -16,10 +16,6 @@ export type Translations = RootTranslation
 type RootTranslation = {
 	meta: {
 		/**
-		 * T​i​d​i​n​g​s
-		 */
-		siteName: string
-		/**
 		 * W​r​i​t​e​ ​a​n​ ​a​n​o​n​y​m​o​u​s​ ​m​e​s​s​a​g​e​,​ ​s​e​t​ ​i​t​ ​a​d​r​i​f​t​,​ ​a​n​d​ ​f​i​n​d​ ​o​n​e​ ​f​r​o​m​ ​a​ ​s​t​r​a​n​g​e​r​ ​s​o​m​e​w​h​e​r​e​ ​i​n​ ​t​h​e​ ​w​o​r​l​d​.
 		 */
 		description: string
@@ -107,10 +103,6 @@ type RootTranslation = {
 		 * M​a​i​n
 		 */
 		main: string
-		/**
-		 * L​a​n​g​u​a​g​e
-		 */
-		language: string
 		/**
 		 * L​a​n​g​u​a​g​e​:​ ​{​l​a​n​g​u​a​g​e​}
 		 * @param {string} language
@@ -207,10 +199,6 @@ type RootTranslation = {
 		 * T​r​y​ ​a​g​a​i​n
 		 */
 		tryAgain: string
-		/**
-		 * T​h​i​s​ ​p​a​r​t​ ​o​f​ ​t​h​e​ ​o​c​e​a​n​ ​o​p​e​n​s​ ​s​o​o​n​.
-		 */
-		comingSoon: string
 	}
 	errors: {
 		/**
@@ -1159,10 +1147,6 @@ type RootTranslation = {
 			 */
 			driftNone: string
 			/**
-			 * L​i​k​e
-			 */
-			like: string
-			/**
 			 * L​i​k​e​ ​t​h​i​s​ ​b​o​t​t​l​e​,​ ​{​c​o​u​n​t​}​ ​l​i​k​e​{​{​s​}​}
 			 * @param {number} count
 			 */
@@ -1864,10 +1848,6 @@ type RootTranslation = {
 export type TranslationFunctions = {
 	meta: {
 		/**
-		 * Tidings
-		 */
-		siteName: () => LocalizedString
-		/**
 		 * Write an anonymous message, set it adrift, and find one from a stranger somewhere in the world.
 		 */
 		description: () => LocalizedString
@@ -1955,10 +1935,6 @@ export type TranslationFunctions = {
 		 * Main
 		 */
 		main: () => LocalizedString
-		/**
-		 * Language
-		 */
-		language: () => LocalizedString
 		/**
 		 * Language: {language}
 		 */
@@ -2053,10 +2029,6 @@ export type TranslationFunctions = {
 		 * Try again
 		 */
 		tryAgain: () => LocalizedString
-		/**
-		 * This part of the ocean opens soon.
-		 */
-		comingSoon: () => LocalizedString
 	}
 	errors: {
 		/**
@@ -2982,10 +2954,6 @@ export type TranslationFunctions = {
 			 * Washed ashore right away
 			 */
 			driftNone: () => LocalizedString
-			/**
-			 * Like
-			 */
-			like: () => LocalizedString
 			/**
 			 * Like this bottle, {count} like{{s}}
 			 */

@@ -13,7 +13,6 @@ import { terms } from "./pages/terms";
 
 const en = {
   meta: {
-    siteName: "Tidings",
     description:
       "Write an anonymous message, set it adrift, and find one from a stranger somewhere in the world.",
     titles: {
@@ -40,7 +39,6 @@ const en = {
     faq: "FAQ",
     menu: "Menu",
     main: "Main",
-    language: "Language",
     languageCurrent: "Language: {language:string}",
     skipToContent: "Skip to content",
     signIn: "Sign in",
@@ -69,7 +67,6 @@ const en = {
     notifications: "Notifications (Alt+T)",
     closeNotification: "Close notification",
     tryAgain: "Try again",
-    comingSoon: "This part of the ocean opens soon.",
   },
   errors: {
     required: "Please fill in this field.",

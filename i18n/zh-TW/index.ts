@@ -13,7 +13,6 @@ import { terms } from "./pages/terms";
 
 const zhTW = {
   meta: {
-    siteName: "Tidings 瓶中信",
     description: "寫下一則匿名訊息，讓它隨波漂流，並拾起世界某處陌生人寄出的瓶中信。",
     titles: {
       home: "Tidings · 瓶中信",
@@ -39,7 +38,6 @@ const zhTW = {
     faq: "常見問題",
     menu: "選單",
     main: "主選單",
-    language: "語言",
     languageCurrent: "語言：{language}",
     skipToContent: "跳至主要內容",
     signIn: "登入",
@@ -68,7 +66,6 @@ const zhTW = {
     notifications: "通知（Alt+T）",
     closeNotification: "關閉通知",
     tryAgain: "再試一次",
-    comingSoon: "這片海域即將開放。",
   },
   errors: {
     required: "請填寫此欄位。",

@@ -18,7 +18,6 @@ export const discover = {
     sent: "Sent {date:string}",
     drift: "Drifted for {hours:number} hour{{s}}",
     driftNone: "Washed ashore right away",
-    like: "Like",
     likeLabel: "Like this bottle, {count:number} like{{s}}",
     likeFailedTitle: "Failed to like",
     likeFailedBody: "Please try again later.",

@@ -19,7 +19,6 @@ export const discover: Translation["discover"] = {
     sent: "寄出於 {date}",
     drift: "漂流了 {hours} 小時",
     driftNone: "立刻被沖上岸",
-    like: "讚",
     likeLabel: "為這個瓶子按讚，目前 {count} 個讚",
     likeFailedTitle: "按讚失敗",
     likeFailedBody: "請稍後再試。",
