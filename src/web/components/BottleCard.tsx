@@ -75,7 +75,6 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
     setReportOpen(true);
   };
 
-  const showing = translation.showing;
   const country = countryName(bottle.countryCode, locale);
   const [fromBefore, fromAfter] = around((marker) => t.from({ country: marker }));
   const sent = new Date(bottle.createdAt);
@@ -112,20 +111,16 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
       </header>
 
       <div className="bottle-card__paper">
-        <p className="bottle-card__message" lang={showing?.target}>
-          {showing ? showing.text : bottle.message}
+        <p className="bottle-card__message" lang={translation.shownLanguage}>
+          {translation.shownText}
         </p>
       </div>
 
-      {translation.translation && (
-        <TranslationNote
-          translation={translation.translation}
-          showingOriginal={translation.showOriginal}
-          onToggle={translation.toggleOriginal}
-          className="bottle-card__translated"
-          buttonClassName="bottle-card__link-button"
-        />
-      )}
+      <TranslationNote
+        of={translation}
+        className="bottle-card__translated"
+        buttonClassName="bottle-card__link-button"
+      />
 
       <div className="bottle-card__actions">
         <button
@@ -152,11 +147,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         </button>
 
         <TranslateMenu
-          onTranslate={(target) => void translation.translate(target)}
-          onPrepare={translation.prepare}
-          busy={translation.busy}
-          current={showing?.target}
-          routes={translation.routes}
+          of={translation}
           triggerClassName="bottle-action"
           align="end"
           sideOffset={8}

@@ -158,9 +158,8 @@ export function ReportDialog<Reason extends string>({
                 {t.cancel()}
               </Dialog.Close>
               <form.SubmitButton
-                label={t.submit()}
-                busyLabel={t.submitting()}
-                icon={<Flag aria-hidden="true" />}
+                labels={[t.submit(), t.submitting()]}
+                icon={Flag}
                 className="button report-dialog__submit"
               />
             </div>

@@ -13,6 +13,7 @@ import {
   ShieldCheck,
   VenetianMask,
 } from "lucide-react";
+import type { ReactNode } from "react";
 import { localizedPath } from "../../common/locales.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { about, type OfferIcon, type ValueIcon } from "../content/about.ts";
@@ -34,6 +35,100 @@ const valueIcons: Record<ValueIcon, LucideIcon> = {
   safety: ShieldCheck,
 };
 
+/** The look of each kind of section: its own class and its heading's. */
+const sectionKinds = {
+  plain: ["about__section", "about__heading"],
+  community: ["about__section about-community", "about__heading"],
+  story: ["about__section about-story card", "about__heading about__heading--start"],
+  cta: ["about-cta", "about-cta__title"],
+} as const;
+
+/** One titled part of the page, with its lead line when it has one. */
+function AboutSection({
+  id,
+  title,
+  lead,
+  kind = "plain",
+  children,
+}: {
+  id: string;
+  title: string;
+  lead?: string;
+  kind?: keyof typeof sectionKinds;
+  children: ReactNode;
+}) {
+  const [className, headingClassName] = sectionKinds[kind];
+  return (
+    <section className={className} aria-labelledby={`about-${id}`}>
+      <h2 id={`about-${id}`} className={headingClassName}>
+        {title}
+      </h2>
+      {lead && <p className="about__text about__text--center">{lead}</p>}
+      {children}
+    </section>
+  );
+}
+
+/** Four cards, each with an icon, a title and a line (what we offer, our values). */
+function FeatureGrid<K extends string>({
+  items,
+  icons,
+  cardClassName,
+}: {
+  items: ReadonlyArray<{ icon: K; title: string; body: string }>;
+  icons: Record<K, LucideIcon>;
+  cardClassName: string;
+}) {
+  return (
+    <ul className="about-grid about-grid--four">
+      {items.map((item) => {
+        const Icon: LucideIcon = icons[item.icon];
+        return (
+          <li key={item.icon} className={cardClassName}>
+            <span className="about-feature__icon" aria-hidden="true">
+              <Icon />
+            </span>
+            <h3 className="about-feature__title">{item.title}</h3>
+            <p className="about-feature__body">{item.body}</p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** A card beside another: its icon, title and text, and what follows them. */
+function AboutPanel({
+  id,
+  Icon,
+  iconClassName = "about-feature__icon",
+  title,
+  body,
+  className,
+  children,
+}: {
+  id: string;
+  Icon: LucideIcon;
+  iconClassName?: string;
+  title: string;
+  body: string;
+  className: string;
+  children?: ReactNode;
+}) {
+  return (
+    <section className={className} aria-labelledby={`about-${id}`}>
+      <span className={iconClassName} aria-hidden="true">
+        <Icon />
+      </span>
+      <h2 id={`about-${id}`} className="about-panel__title">
+        {title}
+      </h2>
+      <p className="about__text">{body}</p>
+      {children}
+    </section>
+  );
+}
+
 /** The About page: English on both prefixes (spec 2); the header and footer keep the page's language. */
 export function AboutPage() {
   const { prefix } = useI18n();
@@ -43,11 +138,12 @@ export function AboutPage() {
     <div className="container about" lang="en">
       <PageIntro title={about.intro.title}>{about.intro.lead}</PageIntro>
 
-      <section className="about__section about-community" aria-labelledby="about-community">
-        <h2 id="about-community" className="about__heading">
-          {about.community.title}
-        </h2>
-        <p className="about__text about__text--center">{about.community.body}</p>
+      <AboutSection
+        id="community"
+        kind="community"
+        title={about.community.title}
+        lead={about.community.body}
+      >
         <ul className="about-stats">
           {about.community.stats.map((stat) => (
             <li key={stat.value} className="about-stats__item card">
@@ -56,64 +152,33 @@ export function AboutPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-offer">
-        <h2 id="about-offer" className="about__heading">
-          {about.offer.title}
-        </h2>
-        <p className="about__text about__text--center">{about.offer.lead}</p>
-        <ul className="about-grid about-grid--four">
-          {about.offer.items.map((item) => {
-            const Icon = offerIcons[item.icon];
-            return (
-              <li key={item.icon} className="about-feature card">
-                <span className="about-feature__icon" aria-hidden="true">
-                  <Icon />
-                </span>
-                <h3 className="about-feature__title">{item.title}</h3>
-                <p className="about-feature__body">{item.body}</p>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+      <AboutSection id="offer" title={about.offer.title} lead={about.offer.lead}>
+        <FeatureGrid
+          items={about.offer.items}
+          icons={offerIcons}
+          cardClassName="about-feature card"
+        />
+      </AboutSection>
 
-      <section className="about__section about-story card" aria-labelledby="about-story">
-        <h2 id="about-story" className="about__heading about__heading--start">
-          {about.story.title}
-        </h2>
+      <AboutSection id="story" kind="story" title={about.story.title}>
         {about.story.paragraphs.map((paragraph) => (
           <p key={paragraph.slice(0, 24)} className="about__text">
             {paragraph}
           </p>
         ))}
-      </section>
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-values">
-        <h2 id="about-values" className="about__heading">
-          {about.values.title}
-        </h2>
-        <ul className="about-grid about-grid--four">
-          {about.values.items.map((item) => {
-            const Icon = valueIcons[item.icon];
-            return (
-              <li key={item.icon} className="about-feature about-feature--value card">
-                <span className="about-feature__icon" aria-hidden="true">
-                  <Icon />
-                </span>
-                <h3 className="about-feature__title">{item.title}</h3>
-                <p className="about-feature__body">{item.body}</p>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+      <AboutSection id="values" title={about.values.title}>
+        <FeatureGrid
+          items={about.values.items}
+          icons={valueIcons}
+          cardClassName="about-feature about-feature--value card"
+        />
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-steps">
-        <h2 id="about-steps" className="about__heading">
-          {about.steps.title}
-        </h2>
+      <AboutSection id="steps" title={about.steps.title}>
         <ol className="about-steps">
           {about.steps.items.map((step, index) => (
             <li key={step.title} className="about-steps__item card">
@@ -125,12 +190,9 @@ export function AboutPage() {
             </li>
           ))}
         </ol>
-      </section>
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-testimonials">
-        <h2 id="about-testimonials" className="about__heading">
-          {about.testimonials.title}
-        </h2>
+      <AboutSection id="testimonials" title={about.testimonials.title}>
         <ul className="about-grid about-grid--two">
           {about.testimonials.items.map((item) => (
             <li key={item.name} className="card about-quote">
@@ -145,17 +207,16 @@ export function AboutPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </AboutSection>
 
       <div className="about__section about-grid about-grid--two about-panels">
-        <section className="card about-panel" aria-labelledby="about-contact">
-          <span className="about-feature__icon" aria-hidden="true">
-            <Mail />
-          </span>
-          <h2 id="about-contact" className="about-panel__title">
-            {about.contact.title}
-          </h2>
-          <p className="about__text">{about.contact.body}</p>
+        <AboutPanel
+          id="contact"
+          Icon={Mail}
+          title={about.contact.title}
+          body={about.contact.body}
+          className="card about-panel"
+        >
           <p className="about-panel__actions">
             <Link to={localizedPath(prefix, "contact")} className="button button--ghost">
               <PenLine aria-hidden="true" />
@@ -167,30 +228,25 @@ export function AboutPage() {
               {about.contact.emailLead} <a href={`mailto:${email}`}>{email}</a>
             </p>
           )}
-        </section>
-
-        <section className="card about-panel about-panel--future" aria-labelledby="about-future">
-          <span className="about-feature__icon about-feature__icon--leaf" aria-hidden="true">
-            <Leaf />
-          </span>
-          <h2 id="about-future" className="about-panel__title">
-            {about.future.title}
-          </h2>
-          <p className="about__text">{about.future.body}</p>
-        </section>
+        </AboutPanel>
+        <AboutPanel
+          id="future"
+          Icon={Leaf}
+          iconClassName="about-feature__icon about-feature__icon--leaf"
+          title={about.future.title}
+          body={about.future.body}
+          className="card about-panel about-panel--future"
+        />
       </div>
 
-      <section className="about-cta" aria-labelledby="about-cta">
-        <h2 id="about-cta" className="about-cta__title">
-          {about.cta.title}
-        </h2>
+      <AboutSection id="cta" kind="cta" title={about.cta.title}>
         <p className="about-cta__body">{about.cta.body}</p>
         {/* The spec names /en/create: the call to action is part of the English-only page. */}
         <Link to={localizedPath("en", "create")} className="button button--primary button--large">
           <BottleWine aria-hidden="true" />
           {about.cta.button}
         </Link>
-      </section>
+      </AboutSection>
     </div>
   );
 }

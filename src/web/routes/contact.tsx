@@ -3,7 +3,8 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { CONTACT_LIMITS, type ContactInput, contactInput } from "../../common/contact.ts";
 import { toFieldIssues } from "../../common/errors.ts";
-import { SchemaForm, TextFields } from "../components/form/SchemaForm.tsx";
+import { SubmitRow } from "../components/form/FormParts.tsx";
+import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm.tsx";
 import { useSchemaForm } from "../components/form/useSchemaForm.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { errorMessage, fieldIssuesOf } from "../lib/errors.ts";
@@ -48,6 +49,20 @@ export function ContactPage() {
     },
   });
 
+  const nameField = textField("name", t.name(), CONTACT_LIMITS.name, {
+    autoComplete: "name",
+    placeholder: t.namePlaceholder(),
+  });
+  const emailField = textField("email", t.email(), CONTACT_LIMITS.email, {
+    type: "email",
+    autoComplete: "email",
+    placeholder: t.emailPlaceholder(),
+  });
+  const messageField = textField("message", t.message(), CONTACT_LIMITS.message, {
+    rows: 7,
+    placeholder: t.messagePlaceholder(),
+    counter: { near: false },
+  });
   const [altBefore, altAfter] = around((address) => t.alternative({ email: address }));
 
   return (
@@ -57,49 +72,10 @@ export function ContactPage() {
       <SchemaForm form={form} state={state} className="card contact__form" label={t.formLabel()}>
         <p className="contact__required">{t.allRequired()}</p>
         <div className="contact__row">
-          <TextFields
-            form={form}
-            fields={[
-              {
-                name: "name",
-                label: t.name(),
-                autoComplete: "name",
-                maxLength: CONTACT_LIMITS.name,
-                placeholder: t.namePlaceholder(),
-              },
-              {
-                name: "email",
-                label: t.email(),
-                type: "email",
-                autoComplete: "email",
-                maxLength: CONTACT_LIMITS.email,
-                placeholder: t.emailPlaceholder(),
-              },
-            ]}
-          />
+          <TextFields form={form} fields={[nameField, emailField]} />
         </div>
-        <TextFields
-          form={form}
-          fields={[
-            {
-              name: "message",
-              label: t.message(),
-              rows: 7,
-              autoComplete: "off",
-              maxLength: CONTACT_LIMITS.message,
-              placeholder: t.messagePlaceholder(),
-              counter: { near: false },
-            },
-          ]}
-        />
-        <div className="contact__actions">
-          <form.SubmitButton
-            label={t.send()}
-            busyLabel={t.sending()}
-            icon={<Send aria-hidden="true" />}
-            className="button button--primary button--large contact__submit"
-          />
-        </div>
+        <TextFields form={form} fields={[messageField]} />
+        <SubmitRow labels={[t.send(), t.sending()]} icon={Send} large />
         <div role="status" className="contact__status">
           {sent && (
             <p className="contact__sent">

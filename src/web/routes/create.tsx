@@ -11,7 +11,8 @@ import { DriftField } from "../components/create/DriftField.tsx";
 import { ThrowScene } from "../components/create/ThrowScene.tsx";
 import { useThrowForm } from "../components/create/useThrowForm.ts";
 import { WriterOrigin } from "../components/create/WriterOrigin.tsx";
-import { SchemaForm, TextFields } from "../components/form/SchemaForm.tsx";
+import { SubmitRow } from "../components/form/FormParts.tsx";
+import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./create.css";
@@ -83,6 +84,12 @@ export function CreatePage() {
   const conflict = expiresBeforeSurfacing(now, values.driftHours, values.expiryDays);
   const driftProblem = conflict ? driftPastExpiry : driftError;
   const limit = BOTTLE_LIMITS.message;
+  const messageField = textField("message", t.message(), limit, {
+    rows: 7,
+    placeholder: t.messagePlaceholder(),
+    counter: { near: values.message.length >= limit * NEAR_LIMIT },
+    className: "create__message",
+  });
 
   return (
     <div className="container--narrow create">
@@ -90,21 +97,7 @@ export function CreatePage() {
 
       <SchemaForm form={form} state={state} className="card create__form" label={t.formLabel()}>
         <WriterOrigin />
-        <TextFields
-          form={form}
-          fields={[
-            {
-              name: "message",
-              label: t.message(),
-              rows: 7,
-              autoComplete: "off",
-              maxLength: limit,
-              placeholder: t.messagePlaceholder(),
-              counter: { near: values.message.length >= limit * NEAR_LIMIT },
-              className: "create__message",
-            },
-          ]}
-        />
+        <TextFields form={form} fields={[messageField]} />
         <form.AppField name="driftHours">
           {() => <DriftField now={now} problem={driftProblem} />}
         </form.AppField>
@@ -126,14 +119,7 @@ export function CreatePage() {
           </form.AppField>
           <form.AppField name="isPublic">{() => <PublicField />}</form.AppField>
         </div>
-        <div className="create__actions">
-          <form.SubmitButton
-            label={t.throw()}
-            busyLabel={t.throwing()}
-            icon={<Send aria-hidden="true" />}
-            className="button button--primary button--large create__submit"
-          />
-        </div>
+        <SubmitRow labels={[t.throw(), t.throwing()]} icon={Send} large />
         <div role="status" className="visually-hidden">
           {busy && !thrown && t.sendingStatus()}
           {thrown && t.thrownTitle()}

@@ -1,15 +1,15 @@
 import { KeyRound } from "lucide-react";
 import { toast } from "sonner";
-import { type AccountUser, AUTH_LIMITS, changePasswordInput } from "../../../common/auth.ts";
+import { type AccountUser, changePasswordInput } from "../../../common/auth.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { SubmitRow } from "../form/FormParts.tsx";
 import { SchemaForm, TextFields } from "../form/SchemaForm.tsx";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
-import { confirmIssues, schemaIssues, useAccountFailure } from "./account-forms.ts";
+import { confirmIssues, passwordField, schemaIssues, useAccountFailure } from "./account-forms.ts";
 import { HiddenUsername } from "./HiddenUsername.tsx";
 
 const fields = ["currentPassword", "newPassword", "confirm"] as const;
-const limit = AUTH_LIMITS.passwordMax;
 
 /** A new password, after the current one; the other devices are signed out (by the server). */
 export function ChangePasswordForm({ user }: { user: AccountUser }) {
@@ -51,39 +51,15 @@ export function ChangePasswordForm({ user }: { user: AccountUser }) {
         <TextFields
           form={form}
           fields={[
-            {
-              name: "currentPassword",
-              label: t.currentPassword(),
-              type: "password",
-              autoComplete: "current-password",
-              maxLength: limit,
-            },
-            {
-              name: "newPassword",
-              label: t.newPassword(),
+            passwordField("currentPassword", t.currentPassword(), "current-password"),
+            passwordField("newPassword", t.newPassword(), "new-password", {
               hint: t.passwordHint(),
-              type: "password",
-              autoComplete: "new-password",
-              maxLength: limit,
-            },
-            {
-              name: "confirm",
-              label: t.confirmNewPassword(),
-              type: "password",
-              autoComplete: "new-password",
-              maxLength: limit,
-            },
+            }),
+            passwordField("confirm", t.confirmNewPassword(), "new-password"),
           ]}
         />
         <form.FormAlert />
-        <div className="auth-section__actions">
-          <form.SubmitButton
-            label={t.changePassword()}
-            busyLabel={t.changingPassword()}
-            icon={<KeyRound aria-hidden="true" />}
-            className="button button--primary"
-          />
-        </div>
+        <SubmitRow labels={[t.changePassword(), t.changingPassword()]} icon={KeyRound} />
       </SchemaForm>
     </section>
   );

@@ -1,13 +1,13 @@
 import { Trash2, TriangleAlert } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import { useEffect, useId, useState } from "react";
-import { type AccountUser, AUTH_LIMITS, deleteAccountInput } from "../../../common/auth.ts";
+import { type AccountUser, deleteAccountInput } from "../../../common/auth.ts";
 import { useLeaveAccount } from "../../lib/account.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { SchemaForm, TextFields } from "../form/SchemaForm.tsx";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
-import { schemaIssues, useAccountFailure } from "./account-forms.ts";
+import { passwordField, schemaIssues, useAccountFailure } from "./account-forms.ts";
 import { HiddenUsername } from "./HiddenUsername.tsx";
 import "../dialog.css";
 
@@ -44,15 +44,7 @@ function DeleteAccountForm({
       <HiddenUsername username={user.username} />
       <TextFields
         form={form}
-        fields={[
-          {
-            name: "password",
-            label: t.password(),
-            type: "password",
-            autoComplete: "current-password",
-            maxLength: AUTH_LIMITS.passwordMax,
-          },
-        ]}
+        fields={[passwordField("password", t.password(), "current-password")]}
       />
       <form.FormAlert />
       <div className="dialog__actions">
@@ -60,9 +52,8 @@ function DeleteAccountForm({
           {t.cancel()}
         </AlertDialog.Cancel>
         <form.SubmitButton
-          label={t.deleteConfirm()}
-          busyLabel={t.deleting()}
-          icon={<Trash2 aria-hidden="true" />}
+          labels={[t.deleteConfirm(), t.deleting()]}
+          icon={Trash2}
           className="button auth__danger"
         />
       </div>

@@ -1,27 +1,54 @@
-import { LogIn, UserPlus } from "lucide-react";
+import { LogIn, type LucideIcon, UserPlus } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { type AccountUser, AUTH_LIMITS, signInInput, signUpInput } from "../../../common/auth.ts";
 import { appCodeOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
-import { SchemaForm, TextFields } from "../form/SchemaForm.tsx";
+import type { FormState } from "../form/context.ts";
+import { FormAlert, SubmitButton } from "../form/FormParts.tsx";
+import { SchemaForm, type SchemaFormApi, TextFields, textField } from "../form/SchemaForm.tsx";
+import type { TextFieldProps } from "../form/TextField.tsx";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
 import { PageIntro } from "../PageIntro.tsx";
-import { confirmIssues, schemaIssues, useAccountFailure } from "./account-forms.ts";
+import { confirmIssues, passwordField, schemaIssues, useAccountFailure } from "./account-forms.ts";
 
 /** Signed in or up: who, and the words of the welcome toast. */
 export type Arrive = (user: AccountUser, message: string) => void;
 
-const usernameLimit = AUTH_LIMITS.usernameMax;
-const passwordLimit = AUTH_LIMITS.passwordMax;
+/** A username and passwords in a card, the form-wide alert, and the button. */
+function CredentialsForm<F extends string>({
+  form,
+  state,
+  fields,
+  labels,
+  icon,
+}: {
+  form: SchemaFormApi<F>;
+  state: FormState;
+  fields: ReadonlyArray<TextFieldProps & { name: F }>;
+  labels: readonly [string, string];
+  icon: LucideIcon;
+}) {
+  return (
+    <SchemaForm form={form} state={state} className="card auth-form">
+      <TextFields form={form} fields={fields} />
+      <FormAlert />
+      <SubmitButton
+        labels={labels}
+        icon={icon}
+        className="button button--primary auth-form__submit"
+      />
+    </SchemaForm>
+  );
+}
 
 function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arrive }) {
   const { LL } = useI18n();
   const t = LL.auth;
   const signIn = trpc.auth.signIn.useMutation();
   const failed = useAccountFailure<"username" | "password">();
-  const { form, state } = useSchemaForm({
+  const kit = useSchemaForm({
     defaultValues: { username: "", password: "" },
     fields: ["username", "password"],
     check: (values) => schemaIssues(signInInput.safeParse(values)),
@@ -36,35 +63,12 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     },
     locked: arriving,
   });
+  const fields = [
+    textField("username", t.username(), AUTH_LIMITS.usernameMax, { autoComplete: "username" }),
+    passwordField("password", t.password(), "current-password", { alertDescribes: true }),
+  ];
   return (
-    <SchemaForm form={form} state={state} className="card auth-form">
-      <TextFields
-        form={form}
-        fields={[
-          {
-            name: "username",
-            label: t.username(),
-            autoComplete: "username",
-            maxLength: usernameLimit,
-          },
-          {
-            name: "password",
-            label: t.password(),
-            type: "password",
-            autoComplete: "current-password",
-            maxLength: passwordLimit,
-            alertDescribes: true,
-          },
-        ]}
-      />
-      <form.FormAlert />
-      <form.SubmitButton
-        label={t.signIn()}
-        busyLabel={t.signingIn()}
-        icon={<LogIn aria-hidden="true" />}
-        className="button button--primary auth-form__submit"
-      />
-    </SchemaForm>
+    <CredentialsForm {...kit} fields={fields} labels={[t.signIn(), t.signingIn()]} icon={LogIn} />
   );
 }
 
@@ -72,8 +76,7 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
   const { LL } = useI18n();
   const t = LL.auth;
   const signUp = trpc.auth.signUp.useMutation();
-  const failed = useAccountFailure<"username" | "password" | "confirm">();
-  const { form, state } = useSchemaForm({
+  const kit = useSchemaForm({
     defaultValues: { username: "", password: "", confirm: "" },
     fields: ["username", "password", "confirm"],
     check: ({ username, password, confirm }) => [
@@ -82,46 +85,25 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     ],
     send: ({ username, password }) => signUp.mutateAsync(signUpInput.parse({ username, password })),
     onSent: ({ user }) => onArrive(user, t.signedUp({ username: user.username })),
-    onFailed: failed,
+    onFailed: useAccountFailure(),
     locked: arriving,
   });
+  const hint = t.usernameHint();
+  const fields = [
+    textField("username", t.username(), AUTH_LIMITS.usernameMax, {
+      autoComplete: "username",
+      hint,
+    }),
+    passwordField("password", t.password(), "new-password", { hint: t.passwordHint() }),
+    passwordField("confirm", t.confirmPassword(), "new-password"),
+  ];
   return (
-    <SchemaForm form={form} state={state} className="card auth-form">
-      <TextFields
-        form={form}
-        fields={[
-          {
-            name: "username",
-            label: t.username(),
-            hint: t.usernameHint(),
-            autoComplete: "username",
-            maxLength: usernameLimit,
-          },
-          {
-            name: "password",
-            label: t.password(),
-            hint: t.passwordHint(),
-            type: "password",
-            autoComplete: "new-password",
-            maxLength: passwordLimit,
-          },
-          {
-            name: "confirm",
-            label: t.confirmPassword(),
-            type: "password",
-            autoComplete: "new-password",
-            maxLength: passwordLimit,
-          },
-        ]}
-      />
-      <form.FormAlert />
-      <form.SubmitButton
-        label={t.signUp()}
-        busyLabel={t.signingUp()}
-        icon={<UserPlus aria-hidden="true" />}
-        className="button button--primary auth-form__submit"
-      />
-    </SchemaForm>
+    <CredentialsForm
+      {...kit}
+      fields={fields}
+      labels={[t.signUp(), t.signingUp()]}
+      icon={UserPlus}
+    />
   );
 }
 

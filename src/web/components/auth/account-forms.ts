@@ -1,9 +1,12 @@
 import { toast } from "sonner";
+import { AUTH_LIMITS } from "../../../common/auth.ts";
 import { toFieldIssues } from "../../../common/errors.ts";
 import { useSetAccountUser } from "../../lib/account.ts";
 import { appCodeOf, errorMessage, fieldIssuesOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import type { Issue } from "../form/issues.ts";
+import { textField } from "../form/SchemaForm.tsx";
+import type { TextFieldProps } from "../form/TextField.tsx";
 import type { FormControls } from "../form/useSchemaForm.ts";
 
 /** What a zod schema of common/auth.ts finds wrong, as field problems. */
@@ -12,6 +15,20 @@ export function schemaIssues(result: {
   error?: { issues: Parameters<typeof toFieldIssues>[0] };
 }): Issue[] {
   return result.success || !result.error ? [] : toFieldIssues(result.error.issues);
+}
+
+/** A password field of an account form: hidden as typed, filled by password managers. */
+export function passwordField<F extends string>(
+  name: F,
+  label: string,
+  autoComplete: "current-password" | "new-password",
+  more: Partial<TextFieldProps> = {},
+) {
+  return textField(name, label, AUTH_LIMITS.passwordMax, {
+    type: "password",
+    autoComplete,
+    ...more,
+  });
 }
 
 /** The repeated password: given, and the same as the one it repeats. */

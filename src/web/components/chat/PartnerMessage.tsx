@@ -39,7 +39,6 @@ export function PartnerMessage({
   useEffect(() => onTranslating(message.id, busy), [busy, message.id, onTranslating]);
 
   const country = countryName(message.countryCode, locale);
-  const showing = translation.showing;
   return (
     <li className="chat-msg chat-msg--partner">
       <p className="chat-msg__meta">
@@ -52,26 +51,18 @@ export function PartnerMessage({
         </span>
         <MessageTime timestamp={message.timestamp} />
       </p>
-      <p className="chat-msg__bubble" lang={showing?.target}>
-        {showing ? showing.text : message.content}
+      <p className="chat-msg__bubble" lang={translation.shownLanguage}>
+        {translation.shownText}
       </p>
-      {translation.translation && (
-        <TranslationNote
-          translation={translation.translation}
-          showingOriginal={translation.showOriginal}
-          onToggle={translation.toggleOriginal}
-          className="chat-msg__translated"
-          buttonClassName="chat-msg__link"
-        />
-      )}
+      <TranslationNote
+        of={translation}
+        className="chat-msg__translated"
+        buttonClassName="chat-msg__link"
+      />
       <div className="chat-msg__actions">
         <TranslateMenu
-          onTranslate={(target) => void translation.translate(target)}
-          onPrepare={translation.prepare}
-          busy={busy}
-          locked={locked || busy}
-          current={showing?.target}
-          routes={translation.routes}
+          of={translation}
+          locked={locked}
           label={t.translateLabel()}
           triggerClassName="chat-action"
           contentClassName="chat-translate-menu"

@@ -2,8 +2,8 @@ import type { ComponentType, FormEvent, PropsWithChildren, ReactNode } from "rea
 import { type FormState, FormStateContext } from "./context.ts";
 import type { TextFieldProps } from "./TextField.tsx";
 
-/** The parts of a useSchemaForm form this file needs. */
-interface SchemaFormApi<F extends string> {
+/** The parts of a useSchemaForm form that SchemaForm and TextFields need. */
+export interface SchemaFormApi<F extends string> {
   AppForm: ComponentType<PropsWithChildren>;
   AppField: (props: {
     name: F;
@@ -48,6 +48,16 @@ export function SchemaForm<F extends string>({
       </FormStateContext.Provider>
     </form.AppForm>
   );
+}
+
+/** A text field's description for TextFields: autoComplete is "off" unless `more` says. */
+export function textField<F extends string>(
+  name: F,
+  label: string,
+  maxLength: number,
+  more: Partial<TextFieldProps> = {},
+): TextFieldProps & { name: F } {
+  return { name, label, maxLength, autoComplete: "off", ...more };
 }
 
 /** One text field per entry, in order. */

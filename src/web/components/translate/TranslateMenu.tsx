@@ -4,22 +4,14 @@ import { useState } from "react";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { languages } from "./languages.ts";
-import type { TranslationRoutes } from "./useTextTranslation.ts";
+import type { TextTranslation } from "./useTextTranslation.ts";
 import "./TranslateMenu.css";
 
 export interface TranslateMenuProps {
-  /** Picks a language from the menu. */
-  onTranslate: (target: TargetLanguage) => void;
-  /** Called when the menu is reached for (hovered, focused or opened), before it shows. */
-  onPrepare: () => void;
-  /** This text's translation is running: a spinner and "Translating…". */
-  busy: boolean;
-  /** A translation is running (this one or another): the menu stays shut. Defaults to `busy`. */
+  /** The text's translation: what is offered and by whom, what is shown, whether it runs. */
+  of: TextTranslation;
+  /** Another text's translation is running: the menu stays shut (spec 5: one at a time). */
   locked?: boolean;
-  /** The language shown now, ticked in the menu. */
-  current?: TargetLanguage;
-  /** Who can translate into each language; the others are disabled with a note. */
-  routes: TranslationRoutes;
   /** The trigger's accessible name; without it the trigger is named by its visible text. */
   label?: string;
   triggerClassName: string;
@@ -29,14 +21,13 @@ export interface TranslateMenuProps {
   sideOffset: number;
 }
 
-/** The translate button and its menu of the eight target languages, each in its own name. */
+/**
+ * The translate button and its menu of the eight target languages, each in its own name:
+ * those this server or this browser can do, the browser's marked "on this device".
+ */
 export function TranslateMenu({
-  onTranslate,
-  onPrepare,
-  busy,
-  locked = busy,
-  current,
-  routes,
+  of,
+  locked: otherRunning = false,
   label,
   triggerClassName,
   contentClassName,
@@ -46,6 +37,9 @@ export function TranslateMenu({
   const { LL } = useI18n();
   const t = LL.translation;
   const [open, setOpen] = useState(false);
+  const { busy, routes, prepare: onPrepare, shownLanguage: current } = of;
+  const locked = busy || otherRunning;
+  const onTranslate = (target: TargetLanguage) => void of.translate(target);
   const changeOpen = (next: boolean) => {
     if (next) onPrepare();
     setOpen(next && !locked);

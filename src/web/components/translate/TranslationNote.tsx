@@ -1,25 +1,26 @@
 import { Languages, Redo2, Undo2 } from "lucide-react";
 import { useI18n } from "../../lib/i18n.tsx";
 import { languageName } from "./languages.ts";
-import type { Translated } from "./useTextTranslation.ts";
+import type { TextTranslation } from "./useTextTranslation.ts";
 import "./TranslateMenu.css";
 
-/** Under a translated text: which language it shows, and a button between it and the original. */
+/**
+ * Under a translated text: which language it shows (and whether it was translated on the
+ * device), and a button between it and the original. Nothing until there is a translation.
+ */
 export function TranslationNote({
-  translation,
-  showingOriginal,
-  onToggle,
+  of,
   className,
   buttonClassName,
 }: {
-  translation: Translated;
-  showingOriginal: boolean;
-  onToggle: () => void;
+  of: TextTranslation;
   className: string;
   buttonClassName: string;
 }) {
   const { LL } = useI18n();
   const t = LL.translation;
+  const { translation, showOriginal: showingOriginal, toggleOriginal: onToggle } = of;
+  if (!translation) return null;
   const language = languageName(LL, translation.target);
   let says: string = t.original();
   if (!showingOriginal) {

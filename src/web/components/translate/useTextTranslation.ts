@@ -113,15 +113,21 @@ export function useTextTranslation(
     }
   };
 
+  const showing = translation && !showOriginal ? translation : undefined;
   return {
     routes,
     prepare,
     busy,
     translate,
     translation,
-    /** The translation when it is the one on screen, else undefined (the original shows). */
-    showing: translation && !showOriginal ? translation : undefined,
+    /** The language shown when it is a translation's, else undefined (the original shows). */
+    shownLanguage: showing?.target,
+    /** The text on screen: the translation, or the original. */
+    shownText: showing ? showing.text : text,
     showOriginal,
     toggleOriginal: () => setShowOriginal((value) => !value),
   };
 }
+
+/** One text's translation, as the menu and the note under the text use it. */
+export type TextTranslation = ReturnType<typeof useTextTranslation>;
