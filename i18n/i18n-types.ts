@@ -545,7 +545,7 @@ type RootTranslation = {
 		 */
 		intro: string
 		sections: {
-			collected: {
+			informationWeCollect: {
 				/**
 				 * I​n​f​o​r​m​a​t​i​o​n​ ​w​e​ ​c​o​l​l​e​c​t
 				 */
@@ -575,7 +575,7 @@ type RootTranslation = {
 				 */
 				item5: string
 			}
-			use: {
+			howWeUseIt: {
 				/**
 				 * H​o​w​ ​w​e​ ​u​s​e​ ​y​o​u​r​ ​i​n​f​o​r​m​a​t​i​o​n
 				 */
@@ -641,7 +641,7 @@ type RootTranslation = {
 				 */
 				note: string
 			}
-			thirdParty: {
+			otherSites: {
 				/**
 				 * L​i​n​k​s​ ​t​o​ ​o​t​h​e​r​ ​s​i​t​e​s
 				 */
@@ -671,7 +671,7 @@ type RootTranslation = {
 				 */
 				body: string
 			}
-			contact: {
+			contactUs: {
 				/**
 				 * C​o​n​t​a​c​t​ ​u​s
 				 */
@@ -717,7 +717,7 @@ type RootTranslation = {
 				 */
 				body: string
 			}
-			licence: {
+			useLicence: {
 				/**
 				 * U​s​e​ ​l​i​c​e​n​c​e
 				 */
@@ -751,7 +751,7 @@ type RootTranslation = {
 				 */
 				note: string
 			}
-			content: {
+			contentGuidelines: {
 				/**
 				 * C​o​n​t​e​n​t​ ​g​u​i​d​e​l​i​n​e​s
 				 */
@@ -819,7 +819,7 @@ type RootTranslation = {
 				 */
 				body: string
 			}
-			law: {
+			governingLaw: {
 				/**
 				 * G​o​v​e​r​n​i​n​g​ ​l​a​w
 				 */
@@ -2368,7 +2368,7 @@ export type TranslationFunctions = {
 		 */
 		intro: () => LocalizedString
 		sections: {
-			collected: {
+			informationWeCollect: {
 				/**
 				 * Information we collect
 				 */
@@ -2398,7 +2398,7 @@ export type TranslationFunctions = {
 				 */
 				item5: () => LocalizedString
 			}
-			use: {
+			howWeUseIt: {
 				/**
 				 * How we use your information
 				 */
@@ -2464,7 +2464,7 @@ export type TranslationFunctions = {
 				 */
 				note: () => LocalizedString
 			}
-			thirdParty: {
+			otherSites: {
 				/**
 				 * Links to other sites
 				 */
@@ -2494,7 +2494,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 			}
-			contact: {
+			contactUs: {
 				/**
 				 * Contact us
 				 */
@@ -2538,7 +2538,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 			}
-			licence: {
+			useLicence: {
 				/**
 				 * Use licence
 				 */
@@ -2572,7 +2572,7 @@ export type TranslationFunctions = {
 				 */
 				note: () => LocalizedString
 			}
-			content: {
+			contentGuidelines: {
 				/**
 				 * Content guidelines
 				 */
@@ -2640,7 +2640,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 			}
-			law: {
+			governingLaw: {
 				/**
 				 * Governing law
 				 */

@@ -8,7 +8,7 @@ export const privacy: Translation["privacy"] = {
   intro:
     "Tidings 的設計以匿名為核心。寫信、撿瓶子或翻譯都不需要帳號，我們只收集網站運作與維護安全所必需的資料。",
   sections: {
-    collected: {
+    informationWeCollect: {
       title: "我們收集的資料",
       body: "當你使用 Tidings 時，我們可能會收集：",
       item1:
@@ -19,7 +19,7 @@ export const privacy: Translation["privacy"] = {
       item4: "使用資料：你瀏覽的頁面，以及按讚、檢舉等操作，讓我們能維持網站運作並加以改善。",
       item5: "裝置資訊：你的瀏覽器、作業系統和語言，讓頁面能在你的裝置上正確顯示。",
     },
-    use: {
+    howWeUseIt: {
       title: "我們如何使用你的資料",
       body: "我們只會將這些資料用於：",
       item1: "把你的瓶子送到其他訪客手中，並顯示它來自哪裡；",
@@ -40,7 +40,7 @@ export const privacy: Translation["privacy"] = {
       item3: "語言偏好：儲存在瀏覽器的 localStorage 中，而不是 Cookie 裡。",
       note: "你隨時可以在瀏覽器設定中清除這些資料，之後網站可能會請你重新登入或重新選擇語言。",
     },
-    thirdParty: {
+    otherSites: {
       title: "其他網站的連結",
       body: "Tidings 可能包含非由我們經營的網站連結。我們不對這些網站的內容或隱私權做法負責，請詳閱你所造訪每個網站的隱私權政策。",
     },
@@ -52,7 +52,7 @@ export const privacy: Translation["privacy"] = {
       title: "政策變更",
       body: "我們可能會不時更新本政策。屆時我們會在此頁面公布新版本，並更新頁面上方的日期。變更後繼續使用 Tidings，即表示你接受更新後的政策。",
     },
-    contact: {
+    contactUs: {
       title: "聯絡我們",
       body: "如果你對本政策或你的資料有任何疑問，歡迎透過{link}告訴我們。",
       linkLabel: "聯絡頁面",

@@ -9,7 +9,7 @@ export const terms: Translation["terms"] = {
       title: "接受條款",
       body: "當你存取或使用 Tidings，即表示你同意遵守本服務條款及我們的隱私權政策。如果你不同意其中任何部分，請不要使用本網站。",
     },
-    licence: {
+    useLicence: {
       title: "使用授權",
       body: "我們授予你個人、非專屬、不可轉讓且可撤銷的授權，讓你以非商業目的使用 Tidings。依此授權，你不得：",
       item1: "複製、修改或散布本網站的軟體、設計或素材；",
@@ -19,7 +19,7 @@ export const terms: Translation["terms"] = {
       item5: "移除任何著作權或其他專有權利聲明。",
       note: "如果你違反上述任何限制，本授權將自動終止；我們也可以隨時終止本授權。",
     },
-    content: {
+    contentGuidelines: {
       title: "內容規範",
       body: "你必須為自己寫下和送出的所有內容負責。請勿張貼或傳送下列內容：",
       item1: "違法或鼓吹違法行為的內容；",
@@ -43,7 +43,7 @@ export const terms: Translation["terms"] = {
       title: "條款變更",
       body: "我們可能隨時修訂本條款。最新版本會一直公布在此頁面上，變更後你若繼續使用 Tidings，即表示你同意修訂後的條款。",
     },
-    law: {
+    governingLaw: {
       title: "準據法",
       body: "本條款受美國法律管轄並依其解釋；因本條款所生的任何爭議，你同意接受美國法院的管轄。",
     },

@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import {
   BottleWine,
   Compass,
@@ -14,10 +13,9 @@ import {
   VenetianMask,
 } from "lucide-react";
 import type { ReactNode } from "react";
-import { localizedPath } from "../../common/locales.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
 import { about, type OfferIcon, type ValueIcon } from "../content/about.ts";
-import { useI18n } from "../lib/i18n.tsx";
 import { siteConfig } from "../lib/site.ts";
 import "./about.css";
 
@@ -131,7 +129,6 @@ function AboutPanel({
 
 /** The About page: English on both prefixes (spec 2); the header and footer keep the page's language. */
 export function AboutPage() {
-  const { prefix } = useI18n();
   const email = siteConfig().contactEmail;
 
   return (
@@ -218,10 +215,9 @@ export function AboutPage() {
           className="card about-panel"
         >
           <p className="about-panel__actions">
-            <Link to={localizedPath(prefix, "contact")} className="button button--ghost">
-              <PenLine aria-hidden="true" />
+            <PageLink to="contact" icon={PenLine} className="button button--ghost">
               {about.contact.link}
-            </Link>
+            </PageLink>
           </p>
           {email && (
             <p className="about-panel__email">
@@ -242,10 +238,14 @@ export function AboutPage() {
       <AboutSection id="cta" kind="cta" title={about.cta.title}>
         <p className="about-cta__body">{about.cta.body}</p>
         {/* The spec names /en/create: the call to action is part of the English-only page. */}
-        <Link to={localizedPath("en", "create")} className="button button--primary button--large">
-          <BottleWine aria-hidden="true" />
+        <PageLink
+          to="create"
+          icon={BottleWine}
+          className="button button--primary button--large"
+          prefix="en"
+        >
           {about.cta.button}
-        </Link>
+        </PageLink>
       </AboutSection>
     </div>
   );

@@ -1,11 +1,10 @@
-import { Link } from "@tanstack/react-router";
 import { CloudLightning, PenLine, RotateCcw, Search, Waves } from "lucide-react";
 import { type CSSProperties, useEffect, useRef, useState } from "react";
 import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
-import { localizedPath } from "../../common/locales.ts";
 import { Bottle, bottleVariants } from "../components/Bottle.tsx";
 import { BottleCard } from "../components/BottleCard.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
 import { WaveBand } from "../components/WaveBand.tsx";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
@@ -46,7 +45,7 @@ function isSearchPhase(phase: Phase): phase is SearchPhase {
 }
 
 export function DiscoverPage() {
-  const { LL, prefix } = useI18n();
+  const { LL } = useI18n();
   const utils = trpc.useUtils();
   const utilsRef = useRef(utils);
   utilsRef.current = utils;
@@ -207,13 +206,13 @@ export function DiscoverPage() {
               {phase === "done" ? LL.discover.findAnother() : LL.discover.tryAgain()}
             </button>
             {phase === "empty" && (
-              <Link
-                to={localizedPath(prefix, "create")}
+              <PageLink
+                to="create"
+                icon={PenLine}
                 className="button button--secondary button--large"
               >
-                <PenLine aria-hidden="true" />
                 {LL.discover.write()}
-              </Link>
+              </PageLink>
             )}
           </div>
         )}

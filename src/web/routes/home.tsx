@@ -1,10 +1,9 @@
-import { Link } from "@tanstack/react-router";
 import { PenLine, Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import { localizedPath } from "../../common/locales.ts";
 import { Bottle } from "../components/Bottle.tsx";
 import { HomeSea } from "../components/home/HomeSea.tsx";
 import { HomeSections } from "../components/home/HomeSections.tsx";
+import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./home.css";
 
@@ -17,7 +16,7 @@ type OverlayState = "shown" | "fading" | "gone";
 
 /** Home: the loading overlay, the title and the two main buttons over the sea, then more. */
 export function HomePage() {
-  const { LL, prefix } = useI18n();
+  const { LL } = useI18n();
   const [overlay, setOverlay] = useState<OverlayState>("shown");
   const titleId = useId();
 
@@ -50,20 +49,16 @@ export function HomePage() {
           </h1>
           <p className="home-hero__lead">{LL.home.lead()}</p>
           <div className="button-row">
-            <Link
-              to={localizedPath(prefix, "create")}
-              className="button button--primary button--large"
-            >
-              <PenLine aria-hidden="true" />
+            <PageLink to="create" icon={PenLine} className="button button--primary button--large">
               {LL.home.actions.write()}
-            </Link>
-            <Link
-              to={localizedPath(prefix, "discover")}
+            </PageLink>
+            <PageLink
+              to="discover"
+              icon={Search}
               className="button button--secondary button--large"
             >
-              <Search aria-hidden="true" />
               {LL.home.actions.find()}
-            </Link>
+            </PageLink>
           </div>
         </div>
         <HomeSea />

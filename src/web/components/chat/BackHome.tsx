@@ -1,15 +1,13 @@
-import { Link } from "@tanstack/react-router";
 import { ArrowLeft } from "lucide-react";
-import { localizedPath } from "../../../common/locales.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { PageLink } from "../PageLink.tsx";
 
 /** The spec's back link to the home page of the current language. */
 export function BackHome({ className = "random-chat__back" }: { className?: string }) {
-  const { LL, prefix } = useI18n();
+  const { LL } = useI18n();
   return (
-    <Link to={localizedPath(prefix, "")} className={className}>
-      <ArrowLeft aria-hidden="true" />
+    <PageLink to="" icon={ArrowLeft} className={className}>
       {LL.randomChat.back()}
-    </Link>
+    </PageLink>
   );
 }
