@@ -116,11 +116,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         </p>
       </div>
 
-      <TranslationNote
-        of={translation}
-        className="bottle-card__translated"
-        buttonClassName="bottle-card__link-button"
-      />
+      <TranslationNote of={translation} className="bottle-card__translated" />
 
       <div className="bottle-card__actions">
         <button

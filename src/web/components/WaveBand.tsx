@@ -14,18 +14,20 @@ const shapes = {
   },
 } as const;
 
-/** A band of waves; decorative, hidden from assistive technology. */
+/** A band of waves; decorative, hidden from assistive technology. `back` is the lighter one. */
 export function WaveBand({
   className,
   shape = "sea",
+  back = false,
 }: {
   className: string;
   shape?: keyof typeof shapes;
+  back?: boolean;
 }) {
   const { viewBox, path } = shapes[shape];
   return (
     <svg
-      className={className}
+      className={back ? `wave-band wave-band--back ${className}` : `wave-band ${className}`}
       viewBox={viewBox}
       preserveAspectRatio="none"
       aria-hidden="true"

@@ -147,7 +147,7 @@ export function DiscoverPage() {
               <span />
               <span />
             </div>
-            <WaveBand className="discover-scene__waves discover-scene__waves--back" shape="swell" />
+            <WaveBand className="discover-scene__waves" back shape="swell" />
             <WaveBand
               className="discover-scene__waves discover-scene__waves--front"
               shape="swell"

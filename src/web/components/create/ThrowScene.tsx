@@ -24,8 +24,8 @@ export function ThrowScene({
           </div>
         </div>
         <div className="throw-scene__sea">
-          <WaveBand className="throw-scene__wave throw-scene__wave--back" />
-          <WaveBand className="throw-scene__wave throw-scene__wave--front" />
+          <WaveBand className="throw-scene__wave" back />
+          <WaveBand className="throw-scene__wave" />
         </div>
       </div>
       <p className="throw-scene__title">{title}</p>

@@ -108,8 +108,8 @@ export function HomeSea() {
   return (
     <>
       <div className="home-sea" style={seaStyle}>
-        <WaveBand className="home-sea__waves home-sea__waves--back" />
-        <WaveBand className="home-sea__waves home-sea__waves--front" />
+        <WaveBand className="home-sea__waves" back />
+        <WaveBand className="home-sea__waves" />
         <div className="home-sea__inner">
           <div className="home-sea__tip-slot" role="status">
             {tipVisible && (

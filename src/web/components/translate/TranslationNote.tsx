@@ -15,7 +15,8 @@ export function TranslationNote({
 }: {
   of: TextTranslation;
   className: string;
-  buttonClassName: string;
+  /** Added to the toggle's own class (the chat's is smaller). */
+  buttonClassName?: string;
 }) {
   const { LL } = useI18n();
   const t = LL.translation;
@@ -30,7 +31,11 @@ export function TranslationNote({
     <p className={className}>
       <Languages aria-hidden="true" />
       <span>{says}</span>
-      <button type="button" className={`translation-toggle ${buttonClassName}`} onClick={onToggle}>
+      <button
+        type="button"
+        className={buttonClassName ? `translation-toggle ${buttonClassName}` : "translation-toggle"}
+        onClick={onToggle}
+      >
         {showingOriginal ? <Redo2 aria-hidden="true" /> : <Undo2 aria-hidden="true" />}
         {showingOriginal ? t.showTranslation() : t.showOriginal()}
       </button>
