@@ -188,6 +188,10 @@ type RootTranslation = {
 		 */
 		close: string
 		/**
+		 * C​a​n​c​e​l
+		 */
+		cancel: string
+		/**
 		 * N​o​t​i​f​i​c​a​t​i​o​n​s​ ​(​A​l​t​+​T​)
 		 */
 		notifications: string
@@ -1604,10 +1608,6 @@ type RootTranslation = {
 		 */
 		submitting: string
 		/**
-		 * C​a​n​c​e​l
-		 */
-		cancel: string
-		/**
 		 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
 		 */
 		submittedTitle: string
@@ -1814,10 +1814,6 @@ type RootTranslation = {
 		 */
 		deleted: string
 		/**
-		 * C​a​n​c​e​l
-		 */
-		cancel: string
-		/**
 		 * A​c​c​o​u​n​t
 		 */
 		account: string
@@ -2017,6 +2013,10 @@ export type TranslationFunctions = {
 		 * Close
 		 */
 		close: () => LocalizedString
+		/**
+		 * Cancel
+		 */
+		cancel: () => LocalizedString
 		/**
 		 * Notifications (Alt+T)
 		 */
@@ -3398,10 +3398,6 @@ export type TranslationFunctions = {
 		 */
 		submitting: () => LocalizedString
 		/**
-		 * Cancel
-		 */
-		cancel: () => LocalizedString
-		/**
 		 * Report submitted
 		 */
 		submittedTitle: () => LocalizedString
@@ -3601,10 +3597,6 @@ export type TranslationFunctions = {
 		 * Your account was deleted.
 		 */
 		deleted: () => LocalizedString
-		/**
-		 * Cancel
-		 */
-		cancel: () => LocalizedString
 		/**
 		 * Account
 		 */

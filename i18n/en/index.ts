@@ -64,6 +64,7 @@ const en = {
     returnHome: "Return to Home",
     goBack: "Go Back",
     close: "Close",
+    cancel: "Cancel",
     notifications: "Notifications (Alt+T)",
     closeNotification: "Close notification",
     tryAgain: "Try again",

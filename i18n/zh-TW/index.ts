@@ -63,6 +63,7 @@ const zhTW = {
     returnHome: "返回首頁",
     goBack: "返回上一頁",
     close: "關閉",
+    cancel: "取消",
     notifications: "通知（Alt+T）",
     closeNotification: "關閉通知",
     tryAgain: "再試一次",

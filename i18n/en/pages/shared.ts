@@ -34,7 +34,6 @@ export const report = {
   choose: "Please choose a reason.",
   submit: "Submit report",
   submitting: "Submitting…",
-  cancel: "Cancel",
   submittedTitle: "Report submitted",
   submittedBody: "Thank you for helping keep our community safe.",
   failedTitle: "Failed to submit report",

@@ -46,7 +46,6 @@ export const auth: Translation["auth"] = {
   deleteConfirm: "刪除我的帳號",
   deleting: "刪除中…",
   deleted: "你的帳號已刪除。",
-  cancel: "取消",
   account: "帳號",
   accountMenu: "帳號：{username}",
   requiredTitle: "請先登入",

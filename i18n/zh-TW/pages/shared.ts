@@ -34,7 +34,6 @@ export const report: Translation["report"] = {
   choose: "請選擇一個原因。",
   submit: "送出檢舉",
   submitting: "送出中…",
-  cancel: "取消",
   submittedTitle: "檢舉已送出",
   submittedBody: "感謝你協助維護社群的安全。",
   failedTitle: "檢舉送出失敗",

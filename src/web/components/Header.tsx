@@ -1,7 +1,8 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import { Menu, Waves, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { localizedPath, type PageSlug } from "../../common/locales.ts";
+import { localizedPath } from "../../common/locales.ts";
+import { titleKeyOfSlug } from "../../common/page-meta.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountMenu } from "./AccountMenu.tsx";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
@@ -9,15 +10,10 @@ import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 /** The spec's threshold for the header's background. */
 const SCROLL_THRESHOLD_PX = 10;
 
-type NavKey = "home" | "create" | "discover" | "randomChat" | "about" | "faq";
-const navItems: ReadonlyArray<{ slug: PageSlug; key: NavKey }> = [
-  { slug: "", key: "home" },
-  { slug: "create", key: "create" },
-  { slug: "discover", key: "discover" },
-  { slug: "random-chat", key: "randomChat" },
-  { slug: "about", key: "about" },
-  { slug: "faq", key: "faq" },
-];
+/** The header's pages, each named in the dictionary as in page titles ("random-chat": randomChat). */
+const navItems = (["", "create", "discover", "random-chat", "about", "faq"] as const).map(
+  (slug) => ({ slug, key: titleKeyOfSlug[slug] }),
+);
 
 function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(false);

@@ -2,13 +2,13 @@ import { Flag } from "lucide-react";
 import { Dialog, RadioGroup } from "radix-ui";
 import { toast } from "sonner";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
-import { focusOnClose } from "../lib/focus.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { useFieldContext, useFormState } from "./form/context.ts";
+import { DialogActions } from "./form/FormParts.tsx";
 import { isIssue } from "./form/issues.ts";
 import { SchemaForm } from "./form/SchemaForm.tsx";
 import { useSchemaForm } from "./form/useSchemaForm.ts";
-import "./dialog.css";
+import { Modal } from "./Modal.tsx";
 import "./ReportDialog.css";
 
 export interface ReportDialogProps<Reason extends string> {
@@ -137,35 +137,23 @@ export function ReportDialog<Reason extends string>({
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={changeOpen}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog report-dialog"
-          onCloseAutoFocus={focusOnClose(returnFocus)}
-        >
-          <div className="dialog__icon dialog__icon--danger" aria-hidden="true">
-            <Flag />
-          </div>
-          <Dialog.Title className="dialog__title">{title}</Dialog.Title>
-          <Dialog.Description className="dialog__body">{lead}</Dialog.Description>
-          <SchemaForm form={form} state={state}>
-            <form.AppField name="reason">
-              {() => <ReasonField reasons={reasons} reasonLabel={reasonLabel} />}
-            </form.AppField>
-            <div className="dialog__actions">
-              <Dialog.Close className="button button--ghost" disabled={busy}>
-                {t.cancel()}
-              </Dialog.Close>
-              <form.SubmitButton
-                labels={[t.submit(), t.submitting()]}
-                icon={Flag}
-                className="button report-dialog__submit"
-              />
-            </div>
-          </SchemaForm>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal
+      open={open}
+      onOpenChange={changeOpen}
+      className="dialog report-dialog"
+      returnFocus={returnFocus}
+    >
+      <div className="dialog__icon dialog__icon--danger" aria-hidden="true">
+        <Flag />
+      </div>
+      <Dialog.Title className="dialog__title">{title}</Dialog.Title>
+      <Dialog.Description className="dialog__body">{lead}</Dialog.Description>
+      <SchemaForm form={form} state={state}>
+        <form.AppField name="reason">
+          {() => <ReasonField reasons={reasons} reasonLabel={reasonLabel} />}
+        </form.AppField>
+        <DialogActions close={Dialog.Close} labels={[t.submit(), t.submitting()]} icon={Flag} />
+      </SchemaForm>
+    </Modal>
   );
 }

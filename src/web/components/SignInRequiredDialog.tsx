@@ -2,9 +2,8 @@ import { Link, useLocation } from "@tanstack/react-router";
 import { LogIn } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { signInSearch } from "../lib/account.ts";
-import { focusOnClose } from "../lib/focus.ts";
 import { useI18n } from "../lib/i18n.tsx";
-import "./dialog.css";
+import { Modal } from "./Modal.tsx";
 
 export interface SignInRequiredDialogProps {
   open: boolean;
@@ -28,31 +27,26 @@ export function SignInRequiredDialog({
   const { LL } = useI18n();
   const { pathname, searchStr } = useLocation();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" onCloseAutoFocus={focusOnClose(returnFocus)}>
-          <div className="dialog__icon" aria-hidden="true">
-            <LogIn />
-          </div>
-          <Dialog.Title className="dialog__title">{LL.auth.requiredTitle()}</Dialog.Title>
-          <Dialog.Description className="dialog__body">
-            {reason ?? LL.auth.requiredBody()}
-          </Dialog.Description>
-          <div className="dialog__actions">
-            <Dialog.Close className="button button--ghost">{LL.auth.requiredCancel()}</Dialog.Close>
-            <Link
-              to="/auth"
-              search={signInSearch(pathname, searchStr)}
-              className="button button--primary"
-              onClick={() => onOpenChange(false)}
-            >
-              <LogIn aria-hidden="true" />
-              {LL.auth.requiredAction()}
-            </Link>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={open} onOpenChange={onOpenChange} className="dialog" returnFocus={returnFocus}>
+      <div className="dialog__icon" aria-hidden="true">
+        <LogIn />
+      </div>
+      <Dialog.Title className="dialog__title">{LL.auth.requiredTitle()}</Dialog.Title>
+      <Dialog.Description className="dialog__body">
+        {reason ?? LL.auth.requiredBody()}
+      </Dialog.Description>
+      <div className="dialog__actions">
+        <Dialog.Close className="button button--ghost">{LL.auth.requiredCancel()}</Dialog.Close>
+        <Link
+          to="/auth"
+          search={signInSearch(pathname, searchStr)}
+          className="button button--primary"
+          onClick={() => onOpenChange(false)}
+        >
+          <LogIn aria-hidden="true" />
+          {LL.auth.requiredAction()}
+        </Link>
+      </div>
+    </Modal>
   );
 }

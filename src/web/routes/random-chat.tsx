@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from "react";
 import { BackHome } from "../components/chat/BackHome.tsx";
 import { ChatPanel } from "../components/chat/ChatPanel.tsx";
 import { ChatStart } from "../components/chat/ChatStart.tsx";
@@ -13,14 +12,6 @@ export function RandomChatPage() {
   const t = LL.randomChat;
   const chat = useRandomChat();
   const partner = chat.phase === "chatting" ? chat.partner : null;
-  // Back at the start after a search or a chat, focus goes to the start button again.
-  const [cameBack, setCameBack] = useState(false);
-  const lastPhase = useRef(chat.phase);
-  useEffect(() => {
-    if (lastPhase.current !== chat.phase) setCameBack(chat.phase === "idle");
-    lastPhase.current = chat.phase;
-  }, [chat.phase]);
-
   return (
     <div
       className={partner ? "container random-chat random-chat--chatting" : "container random-chat"}
@@ -28,11 +19,7 @@ export function RandomChatPage() {
       {/* In an open chat the way home sits in the chat's own bar, which stays on screen. */}
       {!partner && <BackHome />}
       <PageIntro title={t.title()}>{t.description()}</PageIntro>
-      {partner ? (
-        <ChatPanel chat={chat} partner={partner} />
-      ) : (
-        <ChatStart chat={chat} cameBack={cameBack} />
-      )}
+      {partner ? <ChatPanel chat={chat} partner={partner} /> : <ChatStart chat={chat} />}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { trpc } from "../../lib/trpc.ts";
 import { SubmitRow } from "../form/FormParts.tsx";
 import { SchemaForm, TextFields } from "../form/SchemaForm.tsx";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
+import { AccountSection } from "./AccountSection.tsx";
 import { confirmIssues, passwordField, schemaIssues, useAccountFailure } from "./account-forms.ts";
 import { HiddenUsername } from "./HiddenUsername.tsx";
 
@@ -40,12 +41,12 @@ export function ChangePasswordForm({ user }: { user: AccountUser }) {
   const titleId = `${state.id}-title`;
 
   return (
-    <section className="card auth-section" aria-labelledby={titleId}>
-      <h2 id={titleId} className="auth-section__title">
-        <KeyRound aria-hidden="true" />
-        {t.changePasswordTitle()}
-      </h2>
-      <p className="auth-section__lead">{t.changePasswordLead()}</p>
+    <AccountSection
+      titleId={titleId}
+      icon={KeyRound}
+      title={t.changePasswordTitle()}
+      lead={t.changePasswordLead()}
+    >
       <SchemaForm form={form} state={state} labelledBy={titleId}>
         <HiddenUsername username={user.username} />
         <TextFields
@@ -61,6 +62,6 @@ export function ChangePasswordForm({ user }: { user: AccountUser }) {
         <form.FormAlert />
         <SubmitRow labels={[t.changePassword(), t.changingPassword()]} icon={KeyRound} />
       </SchemaForm>
-    </section>
+    </AccountSection>
   );
 }

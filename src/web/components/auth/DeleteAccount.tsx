@@ -1,12 +1,14 @@
 import { Trash2, TriangleAlert } from "lucide-react";
 import { AlertDialog } from "radix-ui";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { type AccountUser, deleteAccountInput } from "../../../common/auth.ts";
 import { useLeaveAccount } from "../../lib/account.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { DialogActions } from "../form/FormParts.tsx";
 import { SchemaForm, TextFields } from "../form/SchemaForm.tsx";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
+import { AccountSection } from "./AccountSection.tsx";
 import { passwordField, schemaIssues, useAccountFailure } from "./account-forms.ts";
 import { HiddenUsername } from "./HiddenUsername.tsx";
 import "../dialog.css";
@@ -47,16 +49,11 @@ function DeleteAccountForm({
         fields={[passwordField("password", t.password(), "current-password")]}
       />
       <form.FormAlert />
-      <div className="dialog__actions">
-        <AlertDialog.Cancel className="button button--ghost" disabled={busy}>
-          {t.cancel()}
-        </AlertDialog.Cancel>
-        <form.SubmitButton
-          labels={[t.deleteConfirm(), t.deleting()]}
-          icon={Trash2}
-          className="button auth__danger"
-        />
-      </div>
+      <DialogActions
+        close={AlertDialog.Cancel}
+        labels={[t.deleteConfirm(), t.deleting()]}
+        icon={Trash2}
+      />
     </SchemaForm>
   );
 }
@@ -67,14 +64,8 @@ export function DeleteAccount({ user }: { user: AccountUser }) {
   const t = LL.auth;
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const titleId = useId();
   return (
-    <section className="card auth-section auth-section--danger" aria-labelledby={titleId}>
-      <h2 id={titleId} className="auth-section__title">
-        <Trash2 aria-hidden="true" />
-        {t.deleteTitle()}
-      </h2>
-      <p className="auth-section__lead">{t.deleteLead()}</p>
+    <AccountSection icon={Trash2} title={t.deleteTitle()} lead={t.deleteLead()} danger>
       <AlertDialog.Root
         open={open}
         onOpenChange={(next) => {
@@ -91,7 +82,7 @@ export function DeleteAccount({ user }: { user: AccountUser }) {
         <AlertDialog.Portal>
           <AlertDialog.Overlay className="dialog-overlay" />
           <AlertDialog.Content
-            className="dialog"
+            className="dialog delete-dialog"
             onOpenAutoFocus={(event) => {
               // The password is what is needed next, not the cancel button.
               const content = event.currentTarget;
@@ -118,6 +109,6 @@ export function DeleteAccount({ user }: { user: AccountUser }) {
           </AlertDialog.Content>
         </AlertDialog.Portal>
       </AlertDialog.Root>
-    </section>
+    </AccountSection>
   );
 }

@@ -1,9 +1,9 @@
 import { LoaderCircle, LogOut, MonitorSmartphone, UserRound } from "lucide-react";
-import { useId } from "react";
 import type { AccountUser } from "../../../common/auth.ts";
 import { useSignOut } from "../../lib/account.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { PageIntro } from "../PageIntro.tsx";
+import { AccountSection } from "./AccountSection.tsx";
 import { ChangePasswordForm } from "./ChangePasswordForm.tsx";
 import { DeleteAccount } from "./DeleteAccount.tsx";
 
@@ -27,7 +27,6 @@ function SignOutButton({ everywhere, className }: { everywhere: boolean; classNa
 export function SignedIn({ user }: { user: AccountUser }) {
   const { LL } = useI18n();
   const t = LL.auth;
-  const everywhereId = useId();
   return (
     <div className="auth auth--account">
       <PageIntro title={t.accountTitle()}>{t.accountSubtitle()}</PageIntro>
@@ -42,16 +41,15 @@ export function SignedIn({ user }: { user: AccountUser }) {
         <SignOutButton everywhere={false} className="button button--ghost auth-who__signout" />
       </section>
       <ChangePasswordForm user={user} />
-      <section className="card auth-section" aria-labelledby={everywhereId}>
-        <h2 id={everywhereId} className="auth-section__title">
-          <MonitorSmartphone aria-hidden="true" />
-          {t.everywhereTitle()}
-        </h2>
-        <p className="auth-section__lead">{t.everywhereLead()}</p>
+      <AccountSection
+        icon={MonitorSmartphone}
+        title={t.everywhereTitle()}
+        lead={t.everywhereLead()}
+      >
         <div className="auth-section__actions">
           <SignOutButton everywhere className="button button--ghost" />
         </div>
-      </section>
+      </AccountSection>
       <DeleteAccount user={user} />
     </div>
   );

@@ -1,9 +1,8 @@
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
-import { focusOnClose } from "../../lib/focus.ts";
 import { useI18n } from "../../lib/i18n.tsx";
-import "../dialog.css";
+import { Modal } from "../Modal.tsx";
 import "./BottleModal.css";
 
 /**
@@ -26,23 +25,20 @@ export function BottleModal({
 }) {
   const { LL } = useI18n();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog bottle-modal"
-          aria-labelledby={labelledBy}
-          aria-describedby={undefined}
-          onCloseAutoFocus={focusOnClose(returnFocus)}
-        >
-          {/* First in order, so it takes focus when the dialog opens. */}
-          <Dialog.Close className="bottle-modal__close">
-            <X aria-hidden="true" />
-            <span className="visually-hidden">{LL.common.close()}</span>
-          </Dialog.Close>
-          {children}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      className="dialog bottle-modal"
+      labelledBy={labelledBy}
+      undescribed
+      returnFocus={returnFocus}
+    >
+      {/* First in order, so it takes focus when the dialog opens. */}
+      <Dialog.Close className="bottle-modal__close">
+        <X aria-hidden="true" />
+        <span className="visually-hidden">{LL.common.close()}</span>
+      </Dialog.Close>
+      {children}
+    </Modal>
   );
 }

@@ -7,7 +7,7 @@ import { around } from "../../lib/placeholder.ts";
 import { BackHome } from "./BackHome.tsx";
 import { ChatComposer } from "./ChatComposer.tsx";
 import { ChatMessages } from "./ChatMessages.tsx";
-import type { useRandomChat } from "./useRandomChat.ts";
+import type { RandomChat } from "./useRandomChat.ts";
 
 /** "Chatting with a stranger from Japan", with the way home, End chat and Next beside it. */
 function ChatBanner({
@@ -97,13 +97,7 @@ function MatchOverlay({ partner }: { partner: ChatPartner }) {
 }
 
 /** An open chat: the banner, the conversation, the partner's typing and the text box. */
-export function ChatPanel({
-  chat,
-  partner,
-}: {
-  chat: ReturnType<typeof useRandomChat>;
-  partner: ChatPartner;
-}) {
+export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPartner }) {
   const { LL } = useI18n();
   const t = LL.randomChat;
   const headingId = useId();

@@ -1,10 +1,10 @@
 import { Info, LoaderCircle, MessagesSquare, ShieldBan, WifiOff, X } from "lucide-react";
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { hoursLeft } from "./useChatBan.ts";
-import type { useRandomChat } from "./useRandomChat.ts";
+import type { RandomChat } from "./useRandomChat.ts";
 
 /** The online count is asked for again this often. */
 const ONLINE_REFRESH_MS = 15_000;
@@ -135,17 +135,17 @@ function Searching({
 
 /**
  * The start card: who is online, then the visitor's country and the start button, the
- * connecting spinner, or the search. `cameBack` moves focus to the start button again.
+ * connecting spinner, or the search.
  */
-export function ChatStart({
-  chat,
-  cameBack,
-}: {
-  chat: ReturnType<typeof useRandomChat>;
-  cameBack: boolean;
-}) {
-  const { LL } = useI18n();
-  const t = LL.randomChat;
+export function ChatStart({ chat }: { chat: RandomChat }) {
+  const t = useI18n().LL.randomChat;
+  // Back at the start after a search or a chat, focus goes to the start button again.
+  const [cameBack, setCameBack] = useState(false);
+  const lastPhase = useRef(chat.phase);
+  useEffect(() => {
+    if (lastPhase.current !== chat.phase) setCameBack(chat.phase === "idle");
+    lastPhase.current = chat.phase;
+  }, [chat.phase]);
   return (
     <section
       className="card chat-start"

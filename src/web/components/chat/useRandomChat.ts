@@ -159,3 +159,6 @@ export function useRandomChat() {
     noteTyping: typing.noteTyping,
   };
 }
+
+/** What useRandomChat answers: the chat's state, and start, end, next and send. */
+export type RandomChat = ReturnType<typeof useRandomChat>;

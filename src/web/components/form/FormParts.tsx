@@ -1,4 +1,6 @@
 import { LoaderCircle, type LucideIcon, TriangleAlert } from "lucide-react";
+import type { ComponentType, ReactNode } from "react";
+import { useI18n } from "../../lib/i18n.tsx";
 import { useFormState } from "./context.ts";
 
 /**
@@ -41,6 +43,31 @@ export function SubmitRow({
   return (
     <div className="form-actions">
       <SubmitButton labels={labels} icon={icon} className={className} />
+    </div>
+  );
+}
+
+/** A dialog's closing control (Dialog.Close, AlertDialog.Cancel), drawn as a button. */
+type CloseControl = ComponentType<{ className: string; disabled: boolean; children: ReactNode }>;
+
+/** A dialog form's Cancel (with the dialog's own `close` control) and send button. */
+export function DialogActions({
+  close: Close,
+  labels,
+  icon,
+}: {
+  close: CloseControl;
+  labels: readonly [string, string];
+  icon: LucideIcon;
+}) {
+  const { LL } = useI18n();
+  const form = useFormState();
+  return (
+    <div className="dialog__actions">
+      <Close className="button button--ghost" disabled={form.busy}>
+        {LL.common.cancel()}
+      </Close>
+      <SubmitButton labels={labels} icon={icon} className="button dialog__submit" />
     </div>
   );
 }
