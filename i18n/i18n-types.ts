@@ -16,10 +16,6 @@ export type Translations = RootTranslation
 type RootTranslation = {
 	meta: {
 		/**
-		 * T​i​d​i​n​g​s
-		 */
-		siteName: string
-		/**
 		 * W​r​i​t​e​ ​a​n​ ​a​n​o​n​y​m​o​u​s​ ​m​e​s​s​a​g​e​,​ ​s​e​t​ ​i​t​ ​a​d​r​i​f​t​,​ ​a​n​d​ ​f​i​n​d​ ​o​n​e​ ​f​r​o​m​ ​a​ ​s​t​r​a​n​g​e​r​ ​s​o​m​e​w​h​e​r​e​ ​i​n​ ​t​h​e​ ​w​o​r​l​d​.
 		 */
 		description: string
@@ -108,9 +104,10 @@ type RootTranslation = {
 		 */
 		main: string
 		/**
-		 * L​a​n​g​u​a​g​e
+		 * L​a​n​g​u​a​g​e​:​ ​{​l​a​n​g​u​a​g​e​}
+		 * @param {string} language
 		 */
-		language: string
+		languageCurrent: RequiredParams<'language'>
 		/**
 		 * S​k​i​p​ ​t​o​ ​c​o​n​t​e​n​t
 		 */
@@ -191,13 +188,21 @@ type RootTranslation = {
 		 */
 		close: string
 		/**
+		 * C​a​n​c​e​l
+		 */
+		cancel: string
+		/**
+		 * N​o​t​i​f​i​c​a​t​i​o​n​s​ ​(​A​l​t​+​T​)
+		 */
+		notifications: string
+		/**
+		 * C​l​o​s​e​ ​n​o​t​i​f​i​c​a​t​i​o​n
+		 */
+		closeNotification: string
+		/**
 		 * T​r​y​ ​a​g​a​i​n
 		 */
 		tryAgain: string
-		/**
-		 * T​h​i​s​ ​p​a​r​t​ ​o​f​ ​t​h​e​ ​o​c​e​a​n​ ​o​p​e​n​s​ ​s​o​o​n​.
-		 */
-		comingSoon: string
 	}
 	errors: {
 		/**
@@ -205,7 +210,7 @@ type RootTranslation = {
 		 */
 		required: string
 		/**
-		 * P​l​e​a​s​e​ ​k​e​e​p​ ​t​h​i​s​ ​u​n​d​e​r​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​.
+		 * P​l​e​a​s​e​ ​u​s​e​ ​n​o​ ​m​o​r​e​ ​t​h​a​n​ ​{​l​i​m​i​t​}​ ​c​h​a​r​a​c​t​e​r​s​.
 		 * @param {number} limit
 		 */
 		tooLong: RequiredParams<'limit'>
@@ -302,7 +307,7 @@ type RootTranslation = {
 		 */
 		lead: string
 		/**
-		 * L​o​a​d​i​n​g​ ​m​e​s​s​a​g​e​ ​b​o​t​t​l​e​s​.​.​.
+		 * L​o​a​d​i​n​g​ ​m​e​s​s​a​g​e​ ​b​o​t​t​l​e​s​…
 		 */
 		loading: string
 		actions: {
@@ -337,6 +342,14 @@ type RootTranslation = {
 			 * T​i​p​:​ ​C​l​i​c​k​ ​o​n​ ​a​ ​f​l​o​a​t​i​n​g​ ​b​o​t​t​l​e​ ​t​o​ ​v​i​e​w​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​i​n​s​i​d​e​!
 			 */
 			tip: string
+			/**
+			 * T​h​e​ ​s​e​a​ ​i​s​ ​e​m​p​t​y
+			 */
+			emptySeaTitle: string
+			/**
+			 * N​o​ ​o​n​e​ ​h​a​s​ ​s​h​a​r​e​d​ ​a​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​ ​y​e​t​.​ ​W​r​i​t​e​ ​o​n​e​ ​a​n​d​ ​s​e​t​ ​i​t​ ​a​f​l​o​a​t​ ​f​o​r​ ​o​t​h​e​r​s​ ​t​o​ ​f​i​n​d​.
+			 */
+			emptySeaBody: string
 		}
 		features: {
 			/**
@@ -381,7 +394,7 @@ type RootTranslation = {
 				 */
 				title: string
 				/**
-				 * T​i​d​i​n​g​s​ ​i​s​ ​a​ ​q​u​i​e​t​ ​c​o​r​n​e​r​ ​o​f​ ​t​h​e​ ​i​n​t​e​r​n​e​t​ ​w​h​e​r​e​ ​s​t​r​a​n​g​e​r​s​ ​w​r​i​t​e​ ​t​o​ ​e​a​c​h​ ​o​t​h​e​r​ ​w​i​t​h​o​u​t​ ​n​a​m​e​s​,​ ​p​r​o​f​i​l​e​s​ ​o​r​ ​f​o​l​l​o​w​e​r​ ​c​o​u​n​t​s​.​ ​O​n​l​y​ ​t​h​e​ ​c​o​u​n​t​r​y​ ​a​ ​b​o​t​t​l​e​ ​s​e​t​s​ ​o​u​t​ ​f​r​o​m​ ​t​r​a​v​e​l​s​ ​w​i​t​h​ ​i​t​.
+				 * T​i​d​i​n​g​s​ ​i​s​ ​a​ ​q​u​i​e​t​ ​c​o​r​n​e​r​ ​o​f​ ​t​h​e​ ​i​n​t​e​r​n​e​t​ ​w​h​e​r​e​ ​s​t​r​a​n​g​e​r​s​ ​w​r​i​t​e​ ​t​o​ ​e​a​c​h​ ​o​t​h​e​r​ ​w​i​t​h​o​u​t​ ​n​a​m​e​s​,​ ​p​r​o​f​i​l​e​s​ ​o​r​ ​f​o​l​l​o​w​e​r​ ​c​o​u​n​t​s​.​ ​O​n​l​y​ ​t​h​e​ ​n​a​m​e​ ​a​n​d​ ​f​l​a​g​ ​o​f​ ​t​h​e​ ​c​o​u​n​t​r​y​ ​a​ ​b​o​t​t​l​e​ ​s​e​t​s​ ​o​u​t​ ​f​r​o​m​ ​t​r​a​v​e​l​ ​w​i​t​h​ ​i​t​.
 				 */
 				body: string
 			}
@@ -459,7 +472,7 @@ type RootTranslation = {
 				 */
 				question: string
 				/**
-				 * A​s​ ​l​o​n​g​ ​a​s​ ​y​o​u​ ​l​i​k​e​,​ ​f​r​o​m​ ​a​ ​f​e​w​ ​h​o​u​r​s​ ​t​o​ ​s​e​v​e​r​a​l​ ​d​a​y​s​.​ ​T​h​e​ ​d​r​i​f​t​ ​s​l​i​d​e​r​ ​r​u​n​s​ ​f​r​o​m​ ​0​ ​t​o​ ​1​6​8​ ​h​o​u​r​s​ ​(​s​e​v​e​n​ ​d​a​y​s​)​;​ ​a​t​ ​0​ ​t​h​e​ ​b​o​t​t​l​e​ ​c​a​n​ ​b​e​ ​f​o​u​n​d​ ​s​t​r​a​i​g​h​t​ ​a​w​a​y​.​ ​Y​o​u​ ​a​l​s​o​ ​c​h​o​o​s​e​ ​w​h​e​n​ ​i​t​ ​e​x​p​i​r​e​s​,​ ​a​f​t​e​r​ ​1​,​ ​3​,​ ​5​ ​o​r​ ​7​ ​d​a​y​s​,​ ​a​n​d​ ​f​r​o​m​ ​t​h​e​n​ ​o​n​ ​n​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​.
+				 * A​s​ ​l​o​n​g​ ​a​s​ ​y​o​u​ ​l​i​k​e​,​ ​f​r​o​m​ ​a​ ​f​e​w​ ​h​o​u​r​s​ ​t​o​ ​s​e​v​e​r​a​l​ ​d​a​y​s​.​ ​T​h​e​ ​d​r​i​f​t​ ​s​l​i​d​e​r​ ​r​u​n​s​ ​f​r​o​m​ ​0​ ​t​o​ ​1​6​8​ ​h​o​u​r​s​ ​(​7​ ​d​a​y​s​)​;​ ​a​t​ ​0​ ​t​h​e​ ​b​o​t​t​l​e​ ​c​a​n​ ​b​e​ ​f​o​u​n​d​ ​s​t​r​a​i​g​h​t​ ​a​w​a​y​.​ ​Y​o​u​ ​a​l​s​o​ ​c​h​o​o​s​e​ ​w​h​e​n​ ​i​t​ ​e​x​p​i​r​e​s​,​ ​a​f​t​e​r​ ​1​,​ ​3​,​ ​5​ ​o​r​ ​7​ ​d​a​y​s​,​ ​a​n​d​ ​f​r​o​m​ ​t​h​e​n​ ​o​n​ ​n​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​.
 				 */
 				answer: string
 			}
@@ -479,7 +492,7 @@ type RootTranslation = {
 				 */
 				question: string
 				/**
-				 * A​l​m​o​s​t​ ​a​n​y​t​h​i​n​g​ ​k​i​n​d​,​ ​h​o​n​e​s​t​ ​o​r​ ​c​u​r​i​o​u​s​:​ ​a​ ​t​h​o​u​g​h​t​,​ ​a​ ​s​t​o​r​y​,​ ​a​ ​w​i​s​h​,​ ​a​ ​q​u​e​s​t​i​o​n​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​c​h​e​c​k​e​d​ ​w​h​e​n​ ​t​h​e​y​ ​a​r​e​ ​s​e​n​t​,​ ​a​n​d​ ​h​a​r​m​f​u​l​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t​,​ ​s​u​c​h​ ​a​s​ ​h​a​r​a​s​s​m​e​n​t​,​ ​h​a​t​e​,​ ​t​h​r​e​a​t​s​ ​o​r​ ​s​p​a​m​,​ ​m​a​y​ ​b​e​ ​r​e​m​o​v​e​d​.​ ​S​i​g​n​e​d​-​i​n​ ​v​i​s​i​t​o​r​s​ ​c​a​n​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​ ​t​h​a​t​ ​b​r​e​a​k​ ​t​h​e​ ​r​u​l​e​s​.
+				 * A​l​m​o​s​t​ ​a​n​y​t​h​i​n​g​ ​k​i​n​d​,​ ​h​o​n​e​s​t​ ​o​r​ ​c​u​r​i​o​u​s​:​ ​a​ ​t​h​o​u​g​h​t​,​ ​a​ ​s​t​o​r​y​,​ ​a​ ​w​i​s​h​,​ ​a​ ​q​u​e​s​t​i​o​n​ ​f​o​r​ ​a​ ​s​t​r​a​n​g​e​r​.​ ​N​o​ ​p​e​r​s​o​n​ ​r​e​v​i​e​w​s​ ​a​ ​m​e​s​s​a​g​e​ ​b​e​f​o​r​e​ ​i​t​ ​i​s​ ​p​u​b​l​i​s​h​e​d​,​ ​b​u​t​ ​a​u​t​o​m​a​t​i​c​ ​f​i​l​t​e​r​s​ ​s​c​r​e​e​n​ ​e​a​c​h​ ​o​n​e​ ​a​s​ ​i​t​ ​i​s​ ​s​e​n​t​,​ ​a​n​d​ ​h​a​r​m​f​u​l​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t​,​ ​s​u​c​h​ ​a​s​ ​h​a​r​a​s​s​m​e​n​t​,​ ​h​a​t​e​,​ ​t​h​r​e​a​t​s​ ​o​r​ ​s​p​a​m​,​ ​m​a​y​ ​b​e​ ​r​e​m​o​v​e​d​.​ ​S​i​g​n​e​d​-​i​n​ ​v​i​s​i​t​o​r​s​ ​c​a​n​ ​r​e​p​o​r​t​ ​b​o​t​t​l​e​s​ ​t​h​a​t​ ​b​r​e​a​k​ ​t​h​e​ ​r​u​l​e​s​.
 				 */
 				answer: string
 			}
@@ -499,7 +512,7 @@ type RootTranslation = {
 				 */
 				question: string
 				/**
-				 * T​h​e​ ​s​i​t​e​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​i​n​ ​E​n​g​l​i​s​h​ ​a​n​d​ ​T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e​;​ ​s​w​i​t​c​h​ ​a​t​ ​a​n​y​ ​t​i​m​e​ ​w​i​t​h​ ​t​h​e​ ​l​a​n​g​u​a​g​e​ ​m​e​n​u​ ​a​t​ ​t​h​e​ ​t​o​p​ ​o​f​ ​t​h​e​ ​p​a​g​e​.​ ​B​o​t​t​l​e​s​ ​c​a​n​ ​b​e​ ​w​r​i​t​t​e​n​ ​i​n​ ​a​n​y​ ​l​a​n​g​u​a​g​e​,​ ​a​n​d​ ​e​v​e​r​y​ ​b​o​t​t​l​e​ ​y​o​u​ ​f​i​n​d​ ​c​a​n​ ​b​e​ ​t​r​a​n​s​l​a​t​e​d​ ​i​n​t​o​ ​o​n​e​ ​o​f​ ​e​i​g​h​t​ ​l​a​n​g​u​a​g​e​s​.
+				 * T​h​e​ ​s​i​t​e​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​i​n​ ​E​n​g​l​i​s​h​ ​a​n​d​ ​T​r​a​d​i​t​i​o​n​a​l​ ​C​h​i​n​e​s​e​;​ ​s​w​i​t​c​h​ ​a​t​ ​a​n​y​ ​t​i​m​e​ ​w​i​t​h​ ​t​h​e​ ​l​a​n​g​u​a​g​e​ ​m​e​n​u​ ​a​t​ ​t​h​e​ ​t​o​p​ ​o​f​ ​t​h​e​ ​p​a​g​e​.​ ​B​o​t​t​l​e​s​ ​c​a​n​ ​b​e​ ​w​r​i​t​t​e​n​ ​i​n​ ​a​n​y​ ​l​a​n​g​u​a​g​e​.​ ​W​h​i​c​h​ ​l​a​n​g​u​a​g​e​s​ ​y​o​u​ ​c​a​n​ ​t​r​a​n​s​l​a​t​e​ ​t​h​e​m​ ​i​n​t​o​ ​d​e​p​e​n​d​s​ ​o​n​ ​h​o​w​ ​t​h​i​s​ ​s​i​t​e​ ​i​s​ ​s​e​t​ ​u​p​ ​a​n​d​ ​o​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​:​ ​t​h​e​ ​t​r​a​n​s​l​a​t​e​ ​m​e​n​u​ ​o​f​f​e​r​s​,​ ​o​f​ ​e​i​g​h​t​ ​l​a​n​g​u​a​g​e​s​,​ ​t​h​o​s​e​ ​t​h​a​t​ ​t​h​e​ ​s​i​t​e​'​s​ ​s​e​r​v​e​r​ ​o​r​ ​y​o​u​r​ ​o​w​n​ ​b​r​o​w​s​e​r​ ​c​a​n​ ​t​r​a​n​s​l​a​t​e​ ​i​n​t​o​,​ ​a​n​d​ ​m​a​r​k​s​ ​t​h​e​ ​o​n​e​s​ ​y​o​u​r​ ​b​r​o​w​s​e​r​ ​t​r​a​n​s​l​a​t​e​s​ ​o​n​ ​y​o​u​r​ ​d​e​v​i​c​e​,​ ​w​h​e​r​e​ ​t​h​e​ ​t​e​x​t​ ​n​e​v​e​r​ ​l​e​a​v​e​s​ ​i​t​.
 				 */
 				answer: string
 			}
@@ -536,7 +549,7 @@ type RootTranslation = {
 		 */
 		intro: string
 		sections: {
-			collected: {
+			informationWeCollect: {
 				/**
 				 * I​n​f​o​r​m​a​t​i​o​n​ ​w​e​ ​c​o​l​l​e​c​t
 				 */
@@ -566,7 +579,7 @@ type RootTranslation = {
 				 */
 				item5: string
 			}
-			use: {
+			howWeUseIt: {
 				/**
 				 * H​o​w​ ​w​e​ ​u​s​e​ ​y​o​u​r​ ​i​n​f​o​r​m​a​t​i​o​n
 				 */
@@ -632,7 +645,7 @@ type RootTranslation = {
 				 */
 				note: string
 			}
-			thirdParty: {
+			otherSites: {
 				/**
 				 * L​i​n​k​s​ ​t​o​ ​o​t​h​e​r​ ​s​i​t​e​s
 				 */
@@ -662,7 +675,7 @@ type RootTranslation = {
 				 */
 				body: string
 			}
-			contact: {
+			contactUs: {
 				/**
 				 * C​o​n​t​a​c​t​ ​u​s
 				 */
@@ -708,7 +721,7 @@ type RootTranslation = {
 				 */
 				body: string
 			}
-			licence: {
+			useLicence: {
 				/**
 				 * U​s​e​ ​l​i​c​e​n​c​e
 				 */
@@ -742,7 +755,7 @@ type RootTranslation = {
 				 */
 				note: string
 			}
-			content: {
+			contentGuidelines: {
 				/**
 				 * C​o​n​t​e​n​t​ ​g​u​i​d​e​l​i​n​e​s
 				 */
@@ -782,7 +795,7 @@ type RootTranslation = {
 				 */
 				title: string
 				/**
-				 * T​i​d​i​n​g​s​ ​i​s​ ​p​r​o​v​i​d​e​d​ ​"​a​s​ ​i​s​"​ ​a​n​d​ ​"​a​s​ ​a​v​a​i​l​a​b​l​e​"​,​ ​w​i​t​h​o​u​t​ ​w​a​r​r​a​n​t​i​e​s​ ​o​f​ ​a​n​y​ ​k​i​n​d​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​b​y​ ​v​i​s​i​t​o​r​s​;​ ​w​e​ ​d​o​ ​n​o​t​ ​r​e​v​i​e​w​ ​t​h​e​m​ ​b​e​f​o​r​e​ ​t​h​e​y​ ​a​r​e​ ​p​u​b​l​i​s​h​e​d​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​e​n​d​o​r​s​e​ ​t​h​e​m​.
+				 * T​i​d​i​n​g​s​ ​i​s​ ​p​r​o​v​i​d​e​d​ ​"​a​s​ ​i​s​"​ ​a​n​d​ ​"​a​s​ ​a​v​a​i​l​a​b​l​e​"​,​ ​w​i​t​h​o​u​t​ ​w​a​r​r​a​n​t​i​e​s​ ​o​f​ ​a​n​y​ ​k​i​n​d​.​ ​M​e​s​s​a​g​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​b​y​ ​v​i​s​i​t​o​r​s​.​ ​N​o​ ​p​e​r​s​o​n​ ​r​e​v​i​e​w​s​ ​t​h​e​m​ ​b​e​f​o​r​e​ ​t​h​e​y​ ​a​r​e​ ​p​u​b​l​i​s​h​e​d​,​ ​t​h​o​u​g​h​ ​a​u​t​o​m​a​t​i​c​ ​f​i​l​t​e​r​s​ ​s​c​r​e​e​n​ ​e​a​c​h​ ​m​e​s​s​a​g​e​ ​a​s​ ​i​t​ ​i​s​ ​s​e​n​t​,​ ​a​n​d​ ​w​e​ ​d​o​ ​n​o​t​ ​e​n​d​o​r​s​e​ ​t​h​e​m​.
 				 */
 				body: string
 				/**
@@ -810,7 +823,7 @@ type RootTranslation = {
 				 */
 				body: string
 			}
-			law: {
+			governingLaw: {
 				/**
 				 * G​o​v​e​r​n​i​n​g​ ​l​a​w
 				 */
@@ -868,7 +881,7 @@ type RootTranslation = {
 		 */
 		send: string
 		/**
-		 * S​e​n​d​i​n​g​.​.​.
+		 * S​e​n​d​i​n​g​…
 		 */
 		sending: string
 		/**
@@ -1012,7 +1025,7 @@ type RootTranslation = {
 		 */
 		failedTitle: string
 		/**
-		 * F​a​i​l​e​d​ ​t​o​ ​s​e​n​d​ ​b​o​t​t​l​e​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r
+		 * F​a​i​l​e​d​ ​t​o​ ​s​e​n​d​ ​b​o​t​t​l​e​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
 		/**
@@ -1074,7 +1087,7 @@ type RootTranslation = {
 		 */
 		subtitle: string
 		/**
-		 * S​e​a​r​c​h​i​n​g​ ​f​o​r​ ​b​o​t​t​l​e​s​.​.​.
+		 * S​e​a​r​c​h​i​n​g​ ​f​o​r​ ​b​o​t​t​l​e​s​…
 		 */
 		searching: string
 		/**
@@ -1082,7 +1095,7 @@ type RootTranslation = {
 		 */
 		rising: string
 		/**
-		 * O​p​e​n​i​n​g​ ​t​h​e​ ​b​o​t​t​l​e​.​.​.
+		 * O​p​e​n​i​n​g​ ​t​h​e​ ​b​o​t​t​l​e​…
 		 */
 		opening: string
 		/**
@@ -1114,7 +1127,7 @@ type RootTranslation = {
 		 */
 		failedTitle: string
 		/**
-		 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​a​ ​b​i​t​ ​r​o​u​g​h​ ​t​o​d​a​y​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r
+		 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​a​ ​b​i​t​ ​r​o​u​g​h​ ​t​o​d​a​y​,​ ​p​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
 		card: {
@@ -1137,10 +1150,6 @@ type RootTranslation = {
 			 * W​a​s​h​e​d​ ​a​s​h​o​r​e​ ​r​i​g​h​t​ ​a​w​a​y
 			 */
 			driftNone: string
-			/**
-			 * L​i​k​e
-			 */
-			like: string
 			/**
 			 * L​i​k​e​ ​t​h​i​s​ ​b​o​t​t​l​e​,​ ​{​c​o​u​n​t​}​ ​l​i​k​e​{​{​s​}​}
 			 * @param {number} count
@@ -1228,7 +1237,7 @@ type RootTranslation = {
 		 */
 		subtitle: string
 		/**
-		 * L​o​a​d​i​n​g​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​.​.​.
+		 * L​o​a​d​i​n​g​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​…
 		 */
 		loading: string
 		/**
@@ -1331,13 +1340,18 @@ type RootTranslation = {
 		 */
 		matchedBody: RequiredParams<'country'>
 		/**
-		 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​a​ ​s​t​r​a​n​g​e​r​ ​f​r​o​m
+		 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​a​ ​s​t​r​a​n​g​e​r​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}
+		 * @param {string} country
 		 */
-		chattingWith: string
+		chattingWith: RequiredParams<'country'>
 		/**
 		 * E​n​d​ ​c​h​a​t
 		 */
 		end: string
+		/**
+		 * N​e​x​t
+		 */
+		next: string
 		/**
 		 * M​e​s​s​a​g​e​s
 		 */
@@ -1420,10 +1434,6 @@ type RootTranslation = {
 		 */
 		tooFast: string
 		/**
-		 * U​s​e​r​ ​i​s​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t
-		 */
-		bannedError: string
-		/**
 		 * C​h​a​t​ ​r​e​s​t​r​i​c​t​e​d
 		 */
 		restrictedTitle: string
@@ -1433,7 +1443,7 @@ type RootTranslation = {
 		 */
 		restrictedHours: RequiredParams<'hours'>
 		/**
-		 * U​s​e​r​ ​i​s​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
+		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
 		 * @param {number} hours
 		 */
 		restrictedToast: RequiredParams<'hours'>
@@ -1498,14 +1508,23 @@ type RootTranslation = {
 		 */
 		menu: string
 		/**
-		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​o​n​ ​t​h​i​s​ ​s​e​r​v​e​r
+		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​h​e​r​e
 		 */
 		unavailable: string
+		/**
+		 * O​n​ ​t​h​i​s​ ​d​e​v​i​c​e
+		 */
+		onDevice: string
 		/**
 		 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}
 		 * @param {string} language
 		 */
 		translatedTo: RequiredParams<'language'>
+		/**
+		 * T​r​a​n​s​l​a​t​e​d​ ​t​o​ ​{​l​a​n​g​u​a​g​e​}​ ​o​n​ ​t​h​i​s​ ​d​e​v​i​c​e
+		 * @param {string} language
+		 */
+		translatedOnDevice: RequiredParams<'language'>
 		/**
 		 * S​h​o​w​i​n​g​ ​t​h​e​ ​o​r​i​g​i​n​a​l​ ​m​e​s​s​a​g​e
 		 */
@@ -1596,10 +1615,6 @@ type RootTranslation = {
 		 * S​u​b​m​i​t​t​i​n​g​…
 		 */
 		submitting: string
-		/**
-		 * C​a​n​c​e​l
-		 */
-		cancel: string
 		/**
 		 * R​e​p​o​r​t​ ​s​u​b​m​i​t​t​e​d
 		 */
@@ -1807,10 +1822,6 @@ type RootTranslation = {
 		 */
 		deleted: string
 		/**
-		 * C​a​n​c​e​l
-		 */
-		cancel: string
-		/**
 		 * A​c​c​o​u​n​t
 		 */
 		account: string
@@ -1840,10 +1851,6 @@ type RootTranslation = {
 
 export type TranslationFunctions = {
 	meta: {
-		/**
-		 * Tidings
-		 */
-		siteName: () => LocalizedString
 		/**
 		 * Write an anonymous message, set it adrift, and find one from a stranger somewhere in the world.
 		 */
@@ -1933,9 +1940,9 @@ export type TranslationFunctions = {
 		 */
 		main: () => LocalizedString
 		/**
-		 * Language
+		 * Language: {language}
 		 */
-		language: () => LocalizedString
+		languageCurrent: (arg: { language: string }) => LocalizedString
 		/**
 		 * Skip to content
 		 */
@@ -2015,13 +2022,21 @@ export type TranslationFunctions = {
 		 */
 		close: () => LocalizedString
 		/**
+		 * Cancel
+		 */
+		cancel: () => LocalizedString
+		/**
+		 * Notifications (Alt+T)
+		 */
+		notifications: () => LocalizedString
+		/**
+		 * Close notification
+		 */
+		closeNotification: () => LocalizedString
+		/**
 		 * Try again
 		 */
 		tryAgain: () => LocalizedString
-		/**
-		 * This part of the ocean opens soon.
-		 */
-		comingSoon: () => LocalizedString
 	}
 	errors: {
 		/**
@@ -2029,7 +2044,7 @@ export type TranslationFunctions = {
 		 */
 		required: () => LocalizedString
 		/**
-		 * Please keep this under {limit} characters.
+		 * Please use no more than {limit} characters.
 		 */
 		tooLong: (arg: { limit: number }) => LocalizedString
 		/**
@@ -2121,7 +2136,7 @@ export type TranslationFunctions = {
 		 */
 		lead: () => LocalizedString
 		/**
-		 * Loading message bottles...
+		 * Loading message bottles…
 		 */
 		loading: () => LocalizedString
 		actions: {
@@ -2155,6 +2170,14 @@ export type TranslationFunctions = {
 			 * Tip: Click on a floating bottle to view the message inside!
 			 */
 			tip: () => LocalizedString
+			/**
+			 * The sea is empty
+			 */
+			emptySeaTitle: () => LocalizedString
+			/**
+			 * No one has shared a public bottle yet. Write one and set it afloat for others to find.
+			 */
+			emptySeaBody: () => LocalizedString
 		}
 		features: {
 			/**
@@ -2199,7 +2222,7 @@ export type TranslationFunctions = {
 				 */
 				title: () => LocalizedString
 				/**
-				 * Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the country a bottle sets out from travels with it.
+				 * Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the name and flag of the country a bottle sets out from travel with it.
 				 */
 				body: () => LocalizedString
 			}
@@ -2277,7 +2300,7 @@ export type TranslationFunctions = {
 				 */
 				question: () => LocalizedString
 				/**
-				 * As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (seven days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.
+				 * As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (7 days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.
 				 */
 				answer: () => LocalizedString
 			}
@@ -2297,7 +2320,7 @@ export type TranslationFunctions = {
 				 */
 				question: () => LocalizedString
 				/**
-				 * Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. Messages are checked when they are sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.
+				 * Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. No person reviews a message before it is published, but automatic filters screen each one as it is sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.
 				 */
 				answer: () => LocalizedString
 			}
@@ -2317,7 +2340,7 @@ export type TranslationFunctions = {
 				 */
 				question: () => LocalizedString
 				/**
-				 * The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language, and every bottle you find can be translated into one of eight languages.
+				 * The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language. Which languages you can translate them into depends on how this site is set up and on your browser: the translate menu offers, of eight languages, those that the site's server or your own browser can translate into, and marks the ones your browser translates on your device, where the text never leaves it.
 				 */
 				answer: () => LocalizedString
 			}
@@ -2353,7 +2376,7 @@ export type TranslationFunctions = {
 		 */
 		intro: () => LocalizedString
 		sections: {
-			collected: {
+			informationWeCollect: {
 				/**
 				 * Information we collect
 				 */
@@ -2383,7 +2406,7 @@ export type TranslationFunctions = {
 				 */
 				item5: () => LocalizedString
 			}
-			use: {
+			howWeUseIt: {
 				/**
 				 * How we use your information
 				 */
@@ -2449,7 +2472,7 @@ export type TranslationFunctions = {
 				 */
 				note: () => LocalizedString
 			}
-			thirdParty: {
+			otherSites: {
 				/**
 				 * Links to other sites
 				 */
@@ -2479,7 +2502,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 			}
-			contact: {
+			contactUs: {
 				/**
 				 * Contact us
 				 */
@@ -2523,7 +2546,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 			}
-			licence: {
+			useLicence: {
 				/**
 				 * Use licence
 				 */
@@ -2557,7 +2580,7 @@ export type TranslationFunctions = {
 				 */
 				note: () => LocalizedString
 			}
-			content: {
+			contentGuidelines: {
 				/**
 				 * Content guidelines
 				 */
@@ -2597,7 +2620,7 @@ export type TranslationFunctions = {
 				 */
 				title: () => LocalizedString
 				/**
-				 * Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors; we do not review them before they are published and we do not endorse them.
+				 * Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors. No person reviews them before they are published, though automatic filters screen each message as it is sent, and we do not endorse them.
 				 */
 				body: () => LocalizedString
 				/**
@@ -2625,7 +2648,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 			}
-			law: {
+			governingLaw: {
 				/**
 				 * Governing law
 				 */
@@ -2683,7 +2706,7 @@ export type TranslationFunctions = {
 		 */
 		send: () => LocalizedString
 		/**
-		 * Sending...
+		 * Sending…
 		 */
 		sending: () => LocalizedString
 		/**
@@ -2821,7 +2844,7 @@ export type TranslationFunctions = {
 		 */
 		failedTitle: () => LocalizedString
 		/**
-		 * Failed to send bottle, please try again later
+		 * Failed to send bottle, please try again later.
 		 */
 		failedBody: () => LocalizedString
 		/**
@@ -2879,7 +2902,7 @@ export type TranslationFunctions = {
 		 */
 		subtitle: () => LocalizedString
 		/**
-		 * Searching for bottles...
+		 * Searching for bottles…
 		 */
 		searching: () => LocalizedString
 		/**
@@ -2887,7 +2910,7 @@ export type TranslationFunctions = {
 		 */
 		rising: () => LocalizedString
 		/**
-		 * Opening the bottle...
+		 * Opening the bottle…
 		 */
 		opening: () => LocalizedString
 		/**
@@ -2919,7 +2942,7 @@ export type TranslationFunctions = {
 		 */
 		failedTitle: () => LocalizedString
 		/**
-		 * The ocean is a bit rough today, please try again later
+		 * The ocean is a bit rough today, please try again later.
 		 */
 		failedBody: () => LocalizedString
 		card: {
@@ -2939,10 +2962,6 @@ export type TranslationFunctions = {
 			 * Washed ashore right away
 			 */
 			driftNone: () => LocalizedString
-			/**
-			 * Like
-			 */
-			like: () => LocalizedString
 			/**
 			 * Like this bottle, {count} like{{s}}
 			 */
@@ -3029,7 +3048,7 @@ export type TranslationFunctions = {
 		 */
 		subtitle: () => LocalizedString
 		/**
-		 * Loading public bottles...
+		 * Loading public bottles…
 		 */
 		loading: () => LocalizedString
 		/**
@@ -3127,13 +3146,17 @@ export type TranslationFunctions = {
 		 */
 		matchedBody: (arg: { country: string }) => LocalizedString
 		/**
-		 * Chatting with a stranger from
+		 * Chatting with a stranger from {country}
 		 */
-		chattingWith: () => LocalizedString
+		chattingWith: (arg: { country: string }) => LocalizedString
 		/**
 		 * End chat
 		 */
 		end: () => LocalizedString
+		/**
+		 * Next
+		 */
+		next: () => LocalizedString
 		/**
 		 * Messages
 		 */
@@ -3215,10 +3238,6 @@ export type TranslationFunctions = {
 		 */
 		tooFast: () => LocalizedString
 		/**
-		 * User is banned from chat
-		 */
-		bannedError: () => LocalizedString
-		/**
 		 * Chat restricted
 		 */
 		restrictedTitle: () => LocalizedString
@@ -3227,7 +3246,7 @@ export type TranslationFunctions = {
 		 */
 		restrictedHours: (arg: { hours: number }) => LocalizedString
 		/**
-		 * User is banned from chat. You can chat again in about {hours} hour{{s}}.
+		 * Your chat is paused for now. You can chat again in about {hours} hour{{s}}.
 		 */
 		restrictedToast: (arg: { hours: number }) => LocalizedString
 		/**
@@ -3291,13 +3310,21 @@ export type TranslationFunctions = {
 		 */
 		menu: () => LocalizedString
 		/**
-		 * Not available on this server
+		 * Not available here
 		 */
 		unavailable: () => LocalizedString
+		/**
+		 * On this device
+		 */
+		onDevice: () => LocalizedString
 		/**
 		 * Translated to {language}
 		 */
 		translatedTo: (arg: { language: string }) => LocalizedString
+		/**
+		 * Translated to {language} on this device
+		 */
+		translatedOnDevice: (arg: { language: string }) => LocalizedString
 		/**
 		 * Showing the original message
 		 */
@@ -3386,10 +3413,6 @@ export type TranslationFunctions = {
 		 * Submitting…
 		 */
 		submitting: () => LocalizedString
-		/**
-		 * Cancel
-		 */
-		cancel: () => LocalizedString
 		/**
 		 * Report submitted
 		 */
@@ -3590,10 +3613,6 @@ export type TranslationFunctions = {
 		 * Your account was deleted.
 		 */
 		deleted: () => LocalizedString
-		/**
-		 * Cancel
-		 */
-		cancel: () => LocalizedString
 		/**
 		 * Account
 		 */

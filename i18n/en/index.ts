@@ -13,7 +13,6 @@ import { terms } from "./pages/terms";
 
 const en = {
   meta: {
-    siteName: "Tidings",
     description:
       "Write an anonymous message, set it adrift, and find one from a stranger somewhere in the world.",
     titles: {
@@ -40,7 +39,7 @@ const en = {
     faq: "FAQ",
     menu: "Menu",
     main: "Main",
-    language: "Language",
+    languageCurrent: "Language: {language:string}",
     skipToContent: "Skip to content",
     signIn: "Sign in",
   },
@@ -65,12 +64,14 @@ const en = {
     returnHome: "Return to Home",
     goBack: "Go Back",
     close: "Close",
+    cancel: "Cancel",
+    notifications: "Notifications (Alt+T)",
+    closeNotification: "Close notification",
     tryAgain: "Try again",
-    comingSoon: "This part of the ocean opens soon.",
   },
   errors: {
     required: "Please fill in this field.",
-    tooLong: "Please keep this under {limit:number} characters.",
+    tooLong: "Please use no more than {limit:number} characters.",
     tooShort: "Please use at least {limit:number} characters.",
     invalidEmail: "Please enter a valid email address, like name@example.com.",
     invalid: "Please check this field.",

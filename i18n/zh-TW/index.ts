@@ -13,10 +13,9 @@ import { terms } from "./pages/terms";
 
 const zhTW = {
   meta: {
-    siteName: "Tidings 瓶中信",
     description: "寫下一則匿名訊息，讓它隨波漂流，並拾起世界某處陌生人寄出的瓶中信。",
     titles: {
-      home: "Tidings 瓶中信",
+      home: "Tidings · 瓶中信",
       create: "寫一封信 · Tidings",
       discover: "尋找瓶子 · Tidings",
       about: "關於 · Tidings",
@@ -38,8 +37,8 @@ const zhTW = {
     about: "關於",
     faq: "常見問題",
     menu: "選單",
-    main: "主要",
-    language: "語言",
+    main: "主選單",
+    languageCurrent: "語言：{language}",
     skipToContent: "跳至主要內容",
     signIn: "登入",
   },
@@ -64,12 +63,14 @@ const zhTW = {
     returnHome: "返回首頁",
     goBack: "返回上一頁",
     close: "關閉",
+    cancel: "取消",
+    notifications: "通知（Alt+T）",
+    closeNotification: "關閉通知",
     tryAgain: "再試一次",
-    comingSoon: "這片海域即將開放。",
   },
   errors: {
     required: "請填寫此欄位。",
-    tooLong: "請少於 {limit} 個字元。",
+    tooLong: "請勿超過 {limit} 個字元。",
     tooShort: "請至少輸入 {limit} 個字元。",
     invalidEmail: "請輸入有效的電子郵件地址，例如 name@example.com。",
     invalid: "請檢查此欄位。",

@@ -52,7 +52,6 @@ export const createBottleInput = z.object({
   /** The writer's interface language, used to prefer bottles in the reader's language. */
   locale: z.enum(locales),
 });
-export type CreateBottleInput = z.input<typeof createBottleInput>;
 
 export const bottleIdInput = z.object({ bottleId: z.number().int().positive() });
 export const reportBottleInput = bottleIdInput.extend({ reason: z.enum(bottleReportReasons) });

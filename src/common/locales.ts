@@ -23,9 +23,6 @@ export const pageSlugs = [
 ] as const;
 export type PageSlug = (typeof pageSlugs)[number];
 
-/** Paths that exist without a prefix. */
-export const unprefixedPages = ["/auth"] as const;
-
 export function localeOfPrefix(prefix: Prefix): Locale {
   return prefix === "zh" ? "zh-TW" : "en";
 }

@@ -97,7 +97,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   // The operator's ban and unban commands write to the database from another process.
   const banSync = setInterval(async () => {
     try {
-      for (const { key, until } of await bans.refresh()) await services.chat.broker.ban(key, until);
+      for (const { key, until } of await bans.refresh()) {
+        await services.chat.broker.ban([key], until);
+      }
     } catch (error) {
       errors.fault("reading chat bans", error);
     }

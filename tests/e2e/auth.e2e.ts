@@ -239,7 +239,7 @@ test.describe("accounts", () => {
   test("the language switcher on /auth changes the language in place", async ({ page }) => {
     await page.goto("/auth?redirect=/en/faq");
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-    await page.getByRole("button", { name: "Language" }).click();
+    await page.getByRole("button", { name: "Language: English" }).click();
     await page.getByRole("menuitem", { name: "繁體中文" }).click();
     await expect(page).toHaveURL(/\/auth\?redirect=/);
     await expect(page.getByRole("heading", { level: 1, name: "登入" })).toBeVisible();

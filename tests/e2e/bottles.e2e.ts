@@ -1,78 +1,26 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import {
+  deviceTranslations,
+  discoverBottle,
+  openPublicBottle,
+  PUBLIC_BOTTLE_NAME,
+  searchThroughPhases,
+  signUp,
+  standInDeviceTranslator,
+  throwBottle,
+  unique,
+} from "./helpers";
 
-// The discover page's phases (spec 9: 2 s, 2 s, 1 s).
-const SEARCH_MS = 2000;
-const RISE_MS = 2000;
-const OPEN_MS = 1000;
-
-/** The name of a public bottle's button: where it came from and its likes. */
-const PUBLIC_BOTTLE_NAME = /^Bottle from .+, \d+ likes?$/;
-
-function unique(): string {
-  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-/** Throws a bottle as a visitor of its own (the API context has its own cookies). */
-async function throwBottle(
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  message: string,
-  options: { isPublic: boolean; locale?: "en" | "zh-TW" },
-): Promise<number> {
-  const response = await request.post("/trpc/bottles.throw", {
-    headers: { Origin: baseURL ?? "" },
-    data: {
-      message,
-      driftHours: 0,
-      isPublic: options.isPublic,
-      expiryDays: 7,
-      timeZone: "Asia/Taipei",
-      locale: options.locale ?? "en",
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const body = (await response.json()) as { result: { data: { id: number } } };
-  return body.result.data.id;
-}
-
-/** Creates an account; the page's browser context keeps the session cookie. */
-async function signUp(page: Page, baseURL: string | undefined): Promise<void> {
-  const response = await page.request.post("/trpc/auth.signUp", {
-    headers: { Origin: baseURL ?? "" },
-    data: { username: `reader-${unique()}`, password: "a long sea-green password" },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-/**
- * Opens the public bottle that holds `message` (newest first, so usually the first one) and
- * returns its dialog. The e2e database is shared, so other tests' bottles may float there too.
- */
-async function openPublicBottle(page: Page, message: string): Promise<Locator> {
-  const bottles = page.getByRole("button", { name: PUBLIC_BOTTLE_NAME });
-  await expect(bottles.first()).toBeVisible();
-  const dialog = page.getByRole("dialog");
-  const count = await bottles.count();
-  for (let i = 0; i < count; i++) {
-    await bottles.nth(i).click();
-    await expect(dialog).toBeVisible();
-    if ((await dialog.getByText(message, { exact: true }).count()) > 0) return dialog;
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-  }
-  throw new Error(`no public bottle holds ${message}`);
-}
-
-/** Runs the clock through one search, checking each phase as it comes. */
-async function searchThroughPhases(page: Page): Promise<void> {
-  await expect(page.getByText("Searching for bottles...")).toBeVisible();
+/** The first search, with the progress bar and each phase's words checked as they come. */
+async function watchFirstSearch(page: Page): Promise<void> {
   await expect(page.getByRole("progressbar", { name: "Search progress" })).toBeVisible();
-  await page.clock.runFor(SEARCH_MS);
+  await expect(page.getByText("A bottle appears!")).toBeHidden();
+  await page.clock.runFor(2000);
   await expect(page.getByText("A bottle appears!")).toBeVisible();
-  await page.clock.runFor(RISE_MS);
-  await expect(page.getByText("Opening the bottle...")).toBeVisible();
-  await page.clock.runFor(OPEN_MS);
+  await page.clock.runFor(2000);
+  await expect(page.getByText("Opening the bottle…")).toBeVisible();
+  await page.clock.runFor(1000);
 }
 
 test.describe("bottles", () => {
@@ -89,8 +37,8 @@ test.describe("bottles", () => {
     // Time runs on its own, and the test moves it on phase by phase.
     await page.clock.install();
     await page.goto("/en/discover");
-    await expect(page.getByText("A bottle appears!")).toBeHidden();
-    await searchThroughPhases(page);
+    await expect(page.getByText("Searching for bottles…")).toBeVisible();
+    await watchFirstSearch(page);
 
     // Other tests' bottles float in the same ocean: look further until ours comes up.
     const card = page.getByRole("article");
@@ -183,13 +131,14 @@ test.describe("bottles", () => {
     const report = page.getByRole("dialog", { name: "Report this bottle" });
     await expect(report).toBeVisible();
     const reasons = report.getByRole("radio");
-    await expect(reasons).toHaveCount(6);
+    await expect(reasons).toHaveCount(7);
     for (const reason of [
       "Offensive content",
       "Spam",
       "Inappropriate",
       "Harassment",
       "Scam",
+      "Child safety",
       "Other",
     ]) {
       await expect(report.getByRole("radio", { name: reason, exact: true })).toBeVisible();
@@ -236,17 +185,19 @@ test.describe("bottles", () => {
     await page.keyboard.press("Escape");
     await expect(signIn).toBeHidden();
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
-      "aria-pressed",
-      "false",
-    );
+    const like = dialog.getByRole("button", { name: "Like this bottle, 0 likes" });
+    await expect(like).toHaveAttribute("aria-pressed", "false");
+    // Focus goes back to the button that asked for an account.
+    await expect(like).toBeFocused();
 
-    await dialog.getByRole("button", { name: "Report this bottle" }).click();
+    const report = dialog.getByRole("button", { name: "Report this bottle" });
+    await report.click();
     await expect(signIn).toBeVisible();
     await expect(signIn).toContainText("Reporting bottles needs an account");
     await expect(page.getByRole("dialog", { name: "Report this bottle" })).toHaveCount(0);
     await signIn.getByRole("button", { name: "Not now" }).click();
     await expect(signIn).toBeHidden();
+    await expect(report).toBeFocused();
 
     expect(likeCalls).toBe(0);
     expect(consoleErrors).toEqual([]);
@@ -258,7 +209,7 @@ test.describe("bottles", () => {
     baseURL,
     consoleErrors,
   }) => {
-    const tag = String(Date.now() % 1e9);
+    const tag = String(Date.now() % 1e6);
     const original = `這個軟體的資訊 ${tag}`;
     const simplified = `这个软件的信息 ${tag}`;
     await throwBottle(request, baseURL, original, { isPublic: true, locale: "zh-TW" });
@@ -273,7 +224,7 @@ test.describe("bottles", () => {
     }
     // Languages the server cannot serve are offered but disabled, with a note.
     for (const item of await menu.locator("[role=menuitem][aria-disabled=true]").all()) {
-      await expect(item).toContainText("Not available on this server");
+      await expect(item).toContainText("Not available here");
     }
     const target = menu.getByRole("menuitem", { name: "简体中文" });
     await expect(target).not.toHaveAttribute("aria-disabled", "true");
@@ -290,5 +241,77 @@ test.describe("bottles", () => {
     await dialog.getByRole("button", { name: "Show translation" }).click();
     await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("the browser's own translator translates on the device, the server the rest", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const tag = String(Date.now() % 1e6);
+    const message = `這個軟體的資訊 ${tag}`;
+    await throwBottle(request, baseURL, message, { isPublic: true, locale: "zh-TW" });
+    await standInDeviceTranslator(page);
+    const serverCalls: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("translate.bottle")) serverCalls.push(r.url());
+    });
+    await page.goto("/en/public-bottles");
+    const dialog = await openPublicBottle(page, message);
+
+    await dialog.getByRole("button", { name: "Translate" }).click();
+    const menu = page.getByRole("menu");
+    const japanese = menu.getByRole("menuitem", { name: /^日本語/ });
+    // Ready on the device, or after the browser's download: both are marked.
+    await expect(japanese).toContainText("On this device");
+    await expect(menu.getByRole("menuitem", { name: /^Français/ })).toContainText("On this device");
+    // The server (offline Chinese conversion) still serves what the browser cannot.
+    const simplified = menu.getByRole("menuitem", { name: /^简体中文/ });
+    await expect(simplified).not.toHaveAttribute("aria-disabled", "true");
+    await expect(simplified).not.toContainText("On this device");
+    const spanish = menu.getByRole("menuitem", { name: /^Español/ });
+    await expect(spanish).toHaveAttribute("aria-disabled", "true");
+    await expect(spanish).toContainText("Not available here");
+
+    await japanese.click();
+    await expect(dialog.getByText(`〔ja〕${message}`, { exact: true })).toBeVisible();
+    await expect(dialog.getByText("Translated to Japanese on this device")).toBeVisible();
+    expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
+    expect(serverCalls).toEqual([]);
+
+    await dialog.getByRole("button", { name: "Translate" }).click();
+    const toServer = page.waitForResponse((r) => r.url().includes("translate.bottle"));
+    await page
+      .getByRole("menu")
+      .getByRole("menuitem", { name: /^简体中文/ })
+      .click();
+    expect((await toServer).status()).toBe(200);
+    await expect(
+      dialog.getByText("Translated to Simplified Chinese", { exact: true }),
+    ).toBeVisible();
+    expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("signed out on Discover, the sign-in dialog hands focus back to the heart", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const message = `登入測試 ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: false, locale: "zh-TW" });
+    await page.clock.install();
+    await page.goto("/zh/discover");
+    const card = await discoverBottle(page, message, "zh");
+    const like = card.getByRole("button", { name: /^為這個瓶子按讚/ });
+    await like.focus();
+    await page.keyboard.press("Enter");
+    const signIn = page.getByRole("dialog", { name: "請先登入" });
+    await expect(signIn).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(signIn).toBeHidden();
+    await expect(like).toBeFocused();
   });
 });

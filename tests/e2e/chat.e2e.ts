@@ -1,5 +1,7 @@
-import { type Browser, chromium, type Page } from "@playwright/test";
+import { chromium, type Page } from "@playwright/test";
+import { scan } from "./axe";
 import { expect, test } from "./fixtures";
+import { deviceTranslations, otherAddress, standInDeviceTranslator, stranger } from "./helpers";
 
 // Every chat test enters the one pool of the e2e server, so they take turns: two tests running
 // at once could pair their strangers across tests. Other e2e files never enter the pool.
@@ -8,48 +10,55 @@ test.describe.configure({ mode: "default" });
 const FIND = "Find Someone to Chat With";
 const PARTNER_LEFT = "Your chat partner has left the conversation.";
 
-/** A documentation address of its own, so the second stranger is another visitor elsewhere. */
-function otherAddress(): string {
-  const group = () => Math.floor(Math.random() * 0xffff).toString(16);
-  return `2001:db8:${group()}:${group()}::2`;
-}
+/** The words the chat page shows, per language. */
+const WORDS = {
+  en: {
+    find: FIND,
+    looking: "Looking for someone to chat with…",
+    chatting: "Chatting with a stranger from",
+    message: "Message",
+  },
+  zh: {
+    find: "找人聊天",
+    looking: "正在尋找聊天對象…",
+    chatting: "你的聊天對象來自",
+    message: "訊息",
+  },
+} as const;
 
-/** A second visitor: a fresh browser context (own cookie) behind another address. */
-async function stranger(browser: Browser, baseURL: string | undefined): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL,
-    extraHTTPHeaders: { "X-Forwarded-For": otherAddress() },
-  });
-  return context.newPage();
-}
+/** The open chat, named by its banner: "Chatting with a stranger from …". */
+const chatPanel = (page: Page, language: "en" | "zh" = "en") =>
+  page.getByRole("region", { name: new RegExp(`^${WORDS[language].chatting}`) });
 
 /**
  * Presses Find for a stranger who has passed the safety gate (18 or older). The gate's own
  * screens are tested on their own; here the answer goes straight to the server.
  */
-async function find(page: Page): Promise<void> {
+async function find(page: Page, language: "en" | "zh" = "en"): Promise<void> {
   const origin = new URL(page.url()).origin;
   await page.request.post("/trpc/chat.confirmAge", {
     data: { adult: true },
     headers: { origin, "content-type": "application/json" },
   });
-  await page.getByRole("button", { name: FIND }).click();
+  await page.getByRole("button", { name: WORDS[language].find }).click();
 }
 
 /** Both strangers open the chat and press Find, the first waiting before the second comes. */
-async function pair(a: Page, b: Page, path = "/en/random-chat"): Promise<void> {
-  await a.goto(path);
-  await b.goto(path);
-  await find(a);
-  await expect(a.getByText("Looking for someone to chat with…")).toBeVisible();
-  await find(b);
+async function pair(a: Page, b: Page, language: "en" | "zh" = "en"): Promise<void> {
+  const words = WORDS[language];
+  await a.goto(`/${language}/random-chat`);
+  await b.goto(`/${language}/random-chat`);
+  await find(a, language);
+  await expect(a.getByText(words.looking)).toBeVisible();
+  await find(b, language);
   for (const page of [a, b]) {
-    await expect(page.getByText("Chatting with a stranger from")).toBeVisible();
+    await expect(chatPanel(page, language)).toBeVisible();
   }
 }
 
-const box = (page: Page) => page.getByLabel("Message", { exact: true });
-const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 10)}`;
+const box = (page: Page, language: "en" | "zh" = "en") =>
+  page.getByRole("textbox", { name: WORDS[language].message, exact: true });
+const unique = (label: string) => `${label} ${Math.floor(Math.random() * 1e8)}`;
 
 test.describe("random chat", () => {
   test("two strangers are matched and chat both ways", async ({
@@ -213,7 +222,14 @@ test.describe("random chat", () => {
     const bad = other.locator(".chat-msg--partner", { hasText: "idiot" });
     await bad.getByRole("button", { name: "Report this message" }).click();
     const dialog = other.getByRole("dialog", { name: "Report this message" });
-    for (const reason of ["Harassment", "Inappropriate content", "Spam", "Scam", "Other"]) {
+    for (const reason of [
+      "Harassment",
+      "Inappropriate content",
+      "Spam",
+      "Scam",
+      "Child safety",
+      "Other",
+    ]) {
       await expect(dialog.getByRole("radio", { name: reason })).toBeVisible();
     }
     await dialog.getByRole("button", { name: "Submit report" }).click();
@@ -223,12 +239,13 @@ test.describe("random chat", () => {
     await expect(other.getByText("Report submitted")).toBeVisible();
 
     // The sender is banned: told so, back at the start, the button off, the expiry stored.
-    await expect(page.getByText("User is banned from chat.", { exact: false })).toBeVisible();
+    await expect(page.getByText("Your chat is paused for now.", { exact: false })).toBeVisible();
     await expect(page.getByText("Chat restricted").first()).toBeVisible();
-    await expect(page.getByText(/You can chat again in about 24 hours\./).first()).toBeVisible();
+    // A first ban lasts an hour (bans escalate from there).
+    await expect(page.getByText(/You can chat again in about 1 hour\./).first()).toBeVisible();
     await expect(page.getByRole("button", { name: FIND })).toBeDisabled();
     const stored = Number(await page.evaluate(() => localStorage.getItem("chat-ban-until")));
-    expect(stored).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    expect(stored).toBeGreaterThan(Date.now() + 55 * 60_000);
     await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
 
     // After a reload the server still says so.
@@ -248,16 +265,138 @@ test.describe("random chat", () => {
     await fresh.context().close();
   });
 
+  test("Next ends the chat, tells the partner and pairs with the next stranger", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    const panel = page.getByRole("region", { name: /^Chatting with a stranger from/ });
+    // The open chat keeps the way home (spec: back) beside Next and End chat.
+    await expect(panel.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/en");
+    await expect(panel.getByRole("button", { name: "End chat" })).toBeVisible();
+
+    await panel.getByRole("button", { name: "Next", exact: true }).click();
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+    await expect(other.getByRole("button", { name: FIND })).toBeVisible({ timeout: 5000 });
+
+    // Still looking, with no click: the next stranger to come is the new partner.
+    const third = await stranger(browser, baseURL);
+    await third.goto("/en/random-chat");
+    await find(third);
+    for (const side of [page, third]) {
+      await expect(chatPanel(side)).toBeVisible();
+    }
+    const hello = unique("After Next");
+    await box(third).fill(hello);
+    await box(third).press("Enter");
+    await expect(page.locator(".chat-msg--partner", { hasText: hello })).toHaveCount(1);
+    await expect(chatPanel(other)).toHaveCount(0);
+
+    // After the partner leaves, Next skips the 3 s wait and looks again at once.
+    await third.getByRole("button", { name: "End chat" }).click();
+    await expect(page.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+    await page.getByRole("button", { name: "Next", exact: true }).click();
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    await other.context().close();
+    await third.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("on a phone, the open chat in Chinese shows Next and the way home", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const other = await stranger(browser, baseURL);
+    await pair(page, other, "zh");
+    const panel = page.getByRole("region", { name: /^你的聊天對象來自/ });
+    await expect(panel).toBeVisible();
+    // One sentence: no space between the words and the country's name in Chinese.
+    await expect(panel).toHaveAccessibleName(/^你的聊天對象來自未知$/);
+    const home = panel.getByRole("link", { name: "返回首頁" });
+    const next = panel.getByRole("button", { name: "下一位", exact: true });
+    for (const control of [home, next, panel.getByRole("button", { name: "結束聊天" })]) {
+      await expect(control).toBeInViewport();
+    }
+    await expect(home).toHaveAttribute("href", "/zh");
+    await next.click();
+    await expect(page.getByText("正在尋找聊天對象…")).toBeVisible();
+    await expect(other.getByText("你的聊天對象已離開對話。").first()).toBeVisible();
+    await page.getByRole("button", { name: "取消" }).click();
+    await other.context().close();
+  });
+
+  test("a partner's message is translated on the device when the browser can", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    await standInDeviceTranslator(page);
+    const serverCalls: string[] = [];
+    page.on("websocket", (socket) =>
+      socket.on("framesent", (frame) => {
+        if (String(frame.payload).includes("chat.translate")) serverCalls.push("chat.translate");
+      }),
+    );
+    const other = await stranger(browser, baseURL);
+    await pair(page, other, "zh");
+    const hello = unique("Good evening");
+    await box(other, "zh").fill(hello);
+    await box(other, "zh").press("Enter");
+    const line = page.locator(".chat-msg--partner", { hasText: hello });
+    await line.getByRole("button", { name: "翻譯這則訊息" }).click();
+    const japanese = page.getByRole("menu").getByRole("menuitem", { name: /^日本語/ });
+    await expect(japanese).toContainText("在這台裝置上翻譯");
+    await japanese.click();
+    await expect(line.getByText(`〔ja〕${hello}`, { exact: true })).toBeVisible();
+    await expect(line.getByText("已在這台裝置上翻譯成日文")).toBeVisible();
+    expect(await deviceTranslations(page)).toEqual(["en>ja"]);
+    expect(serverCalls).toEqual([]);
+    await page.getByRole("button", { name: "結束聊天" }).click();
+    await other.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
   test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {
     await page.goto("/zh/random-chat");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(page.getByRole("heading", { level: 1, name: "隨機聊天" })).toBeVisible();
-    await expect(page.getByText("你的顯示身分")).toBeVisible();
+    await expect(page.getByText("對方會看到你來自")).toBeVisible();
     await expect(page.getByText(/配對成功後，對方會看到你的國家和國旗/)).toBeVisible();
     await expect(page.getByRole("link", { name: "返回首頁" })).toHaveAttribute("href", "/zh");
     await expect(page.getByText(/\d+ 人在線上/)).toBeVisible();
     await expect(page.getByRole("button", { name: "找人聊天" })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe("random chat, scanned", () => {
+  // axe's script is put into the page: this context bypasses the site's CSP, only here.
+  test.use({ bypassCSP: true });
+
+  test("an open chat has no axe violations at either width", async ({ page, browser, baseURL }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await box(other).fill("Hello, is anyone there?");
+    await box(other).press("Enter");
+    await expect(page.locator(".chat-msg--partner")).toHaveCount(1);
+    await expect(page.getByText("Match successful")).toBeHidden({ timeout: 5000 });
+    const violations = [];
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      violations.push(...(await scan(page, `open chat at ${width} px`)));
+    }
+    expect(violations).toEqual([]);
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
   });
 
   test("a searching stranger whose browser dies is never matched with the next one", async ({
@@ -281,14 +420,14 @@ test.describe("random chat", () => {
     await find(page);
     await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
     await page.waitForTimeout(2000);
-    await expect(page.getByText("Chatting with a stranger from")).toHaveCount(0);
+    await expect(chatPanel(page)).toHaveCount(0);
 
     // A living stranger is matched at once.
     const living = await stranger(browser, baseURL);
     await living.goto("/en/random-chat");
     await find(living);
     for (const p of [page, living]) {
-      await expect(p.getByText("Chatting with a stranger from")).toBeVisible();
+      await expect(chatPanel(p)).toBeVisible();
     }
     await page.getByRole("button", { name: "End chat" }).click();
     await living.context().close();
@@ -309,9 +448,9 @@ test.describe("random chat", () => {
     await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
     await expect(other.getByText("Looking for someone to chat with…")).toBeVisible();
     await page.waitForTimeout(5000);
-    await expect(page.getByText("Chatting with a stranger from")).toHaveCount(0);
+    await expect(chatPanel(page)).toHaveCount(0);
     for (const p of [page, other]) {
-      await expect(p.getByText("Chatting with a stranger from")).toBeVisible({ timeout: 25_000 });
+      await expect(chatPanel(p)).toBeVisible({ timeout: 25_000 });
     }
     await page.getByRole("button", { name: "End chat" }).click();
     await other.context().close();

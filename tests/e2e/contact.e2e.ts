@@ -54,7 +54,7 @@ test.describe("contact page", () => {
     await expect(email).not.toHaveAttribute("aria-invalid");
   });
 
-  test("a good message shows Sending..., then Message Sent, and clears the fields", async ({
+  test("a good message shows Sending…, then Message Sent, and clears the fields", async ({
     page,
     consoleErrors,
   }) => {
@@ -68,7 +68,7 @@ test.describe("contact page", () => {
 
     const response = page.waitForResponse((r) => r.url().includes("contact.send"));
     await page.getByRole("button", { name: "Send Message" }).click();
-    const sending = page.getByRole("button", { name: "Sending..." });
+    const sending = page.getByRole("button", { name: "Sending…" });
     await expect(sending).toBeVisible();
     await expect(sending).toBeDisabled();
     for (const field of [name, email, message]) await expect(field).toBeDisabled();
@@ -134,6 +134,9 @@ test.describe("about page", () => {
     await expect(content).toContainText("over 50 countries");
     await expect(content).toContainText("2025");
     await expect(content).toContainText("5% of its revenue will go to ocean cleanup");
+    await expect(content).toContainText(
+      "translated when this site's server or your own browser can",
+    );
     await expect(content.locator("ol > li")).toHaveCount(4);
     await expect(content.locator("blockquote")).toHaveCount(2);
     await expect(content.getByRole("link", { name: "Contact us" })).toHaveAttribute(

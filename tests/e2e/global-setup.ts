@@ -1,44 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-
-/** Settings every browser test's site runs with. */
-const SITE_ENV = {
-  TRUST_PROXY: "true",
-  SITE_URL: "https://tidings.example.org",
-  CONTACT_EMAIL: "hello@tidings.example.org",
-};
-
-/** Starts `bun src/server/main.ts` and answers its URL once it listens. */
-function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn("bun", ["src/server/main.ts"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...SITE_ENV, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server did not start in 30 s")), 30_000);
-    let seen = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ url: match[1].replace("localhost", "127.0.0.1"), child });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
-  });
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  child.kill("SIGTERM");
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
+import { startE2eServer } from "./server";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -57,7 +24,10 @@ function freePort(): Promise<number> {
  * `CLUSTER=1 ./scripts/test` starts them), behind a real nginx balancing requests and chat
  * sockets over both, round robin.
  */
-async function startPairBehindNginx(dir: string) {
+async function startPairBehindNginx() {
+  const dir = mkdtempSync(join(tmpdir(), "tidings-e2e-nginx-"));
+  // nginx's workers may run as another user.
+  chmodSync(dir, 0o777);
   const adminUrl = process.env.TEST_DB_URL ?? "";
   const name = `tidings_e2e_${randomBytes(4).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -71,9 +41,7 @@ async function startPairBehindNginx(dir: string) {
     REDIS_PREFIX: `e2e-${randomBytes(4).toString("hex")}:`,
     SECRET: randomBytes(24).toString("hex"),
   };
-  const instances = await Promise.all(
-    [1, 2].map((n) => startServer({ ...shared, DATA_DIR: join(dir, `instance-${n}`) })),
-  );
+  const instances = await Promise.all([startE2eServer(shared), startE2eServer(shared)]);
   const port = await freePort();
   const upstreams = instances.map((i) => `server ${new URL(i.url).host};`).join(" ");
   // The instances trust X-Forwarded-For; here nginx passes on the one each test's browser sets
@@ -120,11 +88,15 @@ http {
   return {
     url,
     async stop() {
-      await stopProcess(nginx);
-      await Promise.all(instances.map((i) => stopProcess(i.child)));
+      nginx.kill("SIGTERM");
+      await new Promise((resolve) =>
+        nginx.exitCode !== null ? resolve(0) : nginx.once("exit", resolve),
+      );
+      await Promise.all(instances.map((i) => i.stop()));
       const again = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await again.end();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -134,21 +106,8 @@ http {
  * E2E_CLUSTER=1 two instances behind nginx.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const dir = mkdtempSync(join(tmpdir(), "tidings-e2e-"));
-  // nginx's workers may run as another user.
-  chmodSync(dir, 0o777);
-  if (process.env.E2E_CLUSTER === "1") {
-    const pair = await startPairBehindNginx(dir);
-    process.env.TIDINGS_URL = pair.url;
-    return async () => {
-      await pair.stop();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  }
-  const { url, child } = await startServer({ DATA_DIR: dir });
-  process.env.TIDINGS_URL = url;
-  return async () => {
-    await stopProcess(child);
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const server =
+    process.env.E2E_CLUSTER === "1" ? await startPairBehindNginx() : await startE2eServer();
+  process.env.TIDINGS_URL = server.url;
+  return () => server.stop();
 }

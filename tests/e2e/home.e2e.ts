@@ -1,12 +1,31 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { throwBottle, unique } from "./helpers";
+import { type E2eServer, startE2eServer } from "./server";
 
 const BOTTLE_NAME = /^Floating bottle \d+$/;
 const TIP = "Tip: Click on a floating bottle to view the message inside!";
 
+/** The messages of the public bottles the page itself was given, once it has asked. */
+function publicMessagesSeen(page: Page): Promise<string[]> {
+  return new Promise((resolve) => {
+    page.on("response", async (response) => {
+      if (!response.url().includes("bottles.publicList")) return;
+      // Batched or not, one of the results holds the list.
+      const body = (await response.json()) as unknown;
+      for (const part of Array.isArray(body) ? body : [body]) {
+        const bottles = (part as { result?: { data?: { bottles?: Array<{ message: string }> } } })
+          .result?.data?.bottles;
+        if (bottles) resolve(bottles.map((b) => b.message));
+      }
+    });
+  });
+}
+
 test.describe("home page", () => {
   test("shows the loading overlay, then lets it fade away", async ({ page, consoleErrors }) => {
     await page.goto("/en", { waitUntil: "commit" });
-    const overlay = page.getByText("Loading message bottles...");
+    const overlay = page.getByText("Loading message bottles…");
     await expect(overlay).toBeVisible();
     await expect(overlay).toBeHidden({ timeout: 3_000 });
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -20,10 +39,13 @@ test.describe("home page", () => {
     await page.goto("/en");
     const bottles = page.getByRole("button", { name: BOTTLE_NAME });
     await expect(bottles).toHaveCount(8);
-    await expect(page.getByText("Loading message bottles...")).toBeHidden();
+    await expect(page.getByText("Loading message bottles…")).toBeHidden();
 
     const first = page.getByRole("button", { name: "Floating bottle 1", exact: true });
     await first.click();
+    // The message inside opens in a dialog; the page behind it is back once it is closed.
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
     // It drifts first and is only removed 6 s later.
     await expect(first).toBeDisabled();
     await expect(bottles).toHaveCount(8);
@@ -88,7 +110,7 @@ test.describe("home page", () => {
 
   test("/zh shows the Traditional Chinese page", async ({ page, consoleErrors }) => {
     await page.goto("/zh", { waitUntil: "commit" });
-    await expect(page.getByText("正在載入瓶中信...")).toBeVisible();
+    await expect(page.getByText("正在載入瓶中信…")).toBeVisible();
     await expect(page.getByRole("link", { name: "寫一封信" })).toHaveAttribute(
       "href",
       "/zh/create",
@@ -105,5 +127,84 @@ test.describe("home page", () => {
     await page.getByRole("link", { name: "尋找瓶子" }).click();
     await expect(page).toHaveURL(/\/zh\/discover$/);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test.describe(`a floating bottle at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("opens a random public bottle's card in the bottle dialog, and still drifts away", async ({
+      page,
+      request,
+      baseURL,
+      consoleErrors,
+    }) => {
+      await throwBottle(request, baseURL, `Afloat ${unique()}`, { isPublic: true });
+      const seen = publicMessagesSeen(page);
+      await page.goto("/en");
+      await expect(page.getByText("Loading message bottles…")).toBeHidden();
+      const bottle = page.getByRole("button", { name: "Floating bottle 3", exact: true });
+      await bottle.click();
+
+      const dialog = page.getByRole("dialog", { name: /^Bottle from / });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toBeInViewport({ ratio: 0.9 });
+      const card = dialog.getByRole("article");
+      await expect(card.getByRole("button", { name: /^Like this bottle/ })).toBeVisible();
+      await expect(card.getByRole("button", { name: "Translate" })).toBeVisible();
+      const shown = (await card.locator(".bottle-card__message").textContent()) ?? "";
+      expect(await seen).toContain(shown);
+      // The same dialog as on the Public Bottles page; the bottle drifts off meanwhile (the
+      // dialog hides the page from the accessibility tree, so this looks at the markup).
+      await expect(dialog).toHaveClass(/bottle-modal/);
+      await expect(page.locator(".home-bottle.is-drifting")).toHaveCount(1);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      // Focus is back in the sea, on a bottle that is still afloat.
+      await expect(page.locator(".home-bottle:focus:not(:disabled)")).toHaveCount(1);
+      await expect(bottle).toHaveCount(0, { timeout: 7_500 });
+      expect(consoleErrors).toEqual([]);
+    });
+  });
+}
+
+test.describe("with no public bottles", () => {
+  let empty: E2eServer;
+  test.beforeAll(async () => {
+    empty = await startE2eServer();
+  });
+  test.afterAll(async () => {
+    await empty.stop();
+  });
+
+  test("a floating bottle says the sea is empty and offers Write a Message", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.goto(`${empty.url}/en`);
+    await page.getByRole("button", { name: "Floating bottle 1", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "The sea is empty" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("No one has shared a public bottle yet.");
+    await dialog.getByRole("link", { name: "Write a Message" }).click();
+    await expect(page).toHaveURL(/\/en\/create$/);
+    await expect(dialog).toBeHidden();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("in Chinese on a phone, too", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${empty.url}/zh`);
+    await page.getByRole("button", { name: "漂流瓶 2", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "海上空空如也" });
+    await expect(dialog).toBeInViewport();
+    await expect(dialog.getByRole("link", { name: "寫一封信" })).toHaveAttribute(
+      "href",
+      "/zh/create",
+    );
   });
 });

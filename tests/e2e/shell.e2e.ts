@@ -59,6 +59,21 @@ test.describe("mobile menu", () => {
     await expect(menu).toBeHidden();
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
   });
+
+  test("Escape closes the menu and hands focus back to its toggle", async ({ page }) => {
+    await page.goto("/zh/faq");
+    const toggle = page.getByRole("button", { name: "選單" });
+    await toggle.click();
+    const menu = page.getByRole("navigation", { name: "選單" });
+    await expect(menu).toBeVisible();
+    // From inside the menu too: focus on one of its links.
+    await menu.getByRole("link", { name: "首頁" }).focus();
+    await page.keyboard.press("Escape");
+    await expect(menu).toBeHidden();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(toggle).toBeFocused();
+    await expect(page).toHaveURL("/zh/faq");
+  });
 });
 
 test.describe("language switcher", () => {
@@ -67,16 +82,17 @@ test.describe("language switcher", () => {
     consoleErrors,
   }) => {
     await page.goto("/en/faq");
-    await page.getByRole("button", { name: "Language", exact: true }).click();
+    // Named by what it shows, too (WCAG 2.5.3).
+    await page.getByRole("button", { name: "Language: English", exact: true }).click();
     await page.getByRole("menuitem", { name: "繁體中文" }).click();
     await expect(page).toHaveURL("/zh/faq");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(
-      page.getByRole("navigation", { name: "主要" }).getByRole("link", { name: "首頁" }),
+      page.getByRole("navigation", { name: "主選單" }).getByRole("link", { name: "首頁" }),
     ).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem("preferred-language"))).toBe("zh-TW");
 
-    await page.getByRole("button", { name: "語言", exact: true }).click();
+    await page.getByRole("button", { name: "語言：繁體中文", exact: true }).click();
     await page.getByRole("menuitem", { name: "English" }).click();
     await expect(page).toHaveURL("/en/faq");
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
@@ -86,7 +102,7 @@ test.describe("language switcher", () => {
 
   test("home switches to the bare prefix and the keyboard can drive it", async ({ page }) => {
     await page.goto("/zh");
-    await page.getByRole("button", { name: "語言", exact: true }).focus();
+    await page.getByRole("button", { name: "語言：繁體中文", exact: true }).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("menuitem", { name: "English" }).focus();
     await page.keyboard.press("Enter");

@@ -341,17 +341,25 @@ export function brokerContract(
       withBroker({}, async (b) => {
         const a = await join(b, "a");
         await join(b, "b");
-        await b.ban("visitor:a", 123);
+        await b.ban(["visitor:a"], 123);
         await a.stream.waitFor((e) => e.type === "banned" && e.until === 123);
         expect(await b.status("b")).toEqual({ state: "idle" });
         const x = await join(b, "x", "shared");
         await join(b, "p");
         const y = await join(b, "y", "shared");
         await join(b, "q");
-        await b.ban("ip:shared", 456);
+        await b.ban(["ip:shared"], 456);
         await x.stream.waitFor(is("banned"));
         await y.stream.waitFor(is("banned"));
         for (const id of ["p", "q"]) expect(await b.status(id)).toEqual({ state: "idle" });
+        // Keys that cover one visitor twice tell them once.
+        await b.ban(["visitor:x", "ip:shared"], 789);
+        await x.stream.waitFor((e) => e.type === "banned" && e.until === 789);
+        await Bun.sleep(50);
+        const told = x.stream.events.filter(
+          (e) => e.event.type === "banned" && e.event.until === 789,
+        );
+        expect(told).toHaveLength(1);
       }),
     );
   });

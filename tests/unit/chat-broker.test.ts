@@ -145,7 +145,7 @@ describe("matchmaker", () => {
     const b = broker();
     const a = await join(b, "a");
     await join(b, "b");
-    await b.ban("visitor:a", 123);
+    await b.ban(["visitor:a"], 123);
     expect(await b.status("a")).toEqual({ state: "idle" });
     expect(await b.status("b")).toEqual({ state: "idle" });
     expect(a.events.at(-1)?.event).toEqual({ type: "banned", until: 123 });
@@ -158,7 +158,7 @@ describe("matchmaker", () => {
     await join(b, "p");
     const y = await join(b, "y", "shared");
     await join(b, "q");
-    await b.ban("ip:shared", 456);
+    await b.ban(["ip:shared"], 456);
     for (const id of ["x", "y", "p", "q"]) expect(await b.status(id)).toEqual({ state: "idle" });
     expect(x.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
     expect(y.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });

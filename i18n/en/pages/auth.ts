@@ -45,7 +45,6 @@ export const auth = {
   deleteConfirm: "Delete my account",
   deleting: "Deleting…",
   deleted: "Your account was deleted.",
-  cancel: "Cancel",
   account: "Account",
   accountMenu: "Account: {username:string}",
   requiredTitle: "Sign in to continue",

@@ -11,7 +11,7 @@ export const contact = {
   message: "Message",
   messagePlaceholder: "How can we help?",
   send: "Send Message",
-  sending: "Sending...",
+  sending: "Sending…",
   sentTitle: "Message Sent",
   sentBody: "Thank you for your message. We'll get back to you soon!",
   failedTitle: "Your message was not sent",

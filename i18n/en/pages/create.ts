@@ -30,7 +30,7 @@ export const create = {
   throwing: "Throwing…",
   sendingStatus: "Sending your bottle…",
   failedTitle: "Sending failed",
-  failedBody: "Failed to send bottle, please try again later",
+  failedBody: "Failed to send bottle, please try again later.",
   rejectedTitle: "Content rejected",
   rejectedBody: "Your message contains inappropriate content. Please revise and try again.",
   slowTitle: "Slow down",

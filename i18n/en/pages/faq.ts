@@ -11,7 +11,7 @@ export const faq = {
     driftDuration: {
       question: "How long does a bottle drift?",
       answer:
-        "As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (seven days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.",
+        "As long as you like, from a few hours to several days. The drift slider runs from 0 to 168 hours (7 days); at 0 the bottle can be found straight away. You also choose when it expires, after 1, 3, 5 or 7 days, and from then on nobody can find it.",
     },
     whoCanRead: {
       question: "Who can read my message?",
@@ -21,7 +21,7 @@ export const faq = {
     allowedContent: {
       question: "What can I write about?",
       answer:
-        "Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. Messages are checked when they are sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.",
+        "Almost anything kind, honest or curious: a thought, a story, a wish, a question for a stranger. No person reviews a message before it is published, but automatic filters screen each one as it is sent, and harmful or offensive content, such as harassment, hate, threats or spam, may be removed. Signed-in visitors can report bottles that break the rules.",
     },
     replies: {
       question: "Can I reply to a bottle I found?",
@@ -31,7 +31,7 @@ export const faq = {
     languages: {
       question: "Which languages are supported?",
       answer:
-        "The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language, and every bottle you find can be translated into one of eight languages.",
+        "The site is available in English and Traditional Chinese; switch at any time with the language menu at the top of the page. Bottles can be written in any language. Which languages you can translate them into depends on how this site is set up and on your browser: the translate menu offers, of eight languages, those that the site's server or your own browser can translate into, and marks the ones your browser translates on your device, where the text never leaves it.",
     },
   },
   more: "Still wondering about something?",

@@ -2,7 +2,7 @@
 export const home = {
   title: "Messages carried by the tide",
   lead: "Write something anonymous, set it adrift, and find a note from a stranger somewhere in the world.",
-  loading: "Loading message bottles...",
+  loading: "Loading message bottles…",
   actions: {
     write: "Write a Message",
     find: "Find a Bottle",
@@ -13,6 +13,9 @@ export const home = {
     drifted: "The bottle drifted away.",
     empty: "Every bottle has drifted away. Write one of your own to set it afloat.",
     tip: "Tip: Click on a floating bottle to view the message inside!",
+    emptySeaTitle: "The sea is empty",
+    emptySeaBody:
+      "No one has shared a public bottle yet. Write one and set it afloat for others to find.",
   },
   features: {
     title: "Every bottle has a journey",
@@ -32,7 +35,7 @@ export const home = {
   story: {
     about: {
       title: "About",
-      body: "Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the country a bottle sets out from travels with it.",
+      body: "Tidings is a quiet corner of the internet where strangers write to each other without names, profiles or follower counts. Only the name and flag of the country a bottle sets out from travel with it.",
     },
     howItWorks: {
       title: "How It Works",

@@ -7,7 +7,7 @@ export const privacy = {
   intro:
     "Tidings is built to be anonymous. You do not need an account to write, find or translate bottles, and we collect only what the site needs to work and to stay safe.",
   sections: {
-    collected: {
+    informationWeCollect: {
       title: "Information we collect",
       body: "When you use Tidings we may collect:",
       item1:
@@ -21,7 +21,7 @@ export const privacy = {
       item5:
         "Device information: your browser, operating system and language, so pages display correctly on your device.",
     },
-    use: {
+    howWeUseIt: {
       title: "How we use your information",
       body: "We use this information only to:",
       item1: "deliver your bottles to other visitors and show where they came from;",
@@ -45,7 +45,7 @@ export const privacy = {
         "Your language preference, which is kept in your browser's localStorage rather than in a cookie.",
       note: "You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.",
     },
-    thirdParty: {
+    otherSites: {
       title: "Links to other sites",
       body: "Tidings may contain links to websites we do not operate. We are not responsible for their content or privacy practices, so please read the privacy policy of every site you visit.",
     },
@@ -57,7 +57,7 @@ export const privacy = {
       title: "Changes to this policy",
       body: "We may update this policy from time to time. When we do, we will post the new version on this page and change the date at the top. Continuing to use Tidings after a change means you accept the updated policy.",
     },
-    contact: {
+    contactUs: {
       title: "Contact us",
       body: "If you have questions about this policy or your information, please reach us through our {link:string}.",
       linkLabel: "contact page",

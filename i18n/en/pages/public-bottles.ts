@@ -2,7 +2,7 @@
 export const publicBottles = {
   title: "Public Bottles",
   subtitle: "Messages their writers chose to share with everyone.",
-  loading: "Loading public bottles...",
+  loading: "Loading public bottles…",
   error: "Unable to load messages at this time.",
   tryAgain: "Try Again",
   empty: "No public bottles available yet. Be the first to share one!",

@@ -8,7 +8,7 @@ export const terms = {
       title: "Acceptance of terms",
       body: "By accessing or using Tidings, you agree to be bound by these Terms of Service and by our Privacy Policy. If you do not agree with any part of them, please do not use the site.",
     },
-    licence: {
+    useLicence: {
       title: "Use licence",
       body: "We grant you a personal, non-exclusive, non-transferable and revocable licence to use Tidings for your own non-commercial purposes. Under this licence you may not:",
       item1: "copy, modify or redistribute the site's software, design or materials;",
@@ -18,7 +18,7 @@ export const terms = {
       item5: "remove any copyright or other proprietary notices.",
       note: "This licence ends automatically if you break any of these restrictions, and we may end it at any time.",
     },
-    content: {
+    contentGuidelines: {
       title: "Content guidelines",
       body: "You are responsible for everything you write and send. Do not post or send content that:",
       item1: "is illegal, or promotes illegal activity;",
@@ -30,7 +30,7 @@ export const terms = {
     },
     disclaimer: {
       title: "Disclaimer",
-      body: 'Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors; we do not review them before they are published and we do not endorse them.',
+      body: 'Tidings is provided "as is" and "as available", without warranties of any kind. Messages are written by visitors. No person reviews them before they are published, though automatic filters screen each message as it is sent, and we do not endorse them.',
       moderation:
         "We may remove any content that breaks these terms or that we consider harmful, at any time and without notice. Visitors who violate these terms may have their use of Tidings limited or blocked.",
     },
@@ -42,7 +42,7 @@ export const terms = {
       title: "Changes to these terms",
       body: "We may revise these terms at any time. The current version is always published on this page, and by continuing to use Tidings after a change you agree to the revised terms.",
     },
-    law: {
+    governingLaw: {
       title: "Governing law",
       body: "These terms are governed by and construed in accordance with the laws of the United States, and you submit to the jurisdiction of its courts for any dispute arising from them.",
     },

@@ -38,14 +38,14 @@ export const auth: Translation["auth"] = {
   signedOutEverywhere: "你已從所有裝置登出。",
   deleteTitle: "刪除帳號",
   deleteLead:
-    "刪除你的帳號、登入紀錄與按讚紀錄。你寫過的瓶子會繼續留在海上，它們從未與你的帳號連結。",
+    "刪除你的帳號、登入工作階段與按讚紀錄。你寫過的瓶子會繼續留在海上，因為它們從未與你的帳號連結。",
   deleteOpen: "刪除帳號…",
   deleteConfirmTitle: "確定要刪除帳號嗎？",
-  deleteConfirmBody: "此操作無法復原，你的帳號、登入紀錄與按讚紀錄都將被刪除。請輸入密碼以確認。",
+  deleteConfirmBody:
+    "此操作無法復原，你的帳號、登入工作階段與按讚紀錄都將被刪除。請輸入密碼以確認。",
   deleteConfirm: "刪除我的帳號",
   deleting: "刪除中…",
   deleted: "你的帳號已刪除。",
-  cancel: "取消",
   account: "帳號",
   accountMenu: "帳號：{username}",
   requiredTitle: "請先登入",

@@ -12,7 +12,7 @@ export const contact: Translation["contact"] = {
   message: "訊息",
   messagePlaceholder: "有什麼我們可以幫忙的嗎？",
   send: "送出訊息",
-  sending: "傳送中...",
+  sending: "送出中…",
   sentTitle: "訊息已送出",
   sentBody: "感謝你的來信，我們會盡快回覆你！",
   failedTitle: "訊息未能送出",

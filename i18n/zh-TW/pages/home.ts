@@ -3,7 +3,7 @@ import type { Translation } from "../../i18n-types";
 export const home: Translation["home"] = {
   title: "讓潮水替你傳遞心聲",
   lead: "匿名寫下一段話，讓它隨波漂流，也拾起世界某處陌生人寄出的瓶中信。",
-  loading: "正在載入瓶中信...",
+  loading: "正在載入瓶中信…",
   actions: {
     write: "寫一封信",
     find: "尋找瓶子",
@@ -14,6 +14,8 @@ export const home: Translation["home"] = {
     drifted: "瓶子漂走了。",
     empty: "瓶子都漂走了。寫一封屬於你的信，讓它出航吧。",
     tip: "小提示：點一下漂流中的瓶子，看看裡面裝了什麼訊息！",
+    emptySeaTitle: "海上空空如也",
+    emptySeaBody: "還沒有人分享公開的瓶子。寫一封信，讓它出航，等待別人拾起吧。",
   },
   features: {
     title: "每個瓶子都有自己的旅程",
@@ -33,7 +35,7 @@ export const home: Translation["home"] = {
   story: {
     about: {
       title: "關於我們",
-      body: "Tidings 是網路上一個安靜的角落，陌生人在這裡互相寫信，不需要名字、個人檔案或追蹤人數。跟著瓶子一起出航的，只有它出發的國家。",
+      body: "Tidings 是網路上一個安靜的角落，陌生人在這裡互相寫信，不需要名字、個人檔案或追蹤人數。跟著瓶子一起出航的，只有它出發地的國名與國旗。",
     },
     howItWorks: {
       title: "運作方式",

@@ -167,7 +167,7 @@ export async function banQueuedVisitor(
     .executeTakeFirst();
   if (!latest) throw new DomainError("NOT_FOUND", "no reports of this visitor");
   const banned = await chat.bans.ban(visitorId, latest.reported_ip_key);
-  for (const key of banned.keys) await chat.broker.ban(key, banned.until);
+  await chat.broker.ban(banned.keys, banned.until);
   await db
     .updateTable("chat_reports")
     .set({ handled_at: now })

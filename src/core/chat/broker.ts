@@ -46,10 +46,10 @@ export interface ChatBroker {
   /** A message the visitor's partner sent in their current or a recently ended chat. */
   partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined>;
   /**
-   * Ends whatever the visitors a ban key covers ("visitor:<id>", or "ip:<hash>" for everyone
-   * from that address) are doing, and tells them they are banned until `until`.
+   * Ends whatever the visitors the ban keys cover ("visitor:<id>", or "ip:<hash>" for everyone
+   * from that address) are doing, and tells each of them once that they are banned until `until`.
    */
-  ban(key: string, until: number): Promise<void>;
+  ban(keys: readonly string[], until: number): Promise<void>;
   /**
    * Ends the visitor's chat (the partner hears they left) and keeps the two from being paired
    * again until `until`, by the partner's visitor id and by their address. Answers who was

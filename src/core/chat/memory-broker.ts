@@ -392,14 +392,15 @@ export class InMemoryChatBroker implements ChatBroker {
     return undefined;
   }
 
-  async ban(key: string, until: number): Promise<void> {
-    const [kind, id] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-    const covered =
-      kind === "visitor"
-        ? [id]
-        : [...this.#presence]
-            .filter(([, p]) => p.visitor?.ipKey === id)
-            .map(([visitorId]) => visitorId);
+  async ban(keys: readonly string[], until: number): Promise<void> {
+    const covered = new Set<string>();
+    for (const key of keys) {
+      const id = key.slice(key.indexOf(":") + 1);
+      if (key.startsWith("visitor:")) covered.add(id);
+      else
+        for (const [visitorId, p] of this.#presence)
+          if (p.visitor?.ipKey === id) covered.add(visitorId);
+    }
     for (const visitorId of covered) {
       this.#end(visitorId);
       this.#presence.get(visitorId)?.mailbox.push({ type: "banned", until });

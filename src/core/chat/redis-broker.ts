@@ -337,8 +337,8 @@ export class RedisChatBroker implements ChatBroker {
     await this.#run("mute", visitorId, until);
   }
 
-  async ban(key: string, until: number): Promise<void> {
-    await this.#run("ban", key, until);
+  async ban(keys: readonly string[], until: number): Promise<void> {
+    if (keys.length > 0) await this.#run("ban", until, ...keys);
   }
 
   async online(): Promise<number> {

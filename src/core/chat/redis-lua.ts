@@ -316,16 +316,27 @@ if ttl > 0 then redis.call('SET', K .. 'mute:' .. ARGV[3], ARGV[4], 'PX', ttl) e
 push(ARGV[3], { type = 'muted', ['until'] = tonumber(ARGV[4]) })
 return 1
 `,
-  /** ARGV: ban key ('visitor:<id>' or 'ip:<hash>'), until. Ends the chats it covers. */
+  /**
+   * ARGV: until, then ban keys ('visitor:<id>' or 'ip:<hash>'). Ends the chats they cover and
+   * tells each visitor covered once.
+   */
   ban: `
-local key = ARGV[3]
-local untilMs = tonumber(ARGV[4])
-if untilMs > now then redis.call('SET', K .. 'ban:' .. key, untilMs, 'PX', untilMs - now) end
-local covered = {}
-if string.sub(key, 1, 8) == 'visitor:' then
-  covered = { string.sub(key, 9) }
-else
-  covered = redis.call('SMEMBERS', K .. 'ip:' .. string.sub(key, 4))
+local untilMs = tonumber(ARGV[3])
+local covered, seen = {}, {}
+local function cover(v)
+  if not seen[v] then
+    seen[v] = true
+    covered[#covered + 1] = v
+  end
+end
+for i = 4, #ARGV do
+  local key = ARGV[i]
+  if untilMs > now then redis.call('SET', K .. 'ban:' .. key, untilMs, 'PX', untilMs - now) end
+  if string.sub(key, 1, 8) == 'visitor:' then
+    cover(string.sub(key, 9))
+  else
+    for _, v in ipairs(redis.call('SMEMBERS', K .. 'ip:' .. string.sub(key, 4))) do cover(v) end
+  end
 end
 for _, v in ipairs(covered) do
   leave(v)

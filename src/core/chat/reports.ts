@@ -67,7 +67,7 @@ export async function reportChatMessage(
     report.reason === "childSafety" || !safe || Number(reporters) >= BAN_AFTER_REPORTERS;
   if (banned) {
     const { keys, until } = await deps.bans.ban(message.senderVisitorId, message.senderIpKey);
-    for (const key of keys) await deps.broker.ban(key, until);
+    await deps.broker.ban(keys, until);
   }
   return { banned };
 }

@@ -106,7 +106,7 @@ export async function sendChatMessage(
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
       const { keys, until } = await deps.bans.ban(sender.visitorId, sender.ipKey);
-      for (const key of keys) await deps.broker.ban(key, until);
+      await deps.broker.ban(keys, until);
     }
   }
   return message;

@@ -1,31 +1,17 @@
 import { useNavigate } from "@tanstack/react-router";
 import { LogOut, UserRound } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
-import { toast } from "sonner";
-import { useAccount, useLeaveAccount } from "../lib/account.ts";
-import { errorMessage } from "../lib/errors.ts";
+import { useAccount, useSignOut } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
-import { trpc } from "../lib/trpc.ts";
-import { AccountTriggerContent } from "./AccountMenu.tsx";
+import { AccountTriggerContent } from "./AccountTrigger.tsx";
 
 /** The signed-in visitor's menu: their account page and signing out. */
 export function AccountDropdown({ defaultOpen }: { defaultOpen: boolean }) {
   const { LL } = useI18n();
   const { user } = useAccount();
   const navigate = useNavigate();
-  const leave = useLeaveAccount();
-  const signOut = trpc.auth.signOut.useMutation();
+  const { busy, signOut } = useSignOut();
   if (!user) return null;
-
-  const onSignOut = async () => {
-    try {
-      await signOut.mutateAsync();
-    } catch (error) {
-      toast.error(errorMessage(LL, error));
-      return;
-    }
-    await leave(LL.auth.signedOut());
-  };
 
   return (
     <DropdownMenu.Root defaultOpen={defaultOpen}>
@@ -46,12 +32,8 @@ export function AccountDropdown({ defaultOpen }: { defaultOpen: boolean }) {
             <span>{LL.auth.account()}</span>
             <UserRound aria-hidden="true" className="account-menu__icon" />
           </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="menu__item"
-            disabled={signOut.isPending}
-            onSelect={() => void onSignOut()}
-          >
-            <span>{signOut.isPending ? LL.auth.signingOut() : LL.auth.signOut()}</span>
+          <DropdownMenu.Item className="menu__item" disabled={busy} onSelect={() => void signOut()}>
+            <span>{busy ? LL.auth.signingOut() : LL.auth.signOut()}</span>
             <LogOut aria-hidden="true" className="account-menu__icon" />
           </DropdownMenu.Item>
         </DropdownMenu.Content>

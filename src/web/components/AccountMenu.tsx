@@ -1,7 +1,8 @@
 import { Link, useLocation } from "@tanstack/react-router";
-import { LogIn, UserRound } from "lucide-react";
+import { LogIn } from "lucide-react";
 import { signInSearch, useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { AccountTriggerContent } from "./AccountTrigger.tsx";
 import { DeferredMenu } from "./DeferredMenu.tsx";
 import "./AccountMenu.css";
 
@@ -35,15 +36,5 @@ export function AccountMenu() {
     >
       <AccountTriggerContent username={user.username} />
     </DeferredMenu>
-  );
-}
-
-/** What the trigger shows, the same before and after the menu's code arrives. */
-export function AccountTriggerContent({ username }: { username: string }) {
-  return (
-    <>
-      <UserRound aria-hidden="true" />
-      <span className="account-trigger__label account-trigger__name">{username}</span>
-    </>
   );
 }

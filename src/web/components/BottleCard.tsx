@@ -1,28 +1,19 @@
 import { Clock, Flag, Heart, Hourglass } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { type RefObject, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { type BottleCard as BottleCardData, bottleReportReasons } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
-import type { TargetLanguage } from "../../common/translation.ts";
 import { useAccount } from "../lib/account.ts";
-import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 import { trpc } from "../lib/trpc.ts";
+import { useBottleLike } from "./bottle/useBottleLike.ts";
 import { ReportDialog } from "./ReportDialog.tsx";
 import { SignInRequiredDialog } from "./SignInRequiredDialog.tsx";
-import {
-  TranslateMenu,
-  TranslationNote,
-  translateWithToasts,
-  useOfferedLanguages,
-} from "./TranslateMenu.tsx";
+import { TranslateMenu } from "./translate/TranslateMenu.tsx";
+import { TranslationNote } from "./translate/TranslationNote.tsx";
+import { useTextTranslation } from "./translate/useTextTranslation.ts";
 import "./BottleCard.css";
-
-interface LikeState {
-  liked: boolean;
-  count: number;
-}
 
 export interface BottleCardProps {
   bottle: BottleCardData;
@@ -44,87 +35,33 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
   const ownHeadingId = useId();
   const titleId = headingId ?? ownHeadingId;
   const { user, pending: accountPending } = useAccount();
-  const utils = trpc.useUtils();
-
-  // Like: shown at once, then set to what the server answers.
-  const serverLike = `${bottle.id}:${bottle.isLiked}:${bottle.likeCount}`;
-  const [seenServerLike, setSeenServerLike] = useState(serverLike);
-  const [like, setLike] = useState<LikeState>({
-    liked: bottle.isLiked,
-    count: bottle.likeCount,
-  });
-  if (seenServerLike !== serverLike) {
-    // Fresh data from the server (a refetch after signing in or out) wins over what we showed.
-    setSeenServerLike(serverLike);
-    setLike({ liked: bottle.isLiked, count: bottle.likeCount });
-  }
-  const liking = useRef(false);
-  const toggleLike = trpc.bottles.toggleLike.useMutation();
 
   const [signInOpen, setSignInOpen] = useState(false);
   const [signInReason, setSignInReason] = useState<string>();
   const [reportOpen, setReportOpen] = useState(false);
   const report = trpc.bottles.report.useMutation();
 
-  const [translation, setTranslation] = useState<{ text: string; target: TargetLanguage }>();
-  const [showOriginal, setShowOriginal] = useState(false);
   const translate = trpc.translate.bottle.useMutation();
-  const offered = useOfferedLanguages();
+  const translation = useTextTranslation(bottle.message, (target) =>
+    translate.mutateAsync({ bottleId: bottle.id, target }),
+  );
 
   const hasId = Number.isInteger(bottle.id) && bottle.id > 0;
   const signedOut = !user && !accountPending;
 
-  const askToSignIn = (reason: string) => {
+  // The button that asked for an account takes focus back when the sign-in dialog closes.
+  const likeButton = useRef<HTMLButtonElement>(null);
+  const reportButton = useRef<HTMLButtonElement>(null);
+  const signInOpener = useRef<HTMLButtonElement | null>(null);
+  const askToSignIn = (reason: string, opener: RefObject<HTMLButtonElement | null>) => {
+    signInOpener.current = opener.current;
     setSignInReason(reason);
     setSignInOpen(true);
   };
 
-  /** Keeps the public list's copy in step, so reopening the bottle shows the new count. */
-  const rememberLike = (next: LikeState) => {
-    utils.bottles.publicList.setData(undefined, (old) =>
-      old
-        ? {
-            bottles: old.bottles.map((b) =>
-              b.id === bottle.id ? { ...b, isLiked: next.liked, likeCount: next.count } : b,
-            ),
-          }
-        : old,
-    );
-  };
-
-  const onLike = async () => {
-    if (!hasId) {
-      toast.error(t.cannotLike());
-      return;
-    }
-    if (signedOut) {
-      askToSignIn(t.likeSignIn());
-      return;
-    }
-    if (liking.current) return;
-    liking.current = true;
-    const before = like;
-    setLike({ liked: !before.liked, count: Math.max(0, before.count + (before.liked ? -1 : 1)) });
-    try {
-      const result = await toggleLike.mutateAsync({ bottleId: bottle.id });
-      const next = { liked: result.liked, count: result.count };
-      setLike(next);
-      setSeenServerLike(`${bottle.id}:${next.liked}:${next.count}`);
-      rememberLike(next);
-    } catch (error) {
-      setLike(before);
-      const code = appCodeOf(error);
-      if (code === "UNAUTHORIZED") {
-        askToSignIn(t.likeSignIn());
-      } else {
-        toast.error(t.likeFailedTitle(), {
-          description: code === "RATE_LIMITED" ? errorMessage(LL, error) : t.likeFailedBody(),
-        });
-      }
-    } finally {
-      liking.current = false;
-    }
-  };
+  const { like, onLike } = useBottleLike(bottle, signedOut, (reason) =>
+    askToSignIn(reason, likeButton),
+  );
 
   const onReport = () => {
     if (!hasId) {
@@ -132,27 +69,12 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
       return;
     }
     if (signedOut) {
-      askToSignIn(t.reportSignIn());
+      askToSignIn(t.reportSignIn(), reportButton);
       return;
     }
     setReportOpen(true);
   };
 
-  const onTranslate = async (target: TargetLanguage) => {
-    // One translation at a time (spec 5).
-    if (translate.isPending) return;
-    await translateWithToasts(
-      LL,
-      target,
-      () => translate.mutateAsync({ bottleId: bottle.id, target }),
-      (result) => {
-        setTranslation({ text: result.text, target: result.target });
-        setShowOriginal(false);
-      },
-    );
-  };
-
-  const showing = translation && !showOriginal ? translation : undefined;
   const country = countryName(bottle.countryCode, locale);
   const [fromBefore, fromAfter] = around((marker) => t.from({ country: marker }));
   const sent = new Date(bottle.createdAt);
@@ -189,25 +111,18 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
       </header>
 
       <div className="bottle-card__paper">
-        <p className="bottle-card__message" lang={showing?.target}>
-          {showing ? showing.text : bottle.message}
+        <p className="bottle-card__message" lang={translation.shownLanguage}>
+          {translation.shownText}
         </p>
       </div>
 
-      {translation && (
-        <TranslationNote
-          target={translation.target}
-          showingOriginal={showOriginal}
-          onToggle={() => setShowOriginal((value) => !value)}
-          className="bottle-card__translated"
-          buttonClassName="bottle-card__link-button"
-        />
-      )}
+      <TranslationNote of={translation} className="bottle-card__translated" />
 
       <div className="bottle-card__actions">
         <button
           type="button"
           className={like.liked ? "bottle-action bottle-action--like is-liked" : "bottle-action"}
+          ref={likeButton}
           aria-pressed={like.liked}
           aria-label={t.likeLabel({ count: like.count })}
           onClick={onLike}
@@ -219,6 +134,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         <button
           type="button"
           className="bottle-action"
+          ref={reportButton}
           aria-label={t.reportLabel()}
           onClick={onReport}
         >
@@ -227,10 +143,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         </button>
 
         <TranslateMenu
-          onTranslate={(target) => void onTranslate(target)}
-          busy={translate.isPending}
-          current={showing?.target}
-          offered={offered}
+          of={translation}
           triggerClassName="bottle-action"
           align="end"
           sideOffset={8}
@@ -246,9 +159,15 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         lead={t.reportLead()}
         submit={(reason) => report.mutateAsync({ bottleId: bottle.id, reason })}
         notFound={t.reportNotFound()}
-        onSignInNeeded={() => askToSignIn(t.reportSignIn())}
+        onSignInNeeded={() => askToSignIn(t.reportSignIn(), reportButton)}
+        returnFocus={() => reportButton.current}
       />
-      <SignInRequiredDialog open={signInOpen} onOpenChange={setSignInOpen} reason={signInReason} />
+      <SignInRequiredDialog
+        open={signInOpen}
+        onOpenChange={setSignInOpen}
+        reason={signInReason}
+        returnFocus={() => signInOpener.current}
+      />
     </article>
   );
 }

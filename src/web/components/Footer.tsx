@@ -4,14 +4,8 @@ import { localizedPath, type PageSlug } from "../../common/locales.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { siteConfig } from "../lib/site.ts";
 
-type FooterKey = "about" | "privacy" | "terms" | "contact" | "faq";
-const footerLinks: ReadonlyArray<{ slug: PageSlug; key: FooterKey }> = [
-  { slug: "about", key: "about" },
-  { slug: "privacy", key: "privacy" },
-  { slug: "terms", key: "terms" },
-  { slug: "contact", key: "contact" },
-  { slug: "faq", key: "faq" },
-];
+/** The footer's pages; each one's words are under its own name in the dictionary. */
+const footerLinks = ["about", "privacy", "terms", "contact", "faq"] as const satisfies PageSlug[];
 
 export function Footer() {
   const { LL, prefix } = useI18n();
@@ -29,9 +23,9 @@ export function Footer() {
         </div>
         <nav aria-label={LL.footer.pages()}>
           <ul className="site-footer__links">
-            {footerLinks.map(({ slug, key }) => (
-              <li key={key}>
-                <Link to={localizedPath(prefix, slug)}>{LL.footer[key]()}</Link>
+            {footerLinks.map((slug) => (
+              <li key={slug}>
+                <Link to={localizedPath(prefix, slug)}>{LL.footer[slug]()}</Link>
               </li>
             ))}
           </ul>

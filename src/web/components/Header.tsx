@@ -1,7 +1,8 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import { Menu, Waves, X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
-import { localizedPath, type PageSlug } from "../../common/locales.ts";
+import { useEffect, useId, useRef, useState } from "react";
+import { localizedPath } from "../../common/locales.ts";
+import { titleKeyOfSlug } from "../../common/page-meta.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountMenu } from "./AccountMenu.tsx";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
@@ -9,15 +10,10 @@ import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 /** The spec's threshold for the header's background. */
 const SCROLL_THRESHOLD_PX = 10;
 
-type NavKey = "home" | "create" | "discover" | "randomChat" | "about" | "faq";
-const navItems: ReadonlyArray<{ slug: PageSlug; key: NavKey }> = [
-  { slug: "", key: "home" },
-  { slug: "create", key: "create" },
-  { slug: "discover", key: "discover" },
-  { slug: "random-chat", key: "randomChat" },
-  { slug: "about", key: "about" },
-  { slug: "faq", key: "faq" },
-];
+/** The header's pages, each named in the dictionary as in page titles ("random-chat": randomChat). */
+const navItems = (["", "create", "discover", "random-chat", "about", "faq"] as const).map(
+  (slug) => ({ slug, key: titleKeyOfSlug[slug] }),
+);
 
 function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(false);
@@ -36,10 +32,23 @@ export function Header() {
   const scrolled = useScrolled();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
 
   // The menu closes whenever the path changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input.
   useEffect(() => setMenuOpen(false), [pathname]);
+
+  // Escape closes the open menu and hands focus back to its toggle.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      setMenuOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [menuOpen]);
 
   const links = (className: string) =>
     navItems.map(({ slug, key }) => {
@@ -73,6 +82,7 @@ export function Header() {
           <AccountMenu />
           <LanguageSwitcher />
           <button
+            ref={toggleRef}
             type="button"
             className="menu-toggle"
             aria-expanded={menuOpen}

@@ -3,7 +3,7 @@ import { Check } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type Locale, prefixOfLocale, splitPrefix, swapPrefix } from "../../common/locales.ts";
 import { storeLocale, useI18n, useSetFallbackLocale } from "../lib/i18n.tsx";
-import { LanguageTriggerContent } from "./LanguageSwitcher.tsx";
+import { LanguageTriggerContent, useLanguageLabel } from "./LanguageTrigger.tsx";
 
 const choices: ReadonlyArray<{ locale: Locale; key: "zhTW" | "en" }> = [
   { locale: "zh-TW", key: "zhTW" },
@@ -28,7 +28,7 @@ export function LanguageMenu({ defaultOpen }: { defaultOpen: boolean }) {
 
   return (
     <DropdownMenu.Root defaultOpen={defaultOpen}>
-      <DropdownMenu.Trigger className="lang-trigger" aria-label={LL.nav.language()}>
+      <DropdownMenu.Trigger className="lang-trigger" aria-label={useLanguageLabel()}>
         <LanguageTriggerContent />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

@@ -1,26 +1,13 @@
-import { Globe } from "lucide-react";
-import { useI18n } from "../lib/i18n.tsx";
 import { DeferredMenu } from "./DeferredMenu.tsx";
+import { LanguageTriggerContent, useLanguageLabel } from "./LanguageTrigger.tsx";
 
 const loadLanguageMenu = () => import("./LanguageMenu.tsx").then((m) => m.LanguageMenu);
 
 /** The header's language control; its menu (LanguageMenu) loads when reached for. */
 export function LanguageSwitcher() {
-  const { LL } = useI18n();
   return (
-    <DeferredMenu load={loadLanguageMenu} className="lang-trigger" label={LL.nav.language()}>
+    <DeferredMenu load={loadLanguageMenu} className="lang-trigger" label={useLanguageLabel()}>
       <LanguageTriggerContent />
     </DeferredMenu>
-  );
-}
-
-/** What the trigger shows, the same before and after the menu's code arrives. */
-export function LanguageTriggerContent() {
-  const { LL, locale } = useI18n();
-  return (
-    <>
-      <Globe aria-hidden="true" />
-      <span className="lang-trigger__label">{LL.languages[locale === "en" ? "en" : "zhTW"]()}</span>
-    </>
   );
 }

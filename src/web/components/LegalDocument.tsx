@@ -9,6 +9,48 @@ export interface LegalSection {
   content: ReactNode;
 }
 
+/** A section's words in a dictionary: its title, then paragraphs and list items in order. */
+type SectionWords = { title: () => string } & Record<string, unknown>;
+
+/**
+ * A section built from its words, in the order the dictionary gives them: `itemN` entries make
+ * one list where the first of them stands, every other entry a paragraph.
+ */
+function sectionOf(id: string, words: SectionWords): LegalSection {
+  const parts: ReactNode[] = [];
+  let items: string[] | undefined;
+  for (const [key, say] of Object.entries(words)) {
+    if (key === "title" || typeof say !== "function") continue;
+    const text = String(say());
+    if (!/^item\d+$/.test(key)) {
+      parts.push(<p key={key}>{text}</p>);
+    } else if (items) {
+      items.push(text);
+    } else {
+      // The list stands where its first item does; the later items join it.
+      items = [text];
+      parts.push(<LegalList key="list" items={items} />);
+    }
+  }
+  return { id, title: words.title(), content: parts };
+}
+
+/**
+ * Every section of a dictionary's `sections`, in order, each anchored at its key in kebab case
+ * ("governingLaw" → #governing-law); `special` draws the sections its keys name itself.
+ */
+export function legalSections(
+  sections: Record<string, SectionWords>,
+  special: Record<string, ReactNode> = {},
+): LegalSection[] {
+  return Object.entries(sections).map(([key, words]) => {
+    const id = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    return key in special
+      ? { id, title: words.title(), content: special[key] }
+      : sectionOf(id, words);
+  });
+}
+
 /**
  * A legal page (Privacy, Terms): title, a table of contents linking to each section, then the
  * sections, each under its own h2, in a narrow column.

@@ -1,10 +1,14 @@
-import { Flag, LoaderCircle } from "lucide-react";
+import { Flag } from "lucide-react";
 import { Dialog, RadioGroup } from "radix-ui";
-import { type FormEvent, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
-import "./dialog.css";
+import { useFieldContext, useFormState } from "./form/context.ts";
+import { DialogActions } from "./form/FormParts.tsx";
+import { isIssue } from "./form/issues.ts";
+import { SchemaForm } from "./form/SchemaForm.tsx";
+import { useSchemaForm } from "./form/useSchemaForm.ts";
+import { Modal } from "./Modal.tsx";
 import "./ReportDialog.css";
 
 export interface ReportDialogProps<Reason extends string> {
@@ -26,6 +30,60 @@ export interface ReportDialogProps<Reason extends string> {
   returnFocus?: () => HTMLElement | null | undefined;
 }
 
+/** The reasons as radio buttons; the first takes focus when none was chosen. */
+function ReasonField<Reason extends string>({
+  reasons,
+  reasonLabel,
+}: Pick<ReportDialogProps<Reason>, "reasons" | "reasonLabel">) {
+  const { LL } = useI18n();
+  const field = useFieldContext<string>();
+  const form = useFormState();
+  const id = `${form.id}-reason`;
+  const [first] = field.state.meta.errors;
+  const missing = isIssue(first);
+  return (
+    <>
+      <p id={`${id}-legend`} className="report-dialog__legend">
+        {LL.report.reason()}
+      </p>
+      <RadioGroup.Root
+        className="report-reasons"
+        aria-labelledby={`${id}-legend`}
+        aria-describedby={missing ? `${id}-error` : undefined}
+        aria-invalid={missing ? true : undefined}
+        aria-required="true"
+        value={field.state.value}
+        onValueChange={(value) => {
+          field.handleChange(value);
+          field.setMeta((meta) => ({ ...meta, errorMap: {} }));
+        }}
+        disabled={form.busy}
+      >
+        {reasons.map((value, index) => (
+          <div key={value} className="report-reason">
+            <RadioGroup.Item
+              id={`${id}-${value}`}
+              value={value}
+              className="report-reason__radio"
+              ref={index === 0 ? form.register(field.name) : undefined}
+            >
+              <RadioGroup.Indicator className="report-reason__dot" />
+            </RadioGroup.Item>
+            <label htmlFor={`${id}-${value}`} className="report-reason__label">
+              {reasonLabel(value)}
+            </label>
+          </div>
+        ))}
+      </RadioGroup.Root>
+      {missing && (
+        <p id={`${id}-error`} className="field__error report-dialog__error">
+          {LL.report.choose()}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** Asks why something should be looked at, and sends the report. */
 export function ReportDialog<Reason extends string>({
   open,
@@ -41,37 +99,23 @@ export function ReportDialog<Reason extends string>({
 }: ReportDialogProps<Reason>) {
   const { LL } = useI18n();
   const t = LL.report;
-  const id = useId();
-  const [reason, setReason] = useState<Reason>();
-  const [missing, setMissing] = useState(false);
-  const [pending, setPending] = useState(false);
-  const firstRadio = useRef<HTMLButtonElement>(null);
-
-  const changeOpen = (next: boolean) => {
-    if (!next && pending) return;
-    if (!next) {
-      setReason(undefined);
-      setMissing(false);
-    }
-    onOpenChange(next);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (pending) return;
-    if (!reason) {
-      setMissing(true);
-      firstRadio.current?.focus();
-      return;
-    }
-    setPending(true);
-    try {
-      await submit(reason);
-    } catch (error) {
-      setPending(false);
+  const chosen = (value: string) => reasons.find((reason) => reason === value);
+  const { form, state, busy } = useSchemaForm({
+    defaultValues: { reason: "" },
+    fields: ["reason"],
+    check: ({ reason }) => (chosen(reason) ? [] : [{ field: "reason", kind: "required" }]),
+    send: ({ reason }) => {
+      const picked = chosen(reason);
+      return picked ? submit(picked) : Promise.reject(new Error("no reason chosen"));
+    },
+    onSent: () => {
+      close();
+      toast.success(t.submittedTitle(), { description: t.submittedBody() });
+    },
+    onFailed: (error) => {
       const code = appCodeOf(error);
       if (code === "UNAUTHORIZED" && onSignInNeeded) {
-        changeOpen(false);
+        close();
         onSignInNeeded();
         return;
       }
@@ -79,94 +123,37 @@ export function ReportDialog<Reason extends string>({
       if (code === "NOT_FOUND" && notFound !== undefined) description = notFound;
       if (code === "RATE_LIMITED") description = errorMessage(LL, error);
       toast.error(t.failedTitle(), { description });
-      return;
-    }
-    setPending(false);
-    changeOpen(false);
-    toast.success(t.submittedTitle(), { description: t.submittedBody() });
+    },
+  });
+
+  // Closing forgets the reason chosen; a report on its way is not abandoned halfway.
+  function close() {
+    form.reset();
+    onOpenChange(false);
+  }
+  const changeOpen = (next: boolean) => {
+    if (next) onOpenChange(true);
+    else if (!busy) close();
   };
 
-  const legendId = `${id}-legend`;
-  const errorId = `${id}-error`;
-
   return (
-    <Dialog.Root open={open} onOpenChange={changeOpen}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog report-dialog"
-          onCloseAutoFocus={
-            returnFocus &&
-            ((event) => {
-              const target = returnFocus();
-              if (target?.isConnected) {
-                event.preventDefault();
-                target.focus();
-              }
-            })
-          }
-        >
-          <div className="dialog__icon dialog__icon--danger" aria-hidden="true">
-            <Flag />
-          </div>
-          <Dialog.Title className="dialog__title">{title}</Dialog.Title>
-          <Dialog.Description className="dialog__body">{lead}</Dialog.Description>
-          <form noValidate onSubmit={onSubmit} aria-busy={pending}>
-            <p id={legendId} className="report-dialog__legend">
-              {t.reason()}
-            </p>
-            <RadioGroup.Root
-              className="report-reasons"
-              aria-labelledby={legendId}
-              aria-describedby={missing ? errorId : undefined}
-              aria-invalid={missing ? true : undefined}
-              aria-required="true"
-              value={reason ?? ""}
-              onValueChange={(value) => {
-                const chosen = reasons.find((r) => r === value);
-                if (chosen === undefined) return;
-                setReason(chosen);
-                setMissing(false);
-              }}
-              disabled={pending}
-            >
-              {reasons.map((value, index) => (
-                <div key={value} className="report-reason">
-                  <RadioGroup.Item
-                    id={`${id}-${value}`}
-                    value={value}
-                    className="report-reason__radio"
-                    ref={index === 0 ? firstRadio : undefined}
-                  >
-                    <RadioGroup.Indicator className="report-reason__dot" />
-                  </RadioGroup.Item>
-                  <label htmlFor={`${id}-${value}`} className="report-reason__label">
-                    {reasonLabel(value)}
-                  </label>
-                </div>
-              ))}
-            </RadioGroup.Root>
-            {missing && (
-              <p id={errorId} className="field__error report-dialog__error">
-                {t.choose()}
-              </p>
-            )}
-            <div className="dialog__actions">
-              <Dialog.Close className="button button--ghost" disabled={pending}>
-                {t.cancel()}
-              </Dialog.Close>
-              <button type="submit" className="button report-dialog__submit" disabled={pending}>
-                {pending ? (
-                  <LoaderCircle aria-hidden="true" className="spinner" />
-                ) : (
-                  <Flag aria-hidden="true" />
-                )}
-                {pending ? t.submitting() : t.submit()}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal
+      open={open}
+      onOpenChange={changeOpen}
+      className="dialog report-dialog"
+      returnFocus={returnFocus}
+    >
+      <div className="dialog__icon dialog__icon--danger" aria-hidden="true">
+        <Flag />
+      </div>
+      <Dialog.Title className="dialog__title">{title}</Dialog.Title>
+      <Dialog.Description className="dialog__body">{lead}</Dialog.Description>
+      <SchemaForm form={form} state={state}>
+        <form.AppField name="reason">
+          {() => <ReasonField reasons={reasons} reasonLabel={reasonLabel} />}
+        </form.AppField>
+        <DialogActions close={Dialog.Close} labels={[t.submit(), t.submitting()]} icon={Flag} />
+      </SchemaForm>
+    </Modal>
   );
 }

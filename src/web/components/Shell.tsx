@@ -7,8 +7,8 @@ import { LocaleProvider, useI18n } from "../lib/i18n.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
 
-/** The header is 64 px high; toasts start just under it. */
-const TOAST_TOP_PX = 72;
+/** Toasts keep this far from the bottom edge (and from the right on wide screens). */
+const TOAST_OFFSET_PX = 20;
 
 /** Every page: header, content, footer, toasts, in the language of its prefix. */
 export function Shell() {
@@ -24,16 +24,28 @@ export function Shell() {
         <Outlet />
       </main>
       <Footer />
-      {/* Toasts sit below the fixed header, so they never cover its menu and account buttons. */}
-      <Toaster
-        position="top-center"
-        offset={{ top: TOAST_TOP_PX }}
-        mobileOffset={{ top: TOAST_TOP_PX }}
-        richColors
-        closeButton
-        theme="dark"
-      />
+      <Toasts />
     </LocaleProvider>
+  );
+}
+
+/**
+ * Toasts at the bottom (right on wide screens, full width on phones): never over a page's
+ * title, which sits at the top, nor over the header's menus.
+ */
+function Toasts() {
+  const { LL } = useI18n();
+  return (
+    <Toaster
+      position="bottom-right"
+      offset={{ bottom: TOAST_OFFSET_PX, right: TOAST_OFFSET_PX }}
+      mobileOffset={{ bottom: TOAST_OFFSET_PX }}
+      richColors
+      closeButton
+      theme="dark"
+      customAriaLabel={LL.common.notifications()}
+      toastOptions={{ closeButtonAriaLabel: LL.common.closeNotification() }}
+    />
   );
 }
 

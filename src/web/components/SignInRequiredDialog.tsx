@@ -3,48 +3,50 @@ import { LogIn } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { signInSearch } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
-import "./dialog.css";
+import { Modal } from "./Modal.tsx";
 
 export interface SignInRequiredDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Why an account is needed here; a general explanation when absent. */
   reason?: string;
+  /** What takes focus back when the dialog closes: it is opened without a Radix trigger. */
+  returnFocus?: () => HTMLElement | null | undefined;
 }
 
 /**
  * Shown when a signed-out visitor tries something that needs an account (like, report).
  * Its button leads to /auth, which brings the visitor back to this page afterwards.
  */
-export function SignInRequiredDialog({ open, onOpenChange, reason }: SignInRequiredDialogProps) {
+export function SignInRequiredDialog({
+  open,
+  onOpenChange,
+  reason,
+  returnFocus,
+}: SignInRequiredDialogProps) {
   const { LL } = useI18n();
   const { pathname, searchStr } = useLocation();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <div className="dialog__icon" aria-hidden="true">
-            <LogIn />
-          </div>
-          <Dialog.Title className="dialog__title">{LL.auth.requiredTitle()}</Dialog.Title>
-          <Dialog.Description className="dialog__body">
-            {reason ?? LL.auth.requiredBody()}
-          </Dialog.Description>
-          <div className="dialog__actions">
-            <Dialog.Close className="button button--ghost">{LL.auth.requiredCancel()}</Dialog.Close>
-            <Link
-              to="/auth"
-              search={signInSearch(pathname, searchStr)}
-              className="button button--primary"
-              onClick={() => onOpenChange(false)}
-            >
-              <LogIn aria-hidden="true" />
-              {LL.auth.requiredAction()}
-            </Link>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={open} onOpenChange={onOpenChange} className="dialog" returnFocus={returnFocus}>
+      <div className="dialog__icon" aria-hidden="true">
+        <LogIn />
+      </div>
+      <Dialog.Title className="dialog__title">{LL.auth.requiredTitle()}</Dialog.Title>
+      <Dialog.Description className="dialog__body">
+        {reason ?? LL.auth.requiredBody()}
+      </Dialog.Description>
+      <div className="dialog__actions">
+        <Dialog.Close className="button button--ghost">{LL.auth.requiredCancel()}</Dialog.Close>
+        <Link
+          to="/auth"
+          search={signInSearch(pathname, searchStr)}
+          className="button button--primary"
+          onClick={() => onOpenChange(false)}
+        >
+          <LogIn aria-hidden="true" />
+          {LL.auth.requiredAction()}
+        </Link>
+      </div>
+    </Modal>
   );
 }

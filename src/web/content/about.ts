@@ -34,7 +34,7 @@ export const about = {
       {
         icon: "global",
         title: "Global discovery",
-        body: "Open a random bottle that has washed ashore and read words from somewhere else in the world, translated if you like.",
+        body: "Open a random bottle that has washed ashore and read words from somewhere else in the world, translated when this site's server or your own browser can.",
       },
       {
         icon: "chat",

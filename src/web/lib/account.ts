@@ -1,8 +1,9 @@
 import { useNavigate } from "@tanstack/react-router";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { toast } from "sonner";
 import type { AccountUser } from "../../common/auth.ts";
 import { localizedPath } from "../../common/locales.ts";
+import { appCodeOf, errorMessage } from "./errors.ts";
 import { useI18n } from "./i18n.tsx";
 import { trpc } from "./trpc.ts";
 
@@ -48,6 +49,36 @@ export function useLeaveAccount(): (message: string) => Promise<void> {
     },
     [navigate, prefix, setAccountUser],
   );
+}
+
+/**
+ * Signing out here, or on every device: busy until the visitor has left the account's pages;
+ * a failure says why and keeps them signed in.
+ */
+export function useSignOut(everywhere = false): { busy: boolean; signOut: () => Promise<void> } {
+  const { LL } = useI18n();
+  const leave = useLeaveAccount();
+  const setAccountUser = useSetAccountUser();
+  const here = trpc.auth.signOut.useMutation();
+  const all = trpc.auth.signOutEverywhere.useMutation();
+  const request = everywhere ? all : here;
+  const [leaving, setLeaving] = useState(false);
+  const busy = request.isPending || leaving;
+  const signOut = async () => {
+    if (busy) return;
+    try {
+      await request.mutateAsync();
+    } catch (error) {
+      // A session already gone elsewhere: the page shows the visitor as signed out.
+      const lost = appCodeOf(error) === "UNAUTHORIZED";
+      toast.error(lost ? LL.errors.unauthorized() : errorMessage(LL, error));
+      if (lost) await setAccountUser(null);
+      return;
+    }
+    setLeaving(true);
+    await leave(everywhere ? LL.auth.signedOutEverywhere() : LL.auth.signedOut());
+  };
+  return { busy, signOut };
 }
 
 /**

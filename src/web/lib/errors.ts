@@ -20,35 +20,37 @@ export function fieldIssuesOf(error: unknown): FieldIssue[] {
   return dataOf(error)?.issues ?? [];
 }
 
+/** Seconds until a rate-limited action is allowed again, when the server said. */
+export function retryAfterOf(error: unknown): number | undefined {
+  return dataOf(error)?.retryAfter;
+}
+
 /** The application code a failed request carries, if the server answered at all. */
 export function appCodeOf(error: unknown): AppErrorCode | undefined {
   return dataOf(error)?.appCode;
 }
 
-/** The localized sentence for one field problem. */
-export function issueMessage(LL: TranslationFunctions, issue: FieldIssue | ClientIssue): string {
-  switch (issue.kind) {
-    case "required":
-      return LL.errors.required();
-    case "too_long":
-      return LL.errors.tooLong({ limit: issue.limit ?? 0 });
-    case "too_short":
-      return LL.errors.tooShort({ limit: issue.limit ?? 0 });
-    case "invalid_email":
-      return LL.errors.invalidEmail();
-    case "username_format":
-      return LL.errors.usernameFormat();
-    case "username_taken":
-      return LL.errors.usernameTaken();
-    case "password_is_username":
-      return LL.errors.passwordIsUsername();
-    case "passwords_mismatch":
-      return LL.errors.passwordsMismatch();
-    case "wrong_password":
-      return LL.errors.wrongPassword();
-    default:
-      return LL.errors.invalid();
-  }
+type Sentence = (LL: TranslationFunctions, limit: number) => string;
+
+/** Each field problem's sentence; `limit` is the bound a too long or too short text crossed. */
+const issueSentences: Record<(FieldIssue | ClientIssue)["kind"], Sentence> = {
+  required: (LL) => LL.errors.required(),
+  too_long: (LL, limit) => LL.errors.tooLong({ limit }),
+  too_short: (LL, limit) => LL.errors.tooShort({ limit }),
+  invalid_email: (LL) => LL.errors.invalidEmail(),
+  username_format: (LL) => LL.errors.usernameFormat(),
+  username_taken: (LL) => LL.errors.usernameTaken(),
+  password_is_username: (LL) => LL.errors.passwordIsUsername(),
+  passwords_mismatch: (LL) => LL.errors.passwordsMismatch(),
+  wrong_password: (LL) => LL.errors.wrongPassword(),
+  drift_past_expiry: (LL) => LL.errors.invalid(),
+  invalid: (LL) => LL.errors.invalid(),
+};
+
+/** The localized sentence for one field problem (an unknown kind reads "check this field"). */
+export function issueMessage(LL: TranslationFunctions, issue: { kind: string; limit?: number }) {
+  const sentence: Sentence | undefined = issueSentences[issue.kind as keyof typeof issueSentences];
+  return sentence ? sentence(LL, issue.limit ?? 0) : LL.errors.invalid();
 }
 
 /** "Try again in N minutes" past a minute, rounded up; seconds below that. */

@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import {
   BottleWine,
   Compass,
@@ -13,10 +12,10 @@ import {
   ShieldCheck,
   VenetianMask,
 } from "lucide-react";
-import { localizedPath } from "../../common/locales.ts";
+import { AboutPanel, AboutSection, FeatureGrid } from "../components/AboutParts.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
 import { about, type OfferIcon, type ValueIcon } from "../content/about.ts";
-import { useI18n } from "../lib/i18n.tsx";
 import { siteConfig } from "../lib/site.ts";
 import "./about.css";
 
@@ -36,18 +35,18 @@ const valueIcons: Record<ValueIcon, LucideIcon> = {
 
 /** The About page: English on both prefixes (spec 2); the header and footer keep the page's language. */
 export function AboutPage() {
-  const { prefix } = useI18n();
   const email = siteConfig().contactEmail;
 
   return (
     <div className="container about" lang="en">
       <PageIntro title={about.intro.title}>{about.intro.lead}</PageIntro>
 
-      <section className="about__section about-community" aria-labelledby="about-community">
-        <h2 id="about-community" className="about__heading">
-          {about.community.title}
-        </h2>
-        <p className="about__text about__text--center">{about.community.body}</p>
+      <AboutSection
+        id="community"
+        kind="community"
+        title={about.community.title}
+        lead={about.community.body}
+      >
         <ul className="about-stats">
           {about.community.stats.map((stat) => (
             <li key={stat.value} className="about-stats__item card">
@@ -56,64 +55,33 @@ export function AboutPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-offer">
-        <h2 id="about-offer" className="about__heading">
-          {about.offer.title}
-        </h2>
-        <p className="about__text about__text--center">{about.offer.lead}</p>
-        <ul className="about-grid about-grid--four">
-          {about.offer.items.map((item) => {
-            const Icon = offerIcons[item.icon];
-            return (
-              <li key={item.icon} className="about-feature card">
-                <span className="about-feature__icon" aria-hidden="true">
-                  <Icon />
-                </span>
-                <h3 className="about-feature__title">{item.title}</h3>
-                <p className="about-feature__body">{item.body}</p>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+      <AboutSection id="offer" title={about.offer.title} lead={about.offer.lead}>
+        <FeatureGrid
+          items={about.offer.items}
+          icons={offerIcons}
+          cardClassName="about-feature card"
+        />
+      </AboutSection>
 
-      <section className="about__section about-story card" aria-labelledby="about-story">
-        <h2 id="about-story" className="about__heading about__heading--start">
-          {about.story.title}
-        </h2>
+      <AboutSection id="story" kind="story" title={about.story.title}>
         {about.story.paragraphs.map((paragraph) => (
           <p key={paragraph.slice(0, 24)} className="about__text">
             {paragraph}
           </p>
         ))}
-      </section>
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-values">
-        <h2 id="about-values" className="about__heading">
-          {about.values.title}
-        </h2>
-        <ul className="about-grid about-grid--four">
-          {about.values.items.map((item) => {
-            const Icon = valueIcons[item.icon];
-            return (
-              <li key={item.icon} className="about-feature about-feature--value card">
-                <span className="about-feature__icon" aria-hidden="true">
-                  <Icon />
-                </span>
-                <h3 className="about-feature__title">{item.title}</h3>
-                <p className="about-feature__body">{item.body}</p>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+      <AboutSection id="values" title={about.values.title}>
+        <FeatureGrid
+          items={about.values.items}
+          icons={valueIcons}
+          cardClassName="about-feature about-feature--value card"
+        />
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-steps">
-        <h2 id="about-steps" className="about__heading">
-          {about.steps.title}
-        </h2>
+      <AboutSection id="steps" title={about.steps.title}>
         <ol className="about-steps">
           {about.steps.items.map((step, index) => (
             <li key={step.title} className="about-steps__item card">
@@ -125,12 +93,9 @@ export function AboutPage() {
             </li>
           ))}
         </ol>
-      </section>
+      </AboutSection>
 
-      <section className="about__section" aria-labelledby="about-testimonials">
-        <h2 id="about-testimonials" className="about__heading">
-          {about.testimonials.title}
-        </h2>
+      <AboutSection id="testimonials" title={about.testimonials.title}>
         <ul className="about-grid about-grid--two">
           {about.testimonials.items.map((item) => (
             <li key={item.name} className="card about-quote">
@@ -145,52 +110,49 @@ export function AboutPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </AboutSection>
 
       <div className="about__section about-grid about-grid--two about-panels">
-        <section className="card about-panel" aria-labelledby="about-contact">
-          <span className="about-feature__icon" aria-hidden="true">
-            <Mail />
-          </span>
-          <h2 id="about-contact" className="about-panel__title">
-            {about.contact.title}
-          </h2>
-          <p className="about__text">{about.contact.body}</p>
+        <AboutPanel
+          id="contact"
+          Icon={Mail}
+          title={about.contact.title}
+          body={about.contact.body}
+          className="card about-panel"
+        >
           <p className="about-panel__actions">
-            <Link to={localizedPath(prefix, "contact")} className="button button--ghost">
-              <PenLine aria-hidden="true" />
+            <PageLink to="contact" icon={PenLine} className="button button--ghost">
               {about.contact.link}
-            </Link>
+            </PageLink>
           </p>
           {email && (
             <p className="about-panel__email">
               {about.contact.emailLead} <a href={`mailto:${email}`}>{email}</a>
             </p>
           )}
-        </section>
-
-        <section className="card about-panel about-panel--future" aria-labelledby="about-future">
-          <span className="about-feature__icon about-feature__icon--leaf" aria-hidden="true">
-            <Leaf />
-          </span>
-          <h2 id="about-future" className="about-panel__title">
-            {about.future.title}
-          </h2>
-          <p className="about__text">{about.future.body}</p>
-        </section>
+        </AboutPanel>
+        <AboutPanel
+          id="future"
+          Icon={Leaf}
+          iconClassName="about-feature__icon about-feature__icon--leaf"
+          title={about.future.title}
+          body={about.future.body}
+          className="card about-panel about-panel--future"
+        />
       </div>
 
-      <section className="about-cta" aria-labelledby="about-cta">
-        <h2 id="about-cta" className="about-cta__title">
-          {about.cta.title}
-        </h2>
+      <AboutSection id="cta" kind="cta" title={about.cta.title}>
         <p className="about-cta__body">{about.cta.body}</p>
         {/* The spec names /en/create: the call to action is part of the English-only page. */}
-        <Link to={localizedPath("en", "create")} className="button button--primary button--large">
-          <BottleWine aria-hidden="true" />
+        <PageLink
+          to="create"
+          icon={BottleWine}
+          className="button button--primary button--large"
+          prefix="en"
+        >
           {about.cta.button}
-        </Link>
-      </section>
+        </PageLink>
+      </AboutSection>
     </div>
   );
 }

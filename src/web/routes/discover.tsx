@@ -1,11 +1,11 @@
-import { Link } from "@tanstack/react-router";
 import { CloudLightning, PenLine, RotateCcw, Search, Waves } from "lucide-react";
 import { type CSSProperties, useEffect, useRef, useState } from "react";
 import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
-import { localizedPath } from "../../common/locales.ts";
 import { Bottle, bottleVariants } from "../components/Bottle.tsx";
 import { BottleCard } from "../components/BottleCard.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
+import { WaveBand } from "../components/WaveBand.tsx";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
@@ -44,36 +44,8 @@ function isSearchPhase(phase: Phase): phase is SearchPhase {
   return (searchPhases as ReadonlyArray<Phase>).includes(phase);
 }
 
-const WAVE_PATH =
-  "M0 20 Q60 4 120 20 T240 20 T360 20 T480 20 T600 20 T720 20 T840 20 T960 20 V40 H0 Z";
-
-function Sea() {
-  return (
-    <>
-      <svg
-        className="discover-scene__waves discover-scene__waves--back"
-        viewBox="0 0 960 40"
-        preserveAspectRatio="none"
-        aria-hidden="true"
-        focusable="false"
-      >
-        <path d={WAVE_PATH} />
-      </svg>
-      <svg
-        className="discover-scene__waves discover-scene__waves--front"
-        viewBox="0 0 960 40"
-        preserveAspectRatio="none"
-        aria-hidden="true"
-        focusable="false"
-      >
-        <path d={WAVE_PATH} />
-      </svg>
-    </>
-  );
-}
-
 export function DiscoverPage() {
-  const { LL, prefix } = useI18n();
+  const { LL } = useI18n();
   const utils = trpc.useUtils();
   const utilsRef = useRef(utils);
   utilsRef.current = utils;
@@ -175,7 +147,11 @@ export function DiscoverPage() {
               <span />
               <span />
             </div>
-            <Sea />
+            <WaveBand className="discover-scene__waves" back shape="swell" />
+            <WaveBand
+              className="discover-scene__waves discover-scene__waves--front"
+              shape="swell"
+            />
           </div>
         )}
 
@@ -230,13 +206,13 @@ export function DiscoverPage() {
               {phase === "done" ? LL.discover.findAnother() : LL.discover.tryAgain()}
             </button>
             {phase === "empty" && (
-              <Link
-                to={localizedPath(prefix, "create")}
+              <PageLink
+                to="create"
+                icon={PenLine}
                 className="button button--secondary button--large"
               >
-                <PenLine aria-hidden="true" />
                 {LL.discover.write()}
-              </Link>
+              </PageLink>
             )}
           </div>
         )}

@@ -3,6 +3,7 @@ import { ChevronDown, Home } from "lucide-react";
 import { Accordion } from "radix-ui";
 import { localizedPath } from "../../common/locales.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./faq.css";
 
@@ -46,10 +47,9 @@ export function FaqPage() {
         {LL.faq.more()} <Link to={localizedPath(prefix, "contact")}>{LL.faq.contactLink()}</Link>
       </p>
       <div className="button-row">
-        <Link to={localizedPath(prefix, "")} className="button button--primary">
-          <Home aria-hidden="true" />
+        <PageLink to="" icon={Home} className="button button--primary">
           {LL.common.returnHome()}
-        </Link>
+        </PageLink>
       </div>
     </div>
   );

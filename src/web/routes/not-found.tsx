@@ -1,7 +1,8 @@
 import { Link, useLocation, useRouter } from "@tanstack/react-router";
 import { ArrowLeft, Home } from "lucide-react";
 import { useEffect } from "react";
-import { localizedPath, notFoundSuggestion } from "../../common/locales.ts";
+import { notFoundSuggestion } from "../../common/locales.ts";
+import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 
@@ -31,10 +32,9 @@ export function NotFoundPage() {
         </p>
       )}
       <div className="button-row">
-        <Link to={localizedPath(prefix, "")} className="button button--primary">
-          <Home aria-hidden="true" />
+        <PageLink to="" icon={Home} className="button button--primary">
           {LL.common.returnHome()}
-        </Link>
+        </PageLink>
         <button
           type="button"
           className="button button--ghost"

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { localizedPath } from "../../common/locales.ts";
-import { LegalDocument, LegalList, type LegalSection } from "../components/LegalDocument.tsx";
+import { LegalDocument, legalSections } from "../components/LegalDocument.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 import { siteConfig } from "../lib/site.ts";
@@ -19,79 +19,27 @@ export function PrivacyPage() {
   const today = new Date();
   const lastUpdated = new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(today);
   const [updatedBefore, updatedAfter] = around((date) => LL.privacy.lastUpdated({ date }));
-  const [contactBefore, contactAfter] = around((link) => s.contact.body({ link }));
-  const [emailBefore, emailAfter] = around((email) => s.contact.email({ email }));
+  const [contactBefore, contactAfter] = around((link) => s.contactUs.body({ link }));
+  const [emailBefore, emailAfter] = around((email) => s.contactUs.email({ email }));
 
-  const sections: LegalSection[] = [
-    {
-      id: "information-we-collect",
-      title: s.collected.title(),
-      content: (
-        <>
-          <p>{s.collected.body()}</p>
-          <LegalList
-            items={[
-              s.collected.item1(),
-              s.collected.item2(),
-              s.collected.item3(),
-              s.collected.item4(),
-              s.collected.item5(),
-            ]}
-          />
-        </>
-      ),
-    },
-    {
-      id: "how-we-use-it",
-      title: s.use.title(),
-      content: (
-        <>
-          <p>{s.use.body()}</p>
-          <LegalList items={[s.use.item1(), s.use.item2(), s.use.item3(), s.use.item4()]} />
-          <p>{s.use.note()}</p>
-        </>
-      ),
-    },
-    { id: "security", title: s.security.title(), content: <p>{s.security.body()}</p> },
-    {
-      id: "cookies",
-      title: s.cookies.title(),
-      content: (
-        <>
-          <p>{s.cookies.body()}</p>
-          <LegalList items={[s.cookies.item1(), s.cookies.item2(), s.cookies.item3()]} />
-          <p>{s.cookies.note()}</p>
-        </>
-      ),
-    },
-    {
-      id: "other-sites",
-      title: s.thirdParty.title(),
-      content: <p>{s.thirdParty.body()}</p>,
-    },
-    { id: "children", title: s.children.title(), content: <p>{s.children.body()}</p> },
-    { id: "changes", title: s.changes.title(), content: <p>{s.changes.body()}</p> },
-    {
-      id: "contact-us",
-      title: s.contact.title(),
-      content: (
-        <>
+  const sections = legalSections(s, {
+    contactUs: (
+      <>
+        <p>
+          {contactBefore}
+          <Link to={localizedPath(prefix, "contact")}>{s.contactUs.linkLabel()}</Link>
+          {contactAfter}
+        </p>
+        {contactEmail && (
           <p>
-            {contactBefore}
-            <Link to={localizedPath(prefix, "contact")}>{s.contact.linkLabel()}</Link>
-            {contactAfter}
+            {emailBefore}
+            <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+            {emailAfter}
           </p>
-          {contactEmail && (
-            <p>
-              {emailBefore}
-              <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
-              {emailAfter}
-            </p>
-          )}
-        </>
-      ),
-    },
-  ];
+        )}
+      </>
+    ),
+  });
 
   return (
     <LegalDocument

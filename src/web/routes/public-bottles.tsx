@@ -1,16 +1,14 @@
-import { Link } from "@tanstack/react-router";
-import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw, X } from "lucide-react";
-import { Dialog } from "radix-ui";
+import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw } from "lucide-react";
 import { type CSSProperties, type ReactNode, useId, useRef, useState } from "react";
 import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
-import { localizedPath } from "../../common/locales.ts";
 import { Bottle, bottleVariants } from "../components/Bottle.tsx";
 import { BottleCard } from "../components/BottleCard.tsx";
+import { BottleModal } from "../components/bottle/BottleModal.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
-import "../components/dialog.css";
 import "./public-bottles.css";
 
 /**
@@ -39,7 +37,7 @@ const SURFACE_PATH = "M0 9 Q60 1 120 9 T240 9 T360 9 T480 9 T600 9 T720 9 T840 9
 const BOB_STAGGER_S = 0.37;
 
 export function PublicBottlesPage() {
-  const { LL, locale, prefix } = useI18n();
+  const { LL, locale } = useI18n();
   const list = trpc.bottles.publicList.useQuery();
   const [modalOpen, setModalOpen] = useState(false);
   // The bottle as it was when opened: kept while the dialog closes, or if a refetch drops it.
@@ -82,14 +80,12 @@ export function PublicBottlesPage() {
           <Bottle variant="blue" className="public-state__bottle" />
           <p>{LL.publicBottles.empty()}</p>
           <div className="button-row">
-            <Link to={localizedPath(prefix, "create")} className="button button--primary">
-              <PenLine aria-hidden="true" />
+            <PageLink to="create" icon={PenLine} className="button button--primary">
               {LL.publicBottles.create()}
-            </Link>
-            <Link to={localizedPath(prefix, "")} className="button button--ghost">
-              <House aria-hidden="true" />
+            </PageLink>
+            <PageLink to="" icon={House} className="button button--ghost">
               {LL.publicBottles.returnHome()}
-            </Link>
+            </PageLink>
           </div>
         </div>
       </div>
@@ -161,35 +157,21 @@ export function PublicBottlesPage() {
       <PageIntro title={LL.publicBottles.title()}>{LL.publicBottles.subtitle()}</PageIntro>
       {body}
 
-      <Dialog.Root open={modalOpen} onOpenChange={setModalOpen}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content
-            className="dialog bottle-modal"
-            aria-labelledby={headingId}
-            aria-describedby={undefined}
-            onCloseAutoFocus={(event) => {
-              // The bottle that was opened takes focus back (there is no Dialog.Trigger).
-              event.preventDefault();
-              opener.current?.focus();
-            }}
-          >
-            {/* First in order, so it takes focus when the dialog opens. */}
-            <Dialog.Close className="bottle-modal__close">
-              <X aria-hidden="true" />
-              <span className="visually-hidden">{LL.common.close()}</span>
-            </Dialog.Close>
-            {open && (
-              <BottleCard
-                key={open.id}
-                bottle={open}
-                headingId={headingId}
-                className="bottle-card--modal"
-              />
-            )}
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <BottleModal
+        open={modalOpen}
+        onOpenChange={setModalOpen}
+        labelledBy={headingId}
+        returnFocus={() => opener.current}
+      >
+        {open && (
+          <BottleCard
+            key={open.id}
+            bottle={open}
+            headingId={headingId}
+            className="bottle-card--modal"
+          />
+        )}
+      </BottleModal>
     </div>
   );
 }

@@ -1,0 +1,85 @@
+import { useRef, useState } from "react";
+import { toast } from "sonner";
+import type { BottleCard } from "../../../common/bottles.ts";
+import { appCodeOf, errorMessage } from "../../lib/errors.ts";
+import { useI18n } from "../../lib/i18n.tsx";
+import { trpc } from "../../lib/trpc.ts";
+
+export interface LikeState {
+  liked: boolean;
+  count: number;
+}
+
+/**
+ * The heart of one bottle: shown at once on a click, then set to what the server answers.
+ * `askToSignIn` is called when the visitor has no account (or the server says so).
+ */
+export function useBottleLike(
+  bottle: BottleCard,
+  signedOut: boolean,
+  askToSignIn: (reason: string) => void,
+) {
+  const { LL } = useI18n();
+  const t = LL.discover.card;
+  const utils = trpc.useUtils();
+  const toggle = trpc.bottles.toggleLike.useMutation();
+  const busy = useRef(false);
+  const [like, setLike] = useState<LikeState>({ liked: bottle.isLiked, count: bottle.likeCount });
+
+  // New data in the props (a refetch after signing in or out) wins over what was shown. Only a
+  // change of the props counts: our own answer never resets the heart to the props it replaced.
+  const fromProps = `${bottle.id}:${bottle.isLiked}:${bottle.likeCount}`;
+  const [seenProps, setSeenProps] = useState(fromProps);
+  if (seenProps !== fromProps) {
+    setSeenProps(fromProps);
+    setLike({ liked: bottle.isLiked, count: bottle.likeCount });
+  }
+
+  /** Keeps the public list's copy in step, so reopening the bottle shows the new count. */
+  const remember = (next: LikeState) => {
+    utils.bottles.publicList.setData(undefined, (old) =>
+      old
+        ? {
+            bottles: old.bottles.map((b) =>
+              b.id === bottle.id ? { ...b, isLiked: next.liked, likeCount: next.count } : b,
+            ),
+          }
+        : old,
+    );
+  };
+
+  const onLike = async () => {
+    if (!(Number.isInteger(bottle.id) && bottle.id > 0)) {
+      toast.error(t.cannotLike());
+      return;
+    }
+    if (signedOut) {
+      askToSignIn(t.likeSignIn());
+      return;
+    }
+    if (busy.current) return;
+    busy.current = true;
+    const before = like;
+    setLike({ liked: !before.liked, count: Math.max(0, before.count + (before.liked ? -1 : 1)) });
+    try {
+      const result = await toggle.mutateAsync({ bottleId: bottle.id });
+      const next = { liked: result.liked, count: result.count };
+      setLike(next);
+      remember(next);
+    } catch (error) {
+      setLike(before);
+      const code = appCodeOf(error);
+      if (code === "UNAUTHORIZED") {
+        askToSignIn(t.likeSignIn());
+      } else {
+        toast.error(t.likeFailedTitle(), {
+          description: code === "RATE_LIMITED" ? errorMessage(LL, error) : t.likeFailedBody(),
+        });
+      }
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return { like, onLike };
+}

@@ -1,0 +1,154 @@
+import { CircleCheck, LogOut, SkipForward, WifiOff } from "lucide-react";
+import { useEffect, useId, useRef } from "react";
+import type { ChatPartner } from "../../../common/chat.ts";
+import { countryName, flagOf } from "../../../common/country.ts";
+import { useI18n } from "../../lib/i18n.tsx";
+import { around } from "../../lib/placeholder.ts";
+import { BackHome } from "./BackHome.tsx";
+import { ChatComposer } from "./ChatComposer.tsx";
+import { ChatMessages } from "./ChatMessages.tsx";
+import type { RandomChat } from "./useRandomChat.ts";
+
+/** "Chatting with a stranger from Japan", with the way home, End chat and Next beside it. */
+function ChatBanner({
+  partner,
+  headingId,
+  ended,
+  onEnd,
+  onNext,
+}: {
+  partner: ChatPartner;
+  headingId: string;
+  ended: boolean;
+  onEnd: () => void;
+  onNext: () => void;
+}) {
+  const { LL, locale } = useI18n();
+  const t = LL.randomChat;
+  const country = countryName(partner.countryCode, locale);
+  const [before, after] = around((marker) => t.chattingWith({ country: marker }));
+  return (
+    <header className="chat-panel__banner">
+      <span className="flag-badge chat-panel__flag" aria-hidden="true">
+        {flagOf(partner.countryCode)}
+      </span>
+      <div className="chat-panel__who">
+        <h2 id={headingId} className="chat-panel__heading">
+          {/* Read as one sentence (Chinese puts no space before the country); shown in two lines. */}
+          <span className="visually-hidden">{t.chattingWith({ country })}</span>
+          <span className="chat-panel__label" aria-hidden="true">
+            {before}
+          </span>
+          <span className="chat-panel__country" aria-hidden="true">
+            {country}
+          </span>
+          {after && (
+            <span className="chat-panel__label" aria-hidden="true">
+              {after}
+            </span>
+          )}
+        </h2>
+      </div>
+      <div className="chat-panel__tools">
+        <BackHome className="button button--ghost chat-panel__tool chat-panel__home" />
+        <button
+          type="button"
+          className="button button--ghost chat-panel__tool chat-panel__end"
+          onClick={onEnd}
+          disabled={ended}
+        >
+          <LogOut aria-hidden="true" />
+          {t.end()}
+        </button>
+        {/* Also after the partner has left: no need to wait for the start screen. */}
+        <button
+          type="button"
+          className="button button--primary chat-panel__tool chat-panel__next"
+          onClick={onNext}
+        >
+          <SkipForward aria-hidden="true" />
+          {t.next()}
+        </button>
+      </div>
+    </header>
+  );
+}
+
+/** "Match successful" over a new chat, for its first 3 s. */
+function MatchOverlay({ partner }: { partner: ChatPartner }) {
+  const { LL, locale } = useI18n();
+  const t = LL.randomChat;
+  const country = countryName(partner.countryCode, locale);
+  return (
+    <div className="chat-match" role="status">
+      <div className="chat-match__card">
+        <CircleCheck aria-hidden="true" className="chat-match__icon" />
+        <p className="chat-match__title">{t.matched()}</p>
+        <p className="chat-match__partner">
+          <span className="chat-match__flag" aria-hidden="true">
+            {flagOf(partner.countryCode)}
+          </span>
+          {country}
+        </p>
+        <p className="chat-match__body">{t.matchedBody({ country })}</p>
+      </div>
+    </div>
+  );
+}
+
+/** An open chat: the banner, the conversation, the partner's typing and the text box. */
+export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPartner }) {
+  const { LL } = useI18n();
+  const t = LL.randomChat;
+  const headingId = useId();
+  const ended = chat.ended !== null;
+  const panelRef = useRef<HTMLElement>(null);
+
+  // A new chat brings the whole panel on screen, text box included (once it has its size).
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      panelRef.current?.scrollIntoView({ block: "nearest" });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, []);
+
+  return (
+    <section ref={panelRef} className="chat-panel" aria-labelledby={headingId}>
+      <ChatBanner
+        partner={partner}
+        headingId={headingId}
+        ended={ended}
+        onEnd={chat.end}
+        onNext={() => void chat.next()}
+      />
+      {chat.reconnecting && !ended && (
+        <p className="chat-panel__notice" role="status">
+          <WifiOff aria-hidden="true" />
+          {t.reconnecting()}
+        </p>
+      )}
+      <div className="chat-panel__body">
+        <ChatMessages entries={chat.entries} />
+        {chat.matchOverlay && <MatchOverlay partner={partner} />}
+      </div>
+      <p className="chat-typing" aria-live="polite">
+        {chat.partnerTyping && !ended ? (
+          <>
+            <span className="chat-typing__dots" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            {t.typing()}
+          </>
+        ) : null}
+      </p>
+      <ChatComposer
+        disabled={ended}
+        composerRef={chat.composerRef}
+        onSend={chat.send}
+        onTyping={chat.noteTyping}
+      />
+    </section>
+  );
+}

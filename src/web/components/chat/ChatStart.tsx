@@ -1,0 +1,183 @@
+import { Info, LoaderCircle, MessagesSquare, ShieldBan, WifiOff, X } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { countryName, flagOf } from "../../../common/country.ts";
+import { useI18n } from "../../lib/i18n.tsx";
+import { trpc } from "../../lib/trpc.ts";
+import { hoursLeft } from "./useChatBan.ts";
+import type { RandomChat } from "./useRandomChat.ts";
+
+/** The online count is asked for again this often. */
+const ONLINE_REFRESH_MS = 15_000;
+
+/** Visitors waiting or chatting now. */
+function OnlineCount() {
+  const { LL } = useI18n();
+  const online = trpc.chat.online.useQuery(undefined, {
+    refetchInterval: ONLINE_REFRESH_MS,
+    staleTime: 0,
+  });
+  if (!online.data) return null;
+  const { count } = online.data;
+  return (
+    <p className="chat-online">
+      <span className="chat-online__dot" aria-hidden="true" />
+      <span aria-hidden="true">{LL.randomChat.online({ count })}</span>
+      <span className="visually-hidden">{LL.randomChat.onlineLabel({ count })}</span>
+    </p>
+  );
+}
+
+/** The visitor's own country (shown to the partner), and the button that starts matching. */
+function IdleStart({
+  focusOnMount,
+  me,
+  bannedUntil,
+  now,
+  onStart,
+}: {
+  focusOnMount: boolean;
+  me: { countryCode: string | null; country: string } | undefined;
+  bannedUntil: number | null;
+  now: number;
+  onStart: () => void;
+}) {
+  const { LL, locale } = useI18n();
+  const t = LL.randomChat;
+  const noteId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!focusOnMount) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost) button.current?.focus();
+  }, [focusOnMount]);
+  return (
+    <div className="chat-start__idle">
+      <div className="chat-identity">
+        <span className="flag-badge chat-identity__flag" aria-hidden="true">
+          {me ? flagOf(me.countryCode) : "🌐"}
+        </span>
+        <div className="chat-identity__text">
+          <p className="chat-identity__label">{t.youAppearAs()}</p>
+          <p className="chat-identity__country">
+            {me ? countryName(me.countryCode, locale) : t.countryLoading()}
+          </p>
+        </div>
+      </div>
+      <p id={noteId} className="chat-identity__note">
+        <Info aria-hidden="true" />
+        <span>{t.countryNote()}</span>
+      </p>
+      {bannedUntil !== null && (
+        <div className="chat-restricted" role="status">
+          <ShieldBan aria-hidden="true" />
+          <div>
+            <p className="chat-restricted__title">{t.restrictedTitle()}</p>
+            <p>{t.restrictedHours({ hours: hoursLeft(bannedUntil, now) })}</p>
+            <p className="chat-restricted__reason">{t.restrictedReason()}</p>
+          </div>
+        </div>
+      )}
+      <button
+        ref={button}
+        type="button"
+        className="button button--primary button--large chat-start__button"
+        onClick={onStart}
+        disabled={bannedUntil !== null}
+        aria-describedby={noteId}
+      >
+        <MessagesSquare aria-hidden="true" />
+        {t.start()}
+      </button>
+    </div>
+  );
+}
+
+/** Sonar rings around the visitor's flag while the pool is searched. */
+function Searching({
+  countryCode,
+  reconnecting,
+  onCancel,
+}: {
+  countryCode: string | null;
+  reconnecting: boolean;
+  onCancel: () => void;
+}) {
+  const { LL } = useI18n();
+  const t = LL.randomChat;
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // The start button is gone; keep keyboard focus in the card.
+    if (document.activeElement === document.body) cancelRef.current?.focus();
+  }, []);
+  return (
+    <div className="chat-start__state chat-search" role="status">
+      <div className="chat-search__sonar" aria-hidden="true">
+        <span className="chat-search__ring" />
+        <span className="chat-search__ring" />
+        <span className="chat-search__ring" />
+        <span className="flag-badge chat-search__flag">{flagOf(countryCode)}</span>
+      </div>
+      <p className="chat-start__state-title">{t.searching()}</p>
+      <p className="chat-start__state-hint">{t.searchingHint()}</p>
+      {reconnecting && (
+        <p className="chat-panel__notice chat-search__notice">
+          <WifiOff aria-hidden="true" />
+          {t.reconnecting()}
+        </p>
+      )}
+      <button ref={cancelRef} type="button" className="button button--ghost" onClick={onCancel}>
+        <X aria-hidden="true" />
+        {t.cancel()}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The start card: who is online, then the visitor's country and the start button, the
+ * connecting spinner, or the search.
+ */
+export function ChatStart({ chat }: { chat: RandomChat }) {
+  const t = useI18n().LL.randomChat;
+  // Back at the start after a search or a chat, focus goes to the start button again.
+  const [cameBack, setCameBack] = useState(false);
+  const lastPhase = useRef(chat.phase);
+  useEffect(() => {
+    if (lastPhase.current !== chat.phase) setCameBack(chat.phase === "idle");
+    lastPhase.current = chat.phase;
+  }, [chat.phase]);
+  return (
+    <section
+      className="card chat-start"
+      aria-labelledby="chat-start-heading"
+      aria-busy={chat.phase === "connecting"}
+    >
+      <h2 id="chat-start-heading" className="visually-hidden">
+        {t.start()}
+      </h2>
+      <OnlineCount />
+      {chat.phase === "connecting" && (
+        <div className="chat-start__state" role="status">
+          <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
+          <p className="chat-start__state-title">{t.connecting()}</p>
+        </div>
+      )}
+      {chat.phase === "searching" && (
+        <Searching
+          countryCode={chat.me?.countryCode ?? null}
+          reconnecting={chat.reconnecting}
+          onCancel={chat.end}
+        />
+      )}
+      {chat.phase === "idle" && (
+        <IdleStart
+          focusOnMount={cameBack}
+          me={chat.me}
+          bannedUntil={chat.bannedUntil}
+          now={chat.now}
+          onStart={() => void chat.start()}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,187 @@
+// The random chat as a pure state machine (spec 4): idle → connecting → searching → chatting →
+// (partner left: a red line, read-only for 3 s) → idle. Every server event and every answer to
+// the visitor's own calls goes through `chatReducer`; timers, toasts and calls live in the hooks.
+import type { ChatEvent, ChatMessage, ChatPartner, ChatStatus } from "../../../common/chat.ts";
+
+export type ChatPhase = "idle" | "connecting" | "searching" | "chatting";
+
+/** The red lines the chat itself writes: the partner left, the chat ended elsewhere, or was lost. */
+export type SystemText = "partnerLeft" | "chatEnded" | "chatLost";
+
+export type ChatEntry =
+  | { kind: "message"; message: ChatMessage }
+  | { kind: "system"; id: string; text: SystemText };
+
+/** A match that arrives this soon after the visitor ended a search was already on its way. */
+export const LATE_MATCH_MS = 5000;
+
+export interface ChatState {
+  phase: ChatPhase;
+  chatId: string | null;
+  partner: ChatPartner | null;
+  entries: ChatEntry[];
+  partnerTyping: boolean;
+  /** Counts "partner is typing" signals, so each one restarts the indicator's own timeout. */
+  typingSignals: number;
+  /** "Match successful" shows over a new chat for 3 s. */
+  matchOverlay: boolean;
+  /** Why the open chat ended; it stays on screen, read-only, until `reset` 3 s later. */
+  ended: SystemText | null;
+  /** When the visitor last ended a search or a chat. */
+  endedByUsAt: number | null;
+}
+
+export type ChatAction =
+  /** "Find Someone" was pressed. */
+  | { type: "start" }
+  /** No connection came, or the start call failed. */
+  | { type: "start-failed" }
+  /** The start call's answer: where the server put the visitor. */
+  | { type: "started"; status: ChatStatus; at: number }
+  /** The visitor ended the search or the chat (End, Cancel, Next, leaving the page). */
+  | { type: "end"; at: number }
+  /** The ended chat's 3 s are over. */
+  | { type: "reset" }
+  | { type: "overlay-done" }
+  | { type: "typing-expired" }
+  /** The server's answer to the visitor's own message, in the chat it was sent to. */
+  | { type: "sent"; chatId: string | null; message: ChatMessage }
+  /** An event of the chat stream, and when it arrived. */
+  | { type: "server"; event: ChatEvent; at: number }
+  /** The visitor is banned (a refused call said so): any chat ends. */
+  | { type: "banned" };
+
+export const idleChat: ChatState = {
+  phase: "idle",
+  chatId: null,
+  partner: null,
+  entries: [],
+  partnerTyping: false,
+  typingSignals: 0,
+  matchOverlay: false,
+  ended: null,
+  endedByUsAt: null,
+};
+
+/** Back at the start, remembering only when the visitor last ended something. */
+function reset(state: ChatState): ChatState {
+  return { ...idleChat, endedByUsAt: state.endedByUsAt };
+}
+
+function enter(
+  state: ChatState,
+  chatId: string,
+  partner: ChatPartner,
+  announce: boolean,
+): ChatState {
+  if (state.chatId === chatId) return state; // the same chat again (a resumed stream)
+  return {
+    ...reset(state),
+    phase: "chatting",
+    chatId,
+    partner,
+    matchOverlay: announce,
+  };
+}
+
+function close(state: ChatState, text: SystemText, at: number): ChatState {
+  if (state.ended) return state;
+  return {
+    ...state,
+    ended: text,
+    partnerTyping: false,
+    matchOverlay: false,
+    entries: [...state.entries, { kind: "system", id: `system-${at}`, text }],
+  };
+}
+
+function add(state: ChatState, chatId: string | null, message: ChatMessage): ChatState {
+  if (chatId !== null && chatId !== state.chatId) return state;
+  // The same message twice (the call's answer and the stream's copy share an id; spec 5).
+  if (state.entries.some((e) => e.kind === "message" && e.message.id === message.id)) return state;
+  return {
+    ...state,
+    entries: [...state.entries, { kind: "message", message }],
+    partnerTyping: message.from === "partner" ? false : state.partnerTyping,
+  };
+}
+
+const chatting = (state: ChatState) => state.phase === "chatting" && state.ended === null;
+
+/** Where the server says the visitor is: in a chat, waiting, or nowhere. */
+function applyStatus(state: ChatState, status: ChatStatus, announce: boolean, at: number) {
+  if (status.state === "chatting") return enter(state, status.chatId, status.partner, announce);
+  if (status.state === "waiting") {
+    if (chatting(state)) return state;
+    return { ...reset(state), phase: "searching" as const };
+  }
+  if (chatting(state)) return close(state, "chatLost", at);
+  if (state.phase === "searching") return reset(state);
+  return state;
+}
+
+function onServer(state: ChatState, event: ChatEvent, at: number): ChatState {
+  switch (event.type) {
+    case "status":
+      // While "Find Someone" is on its way, the start call's answer decides.
+      if (state.phase === "connecting" && event.status.state === "idle") return state;
+      return applyStatus(state, event.status, false, at);
+    case "waiting":
+      return state.phase === "chatting" ? state : { ...state, phase: "searching" };
+    case "matched": {
+      // Cancelled just as the pairing happened: our end ends this chat too (idle follows).
+      const late = state.endedByUsAt !== null && at - state.endedByUsAt < LATE_MATCH_MS;
+      if (state.phase === "idle" && late) return state;
+      return enter(state, event.chatId, event.partner, true);
+    }
+    case "message":
+      return add(state, event.chatId, event.message);
+    case "typing":
+      if (event.chatId !== state.chatId || state.ended) return state;
+      return {
+        ...state,
+        partnerTyping: event.isTyping,
+        typingSignals: state.typingSignals + (event.isTyping ? 1 : 0),
+      };
+    case "partner-left":
+      return event.chatId === state.chatId ? close(state, "partnerLeft", at) : state;
+    case "idle":
+      // Our own end was drawn already. Otherwise the chat ended elsewhere: another tab of
+      // ours, a ban (which follows), or the server shutting down (partner-left follows).
+      if (state.phase === "searching") return reset(state);
+      return chatting(state) ? close(state, "chatEnded", at) : state;
+    case "banned":
+      return state.phase === "idle" ? state : reset(state);
+    case "muted":
+      // The chat goes on; being muted is not part of the chat's state.
+      return state;
+  }
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "start":
+      return state.phase === "idle" ? { ...state, phase: "connecting" } : state;
+    case "start-failed":
+      return state.phase === "connecting" ? reset(state) : state;
+    case "started":
+      // Cancelled meanwhile: the search was already ended.
+      if (state.phase === "idle") return state;
+      if (state.phase === "connecting" && action.status.state === "idle") return reset(state);
+      return applyStatus(state, action.status, true, action.at);
+    case "end":
+      return { ...reset(state), endedByUsAt: action.at };
+    case "reset":
+      return state.ended ? reset(state) : state;
+    case "overlay-done":
+      return { ...state, matchOverlay: false };
+    case "typing-expired":
+      return { ...state, partnerTyping: false };
+    case "sent":
+      return add(state, action.chatId, action.message);
+    case "server":
+      return onServer(state, action.event, action.at);
+    case "banned":
+      return state.phase === "idle" ? state : reset(state);
+  }
+}

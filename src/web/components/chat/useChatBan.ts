@@ -1,0 +1,105 @@
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { useI18n } from "../../lib/i18n.tsx";
+import { trpc } from "../../lib/trpc.ts";
+
+/** Where the ban expiry is kept between visits (spec 3: local storage, ban-expiry timestamp). */
+export const BAN_STORAGE_KEY = "chat-ban-until";
+/** A ban's end when the server did not say (spec 9: chat ban default 24 h). */
+const DEFAULT_BAN_S = 24 * 60 * 60;
+/** The "about N hours" on screen is brought up to date this often. */
+const BAN_TICK_MS = 60_000;
+/** Timers cannot wait longer than this at once (about 24.8 days). */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+export function readStoredBan(now = Date.now()): number | null {
+  try {
+    const until = Number(localStorage.getItem(BAN_STORAGE_KEY));
+    if (Number.isFinite(until) && until > now) return until;
+    // Expired (or unreadable) bans are cleared (spec 5).
+    localStorage.removeItem(BAN_STORAGE_KEY);
+  } catch {
+    // Storage may be refused; the server still knows.
+  }
+  return null;
+}
+
+function storeBan(until: number | null): void {
+  try {
+    if (until === null) localStorage.removeItem(BAN_STORAGE_KEY);
+    else localStorage.setItem(BAN_STORAGE_KEY, String(until));
+  } catch {
+    // The server is the source of truth; storage only saves a round trip.
+  }
+}
+
+/** Hours left, rounded, at least 1: the "about N hours" of the "Chat restricted" notice. */
+export function hoursLeft(until: number, now = Date.now()): number {
+  return Math.max(1, Math.round((until - now) / 3_600_000));
+}
+
+/** When the server says a ban ends: now plus its retry-after seconds (a day if it did not say). */
+export function banEndOf(error: unknown): number {
+  const data = (error as { data?: { retryAfter?: unknown } } | null)?.data;
+  const seconds = typeof data?.retryAfter === "number" ? data.retryAfter : DEFAULT_BAN_S;
+  return Date.now() + seconds * 1000;
+}
+
+/**
+ * The visitor's chat ban: drawn first from storage, then as the server says (the source of
+ * truth), lifting itself when it ends. `apply` records one and, if asked, says so in a toast.
+ */
+export function useChatBan() {
+  const { LL } = useI18n();
+  const [bannedUntil, setBannedUntil] = useState<number | null>(() => readStoredBan());
+  const me = trpc.chat.me.useQuery(undefined, { staleTime: 0 });
+
+  const apply = useCallback(
+    (until: number | null, announce = false) => {
+      storeBan(until);
+      setBannedUntil(until);
+      if (until !== null && announce) {
+        toast.error(LL.randomChat.restrictedTitle(), {
+          description: LL.randomChat.restrictedToast({ hours: hoursLeft(until) }),
+        });
+      }
+    },
+    [LL],
+  );
+
+  useEffect(() => {
+    if (!me.data) return;
+    const until = me.data.bannedUntil;
+    apply(until !== null && until > Date.now() ? until : null);
+  }, [me.data, apply]);
+
+  const [now, setNow] = useState(() => Date.now());
+  const { refetch } = me;
+  useEffect(() => {
+    if (bannedUntil === null) return;
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), BAN_TICK_MS);
+    const wait = Math.min(Math.max(0, bannedUntil - Date.now()) + 500, LONGEST_TIMER_MS);
+    const lift = setTimeout(() => {
+      if (readStoredBan() === null || Date.now() >= bannedUntil) {
+        apply(null);
+        void refetch();
+      }
+    }, wait);
+    return () => {
+      clearInterval(tick);
+      clearTimeout(lift);
+    };
+  }, [bannedUntil, apply, refetch]);
+
+  return {
+    /** The ban's end while it lasts, else null. */
+    bannedUntil: bannedUntil !== null && bannedUntil > now ? bannedUntil : null,
+    /** Banned as far as this page knows (the stream stays closed meanwhile). */
+    isBanned: bannedUntil !== null,
+    now,
+    /** The visitor's own country, shown before a chat. */
+    me: me.data,
+    apply,
+  };
+}

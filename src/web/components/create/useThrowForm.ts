@@ -1,0 +1,116 @@
+import { useStore } from "@tanstack/react-form";
+import { toast } from "sonner";
+import { createBottleInput, DEFAULT_EXPIRY_DAYS } from "../../../common/bottles.ts";
+import { toFieldIssues } from "../../../common/errors.ts";
+import {
+  appCodeOf,
+  errorMessage,
+  fieldIssuesOf,
+  issueMessage,
+  retryAfterOf,
+} from "../../lib/errors.ts";
+import { useI18n } from "../../lib/i18n.tsx";
+import { trpc } from "../../lib/trpc.ts";
+import { type Issue, isIssue } from "../form/issues.ts";
+import { useSchemaForm } from "../form/useSchemaForm.ts";
+import { browserTimeZone, expiresBeforeSurfacing, slowDownMessage } from "./bottle-time.ts";
+
+/** The shortest the sending state lasts, so the button never flickers. */
+const MIN_SENDING_MS = 600;
+/** Every refusal shares one toast, so a new one replaces the last and sending clears it. */
+const ERROR_TOAST_ID = "create-error";
+
+const fields = ["message", "driftHours"] as const;
+
+const driftPastExpiry = { field: "driftHours", kind: "drift_past_expiry" } as const;
+
+/**
+ * The bottle form: the message and its drift, expiry and public choice, checked with the
+ * shared schema (and the drift against the expiry) before it is thrown. `onThrown` gets the
+ * drift hours once the server has the bottle; `thrown` keeps the form disabled afterwards.
+ */
+export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => void) {
+  const { LL, locale } = useI18n();
+  const t = LL.create;
+  const send = trpc.bottles.throw.useMutation();
+  const input = (values: {
+    message: string;
+    driftHours: number;
+    isPublic: boolean;
+    expiryDays: number;
+  }) => createBottleInput.safeParse({ ...values, timeZone: browserTimeZone(), locale });
+
+  const refuse = (title: string, description: string) =>
+    toast.error(title, { id: ERROR_TOAST_ID, description });
+
+  const kit = useSchemaForm({
+    defaultValues: {
+      message: "",
+      driftHours: 0,
+      isPublic: false,
+      expiryDays: DEFAULT_EXPIRY_DAYS as number,
+    },
+    fields,
+    check: (values) => {
+      const parsed = input(values);
+      const issues: Issue[] = parsed.success ? [] : toFieldIssues(parsed.error.issues);
+      if (expiresBeforeSurfacing(Date.now(), values.driftHours, values.expiryDays)) {
+        issues.push(driftPastExpiry);
+      }
+      return issues;
+    },
+    onInvalid: (issues) => {
+      const message = issues.find((issue) => issue.field === "message");
+      if (message?.kind === "required") refuse(t.emptyTitle(), t.emptyBody());
+      else if (!message && !issues.some((issue) => issue.field === "driftHours")) {
+        refuse(t.failedTitle(), t.failedBody());
+      }
+    },
+    send: async (values) => {
+      toast.dismiss(ERROR_TOAST_ID);
+      const parsed = input(values);
+      if (!parsed.success) throw parsed.error;
+      await send.mutateAsync(parsed.data);
+      return parsed.data.driftHours;
+    },
+    minBusyMs: MIN_SENDING_MS,
+    onSent: (driftHours) => onThrown(driftHours),
+    onFailed: (error, form) => {
+      // Whatever the writer typed stays; only the problem is shown.
+      const code = appCodeOf(error);
+      if (code === "CONTENT_REJECTED") {
+        refuse(t.rejectedTitle(), t.rejectedBody());
+        form.show([{ field: "message", kind: "rejected" }]);
+      } else if (code === "RATE_LIMITED") {
+        refuse(t.slowTitle(), slowDownMessage(LL, retryAfterOf(error)));
+        form.focus("submit");
+      } else if (code === "INVALID_INPUT") {
+        const issues = fieldIssuesOf(error);
+        const drift = issues.find((issue) => issue.field === "driftHours");
+        refuse(t.failedTitle(), drift ? problemMessage(drift) : errorMessage(LL, error));
+        form.show(issues);
+      } else {
+        refuse(t.failedTitle(), t.failedBody());
+        form.focus("submit");
+      }
+    },
+    describe: (issue) => problemMessage(issue),
+    locked: thrown,
+  });
+
+  function problemMessage(issue: Issue): string {
+    if (issue.kind === "rejected") return t.rejectedBody();
+    if (issue.kind === "required") return t.emptyBody();
+    if (issue.kind === "drift_past_expiry") return t.driftPastExpiry();
+    return issueMessage(LL, issue);
+  }
+
+  const values = useStore(kit.form.store, (state) => state.values);
+  const thrownDrift = useStore(kit.form.store, (state) => state.fieldMeta.driftHours?.errors[0]);
+  return {
+    ...kit,
+    values,
+    driftError: isIssue(thrownDrift) ? thrownDrift : undefined,
+    driftPastExpiry,
+  };
+}

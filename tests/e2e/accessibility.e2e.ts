@@ -1,0 +1,190 @@
+import type { Locator, Page } from "@playwright/test";
+import { scan, type Violation } from "./axe";
+import { expect, test } from "./fixtures";
+
+// The site's Content-Security-Policy refuses the inline script that brings axe in, so this
+// file's browser contexts (and only they) bypass it.
+test.use({ bypassCSP: true });
+
+const pages = [
+  "",
+  "/create",
+  "/discover",
+  "/about",
+  "/privacy",
+  "/terms",
+  "/contact",
+  "/faq",
+  "/public-bottles",
+  "/random-chat",
+  "/nowhere",
+];
+
+/** Lets the page's timers run (the home overlay and tip, the discover search) and settles. */
+async function settle(page: Page): Promise<void> {
+  await page.clock.runFor(6000);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+}
+
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 800 },
+]) {
+  test.describe(`axe at ${viewport.name} width`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    for (const prefix of ["en", "zh"] as const) {
+      test(`every /${prefix} page has no violations`, async ({ page }) => {
+        test.setTimeout(90_000);
+        await page.clock.install();
+        const violations: Violation[] = [];
+        for (const slug of pages) {
+          await page.goto(`/${prefix}${slug}`);
+          await settle(page);
+          violations.push(...(await scan(page, `/${prefix}${slug}`)));
+        }
+        // The sign-in page has no prefix: it speaks the stored language.
+        await page.evaluate(
+          (locale) => localStorage.setItem("preferred-language", locale),
+          prefix === "zh" ? "zh-TW" : "en",
+        );
+        await page.goto("/auth");
+        await settle(page);
+        violations.push(...(await scan(page, "/auth")));
+
+        // A few states over the pages: the phone menu, a floating bottle's dialog.
+        await page.goto(`/${prefix}`);
+        await settle(page);
+        if (viewport.width < 768) {
+          await page.locator(".menu-toggle").click();
+          violations.push(...(await scan(page, `/${prefix} with the menu open`)));
+          await page.keyboard.press("Escape");
+        }
+        await page.locator(".home-bottle").first().click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await page.clock.runFor(1000);
+        violations.push(...(await scan(page, `/${prefix} with a bottle open`)));
+
+        expect(violations).toEqual([]);
+      });
+    }
+  });
+}
+
+/**
+ * The contrast of a field's placeholder against what is behind it, measured on the screen: the
+ * field is photographed with its placeholder hidden, and the placeholder's colour (with its
+ * alpha) is laid over the lightest pixel behind it (the worst case).
+ */
+async function placeholderContrast(page: Page, field: Locator): Promise<number> {
+  await page.addStyleTag({
+    content: ".hide-placeholder::placeholder { color: transparent !important }",
+  });
+  await field.evaluate((el) => el.classList.add("hide-placeholder"));
+  const box = await field.boundingBox();
+  if (!box) throw new Error("the field is not on screen");
+  const inset = 6;
+  const shot = await page.screenshot({
+    clip: { x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset, height: 24 },
+  });
+  await field.evaluate((el) => el.classList.remove("hide-placeholder"));
+  const color = await field.evaluate((el) => getComputedStyle(el, "::placeholder").color);
+  return page.evaluate(
+    async ({ png, color }) => {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const image = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const context = canvas.getContext("2d");
+      if (!context) throw new Error("no canvas");
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, image.width, image.height).data;
+      const channel = (v: number) => {
+        const c = v / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      type Rgb = [number, number, number];
+      const luminance = ([r, g, b]: Rgb) =>
+        0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+      let lightest: Rgb = [0, 0, 0];
+      for (let i = 0; i < pixels.length; i += 4) {
+        const rgb: Rgb = [pixels[i] ?? 0, pixels[i + 1] ?? 0, pixels[i + 2] ?? 0];
+        if (luminance(rgb) > luminance(lightest)) lightest = rgb;
+      }
+      const [r = 0, g = 0, b = 0, a = 1] = (color.match(/[\d.]+/g) ?? []).map(Number);
+      const over = (fg: number, bg: number) => fg * a + bg * (1 - a);
+      const text = luminance([over(r, lightest[0]), over(g, lightest[1]), over(b, lightest[2])]);
+      const back = luminance(lightest);
+      return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
+    },
+    { png: shot.toString("base64"), color },
+  );
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`placeholders keep a contrast of 4.5:1 at ${viewport.width} px`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const fields: Array<[string, string]> = [
+      ["/en/create", "Your message"],
+      ["/en/contact", "Name"],
+      ["/en/contact", "Email"],
+      ["/zh/contact", "訊息"],
+    ];
+    for (const [path, label] of fields) {
+      await page.goto(path);
+      const field = page.getByLabel(label, { exact: true });
+      await expect(field).toBeVisible();
+      await field.scrollIntoViewIfNeeded();
+      const ratio = await placeholderContrast(page, field);
+      expect(ratio, `${label} on ${path}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`toasts cover no heading at ${viewport.width} px and speak the page's language`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    const pages = [
+      {
+        path: "/en/create",
+        send: "Throw into the Ocean",
+        region: "Notifications",
+        close: "Close notification",
+      },
+      { path: "/zh/create", send: "丟進大海", region: "通知", close: "關閉通知" },
+    ];
+    for (const { path, send, region, close } of pages) {
+      await page.goto(path);
+      await page.getByRole("button", { name: send }).click();
+      const toast = page.locator("[data-sonner-toast]").first();
+      await expect(toast).toBeVisible();
+      await expect(page.getByRole("region", { name: new RegExp(`^${region}`) })).toHaveCount(1);
+      await expect(toast.getByRole("button", { name: close })).toBeVisible();
+      // Once it has slid in: no heading on screen lies under it.
+      await page.waitForTimeout(500);
+      const covered = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll("[data-sonner-toast]")].map((t) =>
+          t.getBoundingClientRect(),
+        );
+        return [...document.querySelectorAll("h1, h2, h3")]
+          .filter((heading) => {
+            const h = heading.getBoundingClientRect();
+            if (h.width === 0 || h.bottom < 0 || h.top > innerHeight) return false;
+            return boxes.some(
+              (t) => t.left < h.right && h.left < t.right && t.top < h.bottom && h.top < t.bottom,
+            );
+          })
+          .map((heading) => heading.textContent);
+      });
+      expect(covered, path).toEqual([]);
+    }
+  });
+}

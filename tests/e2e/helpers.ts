@@ -1,0 +1,184 @@
+import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+// The discover page's phases (spec 9: 2 s, 2 s, 1 s).
+const SEARCH_MS = 2000;
+const RISE_MS = 2000;
+const OPEN_MS = 1000;
+
+/** The name of a public bottle's button: where it came from and its likes. */
+export const PUBLIC_BOTTLE_NAME = /^Bottle from .+, \d+ likes?$/;
+
+/** Digits only: random letters can spell a word the moderation lists refuse. */
+export function unique(): string {
+  // In groups of four: a run of 9 digits or more reads as a phone number, which bottles refuse.
+  const digits = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+  return digits.match(/.{1,4}/g)?.join("_") ?? digits;
+}
+
+/** Throws a bottle as a visitor of its own (the API context has its own cookies). */
+export async function throwBottle(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  message: string,
+  options: { isPublic: boolean; locale?: "en" | "zh-TW" },
+): Promise<number> {
+  const response = await request.post("/trpc/bottles.throw", {
+    headers: { Origin: baseURL ?? "" },
+    data: {
+      message,
+      driftHours: 0,
+      isPublic: options.isPublic,
+      expiryDays: 7,
+      timeZone: "Asia/Taipei",
+      locale: options.locale ?? "en",
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { result: { data: { id: number } } };
+  return body.result.data.id;
+}
+
+/** Creates an account; the page's browser context keeps the session cookie. */
+export async function signUp(page: Page, baseURL: string | undefined): Promise<void> {
+  const response = await page.request.post("/trpc/auth.signUp", {
+    headers: { Origin: baseURL ?? "" },
+    data: { username: `reader-${unique()}`, password: "a long sea-green password" },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * Opens the public bottle that holds `message` (newest first, so usually the first one) and
+ * returns its dialog. The e2e database is shared, so other tests' bottles may float there too.
+ */
+export async function openPublicBottle(
+  page: Page,
+  message: string,
+  bottleName: RegExp = PUBLIC_BOTTLE_NAME,
+): Promise<Locator> {
+  const bottles = page.getByRole("button", { name: bottleName });
+  await expect(bottles.first()).toBeVisible();
+  const dialog = page.getByRole("dialog");
+  const count = await bottles.count();
+  for (let i = 0; i < count; i++) {
+    await bottles.nth(i).click();
+    await expect(dialog).toBeVisible();
+    if ((await dialog.getByText(message, { exact: true }).count()) > 0) return dialog;
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
+  throw new Error(`no public bottle holds ${message}`);
+}
+
+/** The words the discover page says in each phase, per language. */
+const PHASE_TEXT = {
+  en: { searching: "Searching for bottles…", rising: "A bottle appears!" },
+  zh: { searching: "正在尋找瓶子…", rising: "有瓶子浮上來了！" },
+} as const;
+
+/** Runs the page's installed clock through one search, checking each phase as it comes. */
+export async function searchThroughPhases(page: Page, language: "en" | "zh" = "en"): Promise<void> {
+  const text = PHASE_TEXT[language];
+  await expect(page.getByText(text.searching)).toBeVisible();
+  await page.clock.runFor(SEARCH_MS);
+  await expect(page.getByText(text.rising)).toBeVisible();
+  await page.clock.runFor(RISE_MS);
+  await page.clock.runFor(OPEN_MS);
+}
+
+/**
+ * Searches the discover page (its clock installed, already on the page) until the card holding
+ * `message` comes up; other tests' bottles float in the same ocean.
+ */
+export async function discoverBottle(
+  page: Page,
+  message: string,
+  language: "en" | "zh" = "en",
+): Promise<Locator> {
+  const card = page.getByRole("article");
+  const another = page.getByRole("button", {
+    name: language === "en" ? "Find another bottle" : "再找一個瓶子",
+  });
+  await searchThroughPhases(page, language);
+  for (let attempt = 0; ; attempt++) {
+    await expect(card).toBeVisible();
+    await expect(another).toBeVisible();
+    if ((await card.getByText(message, { exact: true }).count()) > 0) return card;
+    expect(attempt, "the thrown bottle never came up").toBeLessThan(40);
+    await another.click();
+    await searchThroughPhases(page, language);
+  }
+}
+
+/** A documentation address of its own, so a second visitor is someone else somewhere else. */
+export function otherAddress(): string {
+  const group = () => Math.floor(Math.random() * 0xffff).toString(16);
+  return `2001:db8:${group()}:${group()}::2`;
+}
+
+/** A second visitor: a fresh browser context (own cookie) behind another address. */
+export async function stranger(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: { "X-Forwarded-For": otherAddress() },
+  });
+  return context.newPage();
+}
+
+/**
+ * Checks a state once the page has settled: it must show now and still show a moment later
+ * (a state that flips back after a server's answer fails here).
+ */
+export async function expectSettled(check: () => Promise<void>): Promise<void> {
+  await check();
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await check();
+}
+
+/**
+ * Puts a stand-in for the browser's on-device translator into the page (Chrome's Translator
+ * and LanguageDetector globals): Japanese is ready, French needs a download, nothing else.
+ * Its translations read "〔ja〕text"; each is recorded in `window.deviceTranslations`.
+ */
+export async function standInDeviceTranslator(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const done: string[] = [];
+    const scope = window as unknown as Record<string, unknown>;
+    scope.deviceTranslations = done;
+    const detector = {
+      detect: async (text: string) => [
+        { detectedLanguage: /[\u4e00-\u9fff]/.test(text) ? "zh-Hant" : "en", confidence: 0.97 },
+      ],
+    };
+    Object.defineProperty(window, "LanguageDetector", {
+      configurable: true,
+      value: { availability: async () => "available", create: async () => detector },
+    });
+    type Pair = { sourceLanguage: string; targetLanguage: string };
+    Object.defineProperty(window, "Translator", {
+      configurable: true,
+      value: {
+        availability: async ({ targetLanguage }: Pair) =>
+          targetLanguage === "ja"
+            ? "available"
+            : targetLanguage === "fr"
+              ? "downloadable"
+              : "unavailable",
+        create: async ({ sourceLanguage, targetLanguage }: Pair) => ({
+          translate: async (text: string) => {
+            done.push(`${sourceLanguage}>${targetLanguage}`);
+            return `〔${targetLanguage}〕${text}`;
+          },
+        }),
+      },
+    });
+  });
+}
+
+/** What the stand-in translator has translated so far, as "source>target". */
+export function deviceTranslations(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () => (window as unknown as { deviceTranslations: string[] }).deviceTranslations,
+  );
+}

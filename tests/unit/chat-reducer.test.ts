@@ -1,0 +1,291 @@
+import { describe, expect, test } from "bun:test";
+import type { ChatEvent, ChatMessage, ChatPartner } from "../../src/common/chat.ts";
+import {
+  type ChatAction,
+  type ChatState,
+  chatReducer,
+  idleChat,
+  LATE_MATCH_MS,
+} from "../../src/web/components/chat/chatReducer.ts";
+
+const japan: ChatPartner = { countryCode: "JP", country: "Japan" };
+const chile: ChatPartner = { countryCode: "CL", country: "Chile" };
+
+function message(id: string, from: "me" | "partner", content = `line ${id}`): ChatMessage {
+  return { id, from, content, timestamp: 1_000, countryCode: "JP", country: "Japan" };
+}
+
+const server = (event: ChatEvent, at = 10_000): ChatAction => ({ type: "server", event, at });
+
+/** Runs the actions in order from `from` (idle by default). */
+function run(actions: ChatAction[], from: ChatState = idleChat): ChatState {
+  return actions.reduce(chatReducer, from);
+}
+
+/** A visitor in the pool, waiting. */
+const searchingChat = run([
+  { type: "start" },
+  { type: "started", status: { state: "waiting" }, at: 1 },
+]);
+
+/** A visitor in chat "c1" with a partner from Japan, the overlay gone. */
+const inChat = run([
+  { type: "start" },
+  { type: "started", status: { state: "waiting" }, at: 1 },
+  server({ type: "matched", chatId: "c1", partner: japan }),
+  { type: "overlay-done" },
+]);
+
+const texts = (state: ChatState) =>
+  state.entries.map((e) => (e.kind === "message" ? e.message.id : `[${e.text}]`));
+
+describe("chatReducer: idle → searching → matched → partner left → idle (spec 4)", () => {
+  test("Find Someone waits for the connection, then the pool", () => {
+    const connecting = run([{ type: "start" }]);
+    expect(connecting.phase).toBe("connecting");
+    const searching = chatReducer(connecting, {
+      type: "started",
+      status: { state: "waiting" },
+      at: 1,
+    });
+    expect(searching.phase).toBe("searching");
+    expect(searching.partner).toBeNull();
+  });
+
+  test("a second Find while already on the way changes nothing", () => {
+    const connecting = run([{ type: "start" }]);
+    expect(chatReducer(connecting, { type: "start" })).toBe(connecting);
+  });
+
+  test("no connection, or a failed start call: back to idle", () => {
+    expect(run([{ type: "start" }, { type: "start-failed" }])).toEqual(idleChat);
+  });
+
+  test("a match opens the chat with the partner's country and the 3 s overlay", () => {
+    const matched = run(
+      [server({ type: "matched", chatId: "c1", partner: japan })],
+      run([{ type: "start" }, { type: "started", status: { state: "waiting" }, at: 1 }]),
+    );
+    expect(matched).toMatchObject({
+      phase: "chatting",
+      chatId: "c1",
+      partner: japan,
+      matchOverlay: true,
+      entries: [],
+      ended: null,
+    });
+    expect(chatReducer(matched, { type: "overlay-done" }).matchOverlay).toBe(false);
+  });
+
+  test("paired at once: the start call's answer opens the chat, announced", () => {
+    const state = run([
+      { type: "start" },
+      { type: "started", status: { state: "chatting", chatId: "c2", partner: chile }, at: 1 },
+    ]);
+    expect(state).toMatchObject({ phase: "chatting", chatId: "c2", partner: chile });
+    expect(state.matchOverlay).toBe(true);
+  });
+
+  test("the partner leaves: a red line, read-only, then idle when the 3 s are over", () => {
+    const left = chatReducer(inChat, server({ type: "partner-left", chatId: "c1" }, 500));
+    expect(left.phase).toBe("chatting");
+    expect(left.ended).toBe("partnerLeft");
+    expect(left.entries).toEqual([{ kind: "system", id: "system-500", text: "partnerLeft" }]);
+    // Said twice, written once.
+    expect(chatReducer(left, server({ type: "partner-left", chatId: "c1" }, 600))).toBe(left);
+    // The idle that follows on the stream does not end it again.
+    expect(chatReducer(left, server({ type: "idle" }))).toBe(left);
+    expect(chatReducer(left, { type: "reset" })).toEqual(idleChat);
+  });
+
+  test("a partner-left of another chat is not ours", () => {
+    expect(chatReducer(inChat, server({ type: "partner-left", chatId: "old" }))).toBe(inChat);
+  });
+
+  test("reset does nothing to a chat that has not ended", () => {
+    expect(chatReducer(inChat, { type: "reset" })).toBe(inChat);
+  });
+});
+
+describe("chatReducer: messages", () => {
+  test("both sides' lines are kept in order", () => {
+    const state = run(
+      [
+        { type: "sent", chatId: "c1", message: message("m1", "me") },
+        server({ type: "message", chatId: "c1", message: message("m2", "partner") }),
+      ],
+      inChat,
+    );
+    expect(texts(state)).toEqual(["m1", "m2"]);
+  });
+
+  test("a message id seen before is ignored (spec 5), whichever copy comes first", () => {
+    const mine = message("m1", "me");
+    const state = run(
+      [
+        server({ type: "message", chatId: "c1", message: mine }),
+        { type: "sent", chatId: "c1", message: mine },
+        server({ type: "message", chatId: "c1", message: mine }),
+      ],
+      inChat,
+    );
+    expect(texts(state)).toEqual(["m1"]);
+  });
+
+  test("a message of another chat, or an answer for a chat that is over, is dropped", () => {
+    const other = run(
+      [server({ type: "message", chatId: "c0", message: message("x", "partner") })],
+      inChat,
+    );
+    expect(other).toBe(inChat);
+    const late = run([{ type: "sent", chatId: "c0", message: message("y", "me") }], inChat);
+    expect(late).toBe(inChat);
+  });
+});
+
+describe("chatReducer: the partner's typing", () => {
+  test("shown while they type, hidden by their message or after its timeout", () => {
+    const typing = chatReducer(inChat, server({ type: "typing", chatId: "c1", isTyping: true }));
+    expect(typing.partnerTyping).toBe(true);
+    expect(typing.typingSignals).toBe(inChat.typingSignals + 1);
+    const again = chatReducer(typing, server({ type: "typing", chatId: "c1", isTyping: true }));
+    expect(again.typingSignals).toBe(typing.typingSignals + 1);
+    const said = chatReducer(
+      typing,
+      server({ type: "message", chatId: "c1", message: message("m3", "partner") }),
+    );
+    expect(said.partnerTyping).toBe(false);
+    expect(chatReducer(typing, { type: "typing-expired" }).partnerTyping).toBe(false);
+    const stopped = chatReducer(typing, server({ type: "typing", chatId: "c1", isTyping: false }));
+    expect(stopped.partnerTyping).toBe(false);
+  });
+
+  test("typing of another chat, or after the chat ended, is ignored", () => {
+    expect(chatReducer(inChat, server({ type: "typing", chatId: "c9", isTyping: true }))).toBe(
+      inChat,
+    );
+    const left = chatReducer(inChat, server({ type: "partner-left", chatId: "c1" }));
+    expect(chatReducer(left, server({ type: "typing", chatId: "c1", isTyping: true }))).toBe(left);
+  });
+});
+
+describe("chatReducer: the visitor ends it", () => {
+  test("End chat or Cancel go straight back to idle", () => {
+    const searching = searchingChat;
+    expect(chatReducer(searching, { type: "end", at: 2_000 })).toEqual({
+      ...idleChat,
+      endedByUsAt: 2_000,
+    });
+    expect(chatReducer(inChat, { type: "end", at: 3_000 }).phase).toBe("idle");
+  });
+
+  test("a match already on its way when the search was cancelled is not shown", () => {
+    const cancelled = run([
+      { type: "start" },
+      { type: "started", status: { state: "waiting" }, at: 1 },
+      { type: "end", at: 10_000 },
+    ]);
+    const late = server(
+      { type: "matched", chatId: "c5", partner: chile },
+      10_000 + LATE_MATCH_MS - 1,
+    );
+    expect(chatReducer(cancelled, late)).toBe(cancelled);
+    // Much later it is a new match (another tab of ours started one).
+    const fresh = server({ type: "matched", chatId: "c6", partner: chile }, 10_000 + LATE_MATCH_MS);
+    expect(chatReducer(cancelled, fresh).phase).toBe("chatting");
+  });
+
+  test("an answer to a start that was cancelled meanwhile changes nothing", () => {
+    const cancelled = run([{ type: "start" }, { type: "end", at: 5 }]);
+    const answer: ChatAction = { type: "started", status: { state: "waiting" }, at: 6 };
+    expect(chatReducer(cancelled, answer)).toBe(cancelled);
+  });
+
+  test("a start answered idle while connecting goes back to idle", () => {
+    const state = run([{ type: "start" }, { type: "started", status: { state: "idle" }, at: 1 }]);
+    expect(state.phase).toBe("idle");
+  });
+});
+
+describe("chatReducer: ban", () => {
+  test("a ban ends the chat or the search at once", () => {
+    expect(chatReducer(inChat, server({ type: "banned", until: 99 })).phase).toBe("idle");
+    expect(chatReducer(inChat, { type: "banned" })).toEqual(idleChat);
+    const searching = searchingChat;
+    expect(chatReducer(searching, { type: "banned" }).phase).toBe("idle");
+  });
+
+  test("a ban while idle changes nothing", () => {
+    expect(chatReducer(idleChat, { type: "banned" })).toBe(idleChat);
+    expect(chatReducer(idleChat, server({ type: "banned", until: 99 }))).toBe(idleChat);
+  });
+});
+
+describe("chatReducer: a reconnected stream says where the visitor is", () => {
+  test("still in the same chat: nothing is lost", () => {
+    const talking = run(
+      [server({ type: "message", chatId: "c1", message: message("m1", "partner") })],
+      inChat,
+    );
+    const resumed = chatReducer(
+      talking,
+      server({ type: "status", status: { state: "chatting", chatId: "c1", partner: japan } }),
+    );
+    expect(resumed).toBe(talking);
+  });
+
+  test("matched while the socket was away: the new chat opens without the overlay", () => {
+    const searching = searchingChat;
+    const state = chatReducer(
+      searching,
+      server({ type: "status", status: { state: "chatting", chatId: "c7", partner: chile } }),
+    );
+    expect(state).toMatchObject({ phase: "chatting", chatId: "c7", matchOverlay: false });
+  });
+
+  test("still waiting: still searching", () => {
+    const searching = searchingChat;
+    const state = chatReducer(searching, server({ type: "status", status: { state: "waiting" } }));
+    expect(state.phase).toBe("searching");
+  });
+
+  test("the chat was lost while away: a red line, then idle", () => {
+    const lost = chatReducer(inChat, server({ type: "status", status: { state: "idle" } }, 70));
+    expect(lost.ended).toBe("chatLost");
+    expect(texts(lost)).toEqual(["[chatLost]"]);
+  });
+
+  test("the search was lost while away: back to idle", () => {
+    const searching = searchingChat;
+    expect(
+      chatReducer(searching, server({ type: "status", status: { state: "idle" } })).phase,
+    ).toBe("idle");
+  });
+
+  test("idle while Find is on its way: the start call's answer decides", () => {
+    const connecting = run([{ type: "start" }]);
+    expect(chatReducer(connecting, server({ type: "status", status: { state: "idle" } }))).toBe(
+      connecting,
+    );
+  });
+
+  test("waiting after a partner left: the old chat is cleared, searching again", () => {
+    const left = chatReducer(inChat, server({ type: "partner-left", chatId: "c1" }));
+    const state = chatReducer(left, server({ type: "status", status: { state: "waiting" } }));
+    expect(state).toMatchObject({ phase: "searching", entries: [], ended: null, partner: null });
+  });
+
+  test("the chat ended elsewhere (another tab): a red line", () => {
+    const state = chatReducer(inChat, server({ type: "idle" }, 80));
+    expect(state.ended).toBe("chatEnded");
+    const searching = searchingChat;
+    expect(chatReducer(searching, server({ type: "idle" })).phase).toBe("idle");
+  });
+
+  test("a waiting event never pulls an open chat back to searching", () => {
+    expect(chatReducer(inChat, server({ type: "waiting" }))).toBe(inChat);
+    expect(chatReducer(run([{ type: "start" }]), server({ type: "waiting" })).phase).toBe(
+      "searching",
+    );
+  });
+});
