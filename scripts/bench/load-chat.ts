@@ -58,6 +58,11 @@ export interface ChatLoadResult {
   sentRate: number;
   sent: number;
   delivered: number;
+  /**
+   * Messages (or typing events) that reached a partner within the window, whenever they were
+   * sent: what the servers relayed in it, the count to divide the probe's figures by.
+   */
+  arrived: number;
   lost: number;
   /** Messages due in the window that the generator skipped because it was more than 50 ms late. */
   skipped: number;
@@ -89,6 +94,8 @@ async function main(): Promise<void> {
   let windowEnd = Number.POSITIVE_INFINITY;
   const latencies: number[] = [];
   let delivered = 0;
+  /** Partner copies (or typing events) that arrived within the window, whenever sent. */
+  let arrived = 0;
   let errors = 0;
   let firstError: string | null = null;
   let matched = 0;
@@ -123,6 +130,7 @@ async function main(): Promise<void> {
     if (options.typing && frame.includes('"type":"typing"')) {
       const at = performance.now();
       if (at >= windowStart && at < windowEnd + 3000) delivered += 1;
+      if (at >= windowStart && at < windowEnd) arrived += 1;
       return;
     }
     // The app and Socket.IO echo each message to its sender too; only the partner's copy counts.
@@ -145,7 +153,10 @@ async function main(): Promise<void> {
       return;
     }
     const sentAt = stampOf(frame);
-    if (sentAt === undefined || sentAt < windowStart || sentAt >= windowEnd) return;
+    if (sentAt === undefined) return;
+    const at = performance.now();
+    if (at >= windowStart && at < windowEnd) arrived += 1;
+    if (sentAt < windowStart || sentAt >= windowEnd) return;
     latencies.push(performance.now() - sentAt);
     delivered += 1;
   };
@@ -273,6 +284,7 @@ async function main(): Promise<void> {
     sentRate: round(sent / elapsed, 0),
     sent,
     delivered,
+    arrived,
     lost: sent - delivered,
     skipped,
     errors,

@@ -1321,8 +1321,9 @@ async function chatCluster(): Promise<Section> {
         );
       }
     }
-    // What a "typing" call costs: the same pairs, one call a second each (the broker passes on
-    // two a second per visitor at most; the web sends one every 2 s while its visitor types).
+    // What a "typing" call costs, at the messages' rate: twice the pairs, so that each visitor
+    // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
+    // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
     typing = await withServers(instancesOf(site, 2, "chat-typing").starts, ([a, b]) => {
       if (!a || !b) throw new Error("servers missing");
       return runLoad<ChatLoadResult>(
@@ -1333,8 +1334,8 @@ async function chatCluster(): Promise<Section> {
           across: true,
           mode: "app",
           typing: true,
-          pairs,
-          rate: pairs * 2,
+          pairs: pairs * 2,
+          rate,
           warmupMs: CHAT.warmupMs,
           durationMs: CHAT.durationMs,
           firstVisitor: freshVisitors(),
@@ -1347,28 +1348,36 @@ async function chatCluster(): Promise<Section> {
   } finally {
     site.stop();
   }
-  const typingCost = perOperation(typing.probe, typing.idle, typing.sent);
   const all = (mode: "raw" | "app") => rounds.get(mode) ?? [];
+  // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
+  // send script's one RPUSH per message, the raw relay's one PUBLISH, the typing script's one
+  // XADD per call. (Messages sent or arrived in the window differ from it by what was queued
+  // when the window opened or closed, a lot on a busy machine.)
+  const relayed = (r: ChatLoadResult, marker: "rpush" | "publish" | "xadd") =>
+    r.probe?.redis?.byCommand[marker] ?? r.arrived;
   const ours = medianRound(all("app"));
   const theirs = medianRound(all("raw"));
   const cost = (mode: "raw" | "app") => {
-    const costs = all(mode).map((r) => perOperation(r.probe, r.idle, r.sent));
+    const costs = all(mode).map((r) =>
+      perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "rpush" : "publish")),
+    );
     return {
       serverUs: median(costs.map((c) => c.serverUs)),
       redisUs: median(costs.map((c) => c.redisUs)),
       redisCommands: median(costs.map((c) => c.redisCommands)),
     };
   };
+  const typingCost = perOperation(typing.probe, typing.idle, relayed(typing, "xadd"));
   const ourCost = cost("app");
   const rawCost = cost("raw");
-  const byCommand = perOperation(ours.probe, ours.idle, ours.sent).byCommand;
+  const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "rpush")).byCommand;
   const across = (r: ChatLoadResult) => r.crossPairs === r.pairs;
   const p99s = (mode: "raw" | "app") =>
     all(mode)
       .map((r) => r.p99)
       .join(", ");
   const summaryOf = (name: string, r: ChatLoadResult) =>
-    `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)}, ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, ${r.crossPairs} of ${r.pairs} pairs across, CPU of the two servers ${r.probe?.serverCpu} cores, Redis ${r.probe?.redis?.cpu} cores, generator ${r.clientCpu}, pairing took ${r.setupSeconds} s${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
+    `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)} (${fmt(r.arrived)} arrived within the window), ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, ${r.crossPairs} of ${r.pairs} pairs across, CPU of the two servers ${r.probe?.serverCpu} cores, Redis ${r.probe?.redis?.cpu} cores, generator ${r.clientCpu}, pairing took ${r.setupSeconds} s${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
   const bytesPerEntry = stream && stream.entries > 0 ? stream.bytes / stream.entries : Number.NaN;
   const figures: ChatFigures = {
     messageServerUs: ourCost.serverUs,
@@ -1428,8 +1437,8 @@ async function chatCluster(): Promise<Section> {
     notes: [
       `${fmt(pairs)} pairs at ${fmt(rate)}/s (2.5 messages a second per visitor, inside the flood gate), the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")} ms), each round on fresh servers and a fresh key prefix: ${summaryOf("ours", ours)}; ${summaryOf("two raw Redis relays", theirs)}.`,
       "Visitor i connects to instance i mod 2, and the generator presses start one pair at a time (the first partner on one instance, then, once it waits, the second on the other), so that every pair spans the two instances; each message goes from the sender's instance through Redis to the partner's. The baseline (`raw-redis-relay.ts`, two of them on the same Redis) is a Bun WebSocket server per instance with ioredis as the app uses it (auto-pipelined commands, a second connection subscribed to the instance's own channel): each frame is one PUBLISH to the partner's instance's channel, and what arrives there is handed to the socket it names. No protocol, identity, limits, stream or presence: about as little as a relay through Redis can do.",
-      `Per message, beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the send script, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
-      `A "typing" call (${fmt(pairs)} pairs, each visitor one a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the script, ${COUNTED.typing.commands}.`,
+      `Per message relayed in the window (counted by Redis: the send script's one RPUSH, the raw relay's one PUBLISH, the typing script's one XADD; on a busy machine fewer or more are relayed in a window than are sent in it), beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the send script, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
+      `A "typing" call (${fmt(pairs * 2)} pairs across the two instances, each visitor 1.25 calls a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the script, ${COUNTED.typing.commands}.`,
       `Events kept in Redis: ${stream ? `${fmt(stream.keys)} visitors' streams sampled after the first round held ${fmt(stream.entries)} events in ${fmt(stream.bytes)} bytes (MEMORY USAGE), ${fmt(bytesPerEntry)} bytes an event; a stream keeps about 200 events (XADD MAXLEN ~ 200) for 24 hours after its last one` : "not sampled"}.`,
       `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor. Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Each presence refresh (one script over all the instance's visitors, once a second) held Redis ${idle.app.refreshMs.map((t) => fmt(t, 1)).join(", ")} ms (SLOWLOG), ${fmt(idle.app.refreshUsPerVisitor, 2)} µs a visitor.`,
     ],
