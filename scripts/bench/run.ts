@@ -1699,16 +1699,26 @@ const DATA_MARK = "<!-- bench-data ";
 function readPrevious(file: string): Partial<Record<Benchmark, Section & { date: string }>> {
   if (!existsSync(file)) return {};
   const text = readFileSync(file, "utf8");
-  const at = text.indexOf(DATA_MARK);
-  if (at === -1) return {};
-  const end = text.indexOf(" -->", at);
-  try {
-    return JSON.parse(text.slice(at + DATA_MARK.length, end)) as Partial<
-      Record<Benchmark, Section & { date: string }>
-    >;
-  } catch {
-    return {};
+  // Every block of recorded figures, and of each section the newest: a merge of two branches
+  // that both wrote BENCHMARKS.md can leave two blocks, each with sections the other lacks.
+  const sections: Partial<Record<Benchmark, Section & { date: string }>> = {};
+  for (let at = text.indexOf(DATA_MARK); at !== -1; at = text.indexOf(DATA_MARK, at + 1)) {
+    const end = text.indexOf(" -->", at);
+    try {
+      const block = JSON.parse(text.slice(at + DATA_MARK.length, end)) as Partial<
+        Record<Benchmark, Section & { date: string }>
+      >;
+      for (const [name, section] of Object.entries(block) as Array<
+        [Benchmark, Section & { date: string }]
+      >) {
+        const known = sections[name];
+        if (!known || section.date > known.date) sections[name] = section;
+      }
+    } catch {
+      // a damaged block: the others still count
+    }
   }
+  return sections;
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, "\\|");
