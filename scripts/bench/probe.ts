@@ -32,6 +32,8 @@ export interface ProbeResult {
   seconds: number;
   /** Cores the servers used together, or null. */
   serverCpu: number | null;
+  /** Cores each server used, in the order given. */
+  serverCpuEach: number[];
   /** Cores PostgreSQL's processes used together, or null. */
   postgresCpu: number | null;
   redis: {
@@ -193,6 +195,7 @@ export class Probe {
         start.servers.length > 0
           ? round(end.servers.reduce((s, v, i) => s + v - (start.servers[i] ?? 0), 0) / seconds, 3)
           : null,
+      serverCpuEach: end.servers.map((v, i) => round((v - (start.servers[i] ?? 0)) / seconds, 3)),
       postgresCpu:
         start.postgres && end.postgres
           ? round(treeDelta(start.postgres, end.postgres) / seconds, 3)
