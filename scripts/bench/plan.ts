@@ -62,6 +62,8 @@ export const PLAN = {
   typingPerMessage: 2,
   /** A visitor presses start this often, on average (seconds); one side ends each chat. */
   secondsPerChat: 120,
+  /** A visitor's chat stream opens (page load, reconnect) this often, on average (seconds). */
+  secondsPerStream: 600,
   /** The share of one core an instance, Redis or PostgreSQL is planned to keep busy. */
   busy: 0.5,
   /** Entries a visitor's event stream keeps: XADD MAXLEN ~ 200 trims whole nodes of 100. */
@@ -85,6 +87,10 @@ export const COUNTED = {
   startPairs: {
     commands: 61,
     how: "as the first up to match, then one candidate looked at (EXISTS alive, banned 3, EXISTS parted) 5 + pair (HSET, SADD, 2 × (ZREM, HSET, LPUSH, LTRIM, PEXPIRE), 3 HMGET, 2 pushes) 23",
+  },
+  attach: {
+    commands: 17,
+    how: "the subscription's ban check MGET + EVALSHA + INCR, PEXPIRE alive, SADD, PEXPIRE where, ZADD present 5 + match's ZSCORE pool + XREVRANGE + status (HGET chat, then HMGET chat or ZSCORE pool) 2, and when its last stream closes EVALSHA + DECR, ZADD present, DEL alive, SREM where, ZREM pool 5",
   },
   end: {
     commands: 23,
@@ -131,6 +137,7 @@ export function renderPlan(figures: {
   const T = M * PLAN.typingPerMessage;
   const S = V / PLAN.secondsPerChat;
   const E = S / 2;
+  const A = V / PLAN.secondsPerStream;
   // Instances: CPU in µs a second (millionths of a core). Ends were not measured: costed as a
   // typing call (one call, events to both sides), a rough figure for a small share.
   const inst = {
@@ -154,6 +161,11 @@ export function renderPlan(figures: {
     typing: { ops: T, commands: f.typingRedisCommands, us: f.typingRedisUs },
     starts: { ops: S, commands: f.startRedisCommands, us: f.startRedisUs },
     ends: { ops: E, commands: COUNTED.end.commands, us: endUs },
+    streams: {
+      ops: A,
+      commands: COUNTED.attach.commands,
+      us: COUNTED.attach.commands * usPerCommand,
+    },
     presence: { ops: V, commands: f.idleRedisCommandsPerSecond, us: f.idleRedisUsPerSecond },
     throws: { ops: W, commands: f.throwRedisCommands, us: f.throwRedisUs },
   };
@@ -166,6 +178,7 @@ export function renderPlan(figures: {
     (T / V) * f.typingRedisUs +
     (S / V) * f.startRedisUs +
     (E / V) * endUs +
+    (A / V) * redis.streams.us +
     f.idleRedisUsPerSecond;
   const redisCeiling = (1e6 - W * f.throwRedisUs) / redisPerVisitorUs;
   const streamBytes = PLAN.streamEntries * f.streamBytesPerEntry;
@@ -245,11 +258,11 @@ export function renderPlan(figures: {
       `${n(f.throwRows, 2)} rows, ${n(f.throwWalBytes)} B of WAL, ${n(f.throwPostgresUs)} µs of CPU`,
     ]),
     "",
-    `How the counts were made, from \`src/core/chat/redis-lua.ts\` and the calls around the scripts, with each visitor's stream held by one instance: send = ${COUNTED.send.how}; typing = ${COUNTED.typing.how}; a start that waits = ${COUNTED.startWaits.how}; one that pairs = ${COUNTED.startPairs.how}; presence = ${COUNTED.refresh.how}; sweep = ${COUNTED.sweep.how}. Not measured: a chat's end, ${COUNTED.end.commands} commands (${COUNTED.end.how}), costed on Redis at a message's ${n(usPerCommand, 2)} µs a command and on the instances as a typing call.`,
+    `How the counts were made, from \`src/core/chat/redis-lua.ts\` and the calls around the scripts, with each visitor's stream held by one instance: send = ${COUNTED.send.how}; typing = ${COUNTED.typing.how}; a start that waits = ${COUNTED.startWaits.how}; one that pairs = ${COUNTED.startPairs.how}; presence = ${COUNTED.refresh.how}; sweep = ${COUNTED.sweep.how}. Not measured: a chat's end, ${COUNTED.end.commands} commands (${COUNTED.end.how}), costed on Redis at a message's ${n(usPerCommand, 2)} µs a command and on the instances as a typing call; a chat stream opening and closing, ${COUNTED.attach.commands} commands (${COUNTED.attach.how}), once every ${PLAN.secondsPerStream} s per visitor (A = ${n(A)}/s), costed on Redis the same way.`,
     "",
     `**Instances.** CPU a second: messages ${n(M)} × ${n(f.messageServerUs)} µs = ${n(inst.messages / 1e6, 2)} cores; typing ${n(T)} × ${n(f.typingServerUs)} µs = ${n(inst.typing / 1e6, 2)}; starts ${n(S)} × ${n(f.startServerUs)} µs = ${n(inst.starts / 1e6, 2)}; ends ${n(E)} × ${n(f.typingServerUs)} µs = ${n(inst.ends / 1e6, 2)}; presence ${n(V)} × ${n(f.idleServerUsPerSecond, 2)} µs = ${n(inst.presence / 1e6, 2)}; throws ${n(W)} × ${n(f.throwServerUs)} µs = ${n(inst.throws / 1e6, 2)}; in all **${n(instCores, 1)} cores**, so **${n(instances)} instances** at ${pct(PLAN.busy)} of a core each (an instance runs its JavaScript on one thread), ${n(perInstance)} visitors each. Memory: ${n(V)} × ${n(f.idleRssKiB, 1)} KiB = ${n(memoryGiB, 1)} GiB over all instances (${n(memoryGiB / instances, 2)} GiB each beside an instance's ~100 MiB at rest): CPU, not memory, sets the count.`,
     "",
-    `**Redis** (one primary; it runs every command and script on one thread). Commands a second: messages ${n(M)} × ${n(f.messageRedisCommands, 1)} + typing ${n(T)} × ${n(f.typingRedisCommands, 1)} + starts ${n(S)} × ${n(f.startRedisCommands, 1)} + ends ${n(E)} × ${COUNTED.end.commands} + presence ${n(V)} × ${n(f.idleRedisCommandsPerSecond, 2)} + throws ${n(W)} × ${n(f.throwRedisCommands, 1)} = **${n(redisCommands)} commands/s**, nearly all inside scripts. CPU: ${n(M)} × ${n(f.messageRedisUs, 1)} + ${n(T)} × ${n(f.typingRedisUs, 1)} + ${n(S)} × ${n(f.startRedisUs, 1)} + ${n(E)} × ${n(endUs, 1)} + ${n(V)} × ${n(f.idleRedisUsPerSecond, 2)} + ${n(W)} × ${n(f.throwRedisUs, 1)} µs = **${n(redisCores, 2)} of its one core** (${pct(redisCores / PLAN.busy)} of the ${pct(PLAN.busy)} planned), of which presence alone is ${n(presenceShare, 2)}. A chat visitor at this mix needs ${n(redisPerVisitorUs, 1)} µs of Redis a second, so one Redis thread at full use carries about **${n(redisCeiling)} visitors** beside the throws, and ${n(redisCeiling * PLAN.busy)} at ${pct(PLAN.busy)}. Memory: ${n(V)} × (${n(f.idleRedisBytes)} B of presence + a stream of ~${PLAN.streamEntries} events × ${n(f.streamBytesPerEntry)} B = ${n(streamBytes / 1024)} KiB) = **${n(redisGiB, 1)} GiB**; every visitor of the last 24 hours keeps such a stream (its TTL), not only those online. Each instance's presence refresh is one script over all its visitors: ${n(perInstance)} × ${n(f.refreshUsPerVisitor, 2)} µs = **${n(refreshMs)} ms** in which Redis runs nothing else, once a second per instance (${n(instances)} instances: ${pct((V * f.refreshUsPerVisitor) / 1e6)} of Redis's time by the SLOWLOG's wall-clock measure).`,
+    `**Redis** (one primary; it runs every command and script on one thread). Commands a second: messages ${n(M)} × ${n(f.messageRedisCommands, 1)} + typing ${n(T)} × ${n(f.typingRedisCommands, 1)} + starts ${n(S)} × ${n(f.startRedisCommands, 1)} + ends ${n(E)} × ${COUNTED.end.commands} + streams opened ${n(A)} × ${COUNTED.attach.commands} + presence ${n(V)} × ${n(f.idleRedisCommandsPerSecond, 2)} + throws ${n(W)} × ${n(f.throwRedisCommands, 1)} = **${n(redisCommands)} commands/s**, nearly all inside scripts. CPU: ${n(M)} × ${n(f.messageRedisUs, 1)} + ${n(T)} × ${n(f.typingRedisUs, 1)} + ${n(S)} × ${n(f.startRedisUs, 1)} + ${n(E)} × ${n(endUs, 1)} + ${n(A)} × ${n(redis.streams.us, 1)} + ${n(V)} × ${n(f.idleRedisUsPerSecond, 2)} + ${n(W)} × ${n(f.throwRedisUs, 1)} µs = **${n(redisCores, 2)} of its one core** (${pct(redisCores / PLAN.busy)} of the ${pct(PLAN.busy)} planned), of which presence alone is ${n(presenceShare, 2)}. A chat visitor at this mix needs ${n(redisPerVisitorUs, 1)} µs of Redis a second, so one Redis thread at full use carries about **${n(redisCeiling)} visitors** beside the throws, and ${n(redisCeiling * PLAN.busy)} at ${pct(PLAN.busy)}. Memory: ${n(V)} × (${n(f.idleRedisBytes)} B of presence + a stream of ~${PLAN.streamEntries} events × ${n(f.streamBytesPerEntry)} B = ${n(streamBytes / 1024)} KiB) = **${n(redisGiB, 1)} GiB**; every visitor of the last 24 hours keeps such a stream (its TTL), not only those online. Each instance's presence refresh is one script over all its visitors: ${n(perInstance)} × ${n(f.refreshUsPerVisitor, 2)} µs = **${n(refreshMs)} ms** in which Redis runs nothing else, once a second per instance (${n(instances)} instances: ${pct((V * f.refreshUsPerVisitor) / 1e6)} of Redis's time by the SLOWLOG's wall-clock measure).`,
     "",
     `**PostgreSQL.** Writes: throws ${n(W)} × ${n(f.throwRows, 2)} rows + starts ${n(S)} × ${n(f.startRows, 2)} rows (the visitor-address sighting each start upserts) = **${n(pgRows)} rows/s**, each its own single-statement transaction, ${n(pgWal / 1024 / 1024, 1)} MiB of WAL a second; CPU ${n(W)} × ${n(f.throwPostgresUs)} + ${n(S)} × ${n(f.startPostgresUs)} µs = **${n(pgCores, 2)} cores** (measured with fsync off; a real disk adds commit waits, not CPU; group commit covers ${n(pgRows)} commits a second). The chat itself writes nothing to PostgreSQL.`,
     "",
