@@ -1,6 +1,6 @@
 /**
- * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary ...] [--quick]`,
- * `bun run bench --notes`
+ * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary|match-cluster|
+ *   chat-cluster|scale-out ...] [--quick]`, `bun run bench --notes`
  *
  * Runs the benchmarks in sequence and writes BENCHMARKS.md. Every server under test and every
  * baseline runs as its own process, and so does every load generator; each figure is compared
@@ -9,6 +9,10 @@
  * updates their rows in BENCHMARKS.md; --quick runs shorter and smaller, for development, and
  * prints the table without writing the file; --notes runs nothing and writes BENCHMARKS.md again
  * from the figures it records, with the current NOTES.md.
+ *
+ * match-cluster, chat-cluster and scale-out run the app as several instances on a throwaway
+ * PostgreSQL and Redis (scripts/cluster); the plan after the table (plan.ts) is worked out from
+ * the figures they record.
  */
 
 import {
