@@ -18,6 +18,8 @@ export type ChatMode = "app" | "raw" | "sio";
 
 export interface Visitor {
   index: number;
+  /** Which of the servers it is connected to (its place in the list of URLs). */
+  server: number;
   socket: WebSocket;
   /** Next tRPC request id (1 is the subscription). */
   nextId: number;
@@ -65,23 +67,28 @@ export function startFrame(visitor: Visitor, mode: ChatMode): string {
 
 /**
  * Opens `count` visitors, `parallel` at a time, each subscribed to its chat stream (app) and
- * ready. `onFrame` sees every frame after that.
+ * ready. `onFrame` sees every frame after that. Given several servers (instances of one site),
+ * visitor i connects to the (i mod n)th.
  */
 export async function openVisitors(
-  baseUrl: string,
+  baseUrls: string | readonly string[],
   mode: ChatMode,
   count: number,
   firstVisitor: number,
   onFrame: (visitor: Visitor, frame: string) => void,
   parallel = 100,
 ): Promise<Visitor[]> {
-  const origin = new URL(baseUrl).origin;
   const path = { app: "/trpc", raw: "/", sio: "/socket.io/?EIO=4&transport=websocket" }[mode];
-  const wsUrl = `${origin.replace(/^http/, "ws")}${path}`;
+  const servers = (typeof baseUrls === "string" ? [baseUrls] : baseUrls).map((url) => {
+    const origin = new URL(url).origin;
+    return { origin, wsUrl: `${origin.replace(/^http/, "ws")}${path}` };
+  });
   const visitors: Visitor[] = new Array(count);
   const openOne = (index: number) =>
     new Promise<Visitor>((resolve, reject) => {
       const n = firstVisitor + index;
+      const server = index % servers.length;
+      const { origin, wsUrl } = servers[server] as { origin: string; wsUrl: string };
       const headers = {
         Origin: origin,
         Cookie: `visitor=${visitorCookie("chat", n)}`,
@@ -91,6 +98,7 @@ export async function openVisitors(
       const socket = new WebSocket(wsUrl, { headers } as unknown as string[]);
       const visitor: Visitor = {
         index,
+        server,
         socket,
         nextId: 2,
         chatId: undefined,

@@ -9,6 +9,12 @@
  *
  * Prints one JSON line: achieved send rate, delivery p50/p99/max (ms), messages lost, error
  * answers, and the CPU use of the server and of this generator over the window.
+ *
+ * With `urls` (instances of one site), visitor i is on the (i mod n)th instance; with `across`,
+ * the generator presses start one pair at a time (a visitor on the first instance, then one on
+ * the second once the first is waiting), so that the two partners of every pair are on
+ * different instances, and checks that they are. A probe (every server's CPU, Redis's commands
+ * and CPU) covers the measured window.
  */
 import {
   type ChatMode,
@@ -22,10 +28,20 @@ import {
   type Visitor,
 } from "./chat-client.ts";
 import { cpuSeconds, loadOptions, round, summarize } from "./lib.ts";
+import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface ChatLoadOptions {
   url: string;
+  /** Several instances of one site: visitors are spread over them in turn (url is then unused). */
+  urls?: string[];
+  /** Pair each visitor on the first instance with one on the second (needs two urls). */
+  across?: boolean;
   mode: ChatMode;
+  /**
+   * Send "typing" calls (app only) instead of messages, alternately started and stopped, to
+   * measure what one costs; they carry no time, so the result has no delivery latency.
+   */
+  typing?: boolean;
   pairs: number;
   /** Messages a second offered by all visitors together. */
   rate: number;
@@ -33,6 +49,7 @@ export interface ChatLoadOptions {
   durationMs: number;
   serverPid?: number;
   firstVisitor?: number;
+  probe?: ProbeTargets;
 }
 
 export interface ChatLoadResult {
@@ -41,6 +58,11 @@ export interface ChatLoadResult {
   sentRate: number;
   sent: number;
   delivered: number;
+  /**
+   * Messages (or typing events) that reached a partner within the window, whenever they were
+   * sent: what the servers relayed in it, the count to divide the probe's figures by.
+   */
+  arrived: number;
   lost: number;
   /** Messages due in the window that the generator skipped because it was more than 50 ms late. */
   skipped: number;
@@ -52,6 +74,17 @@ export interface ChatLoadResult {
   serverCpu: number | null;
   clientCpu: number;
   setupSeconds: number;
+  /** Pairs whose two visitors are on different servers (undefined without `urls`). */
+  crossPairs?: number;
+  probe?: ProbeResult | null;
+  /** The same probe over two quiet seconds before the messages. */
+  idle?: ProbeResult;
+}
+
+/** A "typing" call of the app's protocol. */
+function typingFrame(visitor: Visitor, isTyping: boolean): string {
+  const id = visitor.nextId++;
+  return `{"id":${id},"method":"mutation","params":{"path":"chat.typing","input":{"isTyping":${isTyping}}}}`;
 }
 
 async function main(): Promise<void> {
@@ -61,6 +94,8 @@ async function main(): Promise<void> {
   let windowEnd = Number.POSITIVE_INFINITY;
   const latencies: number[] = [];
   let delivered = 0;
+  /** Partner copies (or typing events) that arrived within the window, whenever sent. */
+  let arrived = 0;
   let errors = 0;
   let firstError: string | null = null;
   let matched = 0;
@@ -70,13 +105,32 @@ async function main(): Promise<void> {
   });
   const count = options.pairs * 2;
 
+  // Answers awaited to a press of start, while pairing across instances one pair at a time.
+  const awaited = new Map<Visitor, { prefix: string; answered: () => void }>();
   const onFrame = (visitor: Visitor, frame: string) => {
+    const waiting = awaited.get(visitor);
+    if (
+      waiting &&
+      (options.mode === "raw"
+        ? frame === "waiting" || frame.startsWith("matched:")
+        : frame.startsWith(waiting.prefix))
+    ) {
+      awaited.delete(visitor);
+      waiting.answered();
+    }
     if (isError(frame)) {
       const at = performance.now();
       if (at >= windowStart && at < windowEnd + 3000) {
         errors += 1;
         firstError ??= frame.slice(0, 300);
       }
+      return;
+    }
+    // Typing calls: the partner's typing events are counted, around the window (no time to take).
+    if (options.typing && frame.includes('"type":"typing"')) {
+      const at = performance.now();
+      if (at >= windowStart && at < windowEnd + 3000) delivered += 1;
+      if (at >= windowStart && at < windowEnd) arrived += 1;
       return;
     }
     // The app and Socket.IO echo each message to its sender too; only the partner's copy counts.
@@ -99,27 +153,71 @@ async function main(): Promise<void> {
       return;
     }
     const sentAt = stampOf(frame);
-    if (sentAt === undefined || sentAt < windowStart || sentAt >= windowEnd) return;
+    if (sentAt === undefined) return;
+    const at = performance.now();
+    if (at >= windowStart && at < windowEnd) arrived += 1;
+    if (sentAt < windowStart || sentAt >= windowEnd) return;
     latencies.push(performance.now() - sentAt);
     delivered += 1;
   };
 
   const visitors = await openVisitors(
-    options.url,
+    options.urls ?? options.url,
     options.mode,
     count,
     options.firstVisitor ?? 0,
     onFrame,
   );
-  // Pressing start one after another pairs neighbours; the generator needs no more than that
-  // everyone is in a chat.
-  for (const visitor of visitors) visitor.socket.send(startFrame(visitor, options.mode));
+  const press = (visitor: Visitor) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`visitor ${visitor.index}'s start was not answered in 10 s`)),
+        10_000,
+      );
+      awaited.set(visitor, {
+        prefix: `{"id":${visitor.nextId},`,
+        answered: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+      visitor.socket.send(startFrame(visitor, options.mode));
+    });
+  if (options.across) {
+    // The pool is empty between pairs, so each second press finds the first and no other.
+    for (let i = 0; i + 1 < count; i += 2) {
+      await press(visitors[i] as Visitor);
+      await press(visitors[i + 1] as Visitor);
+    }
+  } else {
+    // Pressing start one after another pairs neighbours; the generator needs no more than that
+    // everyone is in a chat.
+    for (const visitor of visitors) visitor.socket.send(startFrame(visitor, options.mode));
+  }
   await Promise.race([
     matching,
     Bun.sleep(30_000).then(() => {
       throw new Error(`only ${matched} of ${count} visitors were matched`);
     }),
   ]);
+  let crossPairs: number | undefined;
+  if (options.urls) {
+    const serversOf = new Map<string, number[]>();
+    for (const visitor of visitors) {
+      if (visitor.chatId === undefined) continue;
+      serversOf.set(visitor.chatId, [...(serversOf.get(visitor.chatId) ?? []), visitor.server]);
+    }
+    crossPairs = [...serversOf.values()].filter((s) => s.length === 2 && s[0] !== s[1]).length;
+  }
+  const probe = options.probe ? await Probe.open(options.probe) : undefined;
+  // Two quiet seconds first, everyone in a chat: what the messages cost is the window's count
+  // less what the same time costs without them (presence refreshes, sweeps).
+  let idle: ProbeResult | undefined;
+  if (probe) {
+    await probe.begin();
+    await Bun.sleep(2000);
+    idle = await probe.end();
+  }
   const setupSeconds = (performance.now() - setupStarted) / 1000;
 
   // Even pacing: visitor k sends every count/rate seconds, round robin.
@@ -141,6 +239,7 @@ async function main(): Promise<void> {
         measuring = true;
         cpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : 0;
         clientBefore = process.cpuUsage();
+        void probe?.begin();
       }
       if (now >= windowEnd) {
         clearInterval(timer);
@@ -160,7 +259,11 @@ async function main(): Promise<void> {
         next = (next + 1) % count;
         due += 1;
         const at = performance.now();
-        visitor.socket.send(stampedMessage(visitor, at, options.mode));
+        visitor.socket.send(
+          options.typing
+            ? typingFrame(visitor, (visitor.nextId & 1) === 0)
+            : stampedMessage(visitor, at, options.mode),
+        );
         if (at >= windowStart && at < windowEnd) sent += 1;
       }
     }, 2);
@@ -168,6 +271,8 @@ async function main(): Promise<void> {
   const elapsed = (performance.now() - windowStart) / 1000;
   const cpuAfter = options.serverPid ? cpuSeconds(options.serverPid) : 0;
   const client = process.cpuUsage(clientBefore);
+  const measured = probe ? await probe.end() : undefined;
+  await probe?.close();
   // What is still in flight gets three seconds to arrive.
   const drainUntil = performance.now() + 3000;
   while (delivered < sent && performance.now() < drainUntil) await Bun.sleep(20);
@@ -179,6 +284,7 @@ async function main(): Promise<void> {
     sentRate: round(sent / elapsed, 0),
     sent,
     delivered,
+    arrived,
     lost: sent - delivered,
     skipped,
     errors,
@@ -189,6 +295,9 @@ async function main(): Promise<void> {
     serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,
     clientCpu: round((client.user + client.system) / 1e6 / elapsed, 2),
     setupSeconds: round(setupSeconds, 1),
+    crossPairs,
+    probe: measured,
+    idle,
   };
   closeAll(visitors);
   console.log(JSON.stringify(result));

@@ -9,6 +9,10 @@
  *
  * Prints one JSON line: requests per second, latency p50/p99 (ms), status counts, and the
  * server's CPU use over the window when its pid is given.
+ *
+ * With `urls` (instances of one site), connection i goes to the (i mod n)th instance: the load
+ * split over them as a round-robin balancer would, without a balancer's own cost. A probe
+ * (every server's CPU, PostgreSQL's, Redis's commands and CPU) covers the window.
  */
 import type { Socket } from "bun";
 import {
@@ -20,9 +24,12 @@ import {
   summarize,
   visitorCookie,
 } from "./lib.ts";
+import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface HttpLoadOptions {
   url: string;
+  /** Several instances of one site: connections are spread over them in turn. */
+  urls?: string[];
   path: string;
   kind: "discover" | "throw";
   concurrency: number;
@@ -35,6 +42,7 @@ export interface HttpLoadOptions {
    * address (the rate limits are per visitor and per address).
    */
   firstVisitor?: number;
+  probe?: ProbeTargets;
 }
 
 export interface HttpLoadResult {
@@ -47,6 +55,9 @@ export interface HttpLoadResult {
   statuses: Record<string, number>;
   errors: number;
   serverCpu: number | null;
+  /** Answers with status 200 from the first request on, warm-up included. */
+  answered: number;
+  probe?: ProbeResult;
 }
 
 const MESSAGES = [
@@ -146,8 +157,7 @@ class Connection {
 async function main(): Promise<void> {
   const options = loadOptions<HttpLoadOptions>();
   const target = new URL(options.url);
-  const hostname = target.hostname;
-  const port = Number(target.port);
+  const targets = (options.urls ?? [options.url]).map((url) => new URL(url));
   let counter = options.firstVisitor ?? 0;
 
   const buildRequest = (): string => {
@@ -172,20 +182,26 @@ async function main(): Promise<void> {
   };
 
   const connections = await Promise.all(
-    Array.from({ length: options.concurrency }, () => Connection.open(hostname, port)),
+    Array.from({ length: options.concurrency }, (_, i) => {
+      const to = targets[i % targets.length] as URL;
+      return Connection.open(to.hostname, Number(to.port));
+    }),
   );
+  const probe = options.probe ? await Probe.open(options.probe) : undefined;
 
   let measuring = false;
   let stop = false;
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
+  let answered = 0;
 
   const worker = async (connection: Connection) => {
     while (!stop) {
       const started = performance.now();
       try {
         const status = await connection.request(buildRequest());
+        if (status === 200) answered += 1;
         if (measuring) {
           latencies.push(performance.now() - started);
           statuses[status] = (statuses[status] ?? 0) + 1;
@@ -199,6 +215,7 @@ async function main(): Promise<void> {
 
   const workers = connections.map((c) => worker(c));
   await Bun.sleep(options.warmupMs);
+  await probe?.begin();
   const cpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : 0;
   const started = performance.now();
   measuring = true;
@@ -206,6 +223,8 @@ async function main(): Promise<void> {
   measuring = false;
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = options.serverPid ? cpuSeconds(options.serverPid) : 0;
+  const measured = await probe?.end();
+  await probe?.close();
   stop = true;
   await Promise.race([Promise.all(workers), Bun.sleep(2000)]);
   for (const c of connections) c.close();
@@ -221,6 +240,8 @@ async function main(): Promise<void> {
     statuses,
     errors,
     serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,
+    answered,
+    probe: measured,
   };
   console.log(JSON.stringify(result));
   process.exit(0);

@@ -5,6 +5,10 @@
  * partner became available (the later of the two presses) to its 'matched' event.
  *
  *   bun scripts/bench/load-match.ts '{"url":"http://127.0.0.1:1234","mode":"app","visitors":2000,"spreadMs":1000}'
+ *
+ * With `urls` (instances of one site), visitor i is on the (i mod n)th instance, so presses
+ * alternate between them; the result counts the chats whose two visitors are on different ones.
+ * A probe (servers' CPU, Redis's commands) covers the presses and the wait for the last match.
  */
 import {
   type ChatMode,
@@ -16,13 +20,17 @@ import {
   type Visitor,
 } from "./chat-client.ts";
 import { loadOptions, round, summarize } from "./lib.ts";
+import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface MatchLoadOptions {
   url: string;
+  /** Several instances of one site: visitors are spread over them in turn (url is then unused). */
+  urls?: string[];
   mode: ChatMode;
   visitors: number;
   spreadMs: number;
   firstVisitor?: number;
+  probe?: ProbeTargets;
 }
 
 export interface MatchLoadResult {
@@ -33,11 +41,19 @@ export interface MatchLoadResult {
   unmatched: number;
   matchedTwice: number;
   badChats: number;
+  /** Chats whose two visitors are connected to different servers. */
+  crossChats: number;
+  /** p50 / p99 of the visitors of those chats alone (ms). */
+  crossP50: number;
+  crossP99: number;
   errors: number;
   firstError: string | null;
   p50: number;
   p99: number;
   max: number;
+  probe: ProbeResult | null;
+  /** The same probe over two idle seconds before the presses. */
+  idle: ProbeResult | null;
 }
 
 async function main(): Promise<void> {
@@ -59,13 +75,23 @@ async function main(): Promise<void> {
     matchedEvents += 1;
   };
   const visitors = await openVisitors(
-    options.url,
+    options.urls ?? options.url,
     options.mode,
     options.visitors,
     options.firstVisitor ?? 0,
     onFrame,
   );
 
+  const probe = options.probe ? await Probe.open(options.probe) : undefined;
+  // Two idle seconds first, everyone connected and listening: what the presses cost is the
+  // window's count less what the same seconds cost without them (presence refreshes, sweeps).
+  let idle: ProbeResult | null = null;
+  if (probe) {
+    await probe.begin();
+    await Bun.sleep(2000);
+    idle = await probe.end();
+  }
+  await probe?.begin();
   // Presses spread evenly over the window, sent by a 1 ms timer.
   const started = performance.now() + 50;
   let pressed = 0;
@@ -91,6 +117,8 @@ async function main(): Promise<void> {
   const pressSeconds = (performance.now() - started) / 1000;
   const deadline = performance.now() + 5000;
   while (matchedEvents < options.visitors && performance.now() < deadline) await Bun.sleep(10);
+  const measured = probe ? await probe.end() : null;
+  await probe?.close();
   await Bun.sleep(200); // a second 'matched' for anyone would show up here
 
   const byChat = new Map<string, Visitor[]>();
@@ -101,17 +129,25 @@ async function main(): Promise<void> {
     byChat.set(visitor.chatId, members);
   }
   const latencies: number[] = [];
+  const crossLatencies: number[] = [];
   let badChats = 0;
+  let crossChats = 0;
   for (const members of byChat.values()) {
     const [a, b] = members;
     if (members.length !== 2 || !a || !b) {
       badChats += 1;
       continue;
     }
+    if (a.server !== b.server) crossChats += 1;
     const available = Math.max(a.pressedAt ?? 0, b.pressedAt ?? 0);
-    for (const visitor of members) latencies.push((visitor.matchedAt ?? available) - available);
+    for (const visitor of members) {
+      const latency = (visitor.matchedAt ?? available) - available;
+      latencies.push(latency);
+      if (a.server !== b.server) crossLatencies.push(latency);
+    }
   }
   const latency = summarize(latencies);
+  const crossLatency = summarize(crossLatencies);
   const result: MatchLoadResult = {
     visitors: options.visitors,
     pressSeconds: round(pressSeconds, 2),
@@ -120,11 +156,16 @@ async function main(): Promise<void> {
     unmatched: visitors.filter((v) => v.matchedCount === 0).length,
     matchedTwice: visitors.filter((v) => v.matchedCount > 1).length,
     badChats,
+    crossChats,
+    crossP50: round(crossLatency.p50, 2),
+    crossP99: round(crossLatency.p99, 2),
     errors,
     firstError,
     p50: round(latency.p50, 2),
     p99: round(latency.p99, 2),
     max: round(latency.max, 2),
+    probe: measured,
+    idle,
   };
   closeAll(visitors);
   console.log(JSON.stringify(result));

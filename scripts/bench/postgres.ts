@@ -12,6 +12,7 @@ import { discoverBottle } from "../../src/core/bottles/bottles.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { ROOT } from "./lib.ts";
+import { parentOf } from "./probe.ts";
 import type { Statement } from "./queries.ts";
 import { SEED_USERS } from "./seed.ts";
 
@@ -147,6 +148,61 @@ export async function readPathPostgres(
     };
   } finally {
     await database.close();
+    await sql.end();
+  }
+}
+
+/** PostgreSQL's postmaster: the parent of the backend that answers (the probes add up its tree). */
+export async function postmasterPid(url: string): Promise<number> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    return parentOf(Number(row?.pid));
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Rows in every table of the database and the WAL position, to tell what a phase wrote. */
+export interface WriteMark {
+  rows: Record<string, number>;
+  lsn: string;
+}
+
+export async function writeMark(url: string): Promise<WriteMark> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const tables = await sql<{ name: string }[]>`
+      SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
+    const rows: Record<string, number> = {};
+    for (const { name } of tables) {
+      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${sql(name)}`;
+      rows[name] = Number(row?.n ?? 0);
+    }
+    const [wal] = await sql<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
+    return { rows, lsn: wal?.lsn ?? "0/0" };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Rows added to each table since a mark (tables that did not change left out), and WAL bytes. */
+export async function writesSince(
+  url: string,
+  mark: WriteMark,
+): Promise<{ rows: Record<string, number>; walBytes: number }> {
+  const now = await writeMark(url);
+  const rows: Record<string, number> = {};
+  for (const [name, n] of Object.entries(now.rows)) {
+    const added = n - (mark.rows[name] ?? 0);
+    if (added !== 0) rows[name] = added;
+  }
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ bytes: string }[]>`
+      SELECT pg_wal_lsn_diff(${now.lsn}::pg_lsn, ${mark.lsn}::pg_lsn)::text AS bytes`;
+    return { rows, walBytes: Number(row?.bytes ?? 0) };
+  } finally {
     await sql.end();
   }
 }

@@ -1,6 +1,6 @@
 /**
- * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary ...] [--quick]`,
- * `bun run bench --notes`
+ * `bun run bench [discover|discover-pg|write|chat|match|memory|frontend|binary|match-cluster|
+ *   chat-cluster|scale-out ...] [--quick]`, `bun run bench --notes`
  *
  * Runs the benchmarks in sequence and writes BENCHMARKS.md. Every server under test and every
  * baseline runs as its own process, and so does every load generator; each figure is compared
@@ -9,6 +9,10 @@
  * updates their rows in BENCHMARKS.md; --quick runs shorter and smaller, for development, and
  * prints the table without writing the file; --notes runs nothing and writes BENCHMARKS.md again
  * from the figures it records, with the current NOTES.md.
+ *
+ * match-cluster, chat-cluster and scale-out run the app as several instances on a throwaway
+ * PostgreSQL and Redis (scripts/cluster); the plan after the table (plan.ts) is worked out from
+ * the figures they record.
  */
 
 import {
@@ -22,6 +26,7 @@ import {
 } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import Redis from "ioredis";
 import { openSqlite } from "../../db/connection.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { type BinaryResult, measureBinary } from "./binary.ts";
@@ -31,6 +36,7 @@ import {
   ensureNodeBaselines,
   NODE_DIR,
   ROOT,
+  round,
   rssKiB,
   runLoad,
   type ServerChild,
@@ -43,7 +49,23 @@ import type { ChatLoadOptions, ChatLoadResult } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
 import type { IdleLoadOptions } from "./load-idle.ts";
 import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
-import { copySeed, createDatabase, readPathPostgres, startCluster } from "./postgres.ts";
+import {
+  type ChatFigures,
+  COUNTED,
+  type MatchFigures,
+  renderPlan,
+  type ScaleFigures,
+} from "./plan.ts";
+import {
+  copySeed,
+  createDatabase,
+  postmasterPid,
+  readPathPostgres,
+  startCluster,
+  writeMark,
+  writesSince,
+} from "./postgres.ts";
+import { Probe, type ProbeResult, type ProbeTargets, readRedis } from "./probe.ts";
 import { readPath, type Statement, writePathSql } from "./queries.ts";
 import { CANDIDATES_SQL, CARD_SQL } from "./raw-discover.ts";
 import { CANDIDATES_SQL_PG, CARD_SQL_PG } from "./raw-discover-pg.ts";
@@ -59,6 +81,9 @@ const BENCHMARKS = [
   "memory",
   "frontend",
   "binary",
+  "match-cluster",
+  "chat-cluster",
+  "scale-out",
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -119,6 +144,8 @@ interface Section {
   notes: string[];
   /** Extra text (query plans) shown under the notes. */
   details?: string;
+  /** Figures other parts of BENCHMARKS.md work from (the plan of plan.ts). */
+  figures?: Record<string, number>;
 }
 
 const fmt = (n: number, digits = 0) =>
@@ -993,6 +1020,694 @@ async function binary(): Promise<Section> {
   };
 }
 
+// ---- Past one machine (issue 14): instances on one PostgreSQL and one Redis ----
+
+/** A throwaway PostgreSQL and Redis for one section, with a migrated (and maybe seeded) database. */
+interface ClusterSite {
+  redisUrl: string;
+  dbUrl: string;
+  /** PostgreSQL's postmaster, whose processes the probes add up. */
+  postmaster: number;
+  stop(): void;
+}
+
+async function openSite(name: string, bottles = 0): Promise<ClusterSite> {
+  // A folder of its own beside the others: the postgres user must reach it, and not `work`.
+  const cluster = startCluster(mkdtempSync(join(scratchRoot, "tidings-bench-pg-")));
+  try {
+    const dbUrl = await createDatabase(cluster.adminUrl, `bench_${name.replace(/\W/g, "_")}`);
+    if (bottles > 0) {
+      const file = join(work, `${name}-seed.db`);
+      await seed(file, bottles);
+      await copySeed(file, dbUrl);
+    }
+    return {
+      redisUrl: cluster.redisUrl,
+      dbUrl,
+      postmaster: await postmasterPid(dbUrl),
+      stop: () => cluster.stop(),
+    };
+  } catch (error) {
+    cluster.stop();
+    throw error;
+  }
+}
+
+let sites = 0;
+/**
+ * `count` instances of one site, as an operator runs them: one database, one Redis, one key
+ * prefix (fresh for each call, so runs do not meet in the pool) and one secret.
+ */
+function instancesOf(site: ClusterSite, count: number, name: string) {
+  const id = ++sites;
+  const prefix = `bench-${id}-${name}:`;
+  const starts = Array.from({ length: count }, (_, i) => () => {
+    const dir = join(work, `${name}-${id}-${i}`);
+    mkdirSync(dir, { recursive: true });
+    return startServer("app-server.ts", {
+      DATA_DIR: dir,
+      SECRET,
+      DB_URL: site.dbUrl,
+      REDIS_URL: site.redisUrl,
+      REDIS_PREFIX: prefix,
+    });
+  });
+  return { prefix, starts };
+}
+
+/** `count` raw Redis relays (raw-redis-relay.ts) sharing one Redis and one prefix. */
+function rawRedisRelays(site: ClusterSite, count: number, name: string) {
+  const prefix = `bench-${++sites}-${name}:`;
+  const starts = Array.from(
+    { length: count },
+    () => () =>
+      startServer("raw-redis-relay.ts", { REDIS_URL: site.redisUrl, REDIS_PREFIX: prefix }),
+  );
+  return { prefix, starts };
+}
+
+/** The result whose `key` is the median of the list (the higher middle one of an even count). */
+function medianBy<T>(results: T[], key: (r: T) => number): T {
+  const sorted = [...results].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor(sorted.length / 2)] as T;
+}
+
+/**
+ * What `ops` operations cost beyond the quiet seconds measured just before them (presence
+ * refreshes and sweeps, which run whether or not anyone does anything): µs of CPU each and Redis
+ * commands each, by name too.
+ */
+function perOperation(
+  window: ProbeResult | null | undefined,
+  idle: ProbeResult | null | undefined,
+  ops: number,
+) {
+  const none = Number.NaN;
+  if (!window || ops <= 0) {
+    return { serverUs: none, postgresUs: none, redisUs: none, redisCommands: none, byCommand: {} };
+  }
+  const us = (cores: number | null | undefined, quiet: number | null | undefined) =>
+    cores === null || cores === undefined
+      ? none
+      : (Math.max(0, cores - (quiet ?? 0)) * window.seconds * 1e6) / ops;
+  const scale = idle ? window.seconds / idle.seconds : 0;
+  const byCommand: Record<string, number> = {};
+  for (const [name, calls] of Object.entries(window.redis?.byCommand ?? {})) {
+    const net = (calls - (idle?.redis?.byCommand[name] ?? 0) * scale) / ops;
+    if (net >= 0.05) byCommand[name] = Math.round(net * 10) / 10;
+  }
+  return {
+    serverUs: us(window.serverCpu, idle?.serverCpu),
+    postgresUs: us(window.postgresCpu, idle?.postgresCpu),
+    redisUs: us(window.redis?.cpu, idle?.redis?.cpu),
+    redisCommands: window.redis
+      ? (window.redis.commands - (idle?.redis?.commands ?? 0) * scale) / ops
+      : none,
+    byCommand,
+  };
+}
+
+const commandList = (byCommand: Record<string, number>) =>
+  Object.entries(byCommand)
+    .map(([name, count]) => `${name.toUpperCase()} ${count}`)
+    .join(", ");
+
+/**
+ * Matching across two instances: 2,000 visitors spread over both press start within a second;
+ * the baseline is the same load on one instance with the in-memory chat (SQLite, no Redis).
+ * Two raw Redis relays (raw-redis-relay.ts) pair the same load too, for the notes.
+ */
+async function matchCluster(): Promise<Section> {
+  const visitors = 2000;
+  const rounds = quick ? 1 : 3;
+  const load = (urls: string[], mode: ChatMode, probe: ProbeTargets, spreadMs = 1000) =>
+    runLoad<MatchLoadResult>("load-match.ts", {
+      url: urls[0] ?? "",
+      urls: urls.length > 1 ? urls : undefined,
+      mode,
+      visitors,
+      spreadMs,
+      firstVisitor: freshVisitors(),
+      probe,
+    } satisfies MatchLoadOptions);
+  const site = await openSite("match_cluster");
+  const memory: MatchLoadResult[] = [];
+  const cluster: MatchLoadResult[] = [];
+  const raw: MatchLoadResult[] = [];
+  const writes: Array<{ rows: Record<string, number>; walBytes: number }> = [];
+  let slower: MatchLoadResult | undefined;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const dir = join(work, `match-memory-${round}`);
+      mkdirSync(dir, { recursive: true });
+      memory.push(
+        await withServers([appServer(dir)], ([one]) => {
+          if (!one) throw new Error("server missing");
+          return load([one.url], "app", { servers: [one.pid] });
+        }),
+      );
+      raw.push(
+        await withServers(rawRedisRelays(site, 2, "match-raw").starts, ([a, b]) => {
+          if (!a || !b) throw new Error("servers missing");
+          return load([a.url, b.url], "raw", { servers: [a.pid, b.pid], redisUrl: site.redisUrl });
+        }),
+      );
+      cluster.push(
+        await withServers(instancesOf(site, 2, "match").starts, async ([a, b]) => {
+          if (!a || !b) throw new Error("servers missing");
+          const mark = await writeMark(site.dbUrl);
+          const r = await load([a.url, b.url], "app", {
+            servers: [a.pid, b.pid],
+            redisUrl: site.redisUrl,
+            postgres: site.postmaster,
+          });
+          writes.push(await writesSince(site.dbUrl, mark));
+          return r;
+        }),
+      );
+      log(
+        `  match across two instances, round ${round + 1}: p99 ${cluster[round]?.p99} ms; one in-memory instance ${memory[round]?.p99} ms; raw Redis relays ${raw[round]?.p99} ms`,
+      );
+    }
+    // The same visitors pressing over 4 s instead of 1: how the wait depends on the rate.
+    slower = await withServers(instancesOf(site, 2, "match-slow").starts, ([a, b]) => {
+      if (!a || !b) throw new Error("servers missing");
+      return load(
+        [a.url, b.url],
+        "app",
+        { servers: [a.pid, b.pid], redisUrl: site.redisUrl, postgres: site.postmaster },
+        4000,
+      );
+    });
+  } finally {
+    site.stop();
+  }
+  const ours = medianBy(cluster, (r) => r.p99);
+  const theirs = medianBy(memory, (r) => r.p99);
+  const rawOne = medianBy(raw, (r) => r.p99);
+  const exactlyOnce = (r: MatchLoadResult) =>
+    r.matchedOnce === r.visitors &&
+    r.badChats === 0 &&
+    r.chats === r.visitors / 2 &&
+    r.errors === 0;
+  const costs = cluster.map((r) => perOperation(r.probe, r.idle, r.visitors));
+  const cost = {
+    serverUs: median(costs.map((c) => c.serverUs)),
+    postgresUs: median(costs.map((c) => c.postgresUs)),
+    redisUs: median(costs.map((c) => c.redisUs)),
+    redisCommands: median(costs.map((c) => c.redisCommands)),
+  };
+  const byCommand = perOperation(ours.probe, ours.idle, ours.visitors).byCommand;
+  const rowsPerStart = median(
+    writes.map((w) => Object.values(w.rows).reduce((a, b) => a + b, 0) / visitors),
+  );
+  const walPerStart = median(writes.map((w) => w.walBytes / visitors));
+  const rawCost = perOperation(rawOne.probe, rawOne.idle, rawOne.visitors);
+  const memoryCost = median(memory.map((r) => perOperation(r.probe, r.idle, r.visitors).serverUs));
+  const busy = (r: MatchLoadResult) =>
+    `instances ${fmt(r.probe?.serverCpu ?? Number.NaN, 2)}, Redis ${fmt(r.probe?.redis?.cpu ?? Number.NaN, 2)}, PostgreSQL ${fmt(r.probe?.postgresCpu ?? Number.NaN, 2)} cores`;
+  const p99s = (list: MatchLoadResult[]) => list.map((r) => r.p99).join(", ");
+  const figures: MatchFigures = {
+    startServerUs: cost.serverUs,
+    startRedisUs: cost.redisUs,
+    startRedisCommands: cost.redisCommands,
+    startPostgresUs: cost.postgresUs,
+    startRows: rowsPerStart,
+    startWalBytes: walPerStart,
+  };
+  return {
+    title: "Matching across two instances (PostgreSQL + Redis)",
+    rows: [
+      {
+        benchmark:
+          "Matching across two instances on PostgreSQL + Redis: 2,000 visitors spread over both press start within 1 s: paired exactly once",
+        ours: `${fmt(ours.matchedOnce)} of ${fmt(ours.visitors)} in ${fmt(ours.chats)} chats (${fmt(ours.crossChats)} across)`,
+        baseline: `${fmt(theirs.matchedOnce)} of ${fmt(theirs.visitors)} (one in-memory instance)`,
+        ratio: "—",
+        goal: "everyone, once",
+        met: yes(cluster.every(exactlyOnce)),
+      },
+      {
+        benchmark: "Matching across two instances: partner available → 'matched', p50 / p99 ms",
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+        baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (one in-memory instance)`,
+        ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
+        goal: "p99 ≤ 50 ms",
+        met: yes(ours.p99 <= 50),
+      },
+    ],
+    notes: [
+      `The round with the median p99 of ${rounds} stands for each (p99 of each round: across two instances ${p99s(cluster)}; one in-memory instance ${p99s(memory)}; two raw Redis relays ${p99s(raw)} ms), each round on fresh servers and, for the two instances, a fresh key prefix. Visitor i connects to instance i mod 2, so presses alternate between the instances: ${fmt(ours.crossChats)} of the ${fmt(ours.chats)} chats paired visitors on different instances. Presses took ${ours.pressSeconds} s; unmatched ${ours.unmatched}, matched twice ${ours.matchedTwice}, chats with other than two visitors ${ours.badChats}, error answers ${ours.errors}${ours.firstError ? ` (first: ${ours.firstError.slice(0, 160)})` : ""}; max ${ms(ours.max)} ms (one in-memory instance ${ms(theirs.max)} ms).`,
+      `The baseline is the same load on one instance of the app with its default in-memory chat (SQLite, no Redis): what the Redis pairing and the relay of 'matched' through a stream and pub/sub add. The raw relay of the existing matching row cannot pair across instances; two raw Redis relays (a Lua LPOP-or-RPUSH and one PUBLISH to the partner's instance) paired the same load with p50 / p99 ${ms(rawOne.p50)} / ${ms(rawOne.p99)} ms, ${fmt(rawOne.matchedOnce)} of ${fmt(rawOne.visitors)} once, ${fmt(rawOne.crossChats)} chats across.`,
+      `Across the instances alone: the ${fmt(ours.crossChats)} chats whose visitors were on different instances had p50 / p99 ${ms(ours.crossP50)} / ${ms(ours.crossP99)} ms. Few pairs span the instances because each instance sends its presses to Redis in batches (commands issued in one turn of its event loop go in one write), and consecutive presses of one batch pair with each other; every event still goes through Redis either way (a stream entry and a PUBLISH to the instance holding the socket). During the presses (median round): ${busy(ours)}, on the machine's 2 cores beside the load generator. The same 2,000 visitors pressing over 4 s instead of 1 (500 a second): ${slower ? `p50 / p99 ${ms(slower.p50)} / ${ms(slower.p99)} ms, max ${ms(slower.max)} ms, ${fmt(slower.matchedOnce)} of ${fmt(slower.visitors)} paired once, ${busy(slower)}` : "not measured"}.`,
+      `What one press of start cost (median of the rounds, beyond two quiet seconds just before with the same visitors connected): ${fmt(cost.serverUs)} µs of CPU on the two instances together, ${fmt(cost.redisUs, 1)} µs of Redis CPU, ${fmt(cost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}), ${fmt(cost.postgresUs)} µs of PostgreSQL CPU and ${fmt(rowsPerStart, 2)} rows written (${Object.entries(
+        writes[0]?.rows ?? {},
+      )
+        .map(([table, count]) => `${table} ${fmt(count)}`)
+        .join(
+          ", ",
+        )} in the first round), ${fmt(walPerStart)} bytes of WAL. Counted from the scripts: ${COUNTED.startWaits.commands} commands for the press that waits and ${COUNTED.startPairs.commands} for the one that pairs, ${(COUNTED.startWaits.commands + COUNTED.startPairs.commands) / 2} on average. Two raw Redis relays: ${fmt(rawCost.redisCommands, 1)} commands a press. The one in-memory instance: ${fmt(memoryCost)} µs of CPU a press.`,
+    ],
+    figures: { ...figures },
+  };
+}
+
+/**
+ * The chat relay through Redis: pairs whose two partners are on different instances, against
+ * two raw Redis relays (raw-redis-relay.ts); then idle visitors on one instance on Redis, for
+ * memory and the cost of presence.
+ */
+async function chatCluster(): Promise<Section> {
+  const pairs = 1000;
+  const rate = 5000;
+  const goal = 20;
+  const site = await openSite("chat_cluster");
+  const rounds = new Map<"raw" | "app", ChatLoadResult[]>([
+    ["raw", []],
+    ["app", []],
+  ]);
+  let stream: { bytes: number; entries: number; keys: number } | undefined;
+  let idle: Awaited<ReturnType<typeof idleOnRedis>>;
+  let typing: ChatLoadResult;
+  const ladder: ChatLoadResult[] = [];
+  try {
+    for (let round = 0; round < CHAT.rounds; round++) {
+      for (const mode of ["raw", "app"] as const) {
+        const { prefix, starts } =
+          mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
+        const r = await withServers(starts, async ([a, b]) => {
+          if (!a || !b) throw new Error("servers missing");
+          const result = await runLoad<ChatLoadResult>(
+            "load-chat.ts",
+            {
+              url: a.url,
+              urls: [a.url, b.url],
+              across: true,
+              mode,
+              pairs,
+              rate,
+              warmupMs: CHAT.warmupMs,
+              durationMs: CHAT.durationMs,
+              firstVisitor: freshVisitors(),
+              probe: { servers: [a.pid, b.pid], redisUrl: site.redisUrl },
+            } satisfies ChatLoadOptions,
+            180_000,
+          );
+          if (mode === "app" && !stream) stream = await streamMemory(site.redisUrl, prefix);
+          return result;
+        });
+        for (const key of ["p50", "p99", "max"] as const) {
+          if (typeof r[key] !== "number" || !Number.isFinite(r[key]))
+            r[key] = Number.POSITIVE_INFINITY;
+        }
+        rounds.get(mode)?.push(r);
+        log(
+          `  chat through Redis, ${mode === "app" ? "two instances" : "two raw Redis relays"}: sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, ${r.crossPairs} pairs across`,
+        );
+      }
+    }
+    // What a "typing" call costs, at the messages' rate: twice the pairs, so that each visitor
+    // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
+    // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
+    typing = await withServers(instancesOf(site, 2, "chat-typing").starts, ([a, b]) => {
+      if (!a || !b) throw new Error("servers missing");
+      return runLoad<ChatLoadResult>(
+        "load-chat.ts",
+        {
+          url: a.url,
+          urls: [a.url, b.url],
+          across: true,
+          mode: "app",
+          typing: true,
+          pairs: pairs * 2,
+          rate,
+          warmupMs: CHAT.warmupMs,
+          durationMs: CHAT.durationMs,
+          firstVisitor: freshVisitors(),
+          probe: { servers: [a.pid, b.pid], redisUrl: site.redisUrl },
+        } satisfies ChatLoadOptions,
+        180_000,
+      );
+    });
+    // Lower rates, once each: how the delay depends on the load on this machine.
+    for (const lower of [1000, 2500]) {
+      const r = await withServers(instancesOf(site, 2, "chat-ladder").starts, ([a, b]) => {
+        if (!a || !b) throw new Error("servers missing");
+        return runLoad<ChatLoadResult>(
+          "load-chat.ts",
+          {
+            url: a.url,
+            urls: [a.url, b.url],
+            across: true,
+            mode: "app",
+            pairs,
+            rate: lower,
+            warmupMs: CHAT.warmupMs,
+            durationMs: CHAT.durationMs,
+            firstVisitor: freshVisitors(),
+            probe: { servers: [a.pid, b.pid], redisUrl: site.redisUrl },
+          } satisfies ChatLoadOptions,
+          180_000,
+        );
+      });
+      ladder.push(r);
+      log(`  chat through Redis at ${fmt(lower)}/s: p99 ${r.p99} ms`);
+    }
+    idle = await idleOnRedis(site);
+  } finally {
+    site.stop();
+  }
+  const all = (mode: "raw" | "app") => rounds.get(mode) ?? [];
+  // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
+  // send script's one RPUSH per message, the raw relay's one PUBLISH, the typing script's one
+  // XADD per call. (Messages sent or arrived in the window differ from it by what was queued
+  // when the window opened or closed, a lot on a busy machine.)
+  const relayed = (r: ChatLoadResult, marker: "rpush" | "publish" | "xadd") =>
+    r.probe?.redis?.byCommand[marker] ?? r.arrived;
+  const ours = medianRound(all("app"));
+  const theirs = medianRound(all("raw"));
+  const cost = (mode: "raw" | "app") => {
+    const costs = all(mode).map((r) =>
+      perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "rpush" : "publish")),
+    );
+    return {
+      serverUs: median(costs.map((c) => c.serverUs)),
+      redisUs: median(costs.map((c) => c.redisUs)),
+      redisCommands: median(costs.map((c) => c.redisCommands)),
+    };
+  };
+  const typingCost = perOperation(typing.probe, typing.idle, relayed(typing, "xadd"));
+  const ourCost = cost("app");
+  const rawCost = cost("raw");
+  const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "rpush")).byCommand;
+  const across = (r: ChatLoadResult) => r.crossPairs === r.pairs;
+  const p99s = (mode: "raw" | "app") =>
+    all(mode)
+      .map((r) => r.p99)
+      .join(", ");
+  const summaryOf = (name: string, r: ChatLoadResult) =>
+    `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)} (${fmt(r.arrived)} arrived within the window), ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, ${r.crossPairs} of ${r.pairs} pairs across, CPU of the two servers ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores, generator ${r.clientCpu}, pairing took ${r.setupSeconds} s${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
+  const bytesPerEntry = stream && stream.entries > 0 ? stream.bytes / stream.entries : Number.NaN;
+  const figures: ChatFigures = {
+    messageServerUs: ourCost.serverUs,
+    messageRedisUs: ourCost.redisUs,
+    messageRedisCommands: ourCost.redisCommands,
+    rawServerUs: rawCost.serverUs,
+    rawRedisUs: rawCost.redisUs,
+    rawRedisCommands: rawCost.redisCommands,
+    idleVisitors: idle.visitors,
+    idleRssKiB: idle.app.rssPerVisitor,
+    idleRedisBytes: idle.app.redisBytesPerVisitor,
+    idleRedisCommandsPerSecond: idle.app.commandsPerVisitorSecond,
+    idleRedisUsPerSecond: idle.app.redisUsPerVisitorSecond,
+    idleServerUsPerSecond: idle.app.serverUsPerVisitorSecond,
+    refreshUsPerVisitor: idle.app.refreshUsPerVisitor,
+    streamBytesPerEntry: bytesPerEntry,
+    typingServerUs: typingCost.serverUs,
+    typingRedisUs: typingCost.redisUs,
+    typingRedisCommands: typingCost.redisCommands,
+  };
+  return {
+    title: "Chat relay through Redis (two instances)",
+    rows: [
+      {
+        benchmark: `Chat relay through Redis, ${fmt(pairs)} pairs at ${fmt(rate)} msg/s, partners on two instances: delivery p50 / p99 ms`,
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+        baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (two raw Redis relays)`,
+        ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
+        goal: `p99 ≤ ${goal} ms`,
+        met: yes(ours.p99 <= goal && all("app").every((r) => sustained(r) && across(r))),
+      },
+      {
+        benchmark: "Chat relay through Redis: server CPU per message, both instances (µs)",
+        ours: fmt(ourCost.serverUs),
+        baseline: `${fmt(rawCost.serverUs)} (two raw Redis relays)`,
+        ratio: ratioOf(ourCost.serverUs, rawCost.serverUs).toFixed(1),
+        goal: "—",
+        met: "—",
+      },
+      {
+        benchmark: "Chat relay through Redis: Redis commands / Redis CPU (µs) per message",
+        ours: `${fmt(ourCost.redisCommands, 1)} / ${fmt(ourCost.redisUs, 1)}`,
+        baseline: `${fmt(rawCost.redisCommands, 1)} / ${fmt(rawCost.redisUs, 1)} (two raw Redis relays)`,
+        ratio: ratioOf(ourCost.redisUs, rawCost.redisUs).toFixed(1),
+        goal: "—",
+        met: "—",
+      },
+      {
+        benchmark: `Resident memory per idle connected chat visitor, one instance on Redis, at ${fmt(idle.visitors)} (KiB)`,
+        ours: idle.app.rssPerVisitor.toFixed(1),
+        baseline: `${idle.raw.rssPerVisitor.toFixed(1)} (raw Redis relay)`,
+        ratio: ratioOf(idle.app.rssPerVisitor, idle.raw.rssPerVisitor).toFixed(1),
+        goal: "≤ 30 KB",
+        met: yes(idle.app.rssPerVisitor * 1.024 <= 30),
+      },
+    ],
+    notes: [
+      `${fmt(pairs)} pairs at ${fmt(rate)}/s (2.5 messages a second per visitor, inside the flood gate), the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")} ms), each round on fresh servers and a fresh key prefix: ${summaryOf("ours", ours)}; ${summaryOf("two raw Redis relays", theirs)}.`,
+      "Visitor i connects to instance i mod 2, and the generator presses start one pair at a time (the first partner on one instance, then, once it waits, the second on the other), so that every pair spans the two instances; each message goes from the sender's instance through Redis to the partner's. The baseline (`raw-redis-relay.ts`, two of them on the same Redis) is a Bun WebSocket server per instance with ioredis as the app uses it (auto-pipelined commands, a second connection subscribed to the instance's own channel): each frame is one PUBLISH to the partner's instance's channel, and what arrives there is handed to the socket it names. No protocol, identity, limits, stream or presence: about as little as a relay through Redis can do.",
+      `Per message relayed in the window (counted by Redis: the send script's one RPUSH, the raw relay's one PUBLISH, the typing script's one XADD; on a busy machine fewer or more are relayed in a window than are sent in it), beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the send script, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
+      `At lower rates, the same 1,000 pairs across the instances, once each: ${ladder.map((r) => `${fmt(r.offered)}/s: p50 / p99 / max ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} ms, the two instances ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores`).join("; ")}.`,
+      `A "typing" call (${fmt(pairs * 2)} pairs across the two instances, each visitor 1.25 calls a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the script, ${COUNTED.typing.commands}.`,
+      `Events kept in Redis: ${stream ? `${fmt(stream.keys)} visitors' streams sampled after the first round held ${fmt(stream.entries)} events in ${fmt(stream.bytes)} bytes (MEMORY USAGE), ${fmt(bytesPerEntry)} bytes an event; a stream keeps about 200 events (XADD MAXLEN ~ 200) for 24 hours after its last one` : "not sampled"}.`,
+      `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor. Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Each presence refresh (one script over all the instance's visitors, once a second) held Redis ${idle.app.refreshMs.map((t) => fmt(t, 1)).join(", ")} ms (SLOWLOG), ${fmt(idle.app.refreshUsPerVisitor, 2)} µs a visitor.`,
+    ],
+    figures: { ...figures },
+  };
+}
+
+/** Bytes and entries of some visitors' event streams under a prefix (MEMORY USAGE, XLEN). */
+async function streamMemory(redisUrl: string, prefix: string) {
+  const redis = new Redis(redisUrl);
+  try {
+    const keys: string[] = [];
+    let cursor = "0";
+    do {
+      const [next, found] = await redis.scan(cursor, "MATCH", `${prefix}ev:*`, "COUNT", 1000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== "0" && keys.length < 100);
+    let bytes = 0;
+    let entries = 0;
+    for (const key of keys.slice(0, 100)) {
+      bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
+      entries += await redis.xlen(key);
+    }
+    return { bytes, entries, keys: Math.min(100, keys.length) };
+  } finally {
+    await redis.quit();
+  }
+}
+
+/**
+ * Idle chat visitors on one instance on Redis against one raw Redis relay: resident memory per
+ * visitor, Redis memory, and over a quiet window what presence costs Redis and the instance.
+ */
+async function idleOnRedis(site: ClusterSite) {
+  const visitors = quick ? 2000 : 5000;
+  const measure = async (mode: "app" | "raw") => {
+    const { starts } =
+      mode === "app" ? instancesOf(site, 1, "idle") : rawRedisRelays(site, 1, "idle-raw");
+    return withServers(starts, async ([server]) => {
+      if (!server) throw new Error("server missing");
+      const redis = new Redis(site.redisUrl);
+      const probe = await Probe.open({ servers: [server.pid], redisUrl: site.redisUrl });
+      try {
+        // One request first, so what is measured is idle, not first use.
+        await fetch(`${server.url}/healthz`).catch(() => {});
+        await sleep(1500);
+        const rssBefore = rssKiB(server.pid);
+        const memoryBefore = (await readRedis(redis)).memory;
+        // What the instance and Redis use with nobody connected (timers, Redis's own cron).
+        await probe.begin();
+        await sleep(2000);
+        const empty = await probe.end();
+        const load = await startServer(
+          "load-idle.ts",
+          {},
+          [
+            JSON.stringify({
+              url: server.url,
+              mode,
+              visitors,
+              firstVisitor: freshVisitors(),
+            } satisfies IdleLoadOptions),
+          ],
+          120_000,
+        );
+        try {
+          await sleep(2000);
+          const rssAfter = rssKiB(server.pid);
+          // Scripts that hold Redis a millisecond or more are logged: the presence refreshes.
+          await redis.config("SET", "slowlog-log-slower-than", "1000");
+          await redis.slowlog("RESET");
+          await probe.begin();
+          await sleep(quick ? 3000 : 5000);
+          const quiet = await probe.end();
+          const slow = (await redis.slowlog("GET", 128)) as Array<
+            [number, number, number, string[]]
+          >;
+          const memoryAfter = (await readRedis(redis)).memory;
+          // An entry's arguments are cut to 32, the last saying how many more there were.
+          const refreshes = slow
+            .map(([, , micros, argv]) => {
+              const more = Number(
+                /\.\.\. \((\d+) more arguments\)/.exec(argv.at(-1) ?? "")?.[1] ?? 0,
+              );
+              return { micros, visitors: more > 0 ? argv.length - 1 + more - 7 : 0 };
+            })
+            .filter((r) => r.visitors > 0);
+          const seconds = quiet.seconds;
+          return {
+            rssBefore,
+            rssAfter,
+            rssPerVisitor: (rssAfter - rssBefore) / visitors,
+            redisBytesPerVisitor: (memoryAfter - memoryBefore) / visitors,
+            seconds: round(seconds, 1),
+            commandsPerVisitorSecond: (quiet.redis?.commands ?? 0) / seconds / visitors,
+            byCommand: Object.fromEntries(
+              Object.entries(quiet.redis?.byCommand ?? {}).map(([name, count]) => [
+                name,
+                Math.round(count / seconds),
+              ]),
+            ),
+            redisUsPerVisitorSecond:
+              (Math.max(0, (quiet.redis?.cpu ?? 0) - (empty.redis?.cpu ?? 0)) * 1e6) / visitors,
+            serverUsPerVisitorSecond:
+              (Math.max(0, (quiet.serverCpu ?? 0) - (empty.serverCpu ?? 0)) * 1e6) / visitors,
+            emptyRedisCpu: empty.redis?.cpu ?? 0,
+            emptyServerCpu: empty.serverCpu ?? 0,
+            refreshMs: refreshes.map((r) => r.micros / 1000),
+            refreshUsPerVisitor: median(refreshes.map((r) => r.micros / r.visitors)),
+          };
+        } finally {
+          await load.stop();
+        }
+      } finally {
+        await probe.close();
+        await redis.quit();
+      }
+    });
+  };
+  const raw = await measure("raw");
+  const app = await measure("app");
+  return { visitors, raw, app };
+}
+
+/**
+ * Requests/s of two instances against one, on this machine's two cores: discover and throw on
+ * PostgreSQL + Redis, the load generator's connections split over the instances (connection i
+ * to instance i mod n) as a round-robin balancer would, without a balancer's own process.
+ */
+async function scaleOut(): Promise<Section> {
+  const site = await openSite("scale_out", 10_000);
+  type Layout = "one" | "two";
+  const results: Record<"discover" | "throw", Record<Layout, HttpLoadResult[]>> = {
+    discover: { one: [], two: [] },
+    throw: { one: [], two: [] },
+  };
+  const writes: Array<{ rows: Record<string, number>; walBytes: number; answered: number }> = [];
+  try {
+    await withServers(instancesOf(site, 2, "scale").starts, async ([a, b]) => {
+      if (!a || !b) throw new Error("servers missing");
+      for (const kind of ["discover", "throw"] as const) {
+        const path = kind === "discover" ? "/trpc/bottles.discover" : "/trpc/bottles.throw";
+        for (let round = 0; round < HTTP.rounds; round++) {
+          for (const layout of ["one", "two"] as const) {
+            const servers = layout === "one" ? [a] : [a, b];
+            const mark = kind === "throw" && layout === "one" ? await writeMark(site.dbUrl) : null;
+            const r = await runLoad<HttpLoadResult>("load-http.ts", {
+              url: a.url,
+              urls: servers.map((s) => s.url),
+              path,
+              kind,
+              concurrency: HTTP.concurrency,
+              warmupMs: HTTP.warmupMs,
+              durationMs: HTTP.durationMs,
+              firstVisitor: freshVisitors(),
+              probe: {
+                servers: servers.map((s) => s.pid),
+                postgres: site.postmaster,
+                redisUrl: site.redisUrl,
+              },
+            } satisfies HttpLoadOptions);
+            if (mark)
+              writes.push({ ...(await writesSince(site.dbUrl, mark)), answered: r.answered });
+            results[kind][layout].push(r);
+          }
+        }
+        log(
+          `  ${kind}: one instance ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")} requests/s`,
+        );
+      }
+    });
+  } finally {
+    site.stop();
+  }
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const costOf = (list: HttpLoadResult[]) => {
+    const each = list.map((r) => perOperation(r.probe, undefined, r.rps * (r.probe?.seconds ?? 0)));
+    return {
+      serverUs: median(each.map((c) => c.serverUs)),
+      postgresUs: median(each.map((c) => c.postgresUs)),
+      redisUs: median(each.map((c) => c.redisUs)),
+      redisCommands: median(each.map((c) => c.redisCommands)),
+      byCommand: each[0]?.byCommand ?? {},
+    };
+  };
+  const cores = (list: HttpLoadResult[]) =>
+    `instances ${fmt(median(list.map((r) => r.probe?.serverCpu ?? Number.NaN)), 2)}, PostgreSQL ${fmt(median(list.map((r) => r.probe?.postgresCpu ?? Number.NaN)), 2)}, Redis ${fmt(median(list.map((r) => r.probe?.redis?.cpu ?? Number.NaN)), 2)}`;
+  for (const kind of ["discover", "throw"] as const) {
+    const one = summarizeHttp(results[kind].one);
+    const two = summarizeHttp(results[kind].two);
+    const name = kind === "discover" ? "Discover (10k bottles)" : "Throw a bottle";
+    rows.push({
+      benchmark: `${name} on PostgreSQL + Redis, two instances against one on this 2-core machine: requests/s (${HTTP.concurrency} connections split over the instances)`,
+      ours: fmt(two.rps),
+      baseline: `${fmt(one.rps)} (one instance)`,
+      ratio: ratioOf(two.rps, one.rps).toFixed(2),
+      goal: "—",
+      met: "—",
+    });
+    const oneCost = costOf(results[kind].one);
+    const twoCost = costOf(results[kind].two);
+    notes.push(
+      `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
+    );
+  }
+  const throwCost = costOf(results.throw.one);
+  const rowsPerThrow = median(
+    writes.map((w) => Object.values(w.rows).reduce((a, b) => a + b, 0) / w.answered),
+  );
+  const walPerThrow = median(writes.map((w) => w.walBytes / w.answered));
+  notes.push(
+    `Written per bottle thrown (one instance, every answer of the load counted, warm-up included): ${fmt(rowsPerThrow, 2)} rows (${Object.entries(
+      writes[0]?.rows ?? {},
+    )
+      .map(([table, count]) => `${table} ${fmt(count)}`)
+      .join(
+        ", ",
+      )} for ${fmt(writes[0]?.answered ?? 0)} throws in the first round) and ${fmt(walPerThrow)} bytes of WAL.`,
+    `Both layouts run on the same two cores as PostgreSQL, Redis and the load generator, so two instances cannot do twice the work of one here: this row says what a second process gains when the first is not alone on the machine, not how the site scales on more machines (the plan below does that from per-request costs). The instances are started once; "one instance" sends all ${HTTP.concurrency} connections to the first while the second idles (its presence and sweep timers only), "two" sends half to each, in turn ${HTTP.rounds} times. No nginx in between: on two cores its worker would take CPU from the instances it balances; splitting the generator's connections is what round robin does without that cost.`,
+    "The database is the discover benchmark's 10k seed copied into a throwaway PostgreSQL 15 (fsync off, on tmpfs); every request is a visitor of its own with an address of its own, so no rate limit is reached. CPU is that of the instances' processes, of PostgreSQL's postmaster and every backend it forked, and of the Redis process (INFO cpu).",
+  );
+  const figures: ScaleFigures = {
+    throwServerUs: throwCost.serverUs,
+    throwPostgresUs: throwCost.postgresUs,
+    throwRedisUs: throwCost.redisUs,
+    throwRedisCommands: throwCost.redisCommands,
+    throwRows: rowsPerThrow,
+    throwWalBytes: walPerThrow,
+  };
+  return {
+    title: "Two instances against one (PostgreSQL + Redis)",
+    rows,
+    notes,
+    figures: { ...figures },
+  };
+}
+
 const runners: Record<Benchmark, () => Promise<Section>> = {
   discover,
   "discover-pg": discoverPg,
@@ -1002,6 +1717,9 @@ const runners: Record<Benchmark, () => Promise<Section>> = {
   memory,
   frontend,
   binary,
+  "match-cluster": matchCluster,
+  "chat-cluster": chatCluster,
+  "scale-out": scaleOut,
 };
 
 // ---- BENCHMARKS.md ----
@@ -1011,16 +1729,26 @@ const DATA_MARK = "<!-- bench-data ";
 function readPrevious(file: string): Partial<Record<Benchmark, Section & { date: string }>> {
   if (!existsSync(file)) return {};
   const text = readFileSync(file, "utf8");
-  const at = text.indexOf(DATA_MARK);
-  if (at === -1) return {};
-  const end = text.indexOf(" -->", at);
-  try {
-    return JSON.parse(text.slice(at + DATA_MARK.length, end)) as Partial<
-      Record<Benchmark, Section & { date: string }>
-    >;
-  } catch {
-    return {};
+  // Every block of recorded figures, and of each section the newest: a merge of two branches
+  // that both wrote BENCHMARKS.md can leave two blocks, each with sections the other lacks.
+  const sections: Partial<Record<Benchmark, Section & { date: string }>> = {};
+  for (let at = text.indexOf(DATA_MARK); at !== -1; at = text.indexOf(DATA_MARK, at + 1)) {
+    const end = text.indexOf(" -->", at);
+    try {
+      const block = JSON.parse(text.slice(at + DATA_MARK.length, end)) as Partial<
+        Record<Benchmark, Section & { date: string }>
+      >;
+      for (const [name, section] of Object.entries(block) as Array<
+        [Benchmark, Section & { date: string }]
+      >) {
+        const known = sections[name];
+        if (!known || section.date > known.date) sections[name] = section;
+      }
+    } catch {
+      // a damaged block: the others still count
+    }
   }
+  return sections;
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, "\\|");
@@ -1053,6 +1781,15 @@ function render(
       );
     }
   }
+  // The plan for a site past one machine, worked out from the cluster benchmarks' figures.
+  lines.push(
+    "",
+    ...renderPlan({
+      match: sections["match-cluster"]?.figures as Partial<MatchFigures> | undefined,
+      chat: sections["chat-cluster"]?.figures as Partial<ChatFigures> | undefined,
+      scale: sections["scale-out"]?.figures as Partial<ScaleFigures> | undefined,
+    }),
+  );
   lines.push("", NOTES_HEADING, "", ...STANDING_NOTES, "");
   for (const name of BENCHMARKS) {
     const section = sections[name];

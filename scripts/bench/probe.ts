@@ -1,0 +1,210 @@
+/**
+ * What the processes behind a load used over a measured window: the CPU of the servers under
+ * test (by pid), of PostgreSQL (its postmaster and every backend it forked), and Redis's own
+ * account of itself (INFO: CPU, commands by name, those its Lua scripts call included, memory).
+ * A load generator opens a probe before its window, marks the window's start and end, and
+ * reports the difference; the runner uses the same readings around a whole phase.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import Redis from "ioredis";
+import { cpuSeconds, round } from "./lib.ts";
+
+export interface ProbeTargets {
+  /** Servers under test: their CPU is summed. */
+  servers?: number[];
+  /** PostgreSQL's postmaster: its CPU and that of every process it forked. */
+  postgres?: number;
+  /** Redis, read through INFO. */
+  redisUrl?: string;
+}
+
+export interface RedisReading {
+  /** CPU seconds (user + system) of the Redis process. */
+  cpu: number;
+  /** Commands run so far by name, those called from scripts included (INFO commandstats). */
+  commands: Record<string, number>;
+  /** Bytes Redis holds for its data (used_memory). */
+  memory: number;
+}
+
+/** What a window cost, per second of the window (cores) and in total (commands). */
+export interface ProbeResult {
+  seconds: number;
+  /** Cores the servers used together, or null. */
+  serverCpu: number | null;
+  /** Cores each server used, in the order given. */
+  serverCpuEach: number[];
+  /** Cores PostgreSQL's processes used together, or null. */
+  postgresCpu: number | null;
+  redis: {
+    /** Cores Redis used. */
+    cpu: number;
+    /** Commands Redis ran in the window (the probe's own left out). */
+    commands: number;
+    /** The commands by name, most first. */
+    byCommand: Record<string, number>;
+    /** Change of used_memory over the window, in bytes. */
+    memory: number;
+  } | null;
+}
+
+// The probe's own commands, and those a runner uses to look around: not the app's work.
+const OWN_COMMANDS = new Set([
+  "info",
+  "slowlog",
+  "config",
+  "memory",
+  "memory|usage",
+  "scan",
+  "xlen",
+  "client",
+  "client|setname",
+  "hello",
+  "ping",
+  "select",
+  "dbsize",
+  "slowlog|get",
+  "slowlog|reset",
+  "config|set",
+  "config|get",
+]);
+
+/** Reads Redis's CPU, command counts and memory. */
+export async function readRedis(redis: Redis): Promise<RedisReading> {
+  const text = String(await redis.call("INFO", "cpu", "memory", "commandstats"));
+  const commands: Record<string, number> = {};
+  let cpu = 0;
+  let memory = 0;
+  for (const line of text.split("\r\n")) {
+    if (line.startsWith("cmdstat_")) {
+      const name = line.slice(8, line.indexOf(":"));
+      const calls = /calls=(\d+)/.exec(line)?.[1];
+      if (calls) commands[name] = Number(calls);
+    } else if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+      cpu += Number(line.slice(line.indexOf(":") + 1));
+    } else if (line.startsWith("used_memory:")) {
+      memory = Number(line.slice(12));
+    }
+  }
+  return { cpu, commands, memory };
+}
+
+/** The difference of two readings: commands by name (the probe's own left out), most first. */
+export function redisDelta(
+  before: RedisReading,
+  after: RedisReading,
+): { cpu: number; commands: number; byCommand: Record<string, number>; memory: number } {
+  const byCommand: Record<string, number> = {};
+  let commands = 0;
+  for (const [name, calls] of Object.entries(after.commands)) {
+    if (OWN_COMMANDS.has(name)) continue;
+    const n = calls - (before.commands[name] ?? 0);
+    if (n <= 0) continue;
+    byCommand[name] = n;
+    commands += n;
+  }
+  const sorted = Object.fromEntries(Object.entries(byCommand).sort((a, b) => b[1] - a[1]));
+  return {
+    cpu: after.cpu - before.cpu,
+    commands,
+    byCommand: sorted,
+    memory: after.memory - before.memory,
+  };
+}
+
+/** CPU seconds of a process and of every process whose parent it is, by pid. */
+export function treeCpu(root: number): Map<number, number> {
+  const result = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const parent = Number(fields[1]);
+      if (pid !== root && parent !== root) continue;
+      result.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return result;
+}
+
+/** CPU used between two readings of a process tree; a process that started meanwhile counts whole. */
+function treeDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of after) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
+}
+
+/** PostgreSQL's postmaster, found from a backend's parent (a backend reports its own pid). */
+export function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+interface Mark {
+  at: number;
+  servers: number[];
+  postgres: Map<number, number> | undefined;
+  redis: RedisReading | undefined;
+}
+
+export class Probe {
+  readonly #targets: ProbeTargets;
+  readonly #redis: Redis | undefined;
+  #start: Mark | undefined;
+
+  private constructor(targets: ProbeTargets, redis: Redis | undefined) {
+    this.#targets = targets;
+    this.#redis = redis;
+  }
+
+  static async open(targets: ProbeTargets): Promise<Probe> {
+    let redis: Redis | undefined;
+    if (targets.redisUrl) {
+      redis = new Redis(targets.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+      await redis.connect();
+    }
+    return new Probe(targets, redis);
+  }
+
+  async #mark(): Promise<Mark> {
+    return {
+      at: performance.now(),
+      servers: (this.#targets.servers ?? []).map((pid) => cpuSeconds(pid)),
+      postgres: this.#targets.postgres ? treeCpu(this.#targets.postgres) : undefined,
+      redis: this.#redis ? await readRedis(this.#redis) : undefined,
+    };
+  }
+
+  async begin(): Promise<void> {
+    this.#start = await this.#mark();
+  }
+
+  async end(): Promise<ProbeResult> {
+    const start = this.#start;
+    if (!start) throw new Error("the probe was not started");
+    const end = await this.#mark();
+    const seconds = (end.at - start.at) / 1000;
+    const redis = start.redis && end.redis ? redisDelta(start.redis, end.redis) : null;
+    return {
+      seconds: round(seconds, 3),
+      serverCpu:
+        start.servers.length > 0
+          ? round(end.servers.reduce((s, v, i) => s + v - (start.servers[i] ?? 0), 0) / seconds, 3)
+          : null,
+      serverCpuEach: end.servers.map((v, i) => round((v - (start.servers[i] ?? 0)) / seconds, 3)),
+      postgresCpu:
+        start.postgres && end.postgres
+          ? round(treeDelta(start.postgres, end.postgres) / seconds, 3)
+          : null,
+      redis: redis ? { ...redis, cpu: round(redis.cpu / seconds, 3) } : null,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#redis?.quit().catch(() => {});
+  }
+}
