@@ -351,9 +351,12 @@ export class RedisChatBroker implements ChatBroker {
     return { waiting: 0, chatting: 0, present: 0, ...counts, ended: 0 };
   }
 
+  /** In slices, so that no one script holds Redis for long (each visitor costs a few commands). */
   async #refresh(): Promise<void> {
-    if (this.#local.size === 0) return;
-    await this.#run("refresh", this.#instance, this.#aliveTtlMs, ...this.#local.keys());
+    const visitors = [...this.#local.keys()];
+    for (let i = 0; i < visitors.length; i += 500) {
+      await this.#run("refresh", this.#instance, this.#aliveTtlMs, ...visitors.slice(i, i + 500));
+    }
   }
 
   /** One instance at a time, by a lease that lapses if its holder dies. */

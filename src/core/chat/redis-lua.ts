@@ -39,7 +39,8 @@ local function push(v, event)
   local key = K .. 'ev:' .. v
   local json = cjson.encode(event)
   local id = redis.call('XADD', key, 'MAXLEN', '~', 200, '*', 'e', json)
-  redis.call('PEXPIRE', key, 86400000)
+  -- Long enough to resume after any grace period, short enough not to pile up (ten minutes).
+  redis.call('PEXPIRE', key, 600000)
   for _, inst in ipairs(redis.call('SMEMBERS', K .. 'where:' .. v)) do
     redis.call('PUBLISH', K .. 'inbox:' .. inst, v .. ' ' .. id .. ' ' .. json)
   end

@@ -4,7 +4,7 @@ import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
 import { hasContactDetails, repeatKey } from "../moderation/contacts.ts";
 import type { ChatBans } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
-import { type ChatRequester, refuseBanned } from "./start.ts";
+import type { ChatRequester } from "./start.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -75,8 +75,8 @@ export async function refuseRepeats(
 }
 
 /**
- * Sends a chat message after the rules a script would break: bans, the same text to many
- * partners, and contact details spread over several chats (which cools the sender down with an
+ * Sends a chat message after the rules a script would break: bans (the broker's), the same text
+ * to many partners, and contact details spread over several chats (which cools the sender down with an
  * escalating ban). A message with contact details is delivered marked, so the partner sees a
  * warning and no link.
  */
@@ -86,11 +86,15 @@ export async function sendChatMessage(
   content: string,
   now: number,
 ): Promise<ChatMessage> {
-  await refuseBanned(deps.bans, sender, now);
+  // The broker refuses a banned sender itself; the chat is asked for only when a rule needs it
+  // (most messages are short and plain: one step to the broker).
+  const contact = hasContactDetails(content);
+  if (!contact && repeatKey(content).length < REPEAT_MIN_LENGTH) {
+    return deps.broker.send(sender.visitorId, content);
+  }
   const status = await deps.broker.status(sender.visitorId);
   if (status.state !== "chatting") throw new DomainError("NOT_FOUND", "not in a chat");
   await refuseRepeats(deps, sender, content, status.chatId, now);
-  const contact = hasContactDetails(content);
   const message = await deps.broker.send(sender.visitorId, content, { contact });
   if (
     contact &&
