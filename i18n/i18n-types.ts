@@ -277,6 +277,31 @@ type RootTranslation = {
 		 * P​l​e​a​s​e​ ​s​i​g​n​ ​i​n​ ​f​i​r​s​t​.
 		 */
 		unauthorized: string
+		/**
+		 * T​h​i​s​ ​i​s​ ​o​n​l​y​ ​f​o​r​ ​t​h​e​ ​p​e​o​p​l​e​ ​w​h​o​ ​r​u​n​ ​T​i​d​i​n​g​s​.
+		 */
+		forbidden: string
+		/**
+		 * P​l​e​a​s​e​ ​a​n​s​w​e​r​ ​t​h​e​ ​a​g​e​ ​q​u​e​s​t​i​o​n​ ​f​i​r​s​t​.
+		 */
+		ageConfirmationRequired: string
+		/**
+		 * S​o​r​r​y​,​ ​t​h​i​s​ ​p​a​r​t​ ​o​f​ ​T​i​d​i​n​g​s​ ​i​s​ ​n​o​t​ ​o​p​e​n​ ​t​o​ ​y​o​u​ ​a​t​ ​y​o​u​r​ ​a​g​e​.
+		 */
+		ageRefused: string
+		/**
+		 * B​o​t​t​l​e​s​ ​c​a​r​r​y​ ​w​o​r​d​s​,​ ​n​o​t​ ​l​i​n​k​s​ ​o​r​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​.
+		 */
+		contentHasContact: string
+		/**
+		 * Y​o​u​ ​h​a​v​e​ ​s​e​n​t​ ​t​h​e​s​e​ ​s​a​m​e​ ​w​o​r​d​s​ ​t​o​o​ ​m​a​n​y​ ​t​i​m​e​s​.​ ​P​l​e​a​s​e​ ​w​r​i​t​e​ ​s​o​m​e​t​h​i​n​g​ ​n​e​w​,​ ​o​r​ ​w​a​i​t​ ​{​m​i​n​u​t​e​s​}​ ​m​i​n​u​t​e​{​{​s​}​}​.
+		 * @param {number} minutes
+		 */
+		spamRepeated: RequiredParams<'minutes'>
+		/**
+		 * T​h​i​s​ ​p​a​r​t​ ​o​f​ ​T​i​d​i​n​g​s​ ​i​s​ ​r​e​s​t​i​n​g​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+		 */
+		featureResting: string
 	}
 	notFound: {
 		/**
@@ -1438,15 +1463,32 @@ type RootTranslation = {
 		 */
 		restrictedTitle: string
 		/**
-		 * Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
-		 * @param {number} hours
+		 * Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​t​i​m​e​}​.
+		 * @param {string} time
 		 */
-		restrictedHours: RequiredParams<'hours'>
+		restrictedLeft: RequiredParams<'time'>
 		/**
-		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
-		 * @param {number} hours
+		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​t​i​m​e​}​.
+		 * @param {string} time
 		 */
-		restrictedToast: RequiredParams<'hours'>
+		restrictedToast: RequiredParams<'time'>
+		duration: {
+			/**
+			 * {​c​o​u​n​t​}​ ​m​i​n​u​t​e​{​{​s​}​}
+			 * @param {number} count
+			 */
+			minutes: RequiredParams<'count'>
+			/**
+			 * {​c​o​u​n​t​}​ ​h​o​u​r​{​{​s​}​}
+			 * @param {number} count
+			 */
+			hours: RequiredParams<'count'>
+			/**
+			 * {​c​o​u​n​t​}​ ​d​a​y​{​{​s​}​}
+			 * @param {number} count
+			 */
+			days: RequiredParams<'count'>
+		}
 		/**
 		 * C​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​y​o​u​ ​a​f​t​e​r​ ​r​e​p​o​r​t​s​ ​f​r​o​m​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​.
 		 */
@@ -1493,6 +1535,103 @@ type RootTranslation = {
 		 * T​r​a​n​s​l​a​t​e​ ​t​h​i​s​ ​m​e​s​s​a​g​e
 		 */
 		translateLabel: string
+		gate: {
+			/**
+			 * B​e​f​o​r​e​ ​y​o​u​r​ ​f​i​r​s​t​ ​c​h​a​t
+			 */
+			title: string
+			/**
+			 * N​e​v​e​r​ ​s​h​a​r​e​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​:​ ​n​o​ ​p​h​o​n​e​ ​n​u​m​b​e​r​,​ ​e​-​m​a​i​l​ ​a​d​d​r​e​s​s​,​ ​l​i​n​k​ ​o​r​ ​m​e​s​s​e​n​g​e​r​ ​a​c​c​o​u​n​t​,​ ​y​o​u​r​s​ ​o​r​ ​a​n​y​o​n​e​ ​e​l​s​e​'​s​.
+			 */
+			contact: string
+			/**
+			 * Y​o​u​ ​c​a​n​ ​e​n​d​ ​a​ ​c​h​a​t​,​ ​b​l​o​c​k​ ​s​o​m​e​o​n​e​ ​o​r​ ​r​e​p​o​r​t​ ​a​ ​m​e​s​s​a​g​e​ ​a​t​ ​a​n​y​ ​m​o​m​e​n​t​.
+			 */
+			anyMoment: string
+			/**
+			 * Y​o​u​r​ ​p​a​r​t​n​e​r​ ​s​e​e​s​ ​o​n​l​y​ ​y​o​u​r​ ​c​o​u​n​t​r​y​ ​a​n​d​ ​i​t​s​ ​f​l​a​g​:
+			 */
+			partnerSees: string
+			/**
+			 * R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​f​o​r​ ​a​d​u​l​t​s​.​ ​P​l​e​a​s​e​ ​c​o​n​f​i​r​m​ ​y​o​u​r​ ​a​g​e​.
+			 */
+			question: string
+			/**
+			 * I​ ​a​m​ ​1​8​ ​o​r​ ​o​l​d​e​r
+			 */
+			adult: string
+			/**
+			 * I​ ​a​m​ ​u​n​d​e​r​ ​1​8
+			 */
+			under18: string
+			/**
+			 * Y​o​u​r​ ​a​n​s​w​e​r​ ​w​a​s​ ​n​o​t​ ​s​a​v​e​d
+			 */
+			failedTitle: string
+		}
+		refused: {
+			/**
+			 * R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​f​o​r​ ​a​d​u​l​t​s
+			 */
+			title: string
+			/**
+			 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​a​n​s​w​e​r​i​n​g​ ​h​o​n​e​s​t​l​y​.​ ​R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​o​n​l​y​ ​o​p​e​n​ ​t​o​ ​p​e​o​p​l​e​ ​w​h​o​ ​a​r​e​ ​1​8​ ​o​r​ ​o​l​d​e​r​,​ ​s​o​ ​i​t​ ​s​t​a​y​s​ ​c​l​o​s​e​d​ ​f​o​r​ ​y​o​u​.
+			 */
+			body: string
+			/**
+			 * Y​o​u​ ​c​a​n​ ​s​t​i​l​l​ ​w​r​i​t​e​ ​a​ ​m​e​s​s​a​g​e​ ​i​n​ ​a​ ​b​o​t​t​l​e​,​ ​o​r​ ​r​e​a​d​ ​o​n​e​ ​f​r​o​m​ ​s​o​m​e​o​n​e​ ​f​a​r​ ​a​w​a​y​.
+			 */
+			elsewhere: string
+			/**
+			 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+			 */
+			write: string
+			/**
+			 * F​i​n​d​ ​a​ ​B​o​t​t​l​e
+			 */
+			find: string
+		}
+		/**
+		 * B​l​o​c​k
+		 */
+		block: string
+		/**
+		 * B​l​o​c​k​e​d
+		 */
+		blockedTitle: string
+		/**
+		 * T​h​e​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.​ ​Y​o​u​ ​w​i​l​l​ ​n​o​t​ ​b​e​ ​m​a​t​c​h​e​d​ ​w​i​t​h​ ​t​h​i​s​ ​s​t​r​a​n​g​e​r​ ​a​g​a​i​n​.
+		 */
+		blockedBody: string
+		/**
+		 * C​o​u​l​d​ ​n​o​t​ ​b​l​o​c​k
+		 */
+		blockFailedTitle: string
+		/**
+		 * E​n​d​ ​&​ ​r​e​p​o​r​t
+		 */
+		endReport: string
+		/**
+		 * E​n​d​ ​&​ ​r​e​p​o​r​t​ ​n​e​e​d​s​ ​a​ ​m​e​s​s​a​g​e​ ​f​r​o​m​ ​y​o​u​r​ ​p​a​r​t​n​e​r​ ​t​o​ ​r​e​p​o​r​t​.
+		 */
+		endReportNothing: string
+		/**
+		 * T​h​e​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.​ ​T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​Y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​t​h​a​t​ ​y​o​u​ ​r​e​p​o​r​t​e​d​ ​i​t​.
+		 */
+		reportEndedLead: string
+		/**
+		 * T​h​i​s​ ​m​e​s​s​a​g​e​ ​c​o​n​t​a​i​n​s​ ​a​ ​l​i​n​k​ ​o​r​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​.​ ​N​e​v​e​r​ ​s​h​a​r​e​ ​y​o​u​r​ ​o​w​n​.
+		 */
+		contactWarning: string
+		/**
+		 * Y​o​u​ ​s​h​a​r​e​d​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​.​ ​S​t​r​a​n​g​e​r​s​ ​c​a​n​ ​m​i​s​u​s​e​ ​t​h​e​m​,​ ​s​o​ ​t​h​i​n​k​ ​t​w​i​c​e​.
+		 */
+		contactOwn: string
+		/**
+		 * Y​o​u​r​ ​m​e​s​s​a​g​e​s​ ​r​e​a​c​h​ ​n​o​ ​o​n​e​ ​u​n​t​i​l​ ​{​t​i​m​e​}​.​ ​S​e​n​d​i​n​g​ ​t​h​e​ ​s​a​m​e​ ​w​o​r​d​s​ ​t​o​ ​m​a​n​y​ ​p​e​o​p​l​e​ ​l​o​o​k​s​ ​l​i​k​e​ ​s​p​a​m​.
+		 * @param {string} time
+		 */
+		muted: RequiredParams<'time'>
 	}
 	translation: {
 		/**
@@ -1631,6 +1770,10 @@ type RootTranslation = {
 		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
+		/**
+		 * A​ ​c​h​i​l​d​ ​m​a​y​ ​b​e​ ​a​t​ ​r​i​s​k​ ​o​r​ ​b​e​i​n​g​ ​s​e​x​u​a​l​i​s​e​d​.​ ​W​e​ ​a​c​t​ ​o​n​ ​i​t​ ​a​t​ ​o​n​c​e​.
+		 */
+		childSafetyHint: string
 	}
 	characters: {
 		/**
@@ -2107,6 +2250,30 @@ export type TranslationFunctions = {
 		 * Please sign in first.
 		 */
 		unauthorized: () => LocalizedString
+		/**
+		 * This is only for the people who run Tidings.
+		 */
+		forbidden: () => LocalizedString
+		/**
+		 * Please answer the age question first.
+		 */
+		ageConfirmationRequired: () => LocalizedString
+		/**
+		 * Sorry, this part of Tidings is not open to you at your age.
+		 */
+		ageRefused: () => LocalizedString
+		/**
+		 * Bottles carry words, not links or contact details.
+		 */
+		contentHasContact: () => LocalizedString
+		/**
+		 * You have sent these same words too many times. Please write something new, or wait {minutes} minute{{s}}.
+		 */
+		spamRepeated: (arg: { minutes: number }) => LocalizedString
+		/**
+		 * This part of Tidings is resting for now. Please come back later.
+		 */
+		featureResting: () => LocalizedString
 	}
 	notFound: {
 		/**
@@ -3242,13 +3409,27 @@ export type TranslationFunctions = {
 		 */
 		restrictedTitle: () => LocalizedString
 		/**
-		 * You can chat again in about {hours} hour{{s}}.
+		 * You can chat again in about {time}.
 		 */
-		restrictedHours: (arg: { hours: number }) => LocalizedString
+		restrictedLeft: (arg: { time: string }) => LocalizedString
 		/**
-		 * Your chat is paused for now. You can chat again in about {hours} hour{{s}}.
+		 * Your chat is paused for now. You can chat again in about {time}.
 		 */
-		restrictedToast: (arg: { hours: number }) => LocalizedString
+		restrictedToast: (arg: { time: string }) => LocalizedString
+		duration: {
+			/**
+			 * {count} minute{{s}}
+			 */
+			minutes: (arg: { count: number }) => LocalizedString
+			/**
+			 * {count} hour{{s}}
+			 */
+			hours: (arg: { count: number }) => LocalizedString
+			/**
+			 * {count} day{{s}}
+			 */
+			days: (arg: { count: number }) => LocalizedString
+		}
 		/**
 		 * Chat is paused for you after reports from other visitors.
 		 */
@@ -3295,6 +3476,102 @@ export type TranslationFunctions = {
 		 * Translate this message
 		 */
 		translateLabel: () => LocalizedString
+		gate: {
+			/**
+			 * Before your first chat
+			 */
+			title: () => LocalizedString
+			/**
+			 * Never share contact details: no phone number, e-mail address, link or messenger account, yours or anyone else's.
+			 */
+			contact: () => LocalizedString
+			/**
+			 * You can end a chat, block someone or report a message at any moment.
+			 */
+			anyMoment: () => LocalizedString
+			/**
+			 * Your partner sees only your country and its flag:
+			 */
+			partnerSees: () => LocalizedString
+			/**
+			 * Random chat is for adults. Please confirm your age.
+			 */
+			question: () => LocalizedString
+			/**
+			 * I am 18 or older
+			 */
+			adult: () => LocalizedString
+			/**
+			 * I am under 18
+			 */
+			under18: () => LocalizedString
+			/**
+			 * Your answer was not saved
+			 */
+			failedTitle: () => LocalizedString
+		}
+		refused: {
+			/**
+			 * Random chat is for adults
+			 */
+			title: () => LocalizedString
+			/**
+			 * Thank you for answering honestly. Random chat is only open to people who are 18 or older, so it stays closed for you.
+			 */
+			body: () => LocalizedString
+			/**
+			 * You can still write a message in a bottle, or read one from someone far away.
+			 */
+			elsewhere: () => LocalizedString
+			/**
+			 * Write a Message
+			 */
+			write: () => LocalizedString
+			/**
+			 * Find a Bottle
+			 */
+			find: () => LocalizedString
+		}
+		/**
+		 * Block
+		 */
+		block: () => LocalizedString
+		/**
+		 * Blocked
+		 */
+		blockedTitle: () => LocalizedString
+		/**
+		 * The chat has ended. You will not be matched with this stranger again.
+		 */
+		blockedBody: () => LocalizedString
+		/**
+		 * Could not block
+		 */
+		blockFailedTitle: () => LocalizedString
+		/**
+		 * End & report
+		 */
+		endReport: () => LocalizedString
+		/**
+		 * End & report needs a message from your partner to report.
+		 */
+		endReportNothing: () => LocalizedString
+		/**
+		 * The chat has ended. Tell us what is wrong with this message. Your chat partner is not told that you reported it.
+		 */
+		reportEndedLead: () => LocalizedString
+		/**
+		 * This message contains a link or contact details. Never share your own.
+		 */
+		contactWarning: () => LocalizedString
+		/**
+		 * You shared contact details. Strangers can misuse them, so think twice.
+		 */
+		contactOwn: () => LocalizedString
+		/**
+		 * Your messages reach no one until {time}. Sending the same words to many people looks like spam.
+		 */
+		muted: (arg: { time: string }) => LocalizedString
 	}
 	translation: {
 		/**
@@ -3429,6 +3706,10 @@ export type TranslationFunctions = {
 		 * Please try again later.
 		 */
 		failedBody: () => LocalizedString
+		/**
+		 * A child may be at risk or being sexualised. We act on it at once.
+		 */
+		childSafetyHint: () => LocalizedString
 	}
 	characters: {
 		/**

@@ -87,6 +87,13 @@ const en = {
     wrongPassword: "That password is not correct.",
     rateLimitedMinutes: "Too many attempts. Try again in {minutes:number} minute{{s}}.",
     unauthorized: "Please sign in first.",
+    forbidden: "This is only for the people who run Tidings.",
+    ageConfirmationRequired: "Please answer the age question first.",
+    ageRefused: "Sorry, this part of Tidings is not open to you at your age.",
+    contentHasContact: "Bottles carry words, not links or contact details.",
+    spamRepeated:
+      "You have sent these same words too many times. Please write something new, or wait {minutes:number} minute{{s}}.",
+    featureResting: "This part of Tidings is resting for now. Please come back later.",
   },
   notFound: {
     code: "404",

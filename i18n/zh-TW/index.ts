@@ -86,6 +86,12 @@ const zhTW = {
     wrongPassword: "密碼不正確。",
     rateLimitedMinutes: "嘗試次數過多，請於 {minutes} 分鐘後再試。",
     unauthorized: "請先登入。",
+    forbidden: "只有 Tidings 的管理者可以使用。",
+    ageConfirmationRequired: "請先回答年齡問題。",
+    ageRefused: "抱歉，依你的年齡，目前無法使用 Tidings 的這個部分。",
+    contentHasContact: "瓶中信只裝文字，不裝連結或聯絡方式。",
+    spamRepeated: "同樣的內容你已經傳送太多次了。請寫點新的內容，或等 {minutes} 分鐘後再試。",
+    featureResting: "Tidings 的這個部分目前正在休息，請稍後再來。",
   },
   notFound: {
     code: "404",
