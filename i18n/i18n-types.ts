@@ -1062,6 +1062,44 @@ type RootTranslation = {
 		 */
 		rejectedBody: string
 		/**
+		 * W​o​r​d​s​ ​o​n​l​y
+		 */
+		contactTitle: string
+		/**
+		 * T​h​e​ ​s​a​m​e​ ​w​o​r​d​s​ ​a​g​a​i​n
+		 */
+		repeatedTitle: string
+		age: {
+			/**
+			 * O​n​e​ ​q​u​e​s​t​i​o​n​ ​f​i​r​s​t
+			 */
+			title: string
+			/**
+			 * B​o​t​t​l​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​a​n​d​ ​r​e​a​d​ ​b​y​ ​s​t​r​a​n​g​e​r​s​,​ ​s​o​ ​T​i​d​i​n​g​s​ ​i​s​ ​f​o​r​ ​p​e​o​p​l​e​ ​w​h​o​ ​a​r​e​ ​1​3​ ​o​r​ ​o​l​d​e​r​.​ ​H​o​w​ ​o​l​d​ ​a​r​e​ ​y​o​u​?
+			 */
+			body: string
+			/**
+			 * I​ ​a​m​ ​1​3​ ​o​r​ ​o​l​d​e​r
+			 */
+			atLeast13: string
+			/**
+			 * I​ ​a​m​ ​u​n​d​e​r​ ​1​3
+			 */
+			under13: string
+			/**
+			 * Y​o​u​r​ ​a​n​s​w​e​r​ ​w​a​s​ ​n​o​t​ ​s​a​v​e​d
+			 */
+			failedTitle: string
+			/**
+			 * B​o​t​t​l​e​s​ ​a​r​e​ ​f​o​r​ ​p​e​o​p​l​e​ ​1​3​ ​a​n​d​ ​o​l​d​e​r
+			 */
+			refusedTitle: string
+			/**
+			 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​a​n​s​w​e​r​i​n​g​ ​h​o​n​e​s​t​l​y​.​ ​Y​o​u​ ​c​a​n​n​o​t​ ​t​h​r​o​w​ ​b​o​t​t​l​e​s​ ​f​o​r​ ​n​o​w​,​ ​a​n​d​ ​w​h​a​t​ ​y​o​u​ ​w​r​o​t​e​ ​s​t​a​y​s​ ​h​e​r​e​.
+			 */
+			refusedBody: string
+		}
+		/**
 		 * S​l​o​w​ ​d​o​w​n
 		 */
 		slowTitle: string
@@ -1989,6 +2027,58 @@ type RootTranslation = {
 		 * N​o​t​ ​n​o​w
 		 */
 		requiredCancel: string
+	}
+	resting: {
+		/**
+		 * N​o​t​h​i​n​g​ ​i​s​ ​w​r​o​n​g​ ​o​n​ ​y​o​u​r​ ​s​i​d​e​:​ ​t​h​e​ ​p​e​o​p​l​e​ ​w​h​o​ ​r​u​n​ ​T​i​d​i​n​g​s​ ​h​a​v​e​ ​p​a​u​s​e​d​ ​t​h​i​s​ ​p​a​r​t​ ​f​o​r​ ​a​ ​l​i​t​t​l​e​ ​w​h​i​l​e​.​ ​T​h​e​ ​t​i​d​e​ ​a​l​w​a​y​s​ ​c​o​m​e​s​ ​b​a​c​k​.
+		 */
+		notYou: string
+		/**
+		 * W​e​ ​k​e​p​t​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​y​o​u​ ​w​e​r​e​ ​w​r​i​t​i​n​g​.​ ​I​t​ ​w​i​l​l​ ​b​e​ ​w​a​i​t​i​n​g​ ​f​o​r​ ​y​o​u​ ​o​n​ ​t​h​e​ ​W​r​i​t​e​ ​p​a​g​e​ ​w​h​e​n​ ​b​o​t​t​l​e​s​ ​a​r​e​ ​b​a​c​k​.
+		 */
+		draftKept: string
+		chat: {
+			/**
+			 * R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​r​e​s​t​i​n​g
+			 */
+			title: string
+			/**
+			 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​s​t​r​a​n​g​e​r​s​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+			 */
+			body: string
+			/**
+			 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+			 */
+			elsewhere: string
+		}
+		bottles: {
+			/**
+			 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​r​e​s​t​i​n​g
+			 */
+			title: string
+			/**
+			 * W​r​i​t​i​n​g​ ​a​n​d​ ​f​i​n​d​i​n​g​ ​b​o​t​t​l​e​s​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+			 */
+			body: string
+			/**
+			 * R​a​n​d​o​m​ ​C​h​a​t
+			 */
+			elsewhere: string
+		}
+		publicBottles: {
+			/**
+			 * T​h​e​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​ ​a​r​e​ ​r​e​s​t​i​n​g
+			 */
+			title: string
+			/**
+			 * T​h​e​ ​p​u​b​l​i​c​ ​c​o​l​l​e​c​t​i​o​n​ ​i​s​ ​o​u​t​ ​o​f​ ​s​i​g​h​t​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+			 */
+			body: string
+			/**
+			 * F​i​n​d​ ​a​ ​B​o​t​t​l​e
+			 */
+			elsewhere: string
+		}
 	}
 }
 
@@ -3023,6 +3113,44 @@ export type TranslationFunctions = {
 		 */
 		rejectedBody: () => LocalizedString
 		/**
+		 * Words only
+		 */
+		contactTitle: () => LocalizedString
+		/**
+		 * The same words again
+		 */
+		repeatedTitle: () => LocalizedString
+		age: {
+			/**
+			 * One question first
+			 */
+			title: () => LocalizedString
+			/**
+			 * Bottles are written and read by strangers, so Tidings is for people who are 13 or older. How old are you?
+			 */
+			body: () => LocalizedString
+			/**
+			 * I am 13 or older
+			 */
+			atLeast13: () => LocalizedString
+			/**
+			 * I am under 13
+			 */
+			under13: () => LocalizedString
+			/**
+			 * Your answer was not saved
+			 */
+			failedTitle: () => LocalizedString
+			/**
+			 * Bottles are for people 13 and older
+			 */
+			refusedTitle: () => LocalizedString
+			/**
+			 * Thank you for answering honestly. You cannot throw bottles for now, and what you wrote stays here.
+			 */
+			refusedBody: () => LocalizedString
+		}
+		/**
 		 * Slow down
 		 */
 		slowTitle: () => LocalizedString
@@ -3918,6 +4046,58 @@ export type TranslationFunctions = {
 		 * Not now
 		 */
 		requiredCancel: () => LocalizedString
+	}
+	resting: {
+		/**
+		 * Nothing is wrong on your side: the people who run Tidings have paused this part for a little while. The tide always comes back.
+		 */
+		notYou: () => LocalizedString
+		/**
+		 * We kept the message you were writing. It will be waiting for you on the Write page when bottles are back.
+		 */
+		draftKept: () => LocalizedString
+		chat: {
+			/**
+			 * Random chat is resting
+			 */
+			title: () => LocalizedString
+			/**
+			 * Chatting with strangers is paused for now. Please come back later.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Write a Message
+			 */
+			elsewhere: () => LocalizedString
+		}
+		bottles: {
+			/**
+			 * The ocean is resting
+			 */
+			title: () => LocalizedString
+			/**
+			 * Writing and finding bottles is paused for now. Please come back later.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Random Chat
+			 */
+			elsewhere: () => LocalizedString
+		}
+		publicBottles: {
+			/**
+			 * The public bottles are resting
+			 */
+			title: () => LocalizedString
+			/**
+			 * The public collection is out of sight for now. Please come back later.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Find a Bottle
+			 */
+			elsewhere: () => LocalizedString
+		}
 	}
 }
 

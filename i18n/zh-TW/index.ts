@@ -8,6 +8,7 @@ import { home } from "./pages/home";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
+import { resting } from "./pages/resting";
 import { characters, report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
 
@@ -112,6 +113,7 @@ const zhTW = {
   report,
   characters,
   auth,
+  resting,
 } satisfies Translation;
 
 export default zhTW;
