@@ -68,6 +68,14 @@ type RootTranslation = {
 			 * P​a​g​e​ ​n​o​t​ ​f​o​u​n​d​ ​·​ ​T​i​d​i​n​g​s
 			 */
 			notFound: string
+			/**
+			 * M​o​d​e​r​a​t​i​o​n​ ​·​ ​T​i​d​i​n​g​s
+			 */
+			moderation: string
+			/**
+			 * N​o​t​ ​f​o​r​ ​y​o​u​ ​·​ ​T​i​d​i​n​g​s
+			 */
+			forbidden: string
 		}
 	}
 	nav: {
@@ -302,6 +310,20 @@ type RootTranslation = {
 		 * T​h​i​s​ ​p​a​r​t​ ​o​f​ ​T​i​d​i​n​g​s​ ​i​s​ ​r​e​s​t​i​n​g​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
 		 */
 		featureResting: string
+	}
+	forbidden: {
+		/**
+		 * 4​0​3
+		 */
+		code: string
+		/**
+		 * T​h​i​s​ ​p​a​g​e​ ​i​s​ ​n​o​t​ ​f​o​r​ ​y​o​u
+		 */
+		title: string
+		/**
+		 * O​n​l​y​ ​t​h​e​ ​p​e​o​p​l​e​ ​w​h​o​ ​r​u​n​ ​T​i​d​i​n​g​s​ ​c​a​n​ ​o​p​e​n​ ​i​t​.​ ​I​f​ ​t​h​a​t​ ​i​s​ ​y​o​u​,​ ​s​i​g​n​ ​i​n​ ​w​i​t​h​ ​y​o​u​r​ ​o​p​e​r​a​t​o​r​ ​a​c​c​o​u​n​t​.
+		 */
+		body: string
 	}
 	notFound: {
 		/**
@@ -2137,6 +2159,14 @@ export type TranslationFunctions = {
 			 * Page not found · Tidings
 			 */
 			notFound: () => LocalizedString
+			/**
+			 * Moderation · Tidings
+			 */
+			moderation: () => LocalizedString
+			/**
+			 * Not for you · Tidings
+			 */
+			forbidden: () => LocalizedString
 		}
 	}
 	nav: {
@@ -2364,6 +2394,20 @@ export type TranslationFunctions = {
 		 * This part of Tidings is resting for now. Please come back later.
 		 */
 		featureResting: () => LocalizedString
+	}
+	forbidden: {
+		/**
+		 * 403
+		 */
+		code: () => LocalizedString
+		/**
+		 * This page is not for you
+		 */
+		title: () => LocalizedString
+		/**
+		 * Only the people who run Tidings can open it. If that is you, sign in with your operator account.
+		 */
+		body: () => LocalizedString
 	}
 	notFound: {
 		/**

@@ -29,6 +29,8 @@ const en = {
       randomChat: "Random Chat · Tidings",
       auth: "Sign in · Tidings",
       notFound: "Page not found · Tidings",
+      moderation: "Moderation · Tidings",
+      forbidden: "Not for you · Tidings",
     },
   },
   nav: {
@@ -95,6 +97,11 @@ const en = {
     spamRepeated:
       "You have sent these same words too many times. Please write something new, or wait {minutes:number} minute{{s}}.",
     featureResting: "This part of Tidings is resting for now. Please come back later.",
+  },
+  forbidden: {
+    code: "403",
+    title: "This page is not for you",
+    body: "Only the people who run Tidings can open it. If that is you, sign in with your operator account.",
   },
   notFound: {
     code: "404",

@@ -28,6 +28,8 @@ const zhTW = {
       randomChat: "隨機聊天 · Tidings",
       auth: "登入 · Tidings",
       notFound: "找不到頁面 · Tidings",
+      moderation: "內容管理 · Tidings",
+      forbidden: "無法存取 · Tidings",
     },
   },
   nav: {
@@ -93,6 +95,11 @@ const zhTW = {
     contentHasContact: "瓶中信只裝文字，不裝連結或聯絡方式。",
     spamRepeated: "同樣的內容你已經傳送太多次了。請寫點新的內容，或等 {minutes} 分鐘後再試。",
     featureResting: "Tidings 的這個部分目前正在休息，請稍後再來。",
+  },
+  forbidden: {
+    code: "403",
+    title: "你無法開啟這個頁面",
+    body: "只有 Tidings 的管理者可以開啟這個頁面。如果你是管理者，請用管理者帳號登入。",
   },
   notFound: {
     code: "404",
