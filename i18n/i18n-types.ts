@@ -2102,6 +2102,280 @@ type RootTranslation = {
 			elsewhere: string
 		}
 	}
+	moderation: {
+		/**
+		 * M​o​d​e​r​a​t​i​o​n
+		 */
+		title: string
+		/**
+		 * O​p​e​n​ ​r​e​p​o​r​t​s​,​ ​n​e​w​e​s​t​ ​f​i​r​s​t​,​ ​w​i​t​h​ ​c​h​i​l​d​ ​s​a​f​e​t​y​ ​a​l​w​a​y​s​ ​o​n​ ​t​o​p​.​ ​E​v​e​r​y​ ​a​c​t​i​o​n​ ​i​s​ ​r​e​c​o​r​d​e​d​ ​w​i​t​h​ ​y​o​u​r​ ​n​a​m​e​ ​a​n​d​ ​t​h​e​ ​t​i​m​e​.
+		 */
+		lead: string
+		/**
+		 * I​n​ ​t​h​e​ ​q​u​e​u​e​ ​(​{​c​o​u​n​t​}​)
+		 * @param {number} count
+		 */
+		queue: RequiredParams<'count'>
+		/**
+		 * N​o​ ​o​p​e​n​ ​r​e​p​o​r​t​s​.​ ​T​h​e​ ​s​e​a​ ​i​s​ ​c​a​l​m​.
+		 */
+		empty: string
+		/**
+		 * B​o​t​t​l​e​ ​{​i​d​}
+		 * @param {number} id
+		 */
+		bottle: RequiredParams<'id'>
+		/**
+		 * C​h​a​t​ ​v​i​s​i​t​o​r​ ​{​i​d​}​…
+		 * @param {string} id
+		 */
+		visitor: RequiredParams<'id'>
+		/**
+		 * a​d​d​r​e​s​s​ ​{​k​e​y​}​…
+		 * @param {string} key
+		 */
+		address: RequiredParams<'key'>
+		/**
+		 * C​h​i​l​d​ ​s​a​f​e​t​y
+		 */
+		childSafety: string
+		verdict: {
+			/**
+			 * W​o​r​d​ ​l​i​s​t​s​:​ ​n​o​t​h​i​n​g​ ​f​o​u​n​d
+			 */
+			safe: string
+			/**
+			 * W​o​r​d​ ​l​i​s​t​s​:​ ​u​n​s​a​f​e
+			 */
+			unsafe: string
+		}
+		/**
+		 * H​i​d​d​e​n​ ​f​r​o​m​ ​t​h​e​ ​o​c​e​a​n
+		 */
+		hidden: string
+		/**
+		 * {​c​o​u​n​t​}​ ​r​e​p​o​r​t​e​r​{​{​s​}​}
+		 * @param {number} count
+		 */
+		reporters: RequiredParams<'count'>
+		/**
+		 * l​a​t​e​s​t​ ​{​w​h​e​n​}
+		 * @param {string} when
+		 */
+		latest: RequiredParams<'when'>
+		/**
+		 * R​e​a​s​o​n​s
+		 */
+		reasonsLabel: string
+		/**
+		 * {​r​e​a​s​o​n​}​ ​×​ ​{​c​o​u​n​t​}
+		 * @param {number} count
+		 * @param {string} reason
+		 */
+		reasonCount: RequiredParams<'count' | 'reason'>
+		/**
+		 * a​n​d​ ​{​c​o​u​n​t​}​ ​m​o​r​e​ ​r​e​p​o​r​t​{​{​s​}​}
+		 * @param {number} count
+		 */
+		moreReports: RequiredParams<'count'>
+		reasons: {
+			/**
+			 * O​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t
+			 */
+			offensive: string
+			/**
+			 * S​p​a​m
+			 */
+			spam: string
+			/**
+			 * I​n​a​p​p​r​o​p​r​i​a​t​e
+			 */
+			inappropriate: string
+			/**
+			 * H​a​r​a​s​s​m​e​n​t
+			 */
+			harassment: string
+			/**
+			 * S​c​a​m
+			 */
+			scam: string
+			/**
+			 * C​h​i​l​d​ ​s​a​f​e​t​y
+			 */
+			childSafety: string
+			/**
+			 * O​t​h​e​r
+			 */
+			other: string
+		}
+		verbs: {
+			/**
+			 * H​i​d​e
+			 */
+			hide: string
+			/**
+			 * P​u​t​ ​b​a​c​k
+			 */
+			unhide: string
+			/**
+			 * B​a​n​ ​f​r​o​m​ ​c​h​a​t
+			 */
+			ban: string
+			/**
+			 * L​i​f​t​ ​b​a​n
+			 */
+			unban: string
+			/**
+			 * D​i​s​m​i​s​s
+			 */
+			dismiss: string
+		}
+		done: {
+			/**
+			 * {​s​u​b​j​e​c​t​}​ ​h​i​d​d​e​n
+			 * @param {string} subject
+			 */
+			hide: RequiredParams<'subject'>
+			/**
+			 * {​s​u​b​j​e​c​t​}​ ​i​s​ ​b​a​c​k​ ​i​n​ ​t​h​e​ ​o​c​e​a​n
+			 * @param {string} subject
+			 */
+			unhide: RequiredParams<'subject'>
+			/**
+			 * {​s​u​b​j​e​c​t​}​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t
+			 * @param {string} subject
+			 */
+			ban: RequiredParams<'subject'>
+			/**
+			 * B​a​n​ ​l​i​f​t​e​d​ ​f​o​r​ ​{​s​u​b​j​e​c​t​}
+			 * @param {string} subject
+			 */
+			unban: RequiredParams<'subject'>
+			/**
+			 * R​e​p​o​r​t​s​ ​o​n​ ​{​s​u​b​j​e​c​t​}​ ​d​i​s​m​i​s​s​e​d
+			 * @param {string} subject
+			 */
+			dismiss: RequiredParams<'subject'>
+		}
+		/**
+		 * T​h​a​t​ ​d​i​d​ ​n​o​t​ ​w​o​r​k
+		 */
+		failedTitle: string
+		switches: {
+			/**
+			 * O​f​f​ ​s​w​i​t​c​h​e​s
+			 */
+			title: string
+			/**
+			 * A​ ​p​a​r​t​ ​s​w​i​t​c​h​e​d​ ​o​f​f​ ​s​h​o​w​s​ ​v​i​s​i​t​o​r​s​ ​a​ ​c​a​l​m​ ​r​e​s​t​i​n​g​ ​p​a​g​e​,​ ​o​n​ ​e​v​e​r​y​ ​i​n​s​t​a​n​c​e​ ​w​i​t​h​i​n​ ​s​e​c​o​n​d​s​.
+			 */
+			lead: string
+			names: {
+				/**
+				 * R​a​n​d​o​m​ ​c​h​a​t
+				 */
+				chat: string
+				/**
+				 * B​o​t​t​l​e​s
+				 */
+				bottles: string
+				/**
+				 * P​u​b​l​i​c​ ​b​o​t​t​l​e​s
+				 */
+				publicBottles: string
+			}
+			hints: {
+				/**
+				 * M​a​t​c​h​i​n​g​ ​a​n​d​ ​c​h​a​t​t​i​n​g
+				 */
+				chat: string
+				/**
+				 * W​r​i​t​i​n​g​,​ ​f​i​n​d​i​n​g​,​ ​l​i​k​i​n​g​ ​a​n​d​ ​r​e​p​o​r​t​i​n​g​ ​b​o​t​t​l​e​s
+				 */
+				bottles: string
+				/**
+				 * T​h​e​ ​p​u​b​l​i​c​ ​c​o​l​l​e​c​t​i​o​n
+				 */
+				publicBottles: string
+			}
+			/**
+			 * O​n
+			 */
+			on: string
+			/**
+			 * R​e​s​t​i​n​g
+			 */
+			resting: string
+			/**
+			 * S​w​i​t​c​h​e​d​ ​o​n
+			 */
+			turnedOn: string
+			/**
+			 * S​w​i​t​c​h​e​d​ ​o​f​f
+			 */
+			turnedOff: string
+		}
+		actions: {
+			/**
+			 * R​e​c​e​n​t​ ​a​c​t​i​o​n​s
+			 */
+			title: string
+			/**
+			 * N​o​t​h​i​n​g​ ​h​a​s​ ​b​e​e​n​ ​d​o​n​e​ ​y​e​t​.
+			 */
+			none: string
+			/**
+			 * W​h​e​n
+			 */
+			when: string
+			/**
+			 * W​h​o
+			 */
+			who: string
+			/**
+			 * W​h​a​t
+			 */
+			what: string
+			/**
+			 * O​n
+			 */
+			subject: string
+			/**
+			 * U​n​d​o
+			 */
+			undo: string
+			names: {
+				/**
+				 * H​i​d
+				 */
+				hide: string
+				/**
+				 * P​u​t​ ​b​a​c​k
+				 */
+				unhide: string
+				/**
+				 * B​a​n​n​e​d
+				 */
+				ban: string
+				/**
+				 * L​i​f​t​e​d​ ​b​a​n
+				 */
+				unban: string
+				/**
+				 * D​i​s​m​i​s​s​e​d
+				 */
+				dismiss: string
+				/**
+				 * S​w​i​t​c​h​e​d​ ​o​n
+				 */
+				switchOn: string
+				/**
+				 * S​w​i​t​c​h​e​d​ ​o​f​f
+				 */
+				switchOff: string
+			}
+		}
+	}
 }
 
 export type TranslationFunctions = {
@@ -4141,6 +4415,266 @@ export type TranslationFunctions = {
 			 * Find a Bottle
 			 */
 			elsewhere: () => LocalizedString
+		}
+	}
+	moderation: {
+		/**
+		 * Moderation
+		 */
+		title: () => LocalizedString
+		/**
+		 * Open reports, newest first, with child safety always on top. Every action is recorded with your name and the time.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * In the queue ({count})
+		 */
+		queue: (arg: { count: number }) => LocalizedString
+		/**
+		 * No open reports. The sea is calm.
+		 */
+		empty: () => LocalizedString
+		/**
+		 * Bottle {id}
+		 */
+		bottle: (arg: { id: number }) => LocalizedString
+		/**
+		 * Chat visitor {id}…
+		 */
+		visitor: (arg: { id: string }) => LocalizedString
+		/**
+		 * address {key}…
+		 */
+		address: (arg: { key: string }) => LocalizedString
+		/**
+		 * Child safety
+		 */
+		childSafety: () => LocalizedString
+		verdict: {
+			/**
+			 * Word lists: nothing found
+			 */
+			safe: () => LocalizedString
+			/**
+			 * Word lists: unsafe
+			 */
+			unsafe: () => LocalizedString
+		}
+		/**
+		 * Hidden from the ocean
+		 */
+		hidden: () => LocalizedString
+		/**
+		 * {count} reporter{{s}}
+		 */
+		reporters: (arg: { count: number }) => LocalizedString
+		/**
+		 * latest {when}
+		 */
+		latest: (arg: { when: string }) => LocalizedString
+		/**
+		 * Reasons
+		 */
+		reasonsLabel: () => LocalizedString
+		/**
+		 * {reason} × {count}
+		 */
+		reasonCount: (arg: { count: number, reason: string }) => LocalizedString
+		/**
+		 * and {count} more report{{s}}
+		 */
+		moreReports: (arg: { count: number }) => LocalizedString
+		reasons: {
+			/**
+			 * Offensive content
+			 */
+			offensive: () => LocalizedString
+			/**
+			 * Spam
+			 */
+			spam: () => LocalizedString
+			/**
+			 * Inappropriate
+			 */
+			inappropriate: () => LocalizedString
+			/**
+			 * Harassment
+			 */
+			harassment: () => LocalizedString
+			/**
+			 * Scam
+			 */
+			scam: () => LocalizedString
+			/**
+			 * Child safety
+			 */
+			childSafety: () => LocalizedString
+			/**
+			 * Other
+			 */
+			other: () => LocalizedString
+		}
+		verbs: {
+			/**
+			 * Hide
+			 */
+			hide: () => LocalizedString
+			/**
+			 * Put back
+			 */
+			unhide: () => LocalizedString
+			/**
+			 * Ban from chat
+			 */
+			ban: () => LocalizedString
+			/**
+			 * Lift ban
+			 */
+			unban: () => LocalizedString
+			/**
+			 * Dismiss
+			 */
+			dismiss: () => LocalizedString
+		}
+		done: {
+			/**
+			 * {subject} hidden
+			 */
+			hide: (arg: { subject: string }) => LocalizedString
+			/**
+			 * {subject} is back in the ocean
+			 */
+			unhide: (arg: { subject: string }) => LocalizedString
+			/**
+			 * {subject} banned from chat
+			 */
+			ban: (arg: { subject: string }) => LocalizedString
+			/**
+			 * Ban lifted for {subject}
+			 */
+			unban: (arg: { subject: string }) => LocalizedString
+			/**
+			 * Reports on {subject} dismissed
+			 */
+			dismiss: (arg: { subject: string }) => LocalizedString
+		}
+		/**
+		 * That did not work
+		 */
+		failedTitle: () => LocalizedString
+		switches: {
+			/**
+			 * Off switches
+			 */
+			title: () => LocalizedString
+			/**
+			 * A part switched off shows visitors a calm resting page, on every instance within seconds.
+			 */
+			lead: () => LocalizedString
+			names: {
+				/**
+				 * Random chat
+				 */
+				chat: () => LocalizedString
+				/**
+				 * Bottles
+				 */
+				bottles: () => LocalizedString
+				/**
+				 * Public bottles
+				 */
+				publicBottles: () => LocalizedString
+			}
+			hints: {
+				/**
+				 * Matching and chatting
+				 */
+				chat: () => LocalizedString
+				/**
+				 * Writing, finding, liking and reporting bottles
+				 */
+				bottles: () => LocalizedString
+				/**
+				 * The public collection
+				 */
+				publicBottles: () => LocalizedString
+			}
+			/**
+			 * On
+			 */
+			on: () => LocalizedString
+			/**
+			 * Resting
+			 */
+			resting: () => LocalizedString
+			/**
+			 * Switched on
+			 */
+			turnedOn: () => LocalizedString
+			/**
+			 * Switched off
+			 */
+			turnedOff: () => LocalizedString
+		}
+		actions: {
+			/**
+			 * Recent actions
+			 */
+			title: () => LocalizedString
+			/**
+			 * Nothing has been done yet.
+			 */
+			none: () => LocalizedString
+			/**
+			 * When
+			 */
+			when: () => LocalizedString
+			/**
+			 * Who
+			 */
+			who: () => LocalizedString
+			/**
+			 * What
+			 */
+			what: () => LocalizedString
+			/**
+			 * On
+			 */
+			subject: () => LocalizedString
+			/**
+			 * Undo
+			 */
+			undo: () => LocalizedString
+			names: {
+				/**
+				 * Hid
+				 */
+				hide: () => LocalizedString
+				/**
+				 * Put back
+				 */
+				unhide: () => LocalizedString
+				/**
+				 * Banned
+				 */
+				ban: () => LocalizedString
+				/**
+				 * Lifted ban
+				 */
+				unban: () => LocalizedString
+				/**
+				 * Dismissed
+				 */
+				dismiss: () => LocalizedString
+				/**
+				 * Switched on
+				 */
+				switchOn: () => LocalizedString
+				/**
+				 * Switched off
+				 */
+				switchOff: () => LocalizedString
+			}
 		}
 	}
 }

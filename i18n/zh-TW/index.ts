@@ -5,6 +5,7 @@ import { create } from "./pages/create";
 import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
+import { moderation } from "./pages/moderation";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
@@ -121,6 +122,7 @@ const zhTW = {
   characters,
   auth,
   resting,
+  moderation,
 } satisfies Translation;
 
 export default zhTW;

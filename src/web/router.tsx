@@ -24,6 +24,10 @@ const ContactPage = lazyRouteComponent(() => import("./routes/contact.tsx"), "Co
 const CreatePage = lazyRouteComponent(() => import("./routes/create.tsx"), "CreatePage");
 const DiscoverPage = lazyRouteComponent(() => import("./routes/discover.tsx"), "DiscoverPage");
 const FaqPage = lazyRouteComponent(() => import("./routes/faq.tsx"), "FaqPage");
+const ModerationPage = lazyRouteComponent(
+  () => import("./routes/moderation.tsx"),
+  "ModerationPage",
+);
 const PrivacyPage = lazyRouteComponent(() => import("./routes/privacy.tsx"), "PrivacyPage");
 const PublicBottlesPage = lazyRouteComponent(
   () => import("./routes/public-bottles.tsx"),
@@ -86,6 +90,7 @@ const routeTree = rootRoute.addChildren([
     page("faq", FaqPage),
     page("public-bottles", resting("publicBottles", PublicBottlesPage)),
     page("random-chat", resting("chat", RandomChatPage)),
+    page("moderation", ModerationPage),
   ]),
 ]);
 
