@@ -68,6 +68,14 @@ type RootTranslation = {
 			 * P​a​g​e​ ​n​o​t​ ​f​o​u​n​d​ ​·​ ​T​i​d​i​n​g​s
 			 */
 			notFound: string
+			/**
+			 * M​o​d​e​r​a​t​i​o​n​ ​·​ ​T​i​d​i​n​g​s
+			 */
+			moderation: string
+			/**
+			 * N​o​t​ ​f​o​r​ ​y​o​u​ ​·​ ​T​i​d​i​n​g​s
+			 */
+			forbidden: string
 		}
 	}
 	nav: {
@@ -277,6 +285,45 @@ type RootTranslation = {
 		 * P​l​e​a​s​e​ ​s​i​g​n​ ​i​n​ ​f​i​r​s​t​.
 		 */
 		unauthorized: string
+		/**
+		 * T​h​i​s​ ​i​s​ ​o​n​l​y​ ​f​o​r​ ​t​h​e​ ​p​e​o​p​l​e​ ​w​h​o​ ​r​u​n​ ​T​i​d​i​n​g​s​.
+		 */
+		forbidden: string
+		/**
+		 * P​l​e​a​s​e​ ​a​n​s​w​e​r​ ​t​h​e​ ​a​g​e​ ​q​u​e​s​t​i​o​n​ ​f​i​r​s​t​.
+		 */
+		ageConfirmationRequired: string
+		/**
+		 * S​o​r​r​y​,​ ​t​h​i​s​ ​p​a​r​t​ ​o​f​ ​T​i​d​i​n​g​s​ ​i​s​ ​n​o​t​ ​o​p​e​n​ ​t​o​ ​y​o​u​ ​a​t​ ​y​o​u​r​ ​a​g​e​.
+		 */
+		ageRefused: string
+		/**
+		 * B​o​t​t​l​e​s​ ​c​a​r​r​y​ ​w​o​r​d​s​,​ ​n​o​t​ ​l​i​n​k​s​ ​o​r​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​.
+		 */
+		contentHasContact: string
+		/**
+		 * Y​o​u​ ​h​a​v​e​ ​s​e​n​t​ ​t​h​e​s​e​ ​s​a​m​e​ ​w​o​r​d​s​ ​t​o​o​ ​m​a​n​y​ ​t​i​m​e​s​.​ ​P​l​e​a​s​e​ ​w​r​i​t​e​ ​s​o​m​e​t​h​i​n​g​ ​n​e​w​,​ ​o​r​ ​w​a​i​t​ ​{​m​i​n​u​t​e​s​}​ ​m​i​n​u​t​e​{​{​s​}​}​.
+		 * @param {number} minutes
+		 */
+		spamRepeated: RequiredParams<'minutes'>
+		/**
+		 * T​h​i​s​ ​p​a​r​t​ ​o​f​ ​T​i​d​i​n​g​s​ ​i​s​ ​r​e​s​t​i​n​g​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+		 */
+		featureResting: string
+	}
+	forbidden: {
+		/**
+		 * 4​0​3
+		 */
+		code: string
+		/**
+		 * T​h​i​s​ ​p​a​g​e​ ​i​s​ ​n​o​t​ ​f​o​r​ ​y​o​u
+		 */
+		title: string
+		/**
+		 * O​n​l​y​ ​t​h​e​ ​p​e​o​p​l​e​ ​w​h​o​ ​r​u​n​ ​T​i​d​i​n​g​s​ ​c​a​n​ ​o​p​e​n​ ​i​t​.​ ​I​f​ ​t​h​a​t​ ​i​s​ ​y​o​u​,​ ​s​i​g​n​ ​i​n​ ​w​i​t​h​ ​y​o​u​r​ ​o​p​e​r​a​t​o​r​ ​a​c​c​o​u​n​t​.
+		 */
+		body: string
 	}
 	notFound: {
 		/**
@@ -1037,6 +1084,44 @@ type RootTranslation = {
 		 */
 		rejectedBody: string
 		/**
+		 * W​o​r​d​s​ ​o​n​l​y
+		 */
+		contactTitle: string
+		/**
+		 * T​h​e​ ​s​a​m​e​ ​w​o​r​d​s​ ​a​g​a​i​n
+		 */
+		repeatedTitle: string
+		age: {
+			/**
+			 * O​n​e​ ​q​u​e​s​t​i​o​n​ ​f​i​r​s​t
+			 */
+			title: string
+			/**
+			 * B​o​t​t​l​e​s​ ​a​r​e​ ​w​r​i​t​t​e​n​ ​a​n​d​ ​r​e​a​d​ ​b​y​ ​s​t​r​a​n​g​e​r​s​,​ ​s​o​ ​T​i​d​i​n​g​s​ ​i​s​ ​f​o​r​ ​p​e​o​p​l​e​ ​w​h​o​ ​a​r​e​ ​1​3​ ​o​r​ ​o​l​d​e​r​.​ ​H​o​w​ ​o​l​d​ ​a​r​e​ ​y​o​u​?
+			 */
+			body: string
+			/**
+			 * I​ ​a​m​ ​1​3​ ​o​r​ ​o​l​d​e​r
+			 */
+			atLeast13: string
+			/**
+			 * I​ ​a​m​ ​u​n​d​e​r​ ​1​3
+			 */
+			under13: string
+			/**
+			 * Y​o​u​r​ ​a​n​s​w​e​r​ ​w​a​s​ ​n​o​t​ ​s​a​v​e​d
+			 */
+			failedTitle: string
+			/**
+			 * B​o​t​t​l​e​s​ ​a​r​e​ ​f​o​r​ ​p​e​o​p​l​e​ ​1​3​ ​a​n​d​ ​o​l​d​e​r
+			 */
+			refusedTitle: string
+			/**
+			 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​a​n​s​w​e​r​i​n​g​ ​h​o​n​e​s​t​l​y​.​ ​Y​o​u​ ​c​a​n​n​o​t​ ​t​h​r​o​w​ ​b​o​t​t​l​e​s​ ​f​o​r​ ​n​o​w​,​ ​a​n​d​ ​w​h​a​t​ ​y​o​u​ ​w​r​o​t​e​ ​s​t​a​y​s​ ​h​e​r​e​.
+			 */
+			refusedBody: string
+		}
+		/**
 		 * S​l​o​w​ ​d​o​w​n
 		 */
 		slowTitle: string
@@ -1438,15 +1523,32 @@ type RootTranslation = {
 		 */
 		restrictedTitle: string
 		/**
-		 * Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
-		 * @param {number} hours
+		 * Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​t​i​m​e​}​.
+		 * @param {string} time
 		 */
-		restrictedHours: RequiredParams<'hours'>
+		restrictedLeft: RequiredParams<'time'>
 		/**
-		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​h​o​u​r​s​}​ ​h​o​u​r​{​{​s​}​}​.
-		 * @param {number} hours
+		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​Y​o​u​ ​c​a​n​ ​c​h​a​t​ ​a​g​a​i​n​ ​i​n​ ​a​b​o​u​t​ ​{​t​i​m​e​}​.
+		 * @param {string} time
 		 */
-		restrictedToast: RequiredParams<'hours'>
+		restrictedToast: RequiredParams<'time'>
+		duration: {
+			/**
+			 * {​c​o​u​n​t​}​ ​m​i​n​u​t​e​{​{​s​}​}
+			 * @param {number} count
+			 */
+			minutes: RequiredParams<'count'>
+			/**
+			 * {​c​o​u​n​t​}​ ​h​o​u​r​{​{​s​}​}
+			 * @param {number} count
+			 */
+			hours: RequiredParams<'count'>
+			/**
+			 * {​c​o​u​n​t​}​ ​d​a​y​{​{​s​}​}
+			 * @param {number} count
+			 */
+			days: RequiredParams<'count'>
+		}
 		/**
 		 * C​h​a​t​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​y​o​u​ ​a​f​t​e​r​ ​r​e​p​o​r​t​s​ ​f​r​o​m​ ​o​t​h​e​r​ ​v​i​s​i​t​o​r​s​.
 		 */
@@ -1493,6 +1595,103 @@ type RootTranslation = {
 		 * T​r​a​n​s​l​a​t​e​ ​t​h​i​s​ ​m​e​s​s​a​g​e
 		 */
 		translateLabel: string
+		gate: {
+			/**
+			 * B​e​f​o​r​e​ ​y​o​u​r​ ​f​i​r​s​t​ ​c​h​a​t
+			 */
+			title: string
+			/**
+			 * N​e​v​e​r​ ​s​h​a​r​e​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​:​ ​n​o​ ​p​h​o​n​e​ ​n​u​m​b​e​r​,​ ​e​-​m​a​i​l​ ​a​d​d​r​e​s​s​,​ ​l​i​n​k​ ​o​r​ ​m​e​s​s​e​n​g​e​r​ ​a​c​c​o​u​n​t​,​ ​y​o​u​r​s​ ​o​r​ ​a​n​y​o​n​e​ ​e​l​s​e​'​s​.
+			 */
+			contact: string
+			/**
+			 * Y​o​u​ ​c​a​n​ ​e​n​d​ ​a​ ​c​h​a​t​,​ ​b​l​o​c​k​ ​s​o​m​e​o​n​e​ ​o​r​ ​r​e​p​o​r​t​ ​a​ ​m​e​s​s​a​g​e​ ​a​t​ ​a​n​y​ ​m​o​m​e​n​t​.
+			 */
+			anyMoment: string
+			/**
+			 * Y​o​u​r​ ​p​a​r​t​n​e​r​ ​s​e​e​s​ ​o​n​l​y​ ​y​o​u​r​ ​c​o​u​n​t​r​y​ ​a​n​d​ ​i​t​s​ ​f​l​a​g​:
+			 */
+			partnerSees: string
+			/**
+			 * R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​f​o​r​ ​a​d​u​l​t​s​.​ ​P​l​e​a​s​e​ ​c​o​n​f​i​r​m​ ​y​o​u​r​ ​a​g​e​.
+			 */
+			question: string
+			/**
+			 * I​ ​a​m​ ​1​8​ ​o​r​ ​o​l​d​e​r
+			 */
+			adult: string
+			/**
+			 * I​ ​a​m​ ​u​n​d​e​r​ ​1​8
+			 */
+			under18: string
+			/**
+			 * Y​o​u​r​ ​a​n​s​w​e​r​ ​w​a​s​ ​n​o​t​ ​s​a​v​e​d
+			 */
+			failedTitle: string
+		}
+		refused: {
+			/**
+			 * R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​f​o​r​ ​a​d​u​l​t​s
+			 */
+			title: string
+			/**
+			 * T​h​a​n​k​ ​y​o​u​ ​f​o​r​ ​a​n​s​w​e​r​i​n​g​ ​h​o​n​e​s​t​l​y​.​ ​R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​o​n​l​y​ ​o​p​e​n​ ​t​o​ ​p​e​o​p​l​e​ ​w​h​o​ ​a​r​e​ ​1​8​ ​o​r​ ​o​l​d​e​r​,​ ​s​o​ ​i​t​ ​s​t​a​y​s​ ​c​l​o​s​e​d​ ​f​o​r​ ​y​o​u​.
+			 */
+			body: string
+			/**
+			 * Y​o​u​ ​c​a​n​ ​s​t​i​l​l​ ​w​r​i​t​e​ ​a​ ​m​e​s​s​a​g​e​ ​i​n​ ​a​ ​b​o​t​t​l​e​,​ ​o​r​ ​r​e​a​d​ ​o​n​e​ ​f​r​o​m​ ​s​o​m​e​o​n​e​ ​f​a​r​ ​a​w​a​y​.
+			 */
+			elsewhere: string
+			/**
+			 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+			 */
+			write: string
+			/**
+			 * F​i​n​d​ ​a​ ​B​o​t​t​l​e
+			 */
+			find: string
+		}
+		/**
+		 * B​l​o​c​k
+		 */
+		block: string
+		/**
+		 * B​l​o​c​k​e​d
+		 */
+		blockedTitle: string
+		/**
+		 * T​h​e​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.​ ​Y​o​u​ ​w​i​l​l​ ​n​o​t​ ​b​e​ ​m​a​t​c​h​e​d​ ​w​i​t​h​ ​t​h​i​s​ ​s​t​r​a​n​g​e​r​ ​a​g​a​i​n​.
+		 */
+		blockedBody: string
+		/**
+		 * C​o​u​l​d​ ​n​o​t​ ​b​l​o​c​k
+		 */
+		blockFailedTitle: string
+		/**
+		 * E​n​d​ ​&​ ​r​e​p​o​r​t
+		 */
+		endReport: string
+		/**
+		 * E​n​d​ ​&​ ​r​e​p​o​r​t​ ​n​e​e​d​s​ ​a​ ​m​e​s​s​a​g​e​ ​f​r​o​m​ ​y​o​u​r​ ​p​a​r​t​n​e​r​ ​t​o​ ​r​e​p​o​r​t​.
+		 */
+		endReportNothing: string
+		/**
+		 * T​h​e​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.​ ​T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​Y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​t​h​a​t​ ​y​o​u​ ​r​e​p​o​r​t​e​d​ ​i​t​.
+		 */
+		reportEndedLead: string
+		/**
+		 * T​h​i​s​ ​m​e​s​s​a​g​e​ ​c​o​n​t​a​i​n​s​ ​a​ ​l​i​n​k​ ​o​r​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​.​ ​N​e​v​e​r​ ​s​h​a​r​e​ ​y​o​u​r​ ​o​w​n​.
+		 */
+		contactWarning: string
+		/**
+		 * Y​o​u​ ​s​h​a​r​e​d​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​.​ ​S​t​r​a​n​g​e​r​s​ ​c​a​n​ ​m​i​s​u​s​e​ ​t​h​e​m​,​ ​s​o​ ​t​h​i​n​k​ ​t​w​i​c​e​.
+		 */
+		contactOwn: string
+		/**
+		 * Y​o​u​r​ ​m​e​s​s​a​g​e​s​ ​r​e​a​c​h​ ​n​o​ ​o​n​e​ ​u​n​t​i​l​ ​{​t​i​m​e​}​.​ ​S​e​n​d​i​n​g​ ​t​h​e​ ​s​a​m​e​ ​w​o​r​d​s​ ​t​o​ ​m​a​n​y​ ​p​e​o​p​l​e​ ​l​o​o​k​s​ ​l​i​k​e​ ​s​p​a​m​.
+		 * @param {string} time
+		 */
+		muted: RequiredParams<'time'>
 	}
 	translation: {
 		/**
@@ -1631,6 +1830,10 @@ type RootTranslation = {
 		 * P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​l​a​t​e​r​.
 		 */
 		failedBody: string
+		/**
+		 * A​ ​c​h​i​l​d​ ​m​a​y​ ​b​e​ ​a​t​ ​r​i​s​k​ ​o​r​ ​b​e​i​n​g​ ​s​e​x​u​a​l​i​s​e​d​.​ ​W​e​ ​a​c​t​ ​o​n​ ​i​t​ ​a​t​ ​o​n​c​e​.
+		 */
+		childSafetyHint: string
 	}
 	characters: {
 		/**
@@ -1847,6 +2050,332 @@ type RootTranslation = {
 		 */
 		requiredCancel: string
 	}
+	resting: {
+		/**
+		 * N​o​t​h​i​n​g​ ​i​s​ ​w​r​o​n​g​ ​o​n​ ​y​o​u​r​ ​s​i​d​e​:​ ​t​h​e​ ​p​e​o​p​l​e​ ​w​h​o​ ​r​u​n​ ​T​i​d​i​n​g​s​ ​h​a​v​e​ ​p​a​u​s​e​d​ ​t​h​i​s​ ​p​a​r​t​ ​f​o​r​ ​a​ ​l​i​t​t​l​e​ ​w​h​i​l​e​.​ ​T​h​e​ ​t​i​d​e​ ​a​l​w​a​y​s​ ​c​o​m​e​s​ ​b​a​c​k​.
+		 */
+		notYou: string
+		/**
+		 * W​e​ ​k​e​p​t​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​y​o​u​ ​w​e​r​e​ ​w​r​i​t​i​n​g​.​ ​I​t​ ​w​i​l​l​ ​b​e​ ​w​a​i​t​i​n​g​ ​f​o​r​ ​y​o​u​ ​o​n​ ​t​h​e​ ​W​r​i​t​e​ ​p​a​g​e​ ​w​h​e​n​ ​b​o​t​t​l​e​s​ ​a​r​e​ ​b​a​c​k​.
+		 */
+		draftKept: string
+		chat: {
+			/**
+			 * R​a​n​d​o​m​ ​c​h​a​t​ ​i​s​ ​r​e​s​t​i​n​g
+			 */
+			title: string
+			/**
+			 * C​h​a​t​t​i​n​g​ ​w​i​t​h​ ​s​t​r​a​n​g​e​r​s​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+			 */
+			body: string
+			/**
+			 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+			 */
+			elsewhere: string
+		}
+		bottles: {
+			/**
+			 * T​h​e​ ​o​c​e​a​n​ ​i​s​ ​r​e​s​t​i​n​g
+			 */
+			title: string
+			/**
+			 * W​r​i​t​i​n​g​ ​a​n​d​ ​f​i​n​d​i​n​g​ ​b​o​t​t​l​e​s​ ​i​s​ ​p​a​u​s​e​d​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+			 */
+			body: string
+			/**
+			 * R​a​n​d​o​m​ ​C​h​a​t
+			 */
+			elsewhere: string
+		}
+		publicBottles: {
+			/**
+			 * T​h​e​ ​p​u​b​l​i​c​ ​b​o​t​t​l​e​s​ ​a​r​e​ ​r​e​s​t​i​n​g
+			 */
+			title: string
+			/**
+			 * T​h​e​ ​p​u​b​l​i​c​ ​c​o​l​l​e​c​t​i​o​n​ ​i​s​ ​o​u​t​ ​o​f​ ​s​i​g​h​t​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
+			 */
+			body: string
+			/**
+			 * F​i​n​d​ ​a​ ​B​o​t​t​l​e
+			 */
+			elsewhere: string
+		}
+	}
+	moderation: {
+		/**
+		 * M​o​d​e​r​a​t​i​o​n
+		 */
+		title: string
+		/**
+		 * O​p​e​n​ ​r​e​p​o​r​t​s​,​ ​n​e​w​e​s​t​ ​f​i​r​s​t​,​ ​w​i​t​h​ ​c​h​i​l​d​ ​s​a​f​e​t​y​ ​a​l​w​a​y​s​ ​o​n​ ​t​o​p​.​ ​E​v​e​r​y​ ​a​c​t​i​o​n​ ​i​s​ ​r​e​c​o​r​d​e​d​ ​w​i​t​h​ ​y​o​u​r​ ​n​a​m​e​ ​a​n​d​ ​t​h​e​ ​t​i​m​e​.
+		 */
+		lead: string
+		/**
+		 * I​n​ ​t​h​e​ ​q​u​e​u​e​ ​(​{​c​o​u​n​t​}​)
+		 * @param {number} count
+		 */
+		queue: RequiredParams<'count'>
+		/**
+		 * N​o​ ​o​p​e​n​ ​r​e​p​o​r​t​s​.​ ​T​h​e​ ​s​e​a​ ​i​s​ ​c​a​l​m​.
+		 */
+		empty: string
+		/**
+		 * B​o​t​t​l​e​ ​{​i​d​}
+		 * @param {number} id
+		 */
+		bottle: RequiredParams<'id'>
+		/**
+		 * C​h​a​t​ ​v​i​s​i​t​o​r​ ​{​i​d​}​…
+		 * @param {string} id
+		 */
+		visitor: RequiredParams<'id'>
+		/**
+		 * a​d​d​r​e​s​s​ ​{​k​e​y​}​…
+		 * @param {string} key
+		 */
+		address: RequiredParams<'key'>
+		/**
+		 * C​h​i​l​d​ ​s​a​f​e​t​y
+		 */
+		childSafety: string
+		verdict: {
+			/**
+			 * W​o​r​d​ ​l​i​s​t​s​:​ ​n​o​t​h​i​n​g​ ​f​o​u​n​d
+			 */
+			safe: string
+			/**
+			 * W​o​r​d​ ​l​i​s​t​s​:​ ​u​n​s​a​f​e
+			 */
+			unsafe: string
+		}
+		/**
+		 * H​i​d​d​e​n​ ​f​r​o​m​ ​t​h​e​ ​o​c​e​a​n
+		 */
+		hidden: string
+		/**
+		 * {​c​o​u​n​t​}​ ​r​e​p​o​r​t​e​r​{​{​s​}​}
+		 * @param {number} count
+		 */
+		reporters: RequiredParams<'count'>
+		/**
+		 * l​a​t​e​s​t​ ​{​w​h​e​n​}
+		 * @param {string} when
+		 */
+		latest: RequiredParams<'when'>
+		/**
+		 * R​e​a​s​o​n​s
+		 */
+		reasonsLabel: string
+		/**
+		 * {​r​e​a​s​o​n​}​ ​×​ ​{​c​o​u​n​t​}
+		 * @param {number} count
+		 * @param {string} reason
+		 */
+		reasonCount: RequiredParams<'count' | 'reason'>
+		/**
+		 * a​n​d​ ​{​c​o​u​n​t​}​ ​m​o​r​e​ ​r​e​p​o​r​t​{​{​s​}​}
+		 * @param {number} count
+		 */
+		moreReports: RequiredParams<'count'>
+		reasons: {
+			/**
+			 * O​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t
+			 */
+			offensive: string
+			/**
+			 * S​p​a​m
+			 */
+			spam: string
+			/**
+			 * I​n​a​p​p​r​o​p​r​i​a​t​e
+			 */
+			inappropriate: string
+			/**
+			 * H​a​r​a​s​s​m​e​n​t
+			 */
+			harassment: string
+			/**
+			 * S​c​a​m
+			 */
+			scam: string
+			/**
+			 * C​h​i​l​d​ ​s​a​f​e​t​y
+			 */
+			childSafety: string
+			/**
+			 * O​t​h​e​r
+			 */
+			other: string
+		}
+		verbs: {
+			/**
+			 * H​i​d​e
+			 */
+			hide: string
+			/**
+			 * P​u​t​ ​b​a​c​k
+			 */
+			unhide: string
+			/**
+			 * B​a​n​ ​f​r​o​m​ ​c​h​a​t
+			 */
+			ban: string
+			/**
+			 * L​i​f​t​ ​b​a​n
+			 */
+			unban: string
+			/**
+			 * D​i​s​m​i​s​s
+			 */
+			dismiss: string
+		}
+		done: {
+			/**
+			 * {​s​u​b​j​e​c​t​}​ ​h​i​d​d​e​n
+			 * @param {string} subject
+			 */
+			hide: RequiredParams<'subject'>
+			/**
+			 * {​s​u​b​j​e​c​t​}​ ​i​s​ ​b​a​c​k​ ​i​n​ ​t​h​e​ ​o​c​e​a​n
+			 * @param {string} subject
+			 */
+			unhide: RequiredParams<'subject'>
+			/**
+			 * {​s​u​b​j​e​c​t​}​ ​b​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t
+			 * @param {string} subject
+			 */
+			ban: RequiredParams<'subject'>
+			/**
+			 * B​a​n​ ​l​i​f​t​e​d​ ​f​o​r​ ​{​s​u​b​j​e​c​t​}
+			 * @param {string} subject
+			 */
+			unban: RequiredParams<'subject'>
+			/**
+			 * R​e​p​o​r​t​s​ ​o​n​ ​{​s​u​b​j​e​c​t​}​ ​d​i​s​m​i​s​s​e​d
+			 * @param {string} subject
+			 */
+			dismiss: RequiredParams<'subject'>
+		}
+		/**
+		 * T​h​a​t​ ​d​i​d​ ​n​o​t​ ​w​o​r​k
+		 */
+		failedTitle: string
+		switches: {
+			/**
+			 * O​f​f​ ​s​w​i​t​c​h​e​s
+			 */
+			title: string
+			/**
+			 * A​ ​p​a​r​t​ ​s​w​i​t​c​h​e​d​ ​o​f​f​ ​s​h​o​w​s​ ​v​i​s​i​t​o​r​s​ ​a​ ​c​a​l​m​ ​r​e​s​t​i​n​g​ ​p​a​g​e​,​ ​o​n​ ​e​v​e​r​y​ ​i​n​s​t​a​n​c​e​ ​w​i​t​h​i​n​ ​s​e​c​o​n​d​s​.
+			 */
+			lead: string
+			names: {
+				/**
+				 * R​a​n​d​o​m​ ​c​h​a​t
+				 */
+				chat: string
+				/**
+				 * B​o​t​t​l​e​s
+				 */
+				bottles: string
+				/**
+				 * P​u​b​l​i​c​ ​b​o​t​t​l​e​s
+				 */
+				publicBottles: string
+			}
+			hints: {
+				/**
+				 * M​a​t​c​h​i​n​g​ ​a​n​d​ ​c​h​a​t​t​i​n​g
+				 */
+				chat: string
+				/**
+				 * W​r​i​t​i​n​g​,​ ​f​i​n​d​i​n​g​,​ ​l​i​k​i​n​g​ ​a​n​d​ ​r​e​p​o​r​t​i​n​g​ ​b​o​t​t​l​e​s
+				 */
+				bottles: string
+				/**
+				 * T​h​e​ ​p​u​b​l​i​c​ ​c​o​l​l​e​c​t​i​o​n
+				 */
+				publicBottles: string
+			}
+			/**
+			 * O​n
+			 */
+			on: string
+			/**
+			 * R​e​s​t​i​n​g
+			 */
+			resting: string
+			/**
+			 * S​w​i​t​c​h​e​d​ ​o​n
+			 */
+			turnedOn: string
+			/**
+			 * S​w​i​t​c​h​e​d​ ​o​f​f
+			 */
+			turnedOff: string
+		}
+		actions: {
+			/**
+			 * R​e​c​e​n​t​ ​a​c​t​i​o​n​s
+			 */
+			title: string
+			/**
+			 * N​o​t​h​i​n​g​ ​h​a​s​ ​b​e​e​n​ ​d​o​n​e​ ​y​e​t​.
+			 */
+			none: string
+			/**
+			 * W​h​e​n
+			 */
+			when: string
+			/**
+			 * W​h​o
+			 */
+			who: string
+			/**
+			 * W​h​a​t
+			 */
+			what: string
+			/**
+			 * O​n
+			 */
+			subject: string
+			/**
+			 * U​n​d​o
+			 */
+			undo: string
+			names: {
+				/**
+				 * H​i​d
+				 */
+				hide: string
+				/**
+				 * P​u​t​ ​b​a​c​k
+				 */
+				unhide: string
+				/**
+				 * B​a​n​n​e​d
+				 */
+				ban: string
+				/**
+				 * L​i​f​t​e​d​ ​b​a​n
+				 */
+				unban: string
+				/**
+				 * D​i​s​m​i​s​s​e​d
+				 */
+				dismiss: string
+				/**
+				 * S​w​i​t​c​h​e​d​ ​o​n
+				 */
+				switchOn: string
+				/**
+				 * S​w​i​t​c​h​e​d​ ​o​f​f
+				 */
+				switchOff: string
+			}
+		}
+	}
 }
 
 export type TranslationFunctions = {
@@ -1904,6 +2433,14 @@ export type TranslationFunctions = {
 			 * Page not found · Tidings
 			 */
 			notFound: () => LocalizedString
+			/**
+			 * Moderation · Tidings
+			 */
+			moderation: () => LocalizedString
+			/**
+			 * Not for you · Tidings
+			 */
+			forbidden: () => LocalizedString
 		}
 	}
 	nav: {
@@ -2107,6 +2644,44 @@ export type TranslationFunctions = {
 		 * Please sign in first.
 		 */
 		unauthorized: () => LocalizedString
+		/**
+		 * This is only for the people who run Tidings.
+		 */
+		forbidden: () => LocalizedString
+		/**
+		 * Please answer the age question first.
+		 */
+		ageConfirmationRequired: () => LocalizedString
+		/**
+		 * Sorry, this part of Tidings is not open to you at your age.
+		 */
+		ageRefused: () => LocalizedString
+		/**
+		 * Bottles carry words, not links or contact details.
+		 */
+		contentHasContact: () => LocalizedString
+		/**
+		 * You have sent these same words too many times. Please write something new, or wait {minutes} minute{{s}}.
+		 */
+		spamRepeated: (arg: { minutes: number }) => LocalizedString
+		/**
+		 * This part of Tidings is resting for now. Please come back later.
+		 */
+		featureResting: () => LocalizedString
+	}
+	forbidden: {
+		/**
+		 * 403
+		 */
+		code: () => LocalizedString
+		/**
+		 * This page is not for you
+		 */
+		title: () => LocalizedString
+		/**
+		 * Only the people who run Tidings can open it. If that is you, sign in with your operator account.
+		 */
+		body: () => LocalizedString
 	}
 	notFound: {
 		/**
@@ -2856,6 +3431,44 @@ export type TranslationFunctions = {
 		 */
 		rejectedBody: () => LocalizedString
 		/**
+		 * Words only
+		 */
+		contactTitle: () => LocalizedString
+		/**
+		 * The same words again
+		 */
+		repeatedTitle: () => LocalizedString
+		age: {
+			/**
+			 * One question first
+			 */
+			title: () => LocalizedString
+			/**
+			 * Bottles are written and read by strangers, so Tidings is for people who are 13 or older. How old are you?
+			 */
+			body: () => LocalizedString
+			/**
+			 * I am 13 or older
+			 */
+			atLeast13: () => LocalizedString
+			/**
+			 * I am under 13
+			 */
+			under13: () => LocalizedString
+			/**
+			 * Your answer was not saved
+			 */
+			failedTitle: () => LocalizedString
+			/**
+			 * Bottles are for people 13 and older
+			 */
+			refusedTitle: () => LocalizedString
+			/**
+			 * Thank you for answering honestly. You cannot throw bottles for now, and what you wrote stays here.
+			 */
+			refusedBody: () => LocalizedString
+		}
+		/**
 		 * Slow down
 		 */
 		slowTitle: () => LocalizedString
@@ -3242,13 +3855,27 @@ export type TranslationFunctions = {
 		 */
 		restrictedTitle: () => LocalizedString
 		/**
-		 * You can chat again in about {hours} hour{{s}}.
+		 * You can chat again in about {time}.
 		 */
-		restrictedHours: (arg: { hours: number }) => LocalizedString
+		restrictedLeft: (arg: { time: string }) => LocalizedString
 		/**
-		 * Your chat is paused for now. You can chat again in about {hours} hour{{s}}.
+		 * Your chat is paused for now. You can chat again in about {time}.
 		 */
-		restrictedToast: (arg: { hours: number }) => LocalizedString
+		restrictedToast: (arg: { time: string }) => LocalizedString
+		duration: {
+			/**
+			 * {count} minute{{s}}
+			 */
+			minutes: (arg: { count: number }) => LocalizedString
+			/**
+			 * {count} hour{{s}}
+			 */
+			hours: (arg: { count: number }) => LocalizedString
+			/**
+			 * {count} day{{s}}
+			 */
+			days: (arg: { count: number }) => LocalizedString
+		}
 		/**
 		 * Chat is paused for you after reports from other visitors.
 		 */
@@ -3295,6 +3922,102 @@ export type TranslationFunctions = {
 		 * Translate this message
 		 */
 		translateLabel: () => LocalizedString
+		gate: {
+			/**
+			 * Before your first chat
+			 */
+			title: () => LocalizedString
+			/**
+			 * Never share contact details: no phone number, e-mail address, link or messenger account, yours or anyone else's.
+			 */
+			contact: () => LocalizedString
+			/**
+			 * You can end a chat, block someone or report a message at any moment.
+			 */
+			anyMoment: () => LocalizedString
+			/**
+			 * Your partner sees only your country and its flag:
+			 */
+			partnerSees: () => LocalizedString
+			/**
+			 * Random chat is for adults. Please confirm your age.
+			 */
+			question: () => LocalizedString
+			/**
+			 * I am 18 or older
+			 */
+			adult: () => LocalizedString
+			/**
+			 * I am under 18
+			 */
+			under18: () => LocalizedString
+			/**
+			 * Your answer was not saved
+			 */
+			failedTitle: () => LocalizedString
+		}
+		refused: {
+			/**
+			 * Random chat is for adults
+			 */
+			title: () => LocalizedString
+			/**
+			 * Thank you for answering honestly. Random chat is only open to people who are 18 or older, so it stays closed for you.
+			 */
+			body: () => LocalizedString
+			/**
+			 * You can still write a message in a bottle, or read one from someone far away.
+			 */
+			elsewhere: () => LocalizedString
+			/**
+			 * Write a Message
+			 */
+			write: () => LocalizedString
+			/**
+			 * Find a Bottle
+			 */
+			find: () => LocalizedString
+		}
+		/**
+		 * Block
+		 */
+		block: () => LocalizedString
+		/**
+		 * Blocked
+		 */
+		blockedTitle: () => LocalizedString
+		/**
+		 * The chat has ended. You will not be matched with this stranger again.
+		 */
+		blockedBody: () => LocalizedString
+		/**
+		 * Could not block
+		 */
+		blockFailedTitle: () => LocalizedString
+		/**
+		 * End & report
+		 */
+		endReport: () => LocalizedString
+		/**
+		 * End & report needs a message from your partner to report.
+		 */
+		endReportNothing: () => LocalizedString
+		/**
+		 * The chat has ended. Tell us what is wrong with this message. Your chat partner is not told that you reported it.
+		 */
+		reportEndedLead: () => LocalizedString
+		/**
+		 * This message contains a link or contact details. Never share your own.
+		 */
+		contactWarning: () => LocalizedString
+		/**
+		 * You shared contact details. Strangers can misuse them, so think twice.
+		 */
+		contactOwn: () => LocalizedString
+		/**
+		 * Your messages reach no one until {time}. Sending the same words to many people looks like spam.
+		 */
+		muted: (arg: { time: string }) => LocalizedString
 	}
 	translation: {
 		/**
@@ -3429,6 +4152,10 @@ export type TranslationFunctions = {
 		 * Please try again later.
 		 */
 		failedBody: () => LocalizedString
+		/**
+		 * A child may be at risk or being sexualised. We act on it at once.
+		 */
+		childSafetyHint: () => LocalizedString
 	}
 	characters: {
 		/**
@@ -3637,6 +4364,318 @@ export type TranslationFunctions = {
 		 * Not now
 		 */
 		requiredCancel: () => LocalizedString
+	}
+	resting: {
+		/**
+		 * Nothing is wrong on your side: the people who run Tidings have paused this part for a little while. The tide always comes back.
+		 */
+		notYou: () => LocalizedString
+		/**
+		 * We kept the message you were writing. It will be waiting for you on the Write page when bottles are back.
+		 */
+		draftKept: () => LocalizedString
+		chat: {
+			/**
+			 * Random chat is resting
+			 */
+			title: () => LocalizedString
+			/**
+			 * Chatting with strangers is paused for now. Please come back later.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Write a Message
+			 */
+			elsewhere: () => LocalizedString
+		}
+		bottles: {
+			/**
+			 * The ocean is resting
+			 */
+			title: () => LocalizedString
+			/**
+			 * Writing and finding bottles is paused for now. Please come back later.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Random Chat
+			 */
+			elsewhere: () => LocalizedString
+		}
+		publicBottles: {
+			/**
+			 * The public bottles are resting
+			 */
+			title: () => LocalizedString
+			/**
+			 * The public collection is out of sight for now. Please come back later.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Find a Bottle
+			 */
+			elsewhere: () => LocalizedString
+		}
+	}
+	moderation: {
+		/**
+		 * Moderation
+		 */
+		title: () => LocalizedString
+		/**
+		 * Open reports, newest first, with child safety always on top. Every action is recorded with your name and the time.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * In the queue ({count})
+		 */
+		queue: (arg: { count: number }) => LocalizedString
+		/**
+		 * No open reports. The sea is calm.
+		 */
+		empty: () => LocalizedString
+		/**
+		 * Bottle {id}
+		 */
+		bottle: (arg: { id: number }) => LocalizedString
+		/**
+		 * Chat visitor {id}…
+		 */
+		visitor: (arg: { id: string }) => LocalizedString
+		/**
+		 * address {key}…
+		 */
+		address: (arg: { key: string }) => LocalizedString
+		/**
+		 * Child safety
+		 */
+		childSafety: () => LocalizedString
+		verdict: {
+			/**
+			 * Word lists: nothing found
+			 */
+			safe: () => LocalizedString
+			/**
+			 * Word lists: unsafe
+			 */
+			unsafe: () => LocalizedString
+		}
+		/**
+		 * Hidden from the ocean
+		 */
+		hidden: () => LocalizedString
+		/**
+		 * {count} reporter{{s}}
+		 */
+		reporters: (arg: { count: number }) => LocalizedString
+		/**
+		 * latest {when}
+		 */
+		latest: (arg: { when: string }) => LocalizedString
+		/**
+		 * Reasons
+		 */
+		reasonsLabel: () => LocalizedString
+		/**
+		 * {reason} × {count}
+		 */
+		reasonCount: (arg: { count: number, reason: string }) => LocalizedString
+		/**
+		 * and {count} more report{{s}}
+		 */
+		moreReports: (arg: { count: number }) => LocalizedString
+		reasons: {
+			/**
+			 * Offensive content
+			 */
+			offensive: () => LocalizedString
+			/**
+			 * Spam
+			 */
+			spam: () => LocalizedString
+			/**
+			 * Inappropriate
+			 */
+			inappropriate: () => LocalizedString
+			/**
+			 * Harassment
+			 */
+			harassment: () => LocalizedString
+			/**
+			 * Scam
+			 */
+			scam: () => LocalizedString
+			/**
+			 * Child safety
+			 */
+			childSafety: () => LocalizedString
+			/**
+			 * Other
+			 */
+			other: () => LocalizedString
+		}
+		verbs: {
+			/**
+			 * Hide
+			 */
+			hide: () => LocalizedString
+			/**
+			 * Put back
+			 */
+			unhide: () => LocalizedString
+			/**
+			 * Ban from chat
+			 */
+			ban: () => LocalizedString
+			/**
+			 * Lift ban
+			 */
+			unban: () => LocalizedString
+			/**
+			 * Dismiss
+			 */
+			dismiss: () => LocalizedString
+		}
+		done: {
+			/**
+			 * {subject} hidden
+			 */
+			hide: (arg: { subject: string }) => LocalizedString
+			/**
+			 * {subject} is back in the ocean
+			 */
+			unhide: (arg: { subject: string }) => LocalizedString
+			/**
+			 * {subject} banned from chat
+			 */
+			ban: (arg: { subject: string }) => LocalizedString
+			/**
+			 * Ban lifted for {subject}
+			 */
+			unban: (arg: { subject: string }) => LocalizedString
+			/**
+			 * Reports on {subject} dismissed
+			 */
+			dismiss: (arg: { subject: string }) => LocalizedString
+		}
+		/**
+		 * That did not work
+		 */
+		failedTitle: () => LocalizedString
+		switches: {
+			/**
+			 * Off switches
+			 */
+			title: () => LocalizedString
+			/**
+			 * A part switched off shows visitors a calm resting page, on every instance within seconds.
+			 */
+			lead: () => LocalizedString
+			names: {
+				/**
+				 * Random chat
+				 */
+				chat: () => LocalizedString
+				/**
+				 * Bottles
+				 */
+				bottles: () => LocalizedString
+				/**
+				 * Public bottles
+				 */
+				publicBottles: () => LocalizedString
+			}
+			hints: {
+				/**
+				 * Matching and chatting
+				 */
+				chat: () => LocalizedString
+				/**
+				 * Writing, finding, liking and reporting bottles
+				 */
+				bottles: () => LocalizedString
+				/**
+				 * The public collection
+				 */
+				publicBottles: () => LocalizedString
+			}
+			/**
+			 * On
+			 */
+			on: () => LocalizedString
+			/**
+			 * Resting
+			 */
+			resting: () => LocalizedString
+			/**
+			 * Switched on
+			 */
+			turnedOn: () => LocalizedString
+			/**
+			 * Switched off
+			 */
+			turnedOff: () => LocalizedString
+		}
+		actions: {
+			/**
+			 * Recent actions
+			 */
+			title: () => LocalizedString
+			/**
+			 * Nothing has been done yet.
+			 */
+			none: () => LocalizedString
+			/**
+			 * When
+			 */
+			when: () => LocalizedString
+			/**
+			 * Who
+			 */
+			who: () => LocalizedString
+			/**
+			 * What
+			 */
+			what: () => LocalizedString
+			/**
+			 * On
+			 */
+			subject: () => LocalizedString
+			/**
+			 * Undo
+			 */
+			undo: () => LocalizedString
+			names: {
+				/**
+				 * Hid
+				 */
+				hide: () => LocalizedString
+				/**
+				 * Put back
+				 */
+				unhide: () => LocalizedString
+				/**
+				 * Banned
+				 */
+				ban: () => LocalizedString
+				/**
+				 * Lifted ban
+				 */
+				unban: () => LocalizedString
+				/**
+				 * Dismissed
+				 */
+				dismiss: () => LocalizedString
+				/**
+				 * Switched on
+				 */
+				switchOn: () => LocalizedString
+				/**
+				 * Switched off
+				 */
+				switchOff: () => LocalizedString
+			}
+		}
 	}
 }
 

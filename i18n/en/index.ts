@@ -5,9 +5,11 @@ import { create } from "./pages/create";
 import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
+import { moderation } from "./pages/moderation";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
+import { resting } from "./pages/resting";
 import { characters, report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
 
@@ -28,6 +30,8 @@ const en = {
       randomChat: "Random Chat · Tidings",
       auth: "Sign in · Tidings",
       notFound: "Page not found · Tidings",
+      moderation: "Moderation · Tidings",
+      forbidden: "Not for you · Tidings",
     },
   },
   nav: {
@@ -87,6 +91,18 @@ const en = {
     wrongPassword: "That password is not correct.",
     rateLimitedMinutes: "Too many attempts. Try again in {minutes:number} minute{{s}}.",
     unauthorized: "Please sign in first.",
+    forbidden: "This is only for the people who run Tidings.",
+    ageConfirmationRequired: "Please answer the age question first.",
+    ageRefused: "Sorry, this part of Tidings is not open to you at your age.",
+    contentHasContact: "Bottles carry words, not links or contact details.",
+    spamRepeated:
+      "You have sent these same words too many times. Please write something new, or wait {minutes:number} minute{{s}}.",
+    featureResting: "This part of Tidings is resting for now. Please come back later.",
+  },
+  forbidden: {
+    code: "403",
+    title: "This page is not for you",
+    body: "Only the people who run Tidings can open it. If that is you, sign in with your operator account.",
   },
   notFound: {
     code: "404",
@@ -107,6 +123,8 @@ const en = {
   report,
   characters,
   auth,
+  resting,
+  moderation,
 } satisfies BaseTranslation;
 
 export default en;

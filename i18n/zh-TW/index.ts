@@ -5,9 +5,11 @@ import { create } from "./pages/create";
 import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
+import { moderation } from "./pages/moderation";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
+import { resting } from "./pages/resting";
 import { characters, report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
 
@@ -27,6 +29,8 @@ const zhTW = {
       randomChat: "隨機聊天 · Tidings",
       auth: "登入 · Tidings",
       notFound: "找不到頁面 · Tidings",
+      moderation: "內容管理 · Tidings",
+      forbidden: "無法存取 · Tidings",
     },
   },
   nav: {
@@ -86,6 +90,17 @@ const zhTW = {
     wrongPassword: "密碼不正確。",
     rateLimitedMinutes: "嘗試次數過多，請於 {minutes} 分鐘後再試。",
     unauthorized: "請先登入。",
+    forbidden: "只有 Tidings 的管理者可以使用。",
+    ageConfirmationRequired: "請先回答年齡問題。",
+    ageRefused: "抱歉，依你的年齡，目前無法使用 Tidings 的這個部分。",
+    contentHasContact: "瓶中信只裝文字，不裝連結或聯絡方式。",
+    spamRepeated: "同樣的內容你已經傳送太多次了。請寫點新的內容，或等 {minutes} 分鐘後再試。",
+    featureResting: "Tidings 的這個部分目前正在休息，請稍後再來。",
+  },
+  forbidden: {
+    code: "403",
+    title: "你無法開啟這個頁面",
+    body: "只有 Tidings 的管理者可以開啟這個頁面。如果你是管理者，請用管理者帳號登入。",
   },
   notFound: {
     code: "404",
@@ -106,6 +121,8 @@ const zhTW = {
   report,
   characters,
   auth,
+  resting,
+  moderation,
 } satisfies Translation;
 
 export default zhTW;

@@ -12,8 +12,9 @@ export const titleKeyOfSlug = {
   faq: "faq",
   "public-bottles": "publicBottles",
   "random-chat": "randomChat",
+  moderation: "moderation",
 } as const satisfies Record<PageSlug, string>;
-export type TitleKey = (typeof titleKeyOfSlug)[PageSlug] | "auth" | "notFound";
+export type TitleKey = (typeof titleKeyOfSlug)[PageSlug] | "auth" | "notFound" | "forbidden";
 
 /** The About page is English only (spec 2), and so is its metadata. */
 export const aboutMeta = {

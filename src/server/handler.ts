@@ -58,7 +58,12 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     contactEmail: config.contactEmail ?? null,
   };
 
-  function html(resolution: Resolution, request: Request, status: number): Response {
+  function html(
+    resolution: Resolution,
+    request: Request,
+    status: number,
+    forbidden = false,
+  ): Response {
     const locale =
       resolution.kind === "page"
         ? localeOfPrefix(resolution.prefix)
@@ -71,6 +76,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
       origin: config.publicOrigin,
       site,
       analytics: config.analytics,
+      forbidden,
     });
     return new Response(body, {
       status,
@@ -173,11 +179,43 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
         return response;
       }
       case "page":
+        if (resolution.slug === "moderation") {
+          return operatorPage(resolution, request, server, cookies, visitor);
+        }
+        return html(resolution, request, 200);
       case "auth":
         return html(resolution, request, 200);
       case "not-found":
         return html(resolution, request, 404);
     }
+  }
+
+  /**
+   * The moderation page: the app for a signed-in operator, otherwise 403 with the page's short
+   * forbidden message (the app draws it in the page's language, as it does for 404).
+   */
+  async function operatorPage(
+    resolution: Resolution,
+    request: Request,
+    server: AnyServer,
+    cookies: Bun.CookieMap,
+    visitor: Visitor,
+  ): Promise<Response> {
+    const setCookies = new Map<string, string>();
+    const context = await contextFor(
+      services,
+      request,
+      cookies,
+      () => server.requestIP(request)?.address,
+      visitor,
+      setCookies,
+    );
+    const response = context.isOperator
+      ? html(resolution, request, 200)
+      : html(resolution, request, 403, true);
+    // A session refreshed (or found gone) on the way keeps its cookie in step.
+    for (const line of setCookies.values()) response.headers.append("Set-Cookie", line);
+    return response;
   }
 
   const log = requestLogger(config.logFormat);

@@ -16,9 +16,12 @@ export interface PageContext {
   analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
   /** The page language's dictionary chunk, fetched alongside the app's first script. */
   dictionary?: string | undefined;
+  /** The page exists but is not for this visitor (answered 403): titled so. */
+  forbidden?: boolean;
 }
 
-function titleKey(resolution: Resolution): TitleKey {
+function titleKey(resolution: Resolution, forbidden: boolean): TitleKey {
+  if (forbidden) return "forbidden";
   if (resolution.kind === "page") return titleKeyOfSlug[resolution.slug];
   if (resolution.kind === "auth") return "auth";
   return "notFound";
@@ -31,7 +34,9 @@ function titleKey(resolution: Resolution): TitleKey {
 export function renderPage(template: string, page: PageContext): string {
   const dict = dictionaries[page.locale];
   const isAbout = page.resolution.kind === "page" && page.resolution.slug === "about";
-  const title = isAbout ? aboutMeta.title : dict.meta.titles[titleKey(page.resolution)];
+  const title = isAbout
+    ? aboutMeta.title
+    : dict.meta.titles[titleKey(page.resolution, page.forbidden === true)];
   const description = isAbout ? aboutMeta.description : dict.meta.description;
   const head: string[] = [
     `<meta name="description" content="${escapeHtml(description)}">`,

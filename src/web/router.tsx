@@ -1,4 +1,5 @@
 import {
+  type AsyncRouteComponent,
   createRootRoute,
   createRoute,
   createRouter,
@@ -8,7 +9,9 @@ import {
   redirect,
 } from "@tanstack/react-router";
 import { isPrefix, localeOfPrefix, resolvePath } from "../common/locales.ts";
+import { FeatureGate } from "./components/resting/RestingPage.tsx";
 import { Shell } from "./components/Shell.tsx";
+import type { Feature } from "./lib/feature-paths.ts";
 import { loadLocale } from "./lib/i18n.tsx";
 import { HomePage } from "./routes/home.tsx";
 import { NotFoundPage } from "./routes/not-found.tsx";
@@ -21,6 +24,10 @@ const ContactPage = lazyRouteComponent(() => import("./routes/contact.tsx"), "Co
 const CreatePage = lazyRouteComponent(() => import("./routes/create.tsx"), "CreatePage");
 const DiscoverPage = lazyRouteComponent(() => import("./routes/discover.tsx"), "DiscoverPage");
 const FaqPage = lazyRouteComponent(() => import("./routes/faq.tsx"), "FaqPage");
+const ModerationPage = lazyRouteComponent(
+  () => import("./routes/moderation.tsx"),
+  "ModerationPage",
+);
 const PrivacyPage = lazyRouteComponent(() => import("./routes/privacy.tsx"), "PrivacyPage");
 const PublicBottlesPage = lazyRouteComponent(
   () => import("./routes/public-bottles.tsx"),
@@ -57,19 +64,33 @@ const langRoute = createRoute({
 const page = (path: string, component: RouteComponent) =>
   createRoute({ getParentRoute: () => langRoute, path, component });
 
+/**
+ * A page of a part the operator can switch off: the resting page stands in while it is off.
+ * The page's chunk is still fetched ahead, on hover.
+ */
+function resting(feature: Feature, Page: AsyncRouteComponent<object>): RouteComponent {
+  const Gated = () => (
+    <FeatureGate feature={feature}>
+      <Page />
+    </FeatureGate>
+  );
+  return Object.assign(Gated, { preload: Page.preload });
+}
+
 const routeTree = rootRoute.addChildren([
   createRoute({ getParentRoute: () => rootRoute, path: "auth", component: AuthPage }),
   langRoute.addChildren([
     page("/", HomePage),
-    page("create", CreatePage),
-    page("discover", DiscoverPage),
+    page("create", resting("bottles", CreatePage)),
+    page("discover", resting("bottles", DiscoverPage)),
     page("about", AboutPage),
     page("privacy", PrivacyPage),
     page("terms", TermsPage),
     page("contact", ContactPage),
     page("faq", FaqPage),
-    page("public-bottles", PublicBottlesPage),
-    page("random-chat", RandomChatPage),
+    page("public-bottles", resting("publicBottles", PublicBottlesPage)),
+    page("random-chat", resting("chat", RandomChatPage)),
+    page("moderation", ModerationPage),
   ]),
 ]);
 

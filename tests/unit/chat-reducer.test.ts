@@ -5,7 +5,9 @@ import {
   type ChatState,
   chatReducer,
   idleChat,
+  isMuted,
   LATE_MATCH_MS,
+  lastPartnerMessage,
 } from "../../src/web/components/chat/chatReducer.ts";
 
 const japan: ChatPartner = { countryCode: "JP", country: "Japan" };
@@ -287,5 +289,53 @@ describe("chatReducer: a reconnected stream says where the visitor is", () => {
     expect(chatReducer(run([{ type: "start" }]), server({ type: "waiting" })).phase).toBe(
       "searching",
     );
+  });
+});
+
+describe("chatReducer: muted (the same text to too many partners)", () => {
+  test("the muted event is kept, the chat goes on, and the mute outlasts the chat", () => {
+    const muted = chatReducer(inChat, server({ type: "muted", until: 50_000 }));
+    expect(muted).toMatchObject({ phase: "chatting", chatId: "c1", mutedUntil: 50_000 });
+    expect(isMuted(muted, 49_999)).toBe(true);
+    expect(isMuted(muted, 50_000)).toBe(false);
+    // Ended, banned, the next chat: still muted until then.
+    const ended = chatReducer(muted, { type: "end", at: 20_000 });
+    expect(ended).toMatchObject({ phase: "idle", mutedUntil: 50_000 });
+    expect(chatReducer(muted, { type: "banned" }).mutedUntil).toBe(50_000);
+    const next = run(
+      [{ type: "start" }, { type: "started", status: { state: "waiting" }, at: 1 }],
+      ended,
+    );
+    expect(
+      chatReducer(next, server({ type: "matched", chatId: "c2", partner: chile })),
+    ).toMatchObject({ chatId: "c2", mutedUntil: 50_000 });
+  });
+
+  test("a later mute wins; an older copy of the event changes nothing", () => {
+    const muted = chatReducer(idleChat, server({ type: "muted", until: 50_000 }));
+    expect(chatReducer(muted, server({ type: "muted", until: 40_000 }))).toBe(muted);
+    expect(chatReducer(muted, server({ type: "muted", until: 90_000 })).mutedUntil).toBe(90_000);
+    expect(isMuted(idleChat, 0)).toBe(false);
+  });
+});
+
+describe("lastPartnerMessage: what End & report reports", () => {
+  test("the partner's latest line, skipping our own and the red lines", () => {
+    const state = run(
+      [
+        server({ type: "message", chatId: "c1", message: message("p1", "partner") }),
+        server({ type: "message", chatId: "c1", message: message("p2", "partner") }),
+        { type: "sent", chatId: "c1", message: message("m1", "me") },
+        server({ type: "partner-left", chatId: "c1" }),
+      ],
+      inChat,
+    );
+    expect(lastPartnerMessage(state)?.id).toBe("p2");
+  });
+
+  test("none when the partner has said nothing", () => {
+    const state = chatReducer(inChat, { type: "sent", chatId: "c1", message: message("m1", "me") });
+    expect(lastPartnerMessage(state)).toBeNull();
+    expect(lastPartnerMessage(idleChat)).toBeNull();
   });
 });

@@ -38,10 +38,8 @@ describe("the copy review (zh-TW against en)", () => {
 
   test("a chat ban reads as a pause with the time left, in the visitor's own words", () => {
     expect(en.randomChat.restrictedToast).toStartWith("Your chat is paused");
-    expect(en.randomChat.restrictedToast).toContain("{hours:number}");
-    expect(zhTW.randomChat.restrictedToast).toBe(
-      "你的聊天功能已暫停（約 {hours} 小時後即可再次聊天）。",
-    );
+    expect(en.randomChat.restrictedToast).toContain("{time:string}");
+    expect(zhTW.randomChat.restrictedToast).toBe("你的聊天功能已暫停（約 {time}後即可再次聊天）。");
     expect(JSON.stringify(zhTW)).not.toContain("禁止使用聊天");
   });
 

@@ -33,6 +33,18 @@ export const create = {
   failedBody: "Failed to send bottle, please try again later.",
   rejectedTitle: "Content rejected",
   rejectedBody: "Your message contains inappropriate content. Please revise and try again.",
+  contactTitle: "Words only",
+  repeatedTitle: "The same words again",
+  age: {
+    title: "One question first",
+    body: "Bottles are written and read by strangers, so Tidings is for people who are 13 or older. How old are you?",
+    atLeast13: "I am 13 or older",
+    under13: "I am under 13",
+    failedTitle: "Your answer was not saved",
+    refusedTitle: "Bottles are for people 13 and older",
+    refusedBody:
+      "Thank you for answering honestly. You cannot throw bottles for now, and what you wrote stays here.",
+  },
   slowTitle: "Slow down",
   slowSeconds:
     "You're throwing bottles too quickly. Please wait {seconds:number} second{{s}} and try again.",

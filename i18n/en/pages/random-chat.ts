@@ -41,9 +41,13 @@ export const randomChat = {
   tryLater: "Please try again later.",
   tooFast: "You are sending messages too quickly. Please slow down.",
   restrictedTitle: "Chat restricted",
-  restrictedHours: "You can chat again in about {hours:number} hour{{s}}.",
-  restrictedToast:
-    "Your chat is paused for now. You can chat again in about {hours:number} hour{{s}}.",
+  restrictedLeft: "You can chat again in about {time:string}.",
+  restrictedToast: "Your chat is paused for now. You can chat again in about {time:string}.",
+  duration: {
+    minutes: "{count:number} minute{{s}}",
+    hours: "{count:number} hour{{s}}",
+    days: "{count:number} day{{s}}",
+  },
   restrictedReason: "Chat is paused for you after reports from other visitors.",
   reportLabel: "Report this message",
   reportTitle: "Report this message",
@@ -58,4 +62,34 @@ export const randomChat = {
     other: "Other",
   },
   translateLabel: "Translate this message",
+  gate: {
+    title: "Before your first chat",
+    contact:
+      "Never share contact details: no phone number, e-mail address, link or messenger account, yours or anyone else's.",
+    anyMoment: "You can end a chat, block someone or report a message at any moment.",
+    partnerSees: "Your partner sees only your country and its flag:",
+    question: "Random chat is for adults. Please confirm your age.",
+    adult: "I am 18 or older",
+    under18: "I am under 18",
+    failedTitle: "Your answer was not saved",
+  },
+  refused: {
+    title: "Random chat is for adults",
+    body: "Thank you for answering honestly. Random chat is only open to people who are 18 or older, so it stays closed for you.",
+    elsewhere: "You can still write a message in a bottle, or read one from someone far away.",
+    write: "Write a Message",
+    find: "Find a Bottle",
+  },
+  block: "Block",
+  blockedTitle: "Blocked",
+  blockedBody: "The chat has ended. You will not be matched with this stranger again.",
+  blockFailedTitle: "Could not block",
+  endReport: "End & report",
+  endReportNothing: "End & report needs a message from your partner to report.",
+  reportEndedLead:
+    "The chat has ended. Tell us what is wrong with this message. Your chat partner is not told that you reported it.",
+  contactWarning: "This message contains a link or contact details. Never share your own.",
+  contactOwn: "You shared contact details. Strangers can misuse them, so think twice.",
+  muted:
+    "Your messages reach no one until {time:string}. Sending the same words to many people looks like spam.",
 };

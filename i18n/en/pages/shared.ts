@@ -38,6 +38,7 @@ export const report = {
   submittedBody: "Thank you for helping keep our community safe.",
   failedTitle: "Failed to submit report",
   failedBody: "Please try again later.",
+  childSafetyHint: "A child may be at risk or being sexualised. We act on it at once.",
 };
 
 export const characters = {

@@ -38,6 +38,7 @@ export const report: Translation["report"] = {
   submittedBody: "感謝你協助維護社群的安全。",
   failedTitle: "檢舉送出失敗",
   failedBody: "請稍後再試。",
+  childSafetyHint: "可能有兒童面臨危險或遭到性化。我們會立即處理。",
 };
 
 export const characters: Translation["characters"] = {

@@ -1,14 +1,15 @@
 import { useNavigate } from "@tanstack/react-router";
-import { LogOut, UserRound } from "lucide-react";
+import { LogOut, ShieldCheck, UserRound } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
+import { localizedPath } from "../../common/locales.ts";
 import { useAccount, useSignOut } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountTriggerContent } from "./AccountTrigger.tsx";
 
 /** The signed-in visitor's menu: their account page and signing out. */
 export function AccountDropdown({ defaultOpen }: { defaultOpen: boolean }) {
-  const { LL } = useI18n();
-  const { user } = useAccount();
+  const { LL, prefix } = useI18n();
+  const { user, isOperator } = useAccount();
   const navigate = useNavigate();
   const { busy, signOut } = useSignOut();
   if (!user) return null;
@@ -32,6 +33,15 @@ export function AccountDropdown({ defaultOpen }: { defaultOpen: boolean }) {
             <span>{LL.auth.account()}</span>
             <UserRound aria-hidden="true" className="account-menu__icon" />
           </DropdownMenu.Item>
+          {isOperator && (
+            <DropdownMenu.Item
+              className="menu__item"
+              onSelect={() => void navigate({ href: localizedPath(prefix, "moderation") })}
+            >
+              <span>{LL.moderation.title()}</span>
+              <ShieldCheck aria-hidden="true" className="account-menu__icon" />
+            </DropdownMenu.Item>
+          )}
           <DropdownMenu.Item className="menu__item" disabled={busy} onSelect={() => void signOut()}>
             <span>{busy ? LL.auth.signingOut() : LL.auth.signOut()}</span>
             <LogOut aria-hidden="true" className="account-menu__icon" />

@@ -20,6 +20,8 @@ export interface ReportDialogProps<Reason extends string> {
   /** The dialog's title and lead, which name what is reported. */
   title: string;
   lead: string;
+  /** The reported words, quoted under the lead (a chat that has already ended). */
+  quote?: string | undefined;
   /** Sends the report; the dialog closes and thanks the reader when it resolves. */
   submit: (reason: Reason) => Promise<unknown>;
   /** The failure toast's text when the reported thing is gone (otherwise the generic one). */
@@ -59,21 +61,33 @@ function ReasonField<Reason extends string>({
         }}
         disabled={form.busy}
       >
-        {reasons.map((value, index) => (
-          <div key={value} className="report-reason">
-            <RadioGroup.Item
-              id={`${id}-${value}`}
-              value={value}
-              className="report-reason__radio"
-              ref={index === 0 ? form.register(field.name) : undefined}
-            >
-              <RadioGroup.Indicator className="report-reason__dot" />
-            </RadioGroup.Item>
-            <label htmlFor={`${id}-${value}`} className="report-reason__label">
-              {reasonLabel(value)}
-            </label>
-          </div>
-        ))}
+        {reasons.map((value, index) => {
+          // Child safety says what it is for and that it acts at once.
+          const urgent = value === "childSafety";
+          return (
+            <div key={value} className={urgent ? "report-reason is-urgent" : "report-reason"}>
+              <RadioGroup.Item
+                id={`${id}-${value}`}
+                value={value}
+                className="report-reason__radio"
+                ref={index === 0 ? form.register(field.name) : undefined}
+                aria-describedby={urgent ? `${id}-${value}-hint` : undefined}
+              >
+                <RadioGroup.Indicator className="report-reason__dot" />
+              </RadioGroup.Item>
+              <div className="report-reason__text">
+                <label htmlFor={`${id}-${value}`} className="report-reason__label">
+                  {reasonLabel(value)}
+                </label>
+                {urgent && (
+                  <p id={`${id}-${value}-hint`} className="report-reason__hint">
+                    {LL.report.childSafetyHint()}
+                  </p>
+                )}
+              </div>
+            </div>
+          );
+        })}
       </RadioGroup.Root>
       {missing && (
         <p id={`${id}-error`} className="field__error report-dialog__error">
@@ -92,6 +106,7 @@ export function ReportDialog<Reason extends string>({
   reasonLabel,
   title,
   lead,
+  quote,
   submit,
   notFound,
   onSignInNeeded,
@@ -148,6 +163,7 @@ export function ReportDialog<Reason extends string>({
       </div>
       <Dialog.Title className="dialog__title">{title}</Dialog.Title>
       <Dialog.Description className="dialog__body">{lead}</Dialog.Description>
+      {quote !== undefined && <blockquote className="report-dialog__quote">{quote}</blockquote>}
       <SchemaForm form={form} state={state}>
         <form.AppField name="reason">
           {() => <ReasonField reasons={reasons} reasonLabel={reasonLabel} />}

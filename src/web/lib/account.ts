@@ -10,10 +10,17 @@ import { trpc } from "./trpc.ts";
 /** How long the answer to "who is signed in" is trusted before it is asked again. */
 const ACCOUNT_STALE_MS = 60_000;
 
-/** The signed-in visitor, or null; `pending` until the first answer arrives. */
-export function useAccount(): { user: AccountUser | null; pending: boolean } {
+/**
+ * The signed-in visitor, or null; `pending` until the first answer arrives. `isOperator` says
+ * whether they run the site (the moderation page is linked for them only).
+ */
+export function useAccount(): { user: AccountUser | null; pending: boolean; isOperator: boolean } {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: ACCOUNT_STALE_MS });
-  return { user: me.data?.user ?? null, pending: me.isPending };
+  return {
+    user: me.data?.user ?? null,
+    pending: me.isPending,
+    isOperator: me.data?.isOperator ?? false,
+  };
 }
 
 /**

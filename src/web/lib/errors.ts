@@ -74,6 +74,20 @@ export function errorMessage(LL: TranslationFunctions, error: unknown): string {
       return LL.errors.invalidCredentials();
     case "UNAUTHORIZED":
       return LL.errors.unauthorized();
+    case "FORBIDDEN":
+      return LL.errors.forbidden();
+    case "AGE_CONFIRMATION_REQUIRED":
+      return LL.errors.ageConfirmationRequired();
+    case "AGE_REFUSED":
+      return LL.errors.ageRefused();
+    case "CONTENT_HAS_CONTACT":
+      return LL.errors.contentHasContact();
+    case "SPAM_REPEATED":
+      return LL.errors.spamRepeated({
+        minutes: Math.max(1, Math.ceil((data.retryAfter ?? 60) / 60)),
+      });
+    case "FEATURE_RESTING":
+      return LL.errors.featureResting();
     default:
       if (error instanceof TRPCClientError && !data) return LL.errors.network();
       return LL.errors.generic();

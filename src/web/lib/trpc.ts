@@ -1,12 +1,34 @@
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
-import { createTRPCReact } from "@trpc/react-query";
+import { createTRPCReact, getQueryKey } from "@trpc/react-query";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppRouter } from "../../server/trpc/routers/index.ts";
+import { appCodeOf } from "./errors.ts";
+import { type FeatureStates, featureOfPath, withResting } from "./feature-paths.ts";
 
 export const trpc = createTRPCReact<AppRouter>();
 
-export const queryClient = new QueryClient({
+/**
+ * A call refused with FEATURE_RESTING marks its part of the site as resting, so its page shows
+ * the resting page (tRPC's cache keys start with the call's path, as ["bottles", "throw"]).
+ */
+function noteResting(error: unknown, key: QueryKey | undefined): void {
+  const path = key?.[0];
+  if (appCodeOf(error) !== "FEATURE_RESTING" || !Array.isArray(path)) return;
+  const feature = featureOfPath(path.join("."));
+  if (!feature) return;
+  queryClient.setQueryData<FeatureStates>(
+    getQueryKey(trpc.site.features, undefined, "query"),
+    (states) => withResting(states, feature),
+  );
+}
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (error, query) => noteResting(error, query.queryKey) }),
+  mutationCache: new MutationCache({
+    onError: (error, _input, _context, mutation) =>
+      noteResting(error, mutation.options.mutationKey),
+  }),
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
 

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { BOTTLE_LIMITS } from "../../common/bottles.ts";
 import { localizedPath } from "../../common/locales.ts";
 import { type BottleVariant, bottleVariants } from "../components/Bottle.tsx";
+import { BottleAgeGate } from "../components/create/BottleAgeGate.tsx";
 import { ExpiryField, PublicField } from "../components/create/BottleOptions.tsx";
 import { expiresBeforeSurfacing, expiryOf } from "../components/create/bottle-time.ts";
 import { DriftField } from "../components/create/DriftField.tsx";
@@ -66,7 +67,7 @@ export function CreatePage() {
       );
     }, THROW_ANIMATION_MS);
   };
-  const { form, state, busy, values, driftError, driftPastExpiry } = useThrowForm(
+  const { form, state, busy, age, values, driftError, driftPastExpiry } = useThrowForm(
     thrown !== undefined,
     onThrown,
   );
@@ -94,6 +95,7 @@ export function CreatePage() {
   return (
     <div className="container--narrow create">
       <PageIntro title={t.title()}>{t.subtitle()}</PageIntro>
+      <BottleAgeGate gate={age} />
 
       <SchemaForm form={form} state={state} className="card create__form" label={t.formLabel()}>
         <WriterOrigin />

@@ -1,6 +1,7 @@
 import { BackHome } from "../components/chat/BackHome.tsx";
 import { ChatPanel } from "../components/chat/ChatPanel.tsx";
-import { ChatStart } from "../components/chat/ChatStart.tsx";
+import { ChatReportDialog } from "../components/chat/ChatReportDialog.tsx";
+import { ChatStart, START_BUTTON_ID } from "../components/chat/ChatStart.tsx";
 import { useRandomChat } from "../components/chat/useRandomChat.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
@@ -20,6 +21,13 @@ export function RandomChatPage() {
       {!partner && <BackHome />}
       <PageIntro title={t.title()}>{t.description()}</PageIntro>
       {partner ? <ChatPanel chat={chat} partner={partner} /> : <ChatStart chat={chat} />}
+      {/* End & report: the chat is over by now, so its report lives beside it, not in it. */}
+      <ChatReportDialog
+        message={chat.endReport}
+        onClose={chat.closeEndReport}
+        ended
+        returnFocus={() => document.getElementById(START_BUTTON_ID)}
+      />
     </div>
   );
 }

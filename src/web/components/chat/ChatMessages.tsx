@@ -1,9 +1,9 @@
 import { CircleX, MessagesSquare } from "lucide-react";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
-import { chatReportReasons } from "../../../common/chat.ts";
+import type { ChatMessage } from "../../../common/chat.ts";
 import { useI18n } from "../../lib/i18n.tsx";
-import { trpc } from "../../lib/trpc.ts";
-import { ReportDialog } from "../ReportDialog.tsx";
+import { ChatReportDialog } from "./ChatReportDialog.tsx";
+import { ContactWarning } from "./ContactWarning.tsx";
 import type { ChatEntry } from "./chatReducer.ts";
 import { MessageTime } from "./MessageTime.tsx";
 import { PartnerMessage } from "./PartnerMessage.tsx";
@@ -21,8 +21,7 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const [translatingId, setTranslatingId] = useState<string | null>(null);
-  const [reporting, setReporting] = useState<string | null>(null);
-  const report = trpc.chat.report.useMutation();
+  const [reporting, setReporting] = useState<ChatMessage | null>(null);
   const lastReported = useRef<string | null>(null);
   const reportButtons = useRef(new Map<string, HTMLButtonElement>());
 
@@ -80,6 +79,7 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
               <li key={message.id} className="chat-msg chat-msg--me">
                 <span className="visually-hidden">{t.you()}: </span>
                 <p className="chat-msg__bubble">{message.content}</p>
+                {message.contact && <ContactWarning own />}
                 <MessageTime timestamp={message.timestamp} />
               </li>
             );
@@ -92,7 +92,7 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
               onTranslating={onTranslating}
               onReport={() => {
                 lastReported.current = message.id;
-                setReporting(message.id);
+                setReporting(message);
               }}
               reportButtonRef={(element) => {
                 if (element) reportButtons.current.set(message.id, element);
@@ -102,18 +102,9 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
           );
         })}
       </ol>
-      <ReportDialog
-        open={reporting !== null}
-        onOpenChange={(open) => {
-          if (!open) setReporting(null);
-        }}
-        reasons={chatReportReasons}
-        reasonLabel={(reason) => t.reasons[reason]()}
-        title={t.reportTitle()}
-        lead={t.reportLead()}
-        submit={async (reason) => {
-          if (reporting !== null) await report.mutateAsync({ messageId: reporting, reason });
-        }}
+      <ChatReportDialog
+        message={reporting}
+        onClose={() => setReporting(null)}
         returnFocus={() =>
           lastReported.current ? reportButtons.current.get(lastReported.current) : undefined
         }

@@ -7,6 +7,8 @@ import { around } from "../../lib/placeholder.ts";
 import { BackHome } from "./BackHome.tsx";
 import { ChatComposer } from "./ChatComposer.tsx";
 import { ChatMessages } from "./ChatMessages.tsx";
+import { ChatSafetyBar, MutedNotice } from "./ChatSafetyBar.tsx";
+import { lastPartnerMessage } from "./chatReducer.ts";
 import type { RandomChat } from "./useRandomChat.ts";
 
 /** "Chatting with a stranger from Japan", with the way home, End chat and Next beside it. */
@@ -121,6 +123,13 @@ export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPa
         onEnd={chat.end}
         onNext={() => void chat.next()}
       />
+      <ChatSafetyBar
+        ended={ended}
+        canReport={lastPartnerMessage(chat) !== null}
+        onBlock={chat.block}
+        onEndReport={chat.endAndReport}
+      />
+      <MutedNotice until={chat.mutedUntil} />
       {chat.reconnecting && !ended && (
         <p className="chat-panel__notice" role="status">
           <WifiOff aria-hidden="true" />

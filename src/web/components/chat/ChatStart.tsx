@@ -3,8 +3,12 @@ import { useEffect, useId, useRef, useState } from "react";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
-import { hoursLeft } from "./useChatBan.ts";
+import { ChatRefused, SafetyGate } from "./SafetyGate.tsx";
+import { timeLeftText } from "./time-left.ts";
 import type { RandomChat } from "./useRandomChat.ts";
+
+/** The start button's id, where focus goes back after a report of an ended chat. */
+export const START_BUTTON_ID = "chat-start-button";
 
 /** The online count is asked for again this often. */
 const ONLINE_REFRESH_MS = 15_000;
@@ -72,13 +76,14 @@ function IdleStart({
           <ShieldBan aria-hidden="true" />
           <div>
             <p className="chat-restricted__title">{t.restrictedTitle()}</p>
-            <p>{t.restrictedHours({ hours: hoursLeft(bannedUntil, now) })}</p>
+            <p>{t.restrictedLeft({ time: timeLeftText(LL, bannedUntil, now) })}</p>
             <p className="chat-restricted__reason">{t.restrictedReason()}</p>
           </div>
         </div>
       )}
       <button
         ref={button}
+        id={START_BUTTON_ID}
         type="button"
         className="button button--primary button--large chat-start__button"
         onClick={onStart}
@@ -141,6 +146,9 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
   const t = useI18n().LL.randomChat;
   // Back at the start after a search or a chat, focus goes to the start button again.
   const [cameBack, setCameBack] = useState(false);
+  // Past the gate just now: focus goes to the start button, which takes the gate's place.
+  const [answered, setAnswered] = useState(false);
+  const age = chat.me?.age;
   const lastPhase = useRef(chat.phase);
   useEffect(() => {
     if (lastPhase.current !== chat.phase) setCameBack(chat.phase === "idle");
@@ -155,7 +163,7 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
       <h2 id="chat-start-heading" className="visually-hidden">
         {t.start()}
       </h2>
-      <OnlineCount />
+      {age !== "refused" && <OnlineCount />}
       {chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
@@ -169,9 +177,13 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
           onCancel={chat.end}
         />
       )}
-      {chat.phase === "idle" && (
+      {chat.phase === "idle" && age === "unanswered" && (
+        <SafetyGate me={chat.me} onAnswered={() => setAnswered(true)} />
+      )}
+      {chat.phase === "idle" && age === "refused" && <ChatRefused />}
+      {chat.phase === "idle" && age !== "unanswered" && age !== "refused" && (
         <IdleStart
-          focusOnMount={cameBack}
+          focusOnMount={cameBack || answered}
           me={chat.me}
           bannedUntil={chat.bannedUntil}
           now={chat.now}

@@ -7,6 +7,7 @@ import { trpc } from "../../lib/trpc.ts";
 import { TranslateMenu } from "../translate/TranslateMenu.tsx";
 import { TranslationNote } from "../translate/TranslationNote.tsx";
 import { useTextTranslation } from "../translate/useTextTranslation.ts";
+import { ContactWarning } from "./ContactWarning.tsx";
 import { MessageTime } from "./MessageTime.tsx";
 
 /**
@@ -54,6 +55,8 @@ export function PartnerMessage({
       <p className="chat-msg__bubble" lang={translation.shownLanguage}>
         {translation.shownText}
       </p>
+      {/* Shown as plain text, never a link: the warning says why. */}
+      {message.contact && <ContactWarning />}
       <TranslationNote
         of={translation}
         className="chat-msg__translated"

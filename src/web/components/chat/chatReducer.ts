@@ -29,6 +29,8 @@ export interface ChatState {
   ended: SystemText | null;
   /** When the visitor last ended a search or a chat. */
   endedByUsAt: number | null;
+  /** Until when the visitor's messages reach no one (repeated spam); it outlasts the chat. */
+  mutedUntil: number | null;
 }
 
 export type ChatAction =
@@ -61,11 +63,12 @@ export const idleChat: ChatState = {
   matchOverlay: false,
   ended: null,
   endedByUsAt: null,
+  mutedUntil: null,
 };
 
-/** Back at the start, remembering only when the visitor last ended something. */
+/** Back at the start, remembering only when the visitor last ended something, and any mute. */
 function reset(state: ChatState): ChatState {
-  return { ...idleChat, endedByUsAt: state.endedByUsAt };
+  return { ...idleChat, endedByUsAt: state.endedByUsAt, mutedUntil: state.mutedUntil };
 }
 
 function enter(
@@ -153,8 +156,10 @@ function onServer(state: ChatState, event: ChatEvent, at: number): ChatState {
     case "banned":
       return state.phase === "idle" ? state : reset(state);
     case "muted":
-      // The chat goes on; being muted is not part of the chat's state.
-      return state;
+      // The chat goes on, but what the visitor sends reaches no one until then (a later mute
+      // wins; an older copy of the event changes nothing).
+      if (state.mutedUntil !== null && state.mutedUntil >= event.until) return state;
+      return { ...state, mutedUntil: event.until };
   }
 }
 
@@ -184,4 +189,18 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "banned":
       return state.phase === "idle" ? state : reset(state);
   }
+}
+
+/** The partner's latest message in the open or just-ended chat, the one "End & report" reports. */
+export function lastPartnerMessage(state: ChatState): ChatMessage | null {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i];
+    if (entry?.kind === "message" && entry.message.from === "partner") return entry.message;
+  }
+  return null;
+}
+
+/** Whether the visitor's messages reach no one at `now`. */
+export function isMuted(state: Pick<ChatState, "mutedUntil">, now: number): boolean {
+  return state.mutedUntil !== null && state.mutedUntil > now;
 }

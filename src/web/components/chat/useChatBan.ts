@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { timeLeftText } from "./time-left.ts";
 
 /** Where the ban expiry is kept between visits (spec 3: local storage, ban-expiry timestamp). */
 export const BAN_STORAGE_KEY = "chat-ban-until";
@@ -10,33 +11,35 @@ const DEFAULT_BAN_S = 24 * 60 * 60;
 /** The "about N hours" on screen is brought up to date this often. */
 const BAN_TICK_MS = 60_000;
 /** Timers cannot wait longer than this at once (about 24.8 days). */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
-export function readStoredBan(now = Date.now()): number | null {
+/** Where a mute's end is kept, so a reloaded page still says it (the server tells it once). */
+export const MUTE_STORAGE_KEY = "chat-muted-until";
+
+/** A time kept under `key` while it is still ahead; one that has passed is cleared (spec 5). */
+export function readStored(key: string, now = Date.now()): number | null {
   try {
-    const until = Number(localStorage.getItem(BAN_STORAGE_KEY));
+    const until = Number(localStorage.getItem(key));
     if (Number.isFinite(until) && until > now) return until;
-    // Expired (or unreadable) bans are cleared (spec 5).
-    localStorage.removeItem(BAN_STORAGE_KEY);
+    localStorage.removeItem(key);
   } catch {
     // Storage may be refused; the server still knows.
   }
   return null;
 }
 
-function storeBan(until: number | null): void {
+/** Keeps a time under `key` (null forgets it); the server stays the source of truth. */
+export function store(key: string, until: number | null): void {
   try {
-    if (until === null) localStorage.removeItem(BAN_STORAGE_KEY);
-    else localStorage.setItem(BAN_STORAGE_KEY, String(until));
+    if (until === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, String(until));
   } catch {
-    // The server is the source of truth; storage only saves a round trip.
+    // Storage only saves a round trip.
   }
 }
 
-/** Hours left, rounded, at least 1: the "about N hours" of the "Chat restricted" notice. */
-export function hoursLeft(until: number, now = Date.now()): number {
-  return Math.max(1, Math.round((until - now) / 3_600_000));
-}
+export const readStoredBan = (now = Date.now()) => readStored(BAN_STORAGE_KEY, now);
+const storeBan = (until: number | null) => store(BAN_STORAGE_KEY, until);
 
 /** When the server says a ban ends: now plus its retry-after seconds (a day if it did not say). */
 export function banEndOf(error: unknown): number {
@@ -60,7 +63,7 @@ export function useChatBan() {
       setBannedUntil(until);
       if (until !== null && announce) {
         toast.error(LL.randomChat.restrictedTitle(), {
-          description: LL.randomChat.restrictedToast({ hours: hoursLeft(until) }),
+          description: LL.randomChat.restrictedToast({ time: timeLeftText(LL, until) }),
         });
       }
     },

@@ -11,12 +11,15 @@ const RESUBSCRIBE_MS = 5000;
 
 /**
  * The visitor's chat stream, open while `enabled`: its events go to `onEvent`, a refusal for a
- * ban to `onBanned`. The socket's own reconnects resume it without loss (tracked event ids).
+ * ban to `onBanned`, and any other refusal to `onRefused`, which answers true when it settles
+ * the matter (the chat is resting) so the stream is not tried again. The socket's own
+ * reconnects resume it without loss (tracked event ids).
  */
 export function useChatStream(
   enabled: boolean,
   onEvent: (event: ChatEvent) => void,
   onBanned: (until: number) => void,
+  onRefused: (error: unknown) => boolean,
 ) {
   const client = trpc.useUtils().client;
   const [reconnecting, setReconnecting] = useState(false);
@@ -24,8 +27,8 @@ export function useChatStream(
   const connected = useRef(false);
   const waiters = useRef(new Set<(ok: boolean) => void>());
   // The latest handlers, so the stream is opened once and never re-subscribed for a new closure.
-  const handlers = useRef({ onEvent, onBanned });
-  handlers.current = { onEvent, onBanned };
+  const handlers = useRef({ onEvent, onBanned, onRefused });
+  handlers.current = { onEvent, onBanned, onRefused };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `run` reopens the stream.
   useEffect(() => {
@@ -58,6 +61,7 @@ export function useChatStream(
           handlers.current.onBanned(banEndOf(error));
           return;
         }
+        if (handlers.current.onRefused(error)) return;
         setReconnecting(true);
         retry = setTimeout(() => setRun((n) => n + 1), RESUBSCRIBE_MS);
       },

@@ -1,11 +1,19 @@
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { toast } from "sonner";
-import { CHAT_LIMITS, type ChatEvent } from "../../../common/chat.ts";
+import { CHAT_LIMITS, type ChatEvent, type ChatMessage } from "../../../common/chat.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
+import { useMarkResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
-import { type ChatAction, chatReducer, idleChat } from "./chatReducer.ts";
-import { banEndOf, readStoredBan, useChatBan } from "./useChatBan.ts";
+import { type ChatAction, chatReducer, idleChat, lastPartnerMessage } from "./chatReducer.ts";
+import {
+  banEndOf,
+  MUTE_STORAGE_KEY,
+  readStored,
+  readStoredBan,
+  store,
+  useChatBan,
+} from "./useChatBan.ts";
 import { useChatStream } from "./useChatStream.ts";
 import { useChatTimers } from "./useChatTimers.ts";
 import { useChatTyping } from "./useChatTyping.ts";
@@ -23,7 +31,11 @@ export function useRandomChat() {
   const t = LL.randomChat;
   const utils = trpc.useUtils();
   const client = utils.client;
-  const [state, dispatch] = useReducer(chatReducer, idleChat);
+  // A mute outlasts a reload: the server sends it once, when it starts.
+  const [state, dispatch] = useReducer(chatReducer, idleChat, (idle) => ({
+    ...idle,
+    mutedUntil: readStored(MUTE_STORAGE_KEY),
+  }));
   // The state after every action so far, for calls that finish before the next render; every
   // action goes through `act`, which keeps it (the reducer is pure, so running it twice is safe).
   const current = useRef(state);
@@ -35,6 +47,11 @@ export function useRandomChat() {
   const mounted = useRef(true);
   const composerRef = useRef<HTMLTextAreaElement | null>(null);
   const open = state.phase === "chatting" && state.ended === null;
+
+  const markResting = useMarkResting();
+  // The partner's message "End & report" reports, once the chat is over.
+  const [endReport, setEndReport] = useState<ChatMessage | null>(null);
+  useEffect(() => store(MUTE_STORAGE_KEY, state.mutedUntil), [state.mutedUntil]);
 
   const ban = useChatBan();
   const banned = useCallback(
@@ -51,7 +68,12 @@ export function useRandomChat() {
     },
     [banned, act],
   );
-  const stream = useChatStream(!ban.isBanned, onEvent, (until) => banned(until, false));
+  const stream = useChatStream(
+    !ban.isBanned,
+    onEvent,
+    (until) => banned(until, false),
+    (error) => markResting(error, "chat"),
+  );
   const typing = useChatTyping(open);
   useChatTimers(state, act);
 
@@ -63,10 +85,22 @@ export function useRandomChat() {
     if (state.chatId && prefersFinePointer()) composerRef.current?.focus({ preventScroll: true });
   }, [state.chatId]);
 
-  /** A refused call: banned (said in a toast), or else the toast titled `title`. */
+  /**
+   * A refused call: banned (said in a toast), the safety gate still to answer (or answered
+   * "under 18"), the chat resting; or else the toast titled `title`.
+   */
   const refused = (error: unknown, title: string, rateLimited: string) => {
-    if (appCodeOf(error) === "CHAT_BANNED") return banned(banEndOf(error), true);
-    const description = appCodeOf(error) === "RATE_LIMITED" ? rateLimited : t.tryLater();
+    const code = appCodeOf(error);
+    if (code === "CHAT_BANNED") return banned(banEndOf(error), true);
+    if (markResting(error, "chat")) return;
+    if (code === "AGE_CONFIRMATION_REQUIRED" || code === "AGE_REFUSED") {
+      const age = code === "AGE_REFUSED" ? "refused" : "unanswered";
+      utils.chat.me.setData(undefined, (me) => (me ? { ...me, age } : me));
+      return void utils.chat.me.invalidate();
+    }
+    let description: string = t.tryLater();
+    if (code === "RATE_LIMITED") description = rateLimited;
+    if (code === "SPAM_REPEATED") description = errorMessage(LL, error);
     toast.error(title, { description });
   };
 
@@ -100,6 +134,28 @@ export function useRandomChat() {
     if ((phase === "searching" || phase === "chatting") && ended === null) {
       await client.chat.end.mutate().catch(() => {});
     }
+  };
+
+  /** Ends the chat at once; the two are never paired again (the server keeps them apart). */
+  const block = async () => {
+    if (!open) return;
+    act({ type: "end", at: Date.now() });
+    try {
+      await client.chat.block.mutate();
+      toast.success(t.blockedTitle(), { description: t.blockedBody() });
+    } catch (error) {
+      // Ended here all the same; the server is told the plain way.
+      await client.chat.end.mutate().catch(() => {});
+      toast.error(t.blockFailedTitle(), { description: errorMessage(LL, error) });
+    }
+  };
+
+  /** One tap: ends the chat and opens the report of the partner's last message. */
+  const endAndReport = () => {
+    const message = lastPartnerMessage(current.current);
+    if (!message) return;
+    void end();
+    setEndReport(message);
   };
 
   /** Ends this chat and looks for the next stranger; the end reaches the server first. */
@@ -154,6 +210,10 @@ export function useRandomChat() {
     composerRef,
     start,
     end: () => void end(),
+    block: () => void block(),
+    endAndReport,
+    endReport,
+    closeEndReport: () => setEndReport(null),
     next,
     send,
     noteTyping: typing.noteTyping,

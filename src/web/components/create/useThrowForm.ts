@@ -1,4 +1,5 @@
 import { useStore } from "@tanstack/react-form";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { createBottleInput, DEFAULT_EXPIRY_DAYS } from "../../../common/bottles.ts";
 import { toFieldIssues } from "../../../common/errors.ts";
@@ -13,7 +14,9 @@ import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { type Issue, isIssue } from "../form/issues.ts";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
+import { forgetDraft, keepDraft, peekDraft } from "../resting/draft.ts";
 import { browserTimeZone, expiresBeforeSurfacing, slowDownMessage } from "./bottle-time.ts";
+import { AgeGateStop, useBottleAge } from "./useBottleAge.ts";
 
 /** The shortest the sending state lasts, so the button never flickers. */
 const MIN_SENDING_MS = 600;
@@ -33,6 +36,10 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   const { LL, locale } = useI18n();
   const t = LL.create;
   const send = trpc.bottles.throw.useMutation();
+  const age = useBottleAge();
+  // A message kept while bottles were resting comes back into the box (once).
+  const [draft] = useState(peekDraft);
+  useEffect(() => forgetDraft(), []);
   const input = (values: {
     message: string;
     driftHours: number;
@@ -45,7 +52,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
 
   const kit = useSchemaForm({
     defaultValues: {
-      message: "",
+      message: draft,
       driftHours: 0,
       isPublic: false,
       expiryDays: DEFAULT_EXPIRY_DAYS as number,
@@ -70,7 +77,14 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
       toast.dismiss(ERROR_TOAST_ID);
       const parsed = input(values);
       if (!parsed.success) throw parsed.error;
-      await send.mutateAsync(parsed.data);
+      await age.ensure();
+      try {
+        await send.mutateAsync(parsed.data);
+      } catch (error) {
+        // The resting page takes the form's place: what was written waits for its return.
+        if (appCodeOf(error) === "FEATURE_RESTING") keepDraft(values.message);
+        throw error;
+      }
       return parsed.data.driftHours;
     },
     minBusyMs: MIN_SENDING_MS,
@@ -78,9 +92,21 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
     onFailed: (error, form) => {
       // Whatever the writer typed stays; only the problem is shown.
       const code = appCodeOf(error);
-      if (code === "CONTENT_REJECTED") {
+      if (error instanceof AgeGateStop) {
+        // Under 13: the page says so above the form. Closed unanswered: nothing to say.
+        form.focus("submit");
+      } else if (code === "AGE_REFUSED") {
+        age.refusedNow();
+        form.focus("submit");
+      } else if (code === "CONTENT_REJECTED") {
         refuse(t.rejectedTitle(), t.rejectedBody());
         form.show([{ field: "message", kind: "rejected" }]);
+      } else if (code === "CONTENT_HAS_CONTACT") {
+        refuse(t.contactTitle(), LL.errors.contentHasContact());
+        form.show([{ field: "message", kind: "contact" }]);
+      } else if (code === "SPAM_REPEATED") {
+        refuse(t.repeatedTitle(), errorMessage(LL, error));
+        form.focus("message");
       } else if (code === "RATE_LIMITED") {
         refuse(t.slowTitle(), slowDownMessage(LL, retryAfterOf(error)));
         form.focus("submit");
@@ -100,6 +126,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
 
   function problemMessage(issue: Issue): string {
     if (issue.kind === "rejected") return t.rejectedBody();
+    if (issue.kind === "contact") return LL.errors.contentHasContact();
     if (issue.kind === "required") return t.emptyBody();
     if (issue.kind === "drift_past_expiry") return t.driftPastExpiry();
     return issueMessage(LL, issue);
@@ -109,6 +136,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   const thrownDrift = useStore(kit.form.store, (state) => state.fieldMeta.driftHours?.errors[0]);
   return {
     ...kit,
+    age,
     values,
     driftError: isIssue(thrownDrift) ? thrownDrift : undefined,
     driftPastExpiry,

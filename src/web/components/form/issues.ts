@@ -3,9 +3,10 @@ import type { ClientIssue } from "../../lib/errors.ts";
 
 /**
  * A problem with one field: one the shared schema or the server named, one only the browser
- * can see (passwords that differ), or a refusal a page names itself (create: "rejected").
+ * can see (passwords that differ), or a refusal a page names itself (create: "rejected" by
+ * the word lists, "contact" details in a bottle).
  */
-export type Issue = FieldIssue | ClientIssue | { field: string; kind: "rejected" };
+export type Issue = FieldIssue | ClientIssue | { field: string; kind: "rejected" | "contact" };
 
 export function isIssue(value: unknown): value is Issue {
   return (

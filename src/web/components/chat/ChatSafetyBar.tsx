@@ -1,0 +1,76 @@
+import { Ban, Flag, VolumeX } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { useI18n } from "../../lib/i18n.tsx";
+import { LONGEST_TIMER_MS } from "./useChatBan.ts";
+import "./safety.css";
+
+/**
+ * Block and End & report, one tap each, under the chat's banner. End & report needs a message
+ * from the partner to report; Block needs the chat still open (the server blocks the partner
+ * of the chat in progress).
+ */
+export function ChatSafetyBar({
+  ended,
+  canReport,
+  onBlock,
+  onEndReport,
+}: {
+  ended: boolean;
+  canReport: boolean;
+  onBlock: () => void;
+  onEndReport: () => void;
+}) {
+  const t = useI18n().LL.randomChat;
+  const hintId = useId();
+  return (
+    <div className="chat-safety">
+      <button type="button" className="chat-safety__button" onClick={onBlock} disabled={ended}>
+        <Ban aria-hidden="true" />
+        {t.block()}
+      </button>
+      <button
+        type="button"
+        className="chat-safety__button"
+        onClick={onEndReport}
+        disabled={!canReport}
+        aria-describedby={canReport ? undefined : hintId}
+      >
+        <Flag aria-hidden="true" />
+        {t.endReport()}
+      </button>
+      {!canReport && (
+        <span id={hintId} className="visually-hidden">
+          {t.endReportNothing()}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** "until 14:05", or with the day when it is not today. */
+function clockOf(until: number, locale: string): string {
+  const sameDay = new Date(until).toDateString() === new Date().toDateString();
+  const options: Intl.DateTimeFormatOptions = sameDay
+    ? { hour: "numeric", minute: "2-digit" }
+    : { weekday: "short", hour: "numeric", minute: "2-digit" };
+  return new Intl.DateTimeFormat(locale, options).format(until);
+}
+
+/** Said calmly in the open chat while the visitor's messages reach no one; gone when it ends. */
+export function MutedNotice({ until }: { until: number | null }) {
+  const { LL, locale } = useI18n();
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (until === null) return;
+    const wait = Math.min(Math.max(0, until - Date.now()) + 500, LONGEST_TIMER_MS);
+    const timer = setTimeout(() => setNow(Date.now()), wait);
+    return () => clearTimeout(timer);
+  }, [until]);
+  if (until === null || until <= now) return null;
+  return (
+    <p className="chat-panel__notice chat-muted" role="status">
+      <VolumeX aria-hidden="true" />
+      <span>{LL.randomChat.muted({ time: clockOf(until, locale) })}</span>
+    </p>
+  );
+}

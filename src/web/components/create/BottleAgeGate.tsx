@@ -1,0 +1,59 @@
+import { HeartHandshake, LifeBuoy } from "lucide-react";
+import { Dialog } from "radix-ui";
+import { useI18n } from "../../lib/i18n.tsx";
+import { Modal } from "../Modal.tsx";
+import type { BottleAge } from "./useBottleAge.ts";
+import "./age.css";
+
+/**
+ * The bottles' age gate on the create page: the question, asked once in a dialog before the
+ * first throw, and the kind answer to "under 13" above the form, which keeps what was written.
+ */
+export function BottleAgeGate({ gate }: { gate: BottleAge }) {
+  const t = useI18n().LL.create.age;
+  return (
+    <>
+      {gate.refused && (
+        <div className="create__age-refused" role="status">
+          <HeartHandshake aria-hidden="true" />
+          <div>
+            <p className="create__age-refused-title">{t.refusedTitle()}</p>
+            <p>{t.refusedBody()}</p>
+          </div>
+        </div>
+      )}
+      <Modal
+        open={gate.asking}
+        onOpenChange={(open) => {
+          if (!open && !gate.busy) gate.answer(null);
+        }}
+        className="dialog"
+      >
+        <div className="dialog__icon" aria-hidden="true">
+          <LifeBuoy />
+        </div>
+        <Dialog.Title className="dialog__title">{t.title()}</Dialog.Title>
+        <Dialog.Description className="dialog__body">{t.body()}</Dialog.Description>
+        {/* The likely answer first: it takes the focus. */}
+        <div className="dialog__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={gate.busy}
+            onClick={() => gate.answer(true)}
+          >
+            {t.atLeast13()}
+          </button>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={gate.busy}
+            onClick={() => gate.answer(false)}
+          >
+            {t.under13()}
+          </button>
+        </div>
+      </Modal>
+    </>
+  );
+}

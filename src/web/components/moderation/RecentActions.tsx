@@ -1,0 +1,84 @@
+import { Undo2 } from "lucide-react";
+import { useI18n } from "../../lib/i18n.tsx";
+import { moderationTime } from "./moderation-time.ts";
+import type { Moderation, ModerationAction, Verb } from "./useModeration.ts";
+
+/** What undoes an action, when it is the latest one on its subject. */
+const undoOf: Partial<Record<string, Verb>> = { hide: "unhide", ban: "unban" };
+
+/** The dictionary key of an action as recorded ("switch off" reads switchOff). */
+const nameKey = (action: string) => action.replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The operators' latest actions, newest first: who did what to which subject, and when. A hide
+ * or a ban that still stands can be undone here, since its reports have left the queue.
+ */
+export function RecentActions({
+  actions,
+  moderation,
+}: {
+  actions: readonly ModerationAction[];
+  moderation: Moderation;
+}) {
+  const { LL, locale } = useI18n();
+  const t = LL.moderation.actions;
+  const seen = new Set<string>();
+  const names: Record<string, () => string> = t.names;
+  return (
+    <section className="mod-section" aria-labelledby="mod-actions">
+      <h2 id="mod-actions" className="mod-section__title">
+        {t.title()}
+      </h2>
+      {actions.length === 0 ? (
+        <p className="mod-section__lead">{t.none()}</p>
+      ) : (
+        <div className="mod-table-scroll">
+          <table className="mod-table">
+            <thead>
+              <tr>
+                <th scope="col">{t.when()}</th>
+                <th scope="col">{t.who()}</th>
+                <th scope="col">{t.what()}</th>
+                <th scope="col">{t.subject()}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t.undo()}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {actions.map((action) => {
+                const latest = !seen.has(action.subject);
+                seen.add(action.subject);
+                const undo = latest ? undoOf[action.action] : undefined;
+                return (
+                  <tr key={action.id}>
+                    <td>{moderationTime(action.created_at, locale)}</td>
+                    <td>{action.operator}</td>
+                    <td>{names[nameKey(action.action)]?.() ?? action.action}</td>
+                    <td>
+                      <code>{action.subject}</code>
+                      {action.detail && <span className="mod-table__detail">{action.detail}</span>}
+                    </td>
+                    <td>
+                      {undo && (
+                        <button
+                          type="button"
+                          className="button button--ghost mod-table__undo"
+                          disabled={moderation.busySubject === action.subject}
+                          onClick={() => moderation.act(undo, action.subject)}
+                        >
+                          <Undo2 aria-hidden="true" />
+                          {LL.moderation.verbs[undo]()}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
