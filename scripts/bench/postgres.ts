@@ -127,7 +127,13 @@ export async function readPathPostgres(
       await discoverBottle(
         database.db,
         deps,
-        { visitorId: "explain-reader-000000", ipKey: "explain", userId, locale: "en" },
+        {
+          visitorId: "explain-reader-000000",
+          ipKey: "explain",
+          userId,
+          locale: "en",
+          countryCode: () => "TW",
+        },
         now,
       );
       const statements: Statement[] = [];

@@ -82,7 +82,13 @@ export async function readPath(
       await discoverBottle(
         db,
         deps,
-        { visitorId: "explain-reader-000000", ipKey: "explain", userId, locale: "en" },
+        {
+          visitorId: "explain-reader-000000",
+          ipKey: "explain",
+          userId,
+          locale: "en",
+          countryCode: () => "TW",
+        },
         now,
       );
       return seen.map(({ sql, params }) => ({ sql, params, plan: planOf(sqlite, sql, params) }));
