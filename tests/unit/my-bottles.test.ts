@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { DB } from "../../db/schema.ts";
+import { setBottleHidden } from "../../src/core/admin/operator.ts";
 import {
   discoverBottle,
   listPublicBottles,
@@ -168,6 +169,16 @@ describe("sinking", () => {
     expect((refused as DomainError).code).toBe("NOT_FOUND");
     await sinkBottle(db, deps.limiter, { ...laptopSignedOut, userId: "user-a" }, id);
     expect((await listMyBottles(db, phone, null, NOW)).bottles[0]?.state).toBe("sunk");
+  });
+
+  test("the operator can neither put a sunk bottle back nor turn it into a hidden one", async () => {
+    const writer = visitor("writer");
+    const { id } = await throwBottle(db, deps, writer, bottle("Sunk for good"), NOW);
+    await sinkBottle(db, deps.limiter, writer, id);
+    expect(await setBottleHidden(db, id, false, NOW)).toBe(false);
+    expect(await setBottleHidden(db, id, true, NOW)).toBe(true);
+    expect((await listMyBottles(db, writer, null, NOW)).bottles[0]?.state).toBe("sunk");
+    expect(await discover(visitor("reader"))).toBeNull();
   });
 
   test("is rate-limited per visitor and address, taken before the work", async () => {
