@@ -7,6 +7,7 @@ import {
   type NewBottle,
   throwBottle,
 } from "../../src/core/bottles/bottles.ts";
+import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { findsSince, listMyBottles, sinkBottle } from "../../src/core/bottles/my-bottles.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
@@ -25,6 +26,7 @@ let deps: {
   moderator: LocalModerator;
   broker: InMemoryChatBroker;
   recentlyShown: RecentlyShown;
+  finds: FindCounter;
 };
 beforeEach(async () => {
   database = await openTestDatabase();
@@ -34,6 +36,7 @@ beforeEach(async () => {
     moderator: new LocalModerator(),
     broker: new InMemoryChatBroker(),
     recentlyShown: new RecentlyShown(),
+    finds: new FindCounter(db),
   };
 });
 afterEach(() => database.dispose());
@@ -84,12 +87,13 @@ describe("finds", () => {
     // The writer is never shown it, so never counts.
     expect(await discover(writer)).toBeNull();
 
-    const [mine] = (await listMyBottles(db, writer, null, NOW)).bottles;
+    const [mine] = (await listMyBottles(db, deps, writer, null, NOW)).bottles;
     expect(mine).toMatchObject({ id, finds: 3, likes: 0, state: "ocean" });
     expect(mine?.shores).toEqual([
       { countryCode: "JP", finds: 1 },
       { countryCode: "US", finds: 1 },
     ]);
+    await deps.finds.flush();
     const rows = await db.selectFrom("bottle_finds").selectAll().execute();
     expect(rows).toHaveLength(3);
     expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
@@ -104,27 +108,29 @@ describe("finds", () => {
     await throwBottle(db, deps, phone, bottle("From my phone"), NOW);
     expect(await discover(laptop)).toBeNull();
     // The laptop, signed in, lists it; signed out (its cookie alone), it does not.
-    expect((await listMyBottles(db, laptop, null, NOW)).bottles.map((b) => b.message)).toEqual([
-      "From my phone",
-    ]);
-    expect((await listMyBottles(db, { ...laptop, userId: null }, null, NOW)).bottles).toEqual([]);
-    expect((await findsSince(db, phone, 0, NOW)).finds).toBe(0);
+    expect(
+      (await listMyBottles(db, deps, laptop, null, NOW)).bottles.map((b) => b.message),
+    ).toEqual(["From my phone"]);
+    expect((await listMyBottles(db, deps, { ...laptop, userId: null }, null, NOW)).bottles).toEqual(
+      [],
+    );
+    expect((await findsSince(db, deps, phone, 0, NOW)).finds).toBe(0);
   });
 
   test("finds since a time count only later finds, on the writer's bottles alone", async () => {
     const writer = visitor("writer");
     await throwBottle(db, deps, writer, bottle("First"), NOW);
     await discover(visitor("early", "US"), NOW + 1);
-    const start = await findsSince(db, writer, null, NOW + 10);
+    const start = await findsSince(db, deps, writer, null, NOW + 10);
     expect(start).toEqual({ finds: 0, bottles: 0, asOf: NOW + 10 });
     await throwBottle(db, deps, writer, bottle("Second"), NOW + 20);
     for (const name of ["a", "b", "c", "d", "e", "f"]) await discover(visitor(name), NOW + 30);
-    const later = await findsSince(db, writer, start.asOf, NOW + 40);
+    const later = await findsSince(db, deps, writer, start.asOf, NOW + 40);
     // Six new readers, each shown one of the two bottles.
     expect(later.finds).toBe(6);
     expect([1, 2]).toContain(later.bottles);
-    expect((await findsSince(db, writer, 0, NOW + 40)).finds).toBe(later.finds + 1);
-    expect((await findsSince(db, visitor("someone"), 0, NOW + 40)).finds).toBe(0);
+    expect((await findsSince(db, deps, writer, 0, NOW + 40)).finds).toBe(later.finds + 1);
+    expect((await findsSince(db, deps, visitor("someone"), 0, NOW + 40)).finds).toBe(0);
   });
 });
 
@@ -141,7 +147,7 @@ describe("sinking", () => {
     expect((missing as DomainError).code).toBe("NOT_FOUND");
 
     expect(await sinkBottle(db, deps.limiter, writer, id)).toEqual({ state: "sunk" });
-    const [mine] = (await listMyBottles(db, writer, null, NOW)).bottles;
+    const [mine] = (await listMyBottles(db, deps, writer, null, NOW)).bottles;
     expect(mine).toMatchObject({ id, state: "sunk", finds: 1 });
   });
 
@@ -168,7 +174,7 @@ describe("sinking", () => {
     const refused = await sinkBottle(db, deps.limiter, laptopSignedOut, id).catch((e) => e);
     expect((refused as DomainError).code).toBe("NOT_FOUND");
     await sinkBottle(db, deps.limiter, { ...laptopSignedOut, userId: "user-a" }, id);
-    expect((await listMyBottles(db, phone, null, NOW)).bottles[0]?.state).toBe("sunk");
+    expect((await listMyBottles(db, deps, phone, null, NOW)).bottles[0]?.state).toBe("sunk");
   });
 
   test("the operator can neither put a sunk bottle back nor turn it into a hidden one", async () => {
@@ -177,7 +183,7 @@ describe("sinking", () => {
     await sinkBottle(db, deps.limiter, writer, id);
     expect(await setBottleHidden(db, id, false, NOW)).toBe(false);
     expect(await setBottleHidden(db, id, true, NOW)).toBe(true);
-    expect((await listMyBottles(db, writer, null, NOW)).bottles[0]?.state).toBe("sunk");
+    expect((await listMyBottles(db, deps, writer, null, NOW)).bottles[0]?.state).toBe("sunk");
     expect(await discover(visitor("reader"))).toBeNull();
   });
 
@@ -199,12 +205,12 @@ describe("my bottles", () => {
       await throwBottle(db, fresh(), writer, bottle(`Bottle number ${i}`), NOW + i);
     }
     await throwBottle(db, fresh(), writer, bottle("Still drifting", { driftHours: 5 }), NOW + 30);
-    const first = await listMyBottles(db, writer, null, NOW + 40);
+    const first = await listMyBottles(db, deps, writer, null, NOW + 40);
     expect(first.bottles).toHaveLength(20);
     expect(first.bottles[0]).toMatchObject({ message: "Still drifting", state: "drifting" });
     expect(first.bottles[1]?.message).toBe("Bottle number 22");
     expect(first.nextCursor).not.toBeNull();
-    const second = await listMyBottles(db, writer, first.nextCursor, NOW + 40);
+    const second = await listMyBottles(db, deps, writer, first.nextCursor, NOW + 40);
     expect(second.bottles.map((b) => b.message)).toEqual([
       "Bottle number 3",
       "Bottle number 2",
@@ -213,7 +219,57 @@ describe("my bottles", () => {
     ]);
     expect(second.nextCursor).toBeNull();
     // Past its expiry (8 days on), before the hourly purge, a bottle reads as expired.
-    const later = await listMyBottles(db, writer, null, NOW + 8 * 24 * HOUR);
+    const later = await listMyBottles(db, deps, writer, null, NOW + 8 * 24 * HOUR);
     expect(later.bottles[0]?.state).toBe("expired");
+  });
+});
+
+describe("the find counter", () => {
+  const findsOf = () =>
+    db
+      .selectFrom("bottle_finds")
+      .select(["bottle_id", "visitor_id"])
+      .orderBy("visitor_id")
+      .execute();
+
+  test("writes a moment later, once per bottle and visitor, without waiting to be asked", async () => {
+    const writer = visitor("writer");
+    const { id } = await throwBottle(db, deps, writer, bottle("Counted soon"), NOW);
+    const counter = new FindCounter(db, { flushAfterMs: 20 });
+    const find = { bottleId: id, visitorId: "reader", countryCode: "US", foundAt: NOW };
+    counter.note(find);
+    counter.note({ ...find, countryCode: "JP", foundAt: NOW + 1 });
+    expect(await findsOf()).toEqual([]);
+    await Bun.sleep(80);
+    const [row] = await db.selectFrom("bottle_finds").selectAll().execute();
+    expect(row).toEqual({ bottle_id: id, visitor_id: "reader", country_code: "US", found_at: NOW });
+    // Noted again later (a discover after the write): still one row.
+    counter.note({ ...find, foundAt: NOW + 2 });
+    await counter.flush();
+    expect(await findsOf()).toHaveLength(1);
+  });
+
+  test("holds at most maxPending before writing them at once", async () => {
+    const { id } = await throwBottle(db, deps, visitor("writer"), bottle("Found a lot"), NOW);
+    const counter = new FindCounter(db, { flushAfterMs: 60_000, maxPending: 3 });
+    for (const name of ["a", "b", "c"]) {
+      counter.note({ bottleId: id, visitorId: name, countryCode: null, foundAt: NOW });
+    }
+    await counter.flush(); // waits for the write the third note started
+    expect((await findsOf()).map((row) => row.visitor_id)).toEqual(["a", "b", "c"]);
+  });
+
+  test("a find of a bottle gone since does not keep the others from being counted", async () => {
+    const writer = visitor("writer");
+    const { id: kept } = await throwBottle(db, deps, writer, bottle("Kept"), NOW);
+    const { id: gone } = await throwBottle(db, deps, writer, bottle("Gone"), NOW);
+    await db.deleteFrom("bottles").where("id", "=", gone).execute();
+    const errors: unknown[] = [];
+    const counter = new FindCounter(db, { onError: (error) => errors.push(error) });
+    counter.note({ bottleId: gone, visitorId: "a", countryCode: null, foundAt: NOW });
+    counter.note({ bottleId: kept, visitorId: "b", countryCode: null, foundAt: NOW });
+    await counter.flush();
+    expect(await findsOf()).toEqual([{ bottle_id: kept, visitor_id: "b" }]);
+    expect(errors).toHaveLength(1);
   });
 });

@@ -14,6 +14,7 @@ import type { Moderator } from "../moderation/moderator.ts";
 import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
 import { requireAge } from "../safety/ages.ts";
 import { sourceHash } from "../translation/cache.ts";
+import type { FindCounter } from "./finds.ts";
 import { pickBottle, type RecentlyShown } from "./pick.ts";
 import { availableAt, expiryAt } from "./time.ts";
 
@@ -241,23 +242,6 @@ const discoverCandidatesForUser = prepared(
       .limit(PICK_POOL),
 );
 
-/**
- * Counts a find: one row per bottle and visitor, whatever the visitor's later discovers (the
- * first find's country stays). Bounded by discover's own limit; prepared like the reads.
- */
-const insertFind = prepared(
-  (db, v: { bottleId: number; visitorId: string; countryCode: string | null; foundAt: number }) =>
-    db
-      .insertInto("bottle_finds")
-      .values({
-        bottle_id: v.bottleId,
-        visitor_id: v.visitorId,
-        country_code: v.countryCode,
-        found_at: v.foundAt,
-      })
-      .onConflict((oc) => oc.doNothing()),
-);
-
 /** One bottle's card, for an anonymous reader and for a signed-in one (whose like it shows). */
 const cardForVisitor = prepared((db, v: { now: number; id: number }) =>
   cards(db, null, v.now).where("bottles.id", "=", v.id),
@@ -268,12 +252,12 @@ const cardForUser = prepared((db, v: { now: number; id: number; userId: string }
 
 /**
  * A random available bottle for this reader, never their own: drawn from the newest 50,
- * avoiding what they were shown recently and preferring their language (see pickBottle).
- * Its two queries are prepared once: this is the site's busiest read.
+ * avoiding what they were shown recently and preferring their language (see pickBottle), and
+ * counted as a find. Its two queries are prepared once: this is the site's busiest read.
  */
 export async function discoverBottle(
   db: DB,
-  deps: { limiter: RateLimiter; recentlyShown: RecentlyShown },
+  deps: { limiter: RateLimiter; recentlyShown: RecentlyShown; finds: FindCounter },
   reader: Visitor & { locale: string; countryCode: () => string | null },
   now: number,
   random: () => number = Math.random,
@@ -295,17 +279,13 @@ export async function discoverBottle(
     : await cardForVisitor(db, { now, id: chosen.id });
   if (!row) return null;
   deps.recentlyShown.add(reader.visitorId, chosen.id);
-  try {
-    await insertFind(db, {
-      bottleId: chosen.id,
-      visitorId,
-      countryCode: reader.countryCode(),
-      foundAt: now,
-    });
-  } catch {
-    // A find left uncounted (the bottle purged a moment ago, the database busy) is better
-    // than a reader shown nothing: discover never fails for it.
-  }
+  // Shown to someone other than its writer: a find (written a moment later, see FindCounter).
+  deps.finds.note({
+    bottleId: chosen.id,
+    visitorId,
+    countryCode: reader.countryCode(),
+    foundAt: now,
+  });
   return toCard(row);
 }
 

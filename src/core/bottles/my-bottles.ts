@@ -11,6 +11,7 @@ import {
 import { DomainError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import { forgetTranslations, SUNK_BY_WRITER, type Visitor } from "./bottles.ts";
+import type { FindCounter } from "./finds.ts";
 
 /** Sinking one's own bottles, per visitor and per address. */
 export const SINK_RATE = { limit: 30, windowMs: 60 * 60 * 1000 } as const satisfies RateRule;
@@ -46,10 +47,12 @@ function stateOf(
  */
 export async function listMyBottles(
   db: DB,
+  deps: { finds: FindCounter },
   writer: Writer,
   cursor: number | null,
   now: number,
 ): Promise<MyBottlesPage> {
+  await deps.finds.flush();
   let query = db
     .selectFrom("bottles")
     .where(ownedBy(writer))
@@ -142,11 +145,13 @@ export async function sinkBottle(
  */
 export async function findsSince(
   db: DB,
+  deps: { finds: FindCounter },
   writer: Writer,
   since: number | null,
   now: number,
 ): Promise<FindsSince> {
   if (since === null) return { finds: 0, bottles: 0, asOf: now };
+  await deps.finds.flush();
   const row = await db
     .selectFrom("bottle_finds")
     .innerJoin("bottles", "bottles.id", "bottle_finds.bottle_id")

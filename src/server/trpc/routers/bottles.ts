@@ -81,6 +81,7 @@ export const bottlesRouter = router({
     .query(({ ctx, input }) =>
       listMyBottles(
         ctx.db,
+        ctx,
         { visitorId: ctx.visitorId, userId: ctx.user?.id ?? null },
         input.cursor ?? null,
         ctx.now(),
@@ -93,6 +94,7 @@ export const bottlesRouter = router({
     .query(({ ctx, input }) =>
       findsSince(
         ctx.db,
+        ctx,
         { visitorId: ctx.visitorId, userId: ctx.user?.id ?? null },
         input.since,
         ctx.now(),
