@@ -62,12 +62,26 @@ export interface BottlesTable {
   /** The writer's interface language. */
   locale: string;
   is_public: number;
-  /** 1 once reports have taken it out of the ocean, or the operator has. */
+  /**
+   * 0 in the ocean; 1 once reports have taken it out of the ocean, or the operator has
+   * (HIDDEN_BY_MODERATION); 2 once its writer sank it (SUNK_BY_WRITER, never put back).
+   */
   hidden: Generated<number>;
   available_at: number;
   created_at: number;
   /** null: never expires. */
   expires_at: number | null;
+  /** The account it was thrown from, if any; null once that account is deleted. */
+  user_id: string | null;
+}
+
+/** One visitor that discover showed a bottle to (its writer never), with their country only. */
+export interface BottleFindsTable {
+  bottle_id: number;
+  visitor_id: string;
+  /** ISO 3166-1 alpha-2, or null when unknown. */
+  country_code: string | null;
+  found_at: number;
 }
 
 export interface BottleLikesTable {
@@ -170,6 +184,7 @@ export interface Database {
   translations: TranslationsTable;
   bottles: BottlesTable;
   bottle_likes: BottleLikesTable;
+  bottle_finds: BottleFindsTable;
   bottle_reports: BottleReportsTable;
   chat_reports: ChatReportsTable;
   chat_bans: ChatBansTable;

@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { openPostgres } from "../../db/connection.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { discoverBottle } from "../../src/core/bottles/bottles.ts";
+import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { ROOT } from "./lib.ts";
@@ -121,14 +122,24 @@ export async function readPathPostgres(
   );
   const sql = openPostgres(url, 1);
   try {
-    const deps = { limiter: new MemoryRateLimiter(), recentlyShown: new RecentlyShown() };
+    const deps = {
+      limiter: new MemoryRateLimiter(),
+      recentlyShown: new RecentlyShown(),
+      finds: new FindCounter(database.db),
+    };
     const now = Date.now();
     const capture = async (userId: string | null) => {
       seen.length = 0;
       await discoverBottle(
         database.db,
         deps,
-        { visitorId: "explain-reader-000000", ipKey: "explain", userId, locale: "en" },
+        {
+          visitorId: "explain-reader-000000",
+          ipKey: "explain",
+          userId,
+          locale: "en",
+          countryCode: () => "TW",
+        },
         now,
       );
       const statements: Statement[] = [];

@@ -7,6 +7,7 @@
 import type { Database } from "bun:sqlite";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
+import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
@@ -75,14 +76,24 @@ export async function readPath(
   const { db, sqlite } = openDatabase(file);
   try {
     const seen = record(sqlite);
-    const deps = { limiter: new MemoryRateLimiter(), recentlyShown: new RecentlyShown() };
+    const deps = {
+      limiter: new MemoryRateLimiter(),
+      recentlyShown: new RecentlyShown(),
+      finds: new FindCounter(db),
+    };
     const now = Date.now();
     const capture = async (userId: string | null) => {
       seen.length = 0;
       await discoverBottle(
         db,
         deps,
-        { visitorId: "explain-reader-000000", ipKey: "explain", userId, locale: "en" },
+        {
+          visitorId: "explain-reader-000000",
+          ipKey: "explain",
+          userId,
+          locale: "en",
+          countryCode: () => "TW",
+        },
         now,
       );
       return seen.map(({ sql, params }) => ({ sql, params, plan: planOf(sqlite, sql, params) }));

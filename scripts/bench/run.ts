@@ -323,8 +323,8 @@ async function discover(): Promise<Section> {
         planText("An anonymous reader (what the load does)", path.anonymous) +
         "\n" +
         planText(
-          "A signed-in reader (the card also says whether they liked it)",
-          path.signedIn.slice(1),
+          "A signed-in reader (the account's own bottles left out too; the card also says whether they liked it)",
+          path.signedIn,
         );
     }
     const starts = [appServer(dir), () => startServer("raw-discover.ts", { DB_FILE: file })];
@@ -512,7 +512,7 @@ async function discoverPg(): Promise<Section> {
           `Query plans on the ${label(size)} PostgreSQL database (EXPLAIN with the values the statements were bound to):\n\n` +
           planText("An anonymous reader (what the load does)", path.anonymous) +
           "\n" +
-          planText("A signed-in reader", path.signedIn.slice(1));
+          planText("A signed-in reader", path.signedIn);
       }
       const measured = await withServers(
         [

@@ -68,3 +68,64 @@ export interface BottleCard {
   likeCount: number;
   isLiked: boolean;
 }
+
+/** My bottles shows this many a page, newest first. */
+export const MY_BOTTLES_PAGE_SIZE = 20;
+
+/**
+ * Where a writer's bottle is: drifting (not surfaced yet), in the ocean, expired, taken out
+ * by the moderators (reports or the operator), or sunk by its writer.
+ */
+export const bottleStates = ["drifting", "ocean", "expired", "hidden", "sunk"] as const;
+export type BottleState = (typeof bottleStates)[number];
+
+/** A page of My bottles: after the bottle `cursor` names (the last of the page before). */
+export const myBottlesInput = z.object({
+  cursor: z.number().int().positive().nullish(),
+});
+
+/**
+ * Finds on the writer's bottles after `since` (server time, from an earlier answer; 0 for all
+ * of them); null asks only for the server's time, to start from.
+ */
+export const findsSinceInput = z.object({
+  since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable(),
+});
+
+export interface FindsSince {
+  finds: number;
+  /** How many of the writer's bottles those finds were of. */
+  bottles: number;
+  /** The server's time of the answer: the next `since`. */
+  asOf: number;
+}
+
+/** A country where a bottle washed ashore, and how many visitors found it there. */
+export interface Shore {
+  countryCode: string;
+  finds: number;
+}
+
+/** One of the writer's own bottles, as My bottles shows it: nothing about who found it. */
+export interface MyBottle {
+  id: number;
+  message: string;
+  createdAt: number;
+  availableAt: number;
+  expiresAt: number | null;
+  isPublic: boolean;
+  state: BottleState;
+  /** Visitors discover showed it to, each once; never the writer. */
+  finds: number;
+  likes: number;
+  /** Countries of the finds that had one, most finds first. */
+  shores: Shore[];
+}
+
+export interface MyBottlesPage {
+  bottles: MyBottle[];
+  /** The cursor of the next page, or null on the last. */
+  nextCursor: number | null;
+  /** The server's time of the answer: what the writer has now seen. */
+  asOf: number;
+}

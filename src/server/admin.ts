@@ -130,7 +130,9 @@ export async function runAdmin(
         expectArgs(1);
         const id = bottleIdOf(args[0]);
         if (!(await setBottleHidden(db, id, command === "hide", now)))
-          throw new UsageError(`no bottle ${id}`);
+          throw new UsageError(
+            command === "hide" ? `no bottle ${id}` : `no bottle ${id} to put back (sunk ones stay)`,
+          );
         print(`bottle ${id} ${command === "hide" ? "hidden" : "visible again"}`);
         return;
       }

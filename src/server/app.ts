@@ -4,6 +4,7 @@ import { FeatureSwitches } from "../core/admin/features.ts";
 import { DeviceCookies } from "../core/auth/devices.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
+import { FindCounter } from "../core/bottles/finds.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
 import { purgeSightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
@@ -72,6 +73,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     translator: createTranslator(config.translation),
     chatTranslations: new ChatTranslations(now),
     recentlyShown: new RecentlyShown(),
+    finds: new FindCounter(db, { onError: (error) => errors.fault("counting finds", error) }),
     devices: new DeviceCookies(config.secret),
     chat: { broker: shared.broker, bans },
     features: new FeatureSwitches(db, config.features),
@@ -144,6 +146,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
       await shared.close();
+      // The finds of the last moment are written before the database closes.
+      await services.finds.flush();
       await database.close();
       errors.close();
     },

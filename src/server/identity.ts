@@ -92,6 +92,7 @@ export async function contextFor(
     translator: services.translator,
     chatTranslations: services.chatTranslations,
     recentlyShown: services.recentlyShown,
+    finds: services.finds,
     devices: services.devices,
     chat: services.chat,
     features: services.features,

@@ -1,6 +1,7 @@
 import type { DB } from "../../db/schema.ts";
 import type { FeatureSwitches } from "../core/admin/features.ts";
 import type { DeviceCookies } from "../core/auth/devices.ts";
+import type { FindCounter } from "../core/bottles/finds.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ChatBans } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
@@ -23,6 +24,8 @@ export interface Services {
   translator: Translator;
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  /** Finds noted by discover, written a moment later in one statement. */
+  finds: FindCounter;
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans };
   features: FeatureSwitches;

@@ -1,9 +1,12 @@
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
-import { hideBottle } from "../bottles/bottles.ts";
+import { hideBottle, SUNK_BY_WRITER } from "../bottles/bottles.ts";
 import { banKeysOf } from "../chat/bans.ts";
 
-/** Hides or shows a bottle; hiding closes its open reports. False when there is no such bottle. */
+/**
+ * Hides or shows a bottle; hiding closes its open reports. False when there is no such bottle
+ * (to show: none its writer has not sunk).
+ */
 export async function setBottleHidden(
   db: DB,
   bottleId: number,
@@ -21,10 +24,12 @@ export async function setBottleHidden(
         .execute();
       return true;
     }
+    // A bottle its writer sank stays out of the ocean: only the moderators' hiding is undone.
     const result = await trx
       .updateTable("bottles")
       .set({ hidden: 0 })
       .where("id", "=", bottleId)
+      .where("hidden", "!=", SUNK_BY_WRITER)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   });

@@ -93,7 +93,8 @@ export async function moderationQueue(db: DB, limit = 500): Promise<QueueGroup[]
       kind: "bottle",
       subject,
       bottleId: row.bottle_id,
-      hidden: row.hidden === 1,
+      // Out of the ocean: taken out by moderation, or sunk by its writer.
+      hidden: row.hidden !== 0,
     }));
     const report = { id: row.id, reason: row.reason, text: row.message, createdAt: row.created_at };
     reporters.add(add(group, report, row.user_id ?? `report ${row.id}`, row.is_safe === 1));

@@ -14,6 +14,7 @@ import type { Moderator } from "../moderation/moderator.ts";
 import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
 import { requireAge } from "../safety/ages.ts";
 import { sourceHash } from "../translation/cache.ts";
+import type { FindCounter } from "./finds.ts";
 import { pickBottle, type RecentlyShown } from "./pick.ts";
 import { availableAt, expiryAt } from "./time.ts";
 
@@ -32,6 +33,10 @@ export const PICK_POOL = 50;
 export const PUBLIC_LIST_SIZE = 20;
 /** Reports from this many different users take a bottle out of the ocean. */
 export const HIDE_AFTER_REPORTS = 3;
+/** bottles.hidden: taken out of the ocean by reports or the operator (who may put it back). */
+export const HIDDEN_BY_MODERATION = 1;
+/** bottles.hidden: sunk by its writer, for good. */
+export const SUNK_BY_WRITER = 2;
 
 /** Who is asking: the visitor cookie and address hash always, the account when signed in. */
 export interface Visitor {
@@ -70,6 +75,7 @@ const insertBottle = prepared(
       countryCode: string | null;
       ipKey: string;
       visitorId: string;
+      userId: string | null;
       locale: string;
       isPublic: number;
       availableAt: number;
@@ -86,6 +92,7 @@ const insertBottle = prepared(
         country_code: v.countryCode,
         ip_key: v.ipKey,
         visitor_id: v.visitorId,
+        user_id: v.userId,
         locale: v.locale,
         is_public: v.isPublic,
         available_at: v.availableAt,
@@ -139,6 +146,8 @@ export async function throwBottle(
     countryCode: writer.country.code,
     ipKey: writer.ipKey,
     visitorId: writer.visitorId,
+    // Signed in, the bottle is also the account's: My bottles shows it on any device.
+    userId: writer.userId,
     locale: input.locale,
     isPublic: input.isPublic ? 1 : 0,
     availableAt: surfacesAt,
@@ -216,6 +225,23 @@ const discoverCandidates = prepared((db, v: { now: number; visitorId: string }) 
     .limit(PICK_POOL),
 );
 
+/**
+ * The same for a signed-in reader, also leaving out what their account threw on other devices.
+ * (user_id is not in the covering index, so this one reads the rows; anonymous readers, most
+ * of them, keep the query above.)
+ */
+const discoverCandidatesForUser = prepared(
+  (db, v: { now: number; visitorId: string; userId: string }) =>
+    db
+      .selectFrom("bottles")
+      .where(visible(v.now))
+      .where("visitor_id", "!=", v.visitorId)
+      .where((eb) => eb.or([eb("user_id", "is", null), eb("user_id", "!=", v.userId)]))
+      .select(["id", "locale"])
+      .orderBy("available_at", "desc")
+      .limit(PICK_POOL),
+);
+
 /** One bottle's card, for an anonymous reader and for a signed-in one (whose like it shows). */
 const cardForVisitor = prepared((db, v: { now: number; id: number }) =>
   cards(db, null, v.now).where("bottles.id", "=", v.id),
@@ -226,18 +252,21 @@ const cardForUser = prepared((db, v: { now: number; id: number; userId: string }
 
 /**
  * A random available bottle for this reader, never their own: drawn from the newest 50,
- * avoiding what they were shown recently and preferring their language (see pickBottle).
- * Its two queries are prepared once: this is the site's busiest read.
+ * avoiding what they were shown recently and preferring their language (see pickBottle), and
+ * counted as a find. Its two queries are prepared once: this is the site's busiest read.
  */
 export async function discoverBottle(
   db: DB,
-  deps: { limiter: RateLimiter; recentlyShown: RecentlyShown },
-  reader: Visitor & { locale: string },
+  deps: { limiter: RateLimiter; recentlyShown: RecentlyShown; finds: FindCounter },
+  reader: Visitor & { locale: string; countryCode: () => string | null },
   now: number,
   random: () => number = Math.random,
 ): Promise<BottleCard | null> {
   await deps.limiter.take(visitorSlots("discover", reader, BOTTLE_RATES.discover));
-  const candidates = await discoverCandidates(db, { now, visitorId: reader.visitorId });
+  const { visitorId, userId } = reader;
+  const candidates = userId
+    ? await discoverCandidatesForUser(db, { now, visitorId, userId })
+    : await discoverCandidates(db, { now, visitorId });
   const chosen = pickBottle(
     candidates,
     reader.locale,
@@ -250,6 +279,13 @@ export async function discoverBottle(
     : await cardForVisitor(db, { now, id: chosen.id });
   if (!row) return null;
   deps.recentlyShown.add(reader.visitorId, chosen.id);
+  // Shown to someone other than its writer: a find (written a moment later, see FindCounter).
+  deps.finds.note({
+    bottleId: chosen.id,
+    visitorId,
+    countryCode: reader.countryCode(),
+    foundAt: now,
+  });
   return toCard(row);
 }
 
@@ -380,7 +416,7 @@ function discountedBottleReporters(db: DB, now: number) {
  * Forgets the translations of these messages. (Another bottle with the very same text loses
  * its cached translation too, and is translated again when asked.)
  */
-async function forgetTranslations(db: DB, messages: readonly string[]): Promise<void> {
+export async function forgetTranslations(db: DB, messages: readonly string[]): Promise<void> {
   const hashes = [...new Set(messages)].map(sourceHash);
   for (let i = 0; i < hashes.length; i += 500) {
     await db
@@ -390,11 +426,16 @@ async function forgetTranslations(db: DB, messages: readonly string[]): Promise<
   }
 }
 
-/** Takes a bottle out of the ocean and forgets its translations. */
+/**
+ * Takes a bottle out of the ocean and forgets its translations (a bottle its writer sank stays
+ * sunk). False when there is no such bottle.
+ */
 export async function hideBottle(db: DB, bottleId: number): Promise<boolean> {
   const hidden = await db
     .updateTable("bottles")
-    .set({ hidden: 1 })
+    .set({
+      hidden: sql<number>`CASE WHEN hidden = ${sql.lit(SUNK_BY_WRITER)} THEN ${sql.lit(SUNK_BY_WRITER)} ELSE ${sql.lit(HIDDEN_BY_MODERATION)} END`,
+    })
     .where("id", "=", bottleId)
     .returning("message")
     .executeTakeFirst();

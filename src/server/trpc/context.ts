@@ -4,6 +4,7 @@ import { isLocale, type Locale } from "../../common/locales.ts";
 import type { FeatureSwitches } from "../../core/admin/features.ts";
 import type { DeviceCookies } from "../../core/auth/devices.ts";
 import type { Session } from "../../core/auth/sessions.ts";
+import type { FindCounter } from "../../core/bottles/finds.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
 import type { ChatBans } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
@@ -21,6 +22,7 @@ export interface Context {
   translator: Translator;
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  finds: FindCounter;
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans };
   features: FeatureSwitches;

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { bottleIdInput, createBottleInput, reportBottleInput } from "../../../common/bottles.ts";
+import {
+  bottleIdInput,
+  createBottleInput,
+  findsSinceInput,
+  myBottlesInput,
+  reportBottleInput,
+} from "../../../common/bottles.ts";
 import {
   discoverBottle,
   listPublicBottles,
@@ -7,6 +13,7 @@ import {
   throwBottle,
   toggleLike,
 } from "../../../core/bottles/bottles.ts";
+import { findsSince, listMyBottles, sinkBottle } from "../../../core/bottles/my-bottles.ts";
 import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
@@ -53,6 +60,7 @@ export const bottlesRouter = router({
           ipKey: ctx.ipKey,
           userId: ctx.user?.id ?? null,
           locale: ctx.locale,
+          countryCode: () => ctx.country().code,
         },
         ctx.now(),
       ),
@@ -63,6 +71,47 @@ export const bottlesRouter = router({
     ctx.features.require("publicBottles");
     return { bottles: await listPublicBottles(ctx.db, ctx.user?.id ?? null, ctx.now()) };
   }),
+
+  /**
+   * My bottles: what this browser threw and, signed in, what the account threw anywhere. Not
+   * switched off with the bottles: a writer can always see and sink their own.
+   */
+  mine: publicProcedure
+    .input(myBottlesInput)
+    .query(({ ctx, input }) =>
+      listMyBottles(
+        ctx.db,
+        ctx,
+        { visitorId: ctx.visitorId, userId: ctx.user?.id ?? null },
+        input.cursor ?? null,
+        ctx.now(),
+      ),
+    ),
+
+  /** How often the writer's bottles were found since the time the browser last saw. */
+  findsSince: publicProcedure
+    .input(findsSinceInput)
+    .query(({ ctx, input }) =>
+      findsSince(
+        ctx.db,
+        ctx,
+        { visitorId: ctx.visitorId, userId: ctx.user?.id ?? null },
+        input.since,
+        ctx.now(),
+      ),
+    ),
+
+  /** The writer takes their own bottle out of the ocean for good; anyone else gets NOT_FOUND. */
+  sink: publicProcedure
+    .input(bottleIdInput)
+    .mutation(({ ctx, input }) =>
+      sinkBottle(
+        ctx.db,
+        ctx.limiter,
+        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user?.id ?? null },
+        input.bottleId,
+      ),
+    ),
 
   toggleLike: protectedProcedure.input(bottleIdInput).mutation(({ ctx, input }) => {
     ctx.features.require("bottles");
