@@ -31,23 +31,29 @@ const chatPanel = (page: Page, language: "en" | "zh" = "en") =>
   page.getByRole("region", { name: new RegExp(`^${WORDS[language].chatting}`) });
 
 /**
- * Presses Find for a stranger who has passed the safety gate (18 or older). The gate's own
- * screens are tested on their own; here the answer goes straight to the server.
+ * Opens the chat page as a stranger who has passed the safety gate (18 or older). The gate's
+ * own screens are tested in safety.e2e.ts; here the answer goes straight to the server, before
+ * the page asks where the visitor stands (a page already open would still show the gate).
  */
-async function find(page: Page, language: "en" | "zh" = "en"): Promise<void> {
-  const origin = new URL(page.url()).origin;
-  await page.request.post("/trpc/chat.confirmAge", {
+async function openAsAdult(page: Page, language: "en" | "zh" = "en"): Promise<void> {
+  const response = await page.request.post("/trpc/chat.confirmAge", {
     data: { adult: true },
-    headers: { origin, "content-type": "application/json" },
+    headers: { origin: process.env.TIDINGS_URL ?? "" },
   });
+  expect(response.status(), await response.text()).toBe(200);
+  await page.goto(`/${language}/random-chat`);
+}
+
+/** Presses Find (the safety gate already passed). */
+async function find(page: Page, language: "en" | "zh" = "en"): Promise<void> {
   await page.getByRole("button", { name: WORDS[language].find }).click();
 }
 
 /** Both strangers open the chat and press Find, the first waiting before the second comes. */
 async function pair(a: Page, b: Page, language: "en" | "zh" = "en"): Promise<void> {
   const words = WORDS[language];
-  await a.goto(`/${language}/random-chat`);
-  await b.goto(`/${language}/random-chat`);
+  await openAsAdult(a, language);
+  await openAsAdult(b, language);
   await find(a, language);
   await expect(a.getByText(words.looking)).toBeVisible();
   await find(b, language);
@@ -68,7 +74,7 @@ test.describe("random chat", () => {
     consoleErrors,
   }) => {
     const other = await stranger(browser, baseURL);
-    await page.goto("/en/random-chat");
+    await openAsAdult(page);
     await expect(page.getByRole("heading", { level: 1, name: "Random Chat" })).toBeVisible();
     await expect(page.getByText("You appear as")).toBeVisible();
     await expect(page.getByText(/shown to your chat partner when you are matched/)).toBeVisible();
@@ -257,7 +263,7 @@ test.describe("random chat", () => {
     await fresh.addInitScript(() => {
       localStorage.setItem("chat-ban-until", String(Date.now() - 60_000));
     });
-    await fresh.goto("/en/random-chat");
+    await openAsAdult(fresh);
     await expect(fresh.getByRole("button", { name: FIND })).toBeEnabled();
     await expect(fresh.getByText("Chat restricted")).toHaveCount(0);
     expect(await fresh.evaluate(() => localStorage.getItem("chat-ban-until"))).toBeNull();
@@ -285,7 +291,7 @@ test.describe("random chat", () => {
 
     // Still looking, with no click: the next stranger to come is the new partner.
     const third = await stranger(browser, baseURL);
-    await third.goto("/en/random-chat");
+    await openAsAdult(third);
     await find(third);
     for (const side of [page, third]) {
       await expect(chatPanel(side)).toBeVisible();
@@ -366,7 +372,7 @@ test.describe("random chat", () => {
   });
 
   test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {
-    await page.goto("/zh/random-chat");
+    await openAsAdult(page, "zh");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(page.getByRole("heading", { level: 1, name: "隨機聊天" })).toBeVisible();
     await expect(page.getByText("對方會看到你來自")).toBeVisible();
@@ -411,12 +417,12 @@ test.describe("random chat, scanned", () => {
     const ghost = await (
       await remote.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": otherAddress() } })
     ).newPage();
-    await ghost.goto("/en/random-chat");
+    await openAsAdult(ghost);
     await find(ghost);
     await expect(ghost.getByText("Looking for someone to chat with…")).toBeVisible();
     ghostBrowser.process().kill("SIGKILL");
 
-    await page.goto("/en/random-chat");
+    await openAsAdult(page);
     await find(page);
     await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
     await page.waitForTimeout(2000);
@@ -424,7 +430,7 @@ test.describe("random chat, scanned", () => {
 
     // A living stranger is matched at once.
     const living = await stranger(browser, baseURL);
-    await living.goto("/en/random-chat");
+    await openAsAdult(living);
     await find(living);
     for (const p of [page, living]) {
       await expect(chatPanel(p)).toBeVisible();
