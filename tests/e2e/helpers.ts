@@ -57,13 +57,15 @@ export async function signUp(page: Page, baseURL: string | undefined): Promise<s
 /**
  * Makes an existing account an operator the only way there is: the CLI, `tidings operator add
  * <username>` (here `bun src/server/main.ts`, the same program), against the e2e site's
- * database, while the site runs.
+ * database (or the one `siteEnv` names), while the site runs.
  */
-export async function makeOperator(username: string): Promise<void> {
-  const adminEnv = JSON.parse(process.env.TIDINGS_ADMIN_ENV ?? "null") as Record<
-    string,
-    string
-  > | null;
+export async function makeOperator(
+  username: string,
+  siteEnv?: Record<string, string>,
+): Promise<void> {
+  const adminEnv =
+    siteEnv ??
+    (JSON.parse(process.env.TIDINGS_ADMIN_ENV ?? "null") as Record<string, string> | null);
   if (!adminEnv) throw new Error("TIDINGS_ADMIN_ENV is not set; global-setup did not run");
   const cli = spawn("bun", ["src/server/main.ts", "operator", "add", username], {
     env: { ...process.env, ...adminEnv },

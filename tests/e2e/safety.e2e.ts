@@ -9,6 +9,7 @@ import {
   throwBottle,
   unique,
 } from "./helpers";
+import { startE2eServer } from "./server";
 
 // The safety screens a visitor or operator meets without entering the chat pool: the chat's
 // safety gate, the bottles' age question and the moderation page. (Block and End & report need
@@ -170,6 +171,15 @@ for (const size of WIDTHS) {
         await expect(page.getByRole("button", { name: words.adult })).toHaveCount(0);
       };
       await checkRefused();
+      // The refusal takes the focus of the button that is gone, its title in view and clear of
+      // the fixed header.
+      await expect(refusal).toBeFocused();
+      const header = await page.getByRole("banner").boundingBox();
+      const title = await page
+        .getByRole("heading", { level: 3, name: words.refusedTitle })
+        .boundingBox();
+      expect(title?.y ?? -1).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+      expect((title?.y ?? 0) + (title?.height ?? 0)).toBeLessThanOrEqual(size.height);
       violations.push(...(await scan(page, `chat refusal /${language} at ${size.width} px`)));
 
       // A reload asks the server again: still refused.
@@ -305,6 +315,9 @@ test.describe("the bottles' age question", () => {
     await expect(question).toBeHidden();
     const refusal = page.getByRole("status").filter({ hasText: words.refusedTitle });
     await expect(refusal).toContainText(words.refusedBody);
+    // Above the form, far from the button on a phone: it takes the focus and comes into view.
+    await expect(refusal).toBeFocused();
+    await expect(refusal).toBeInViewport();
     await expect(message).toHaveValue(text);
     expect(throws.count).toBe(0);
     violations.push(...(await scan(page, "bottle age refusal /zh at 390 px")));
@@ -469,4 +482,77 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   ).toBeVisible();
   await expect(page.getByText(texts.hide)).toHaveCount(0);
   expect(unexpected(consoleErrors)).toEqual([]);
+});
+
+test("off switches: the operator rests chat and bottles from the moderation page; resting pages offer only what is on", async ({
+  browser,
+}) => {
+  // A site of its own: switching parts off on the shared one would rest them for every test.
+  const site = await startE2eServer({ CHAT_ENABLED: "false" });
+  try {
+    const contextOf = () =>
+      browser.newContext({
+        baseURL: site.url,
+        bypassCSP: true,
+        extraHTTPHeaders: { "X-Forwarded-For": otherAddress() },
+      });
+    const visit = await contextOf();
+    const page = await visit.newPage();
+    const card = page.getByRole("region", { name: "Random chat is resting" });
+    const writeInstead = card.getByRole("link", { name: "Write a Message" });
+    // Chat off from the settings: a calm page, not an error, with a way to the bottles.
+    await page.goto("/en/random-chat");
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Random chat is resting" }),
+    ).toBeVisible();
+    await expect(card).toContainText("Nothing is wrong on your side");
+    await expect(card.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/en");
+    await expect(writeInstead).toHaveAttribute("href", "/en/create");
+    expect(await scan(page, "chat resting page")).toEqual([]);
+
+    const desk = await (await contextOf()).newPage();
+    const username = await signUp(desk, site.url);
+    await makeOperator(username, { DATA_DIR: site.dataDir });
+    await desk.goto("/en/moderation");
+    const chatSwitch = desk.getByRole("switch", { name: "Random chat" });
+    const bottlesSwitch = desk.getByRole("switch", { name: "Bottles", exact: true });
+    await expect(chatSwitch).toHaveAttribute("aria-checked", "false");
+    await expect(bottlesSwitch).toHaveAttribute("aria-checked", "true");
+    await expect(desk.getByText("No open reports. The sea is calm.")).toBeVisible();
+
+    // Bottles off: the server answers, the switch says so, and after a reload still does.
+    const off = await answerOf(desk, "moderation.setFeature", () => bottlesSwitch.click());
+    expect(off.status).toBe(200);
+    await expect(bottlesSwitch).toHaveAttribute("aria-checked", "false");
+    await expect(bottlesSwitch).toContainText("Resting");
+    await desk.reload();
+    await expect(bottlesSwitch).toHaveAttribute("aria-checked", "false");
+    const row = desk
+      .getByRole("region", { name: "Recent actions" })
+      .getByRole("row")
+      .filter({ hasText: "feature:bottles" });
+    await expect(row).toContainText("Switched off");
+
+    // The chat's resting page no longer sends anyone to the resting bottles, and the bottles'
+    // no longer to the resting chat: only home is left.
+    await page.reload();
+    await expect(card).toBeVisible();
+    await expect(writeInstead).toHaveCount(0);
+    await page.goto("/en/create");
+    const ocean = page.getByRole("region", { name: "The ocean is resting" });
+    await expect(ocean.getByRole("link", { name: "Return to Home" })).toBeVisible();
+    await expect(ocean.getByRole("link", { name: "Random Chat" })).toHaveCount(0);
+
+    // Chat on again: the bottles' resting page offers it.
+    const on = await answerOf(desk, "moderation.setFeature", () => chatSwitch.click());
+    expect(on.status).toBe(200);
+    await expect(chatSwitch).toHaveAttribute("aria-checked", "true");
+    await page.reload();
+    await expect(ocean.getByRole("link", { name: "Random Chat" })).toHaveAttribute(
+      "href",
+      "/en/random-chat",
+    );
+  } finally {
+    await site.stop();
+  }
 });
