@@ -182,6 +182,11 @@ test.describe("bottles", () => {
       "href",
       /^\/auth\?redirect=/,
     );
+    // Focus has moved into the dialog: it is the top layer now, so Escape is its own (pressed
+    // before the dialog has settled, on a busy machine, the bottle's dialog took it).
+    await expect
+      .poll(() => signIn.evaluate((element) => element.contains(document.activeElement)))
+      .toBe(true);
     await page.keyboard.press("Escape");
     await expect(signIn).toBeHidden();
     await expect(dialog).toBeVisible();

@@ -454,25 +454,47 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
     await expect(card(id)).toHaveCount(0);
   }
 
+  const actions = desk.getByRole("region", { name: "Recent actions" });
+  const rows = (id: number) => actions.getByRole("row").filter({ hasText: `bottle:${id}` });
   const settled = async () => {
     for (const id of Object.values(ids)) await expect(card(id)).toHaveCount(0);
-    const actions = desk.getByRole("region", { name: "Recent actions" });
-    const row = (id: number) => actions.getByRole("row").filter({ hasText: `bottle:${id}` });
-    await expect(row(ids.hide)).toContainText("Hid");
-    await expect(row(ids.hide)).toContainText(username);
-    await expect(row(ids.hide).getByRole("button", { name: "Put back" })).toBeVisible();
-    await expect(row(ids.dismiss)).toContainText("Dismissed");
-    await expect(row(ids.urgent)).toContainText("Dismissed");
+    await expect(rows(ids.hide)).toContainText("Hid");
+    await expect(rows(ids.hide)).toContainText(username);
+    await expect(rows(ids.hide).getByRole("button", { name: "Put back" })).toBeVisible();
+    await expect(rows(ids.dismiss)).toContainText("Dismissed");
+    await expect(rows(ids.urgent)).toContainText("Dismissed");
   };
   await settled();
   await desk.reload();
   await expect(desk.getByRole("heading", { level: 1, name: "Moderation" })).toBeVisible();
   await settled();
-
   const after = await publicIds(page);
   expect(after).not.toContain(ids.hide);
   expect(after).toContain(ids.dismiss);
   expect(after).not.toContain(ids.urgent);
+
+  // Undo from the recent actions: the hidden bottle is put back in the ocean; its reports stay
+  // closed, and nothing is left to undo on it.
+  const putBack = await answerOf(desk, "moderation.unhide", () =>
+    rows(ids.hide).getByRole("button", { name: "Put back" }).click(),
+  );
+  expect(putBack.status).toBe(200);
+  const undone = async () => {
+    await expect(rows(ids.hide)).toHaveCount(2);
+    await expect(rows(ids.hide).first()).toContainText("Put back");
+    await expect(rows(ids.hide).getByRole("button")).toHaveCount(0);
+    await expect(card(ids.hide)).toHaveCount(0);
+  };
+  await undone();
+  await desk.reload();
+  await expect(desk.getByRole("heading", { level: 1, name: "Moderation" })).toBeVisible();
+  await undone();
+  expect(await publicIds(page)).toContain(ids.hide);
+
+  // The recent actions fill a table that scrolls sideways on a phone, with or without a button
+  // in it: the keyboard must still reach it.
+  await desk.setViewportSize({ width: 390, height: 844 });
+  expect(await scan(desk, "moderation page with recent actions at 390 px")).toEqual([]);
   await operator.close();
 
   // Not an operator: the reader gets the forbidden page, and no menu item leads there.
