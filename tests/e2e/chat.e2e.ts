@@ -358,7 +358,7 @@ test.describe("random chat", () => {
     await expect(page.getByText(WORDS.en.looking)).toBeVisible();
     await chatPanel(other).getByRole("button", { name: "Next", exact: true }).click();
     await expect(other.getByText(WORDS.en.looking)).toBeVisible();
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(1000);
     for (const side of [page, other]) {
       await expect(chatPanel(side)).toHaveCount(0);
       await expect(side.getByText(WORDS.en.looking)).toBeVisible();
@@ -377,7 +377,7 @@ test.describe("random chat", () => {
     await openAsAdult(returning);
     await find(returning);
     await expect(returning.getByText(WORDS.en.looking)).toBeVisible();
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(1000);
     await expect(chatPanel(page)).toHaveCount(0);
     await expect(chatPanel(returning)).toHaveCount(0);
 
