@@ -2374,6 +2374,22 @@ type RootTranslation = {
 				 */
 				switchOff: string
 			}
+			details: {
+				/**
+				 * {​c​o​u​n​t​}​ ​r​e​p​o​r​t​{​{​s​}​}​ ​c​l​o​s​e​d
+				 * @param {number} count
+				 */
+				closed: RequiredParams<'count'>
+				/**
+				 * u​n​t​i​l​ ​{​w​h​e​n​}
+				 * @param {string} when
+				 */
+				until: RequiredParams<'when'>
+				/**
+				 * N​o​ ​b​a​n​ ​w​a​s​ ​i​n​ ​f​o​r​c​e
+				 */
+				noBan: string
+			}
 		}
 	}
 }
@@ -4674,6 +4690,20 @@ export type TranslationFunctions = {
 				 * Switched off
 				 */
 				switchOff: () => LocalizedString
+			}
+			details: {
+				/**
+				 * {count} report{{s}} closed
+				 */
+				closed: (arg: { count: number }) => LocalizedString
+				/**
+				 * until {when}
+				 */
+				until: (arg: { when: string }) => LocalizedString
+				/**
+				 * No ban was in force
+				 */
+				noBan: () => LocalizedString
 			}
 		}
 	}

@@ -474,6 +474,7 @@ test.describe("random chat", () => {
       .filter({ hasText: "Banned" })
       .filter({ hasText: username });
     await expect(action).toHaveCount(1);
+    await expect(action).toContainText(/until .+\d{1,2}:\d{2}/);
 
     // The sender now finds chat paused for them, for an hour (a first ban).
     await other.reload();

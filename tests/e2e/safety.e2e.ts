@@ -463,6 +463,7 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
     await expect(rows(ids.hide)).toContainText(username);
     await expect(rows(ids.hide).getByRole("button", { name: "Put back" })).toBeVisible();
     await expect(rows(ids.dismiss)).toContainText("Dismissed");
+    await expect(rows(ids.dismiss)).toContainText("1 report closed");
     await expect(rows(ids.urgent)).toContainText("Dismissed");
   };
   await settled();
@@ -493,9 +494,18 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   expect(await publicIds(page)).toContain(ids.hide);
 
   // The recent actions fill a table that scrolls sideways on a phone, with or without a button
-  // in it: the keyboard must still reach it.
+  // in it: the keyboard must still reach it. In Chinese, what came of an action is in Chinese.
   await desk.setViewportSize({ width: 390, height: 844 });
   expect(await scan(desk, "moderation page with recent actions at 390 px")).toEqual([]);
+  await desk.goto("/zh/moderation");
+  const zhRows = (id: number) =>
+    desk
+      .getByRole("region", { name: "最近的處理" })
+      .getByRole("row")
+      .filter({ hasText: `bottle:${id}` });
+  await expect(zhRows(ids.dismiss)).toContainText("駁回");
+  await expect(zhRows(ids.dismiss)).toContainText("關閉了 1 則檢舉");
+  await expect(zhRows(ids.dismiss)).not.toContainText("reports");
   await operator.close();
 
   // Not an operator: the reader gets the forbidden page, and no menu item leads there.

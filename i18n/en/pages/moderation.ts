@@ -77,5 +77,10 @@ export const moderation = {
       switchOn: "Switched on",
       switchOff: "Switched off",
     },
+    details: {
+      closed: "{count:number} report{{s}} closed",
+      until: "until {when:string}",
+      noBan: "No ban was in force",
+    },
   },
 };

@@ -78,5 +78,10 @@ export const moderation: Translation["moderation"] = {
       switchOn: "開啟",
       switchOff: "停用",
     },
+    details: {
+      closed: "關閉了 {count} 則檢舉",
+      until: "直到 {when}",
+      noBan: "當時沒有生效中的禁止",
+    },
   },
 };

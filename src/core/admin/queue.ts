@@ -213,14 +213,44 @@ export async function recordAction(
     .execute();
 }
 
+/** The detail recorded with an action: plain words, for the database and the CLI. */
+export const actionDetail = {
+  ban: (keys: string[], until: number) =>
+    `${keys.join(" ")} until ${new Date(until).toISOString()}`,
+  unban: (lifted: string[]) => lifted.join(" "),
+  dismiss: (closed: number) => `${closed} reports`,
+};
+
+/**
+ * What a recorded detail says, as numbers the moderation page words in the operator's
+ * language: reports closed by a dismissal, a ban's end, how many bans a lift found in force.
+ */
+export type ActionFacts = { closed: number } | { until: number } | { lifted: number } | null;
+
+/** Reads back what `actionDetail` wrote. */
+export function actionFacts(action: string, detail: string): ActionFacts {
+  if (action === "dismiss") {
+    const closed = /^(\d+) reports$/.exec(detail)?.[1];
+    return closed === undefined ? null : { closed: Number(closed) };
+  }
+  if (action === "ban") {
+    const until = Date.parse(/ until (\S+)$/.exec(detail)?.[1] ?? "");
+    return Number.isFinite(until) ? { until } : null;
+  }
+  if (action === "unban")
+    return { lifted: detail.trim() === "" ? 0 : detail.trim().split(/\s+/).length };
+  return null;
+}
+
 export async function recentActions(db: DB, limit = 50) {
-  return db
+  const rows = await db
     .selectFrom("moderation_actions")
     .selectAll()
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
+  return rows.map((row) => ({ ...row, facts: actionFacts(row.action, row.detail) }));
 }
 
 /** Makes an existing account an operator, or takes that away; false when there is no such account. */

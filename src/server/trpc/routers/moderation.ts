@@ -2,6 +2,7 @@ import { z } from "zod";
 import { features } from "../../../core/admin/features.ts";
 import { setBottleHidden, unbanFromChat } from "../../../core/admin/operator.ts";
 import {
+  actionDetail,
   banQueuedVisitor,
   bottleOf,
   dismissReports,
@@ -43,7 +44,7 @@ export const moderationRouter = router({
       ctx.user.username,
       "ban",
       input.subject,
-      `${keys.join(" ")} until ${new Date(until).toISOString()}`,
+      actionDetail.ban(keys, until),
       ctx.now(),
     );
     return { until };
@@ -57,7 +58,7 @@ export const moderationRouter = router({
       ctx.user.username,
       "unban",
       input.subject,
-      lifted.join(" "),
+      actionDetail.unban(lifted),
       ctx.now(),
     );
     return { lifted };
@@ -70,7 +71,7 @@ export const moderationRouter = router({
       ctx.user.username,
       "dismiss",
       input.subject,
-      `${closed} reports`,
+      actionDetail.dismiss(closed),
       ctx.now(),
     );
     return { closed };

@@ -6,6 +6,21 @@ import type { Moderation, ModerationAction, Verb } from "./useModeration.ts";
 /** What undoes an action, when it is the latest one on its subject. */
 const undoOf: Partial<Record<string, Verb>> = { hide: "unhide", ban: "unban" };
 
+/**
+ * What came of an action, in the operator's language: reports closed, a ban's end, a lift that
+ * found no ban. A detail the page cannot read is shown as recorded.
+ */
+function ActionDetail({ action }: { action: ModerationAction }) {
+  const { LL, locale } = useI18n();
+  const t = LL.moderation.actions.details;
+  const { facts } = action;
+  let text = action.detail;
+  if (facts && "closed" in facts) text = t.closed({ count: facts.closed });
+  else if (facts && "until" in facts) text = t.until({ when: moderationTime(facts.until, locale) });
+  else if (facts && "lifted" in facts) text = facts.lifted === 0 ? t.noBan() : "";
+  return text ? <span className="mod-table__detail">{text}</span> : null;
+}
+
 /** The dictionary key of an action as recorded ("switch off" reads switchOff). */
 const nameKey = (action: string) => action.replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
 
@@ -61,7 +76,7 @@ export function RecentActions({
                     <td>{names[nameKey(action.action)]?.() ?? action.action}</td>
                     <td>
                       <code>{action.subject}</code>
-                      {action.detail && <span className="mod-table__detail">{action.detail}</span>}
+                      <ActionDetail action={action} />
                     </td>
                     <td>
                       {undo && (
