@@ -497,6 +497,15 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   // in it: the keyboard must still reach it. In Chinese, what came of an action is in Chinese.
   await desk.setViewportSize({ width: 390, height: 844 });
   expect(await scan(desk, "moderation page with recent actions at 390 px")).toEqual([]);
+  const sideways = await desk.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    screen: window.innerWidth,
+    table: document.querySelector(".mod-table-scroll")?.scrollWidth ?? 0,
+    box: document.querySelector(".mod-table-scroll")?.clientWidth ?? 0,
+  }));
+  // The page itself never scrolls sideways; the table does, in its box.
+  expect(sideways.page).toBeLessThanOrEqual(sideways.screen);
+  expect(sideways.table).toBeGreaterThan(sideways.box);
   await desk.goto("/zh/moderation");
   const zhRows = (id: number) =>
     desk
