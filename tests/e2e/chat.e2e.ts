@@ -1,7 +1,14 @@
 import { chromium, type Page } from "@playwright/test";
 import { scan } from "./axe";
 import { expect, test } from "./fixtures";
-import { deviceTranslations, otherAddress, standInDeviceTranslator, stranger } from "./helpers";
+import {
+  deviceTranslations,
+  makeOperator,
+  otherAddress,
+  signUp,
+  standInDeviceTranslator,
+  stranger,
+} from "./helpers";
 
 // Every chat test enters the one pool of the e2e server, so they take turns: two tests running
 // at once could pair their strangers across tests. Other e2e files never enter the pool.
@@ -31,23 +38,29 @@ const chatPanel = (page: Page, language: "en" | "zh" = "en") =>
   page.getByRole("region", { name: new RegExp(`^${WORDS[language].chatting}`) });
 
 /**
- * Presses Find for a stranger who has passed the safety gate (18 or older). The gate's own
- * screens are tested on their own; here the answer goes straight to the server.
+ * Opens the chat page as a stranger who has passed the safety gate (18 or older). The gate's
+ * own screens are tested in safety.e2e.ts; here the answer goes straight to the server, before
+ * the page asks where the visitor stands (a page already open would still show the gate).
  */
-async function find(page: Page, language: "en" | "zh" = "en"): Promise<void> {
-  const origin = new URL(page.url()).origin;
-  await page.request.post("/trpc/chat.confirmAge", {
+async function openAsAdult(page: Page, language: "en" | "zh" = "en"): Promise<void> {
+  const response = await page.request.post("/trpc/chat.confirmAge", {
     data: { adult: true },
-    headers: { origin, "content-type": "application/json" },
+    headers: { origin: process.env.TIDINGS_URL ?? "" },
   });
+  expect(response.status(), await response.text()).toBe(200);
+  await page.goto(`/${language}/random-chat`);
+}
+
+/** Presses Find (the safety gate already passed). */
+async function find(page: Page, language: "en" | "zh" = "en"): Promise<void> {
   await page.getByRole("button", { name: WORDS[language].find }).click();
 }
 
 /** Both strangers open the chat and press Find, the first waiting before the second comes. */
 async function pair(a: Page, b: Page, language: "en" | "zh" = "en"): Promise<void> {
   const words = WORDS[language];
-  await a.goto(`/${language}/random-chat`);
-  await b.goto(`/${language}/random-chat`);
+  await openAsAdult(a, language);
+  await openAsAdult(b, language);
   await find(a, language);
   await expect(a.getByText(words.looking)).toBeVisible();
   await find(b, language);
@@ -68,7 +81,7 @@ test.describe("random chat", () => {
     consoleErrors,
   }) => {
     const other = await stranger(browser, baseURL);
-    await page.goto("/en/random-chat");
+    await openAsAdult(page);
     await expect(page.getByRole("heading", { level: 1, name: "Random Chat" })).toBeVisible();
     await expect(page.getByText("You appear as")).toBeVisible();
     await expect(page.getByText(/shown to your chat partner when you are matched/)).toBeVisible();
@@ -257,7 +270,7 @@ test.describe("random chat", () => {
     await fresh.addInitScript(() => {
       localStorage.setItem("chat-ban-until", String(Date.now() - 60_000));
     });
-    await fresh.goto("/en/random-chat");
+    await openAsAdult(fresh);
     await expect(fresh.getByRole("button", { name: FIND })).toBeEnabled();
     await expect(fresh.getByText("Chat restricted")).toHaveCount(0);
     expect(await fresh.evaluate(() => localStorage.getItem("chat-ban-until"))).toBeNull();
@@ -285,7 +298,7 @@ test.describe("random chat", () => {
 
     // Still looking, with no click: the next stranger to come is the new partner.
     const third = await stranger(browser, baseURL);
-    await third.goto("/en/random-chat");
+    await openAsAdult(third);
     await find(third);
     for (const side of [page, third]) {
       await expect(chatPanel(side)).toBeVisible();
@@ -305,6 +318,178 @@ test.describe("random chat", () => {
     await expect(page.getByRole("button", { name: FIND })).toBeVisible();
     await other.context().close();
     await third.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("Block ends the chat at once for both; the two are not paired again, while a third stranger is", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    // The one blocked chats from an address of their own, to come back from it with a new cookie.
+    const address = otherAddress();
+    const blockedContext = await browser.newContext({
+      baseURL,
+      extraHTTPHeaders: { "X-Forwarded-For": address },
+    });
+    const other = await blockedContext.newPage();
+    await pair(page, other);
+    const hello = unique("Hello there");
+    await box(other).fill(hello);
+    await box(other).press("Enter");
+    await expect(page.locator(".chat-msg--partner", { hasText: hello })).toHaveCount(1);
+
+    await chatPanel(page).getByRole("button", { name: "Block", exact: true }).click();
+    // At once on both sides: the blocker is back at the start (no 3 s wait), told so once the
+    // server has answered; the partner is told the chat is over.
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Blocked" })).toContainText(
+      "You will not be matched with this stranger again.",
+    );
+    await expect(chatPanel(page)).toHaveCount(0);
+    await expect(page.getByRole("button", { name: FIND })).toBeEnabled();
+    await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible({
+      timeout: 2000,
+    });
+    await expect(box(other)).toBeDisabled();
+
+    // Both look again: they are kept apart.
+    await find(page);
+    await expect(page.getByText(WORDS.en.looking)).toBeVisible();
+    await chatPanel(other).getByRole("button", { name: "Next", exact: true }).click();
+    await expect(other.getByText(WORDS.en.looking)).toBeVisible();
+    await page.waitForTimeout(1500);
+    for (const side of [page, other]) {
+      await expect(chatPanel(side)).toHaveCount(0);
+      await expect(side.getByText(WORDS.en.looking)).toBeVisible();
+    }
+    await other.getByRole("button", { name: "Cancel" }).click();
+    await expect(other.getByRole("button", { name: FIND })).toBeVisible();
+
+    // Two who just chatted are kept apart for 20 s anyway; the block is what keeps the blocked
+    // one away when they come back in a new private window (new cookie, same address).
+    const again = await blockedContext.browser()?.newContext({
+      baseURL,
+      extraHTTPHeaders: { "X-Forwarded-For": address },
+    });
+    if (!again) throw new Error("no browser");
+    const returning = await again.newPage();
+    await openAsAdult(returning);
+    await find(returning);
+    await expect(returning.getByText(WORDS.en.looking)).toBeVisible();
+    await page.waitForTimeout(1500);
+    await expect(chatPanel(page)).toHaveCount(0);
+    await expect(chatPanel(returning)).toHaveCount(0);
+
+    // A third stranger is paired with the blocker straight away; the blocked one still waits.
+    const third = await stranger(browser, baseURL);
+    await openAsAdult(third);
+    await find(third);
+    for (const side of [page, third]) {
+      await expect(chatPanel(side)).toBeVisible();
+    }
+    await expect(returning.getByText(WORDS.en.looking)).toBeVisible();
+    await expect(chatPanel(returning)).toHaveCount(0);
+
+    await page.getByRole("button", { name: "End chat" }).click();
+    await returning.getByRole("button", { name: "Cancel" }).click();
+    await expect(returning.getByRole("button", { name: FIND })).toBeVisible();
+    await Promise.all([blockedContext.close(), again.close(), third.context().close()]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("End & report ends the chat in one tap and reports the partner's last message; an operator bans its sender from the queue", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    const endReport = chatPanel(page).getByRole("button", { name: "End & report" });
+    // Nothing from the partner yet: nothing to report, and the button says why.
+    await expect(endReport).toBeDisabled();
+    await expect(endReport).toHaveAccessibleDescription(
+      "End & report needs a message from your partner to report.",
+    );
+    const first = unique("Hi, nice to meet you");
+    const last = unique("Send me a gift card and I will double it");
+    for (const text of [first, last]) {
+      await box(other).fill(text);
+      await box(other).press("Enter");
+      await expect(page.locator(".chat-msg--partner", { hasText: text })).toHaveCount(1);
+    }
+    await box(page).fill(unique("No thanks"));
+    await box(page).press("Enter");
+    await expect(page.locator(".chat-msg--me")).toHaveCount(1);
+
+    // One tap: the chat is over for both, and the report of the partner's last line is open,
+    // quoting it (the chat is no longer on screen).
+    await endReport.click();
+    const dialog = page.getByRole("dialog", { name: "Report this message" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("The chat has ended.");
+    await expect(dialog).toContainText(last);
+    await expect(dialog).not.toContainText(first);
+    await expect(chatPanel(page)).toHaveCount(0);
+    await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+    await dialog.getByRole("radio", { name: "Scam" }).click();
+    await dialog.getByRole("button", { name: "Submit report" }).click();
+    // The toast comes with the server's answer.
+    await expect(
+      page.locator("[data-sonner-toast]").filter({ hasText: "Report submitted" }),
+    ).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("button", { name: FIND })).toBeFocused();
+
+    // The operator finds the report in the queue and bans its sender.
+    const operator = await browser.newContext({
+      baseURL,
+      extraHTTPHeaders: { "X-Forwarded-For": otherAddress() },
+    });
+    const desk = await operator.newPage();
+    const username = await signUp(desk, baseURL);
+    await makeOperator(username);
+    await desk.goto("/en/moderation");
+    const group = desk.getByRole("article").filter({ hasText: last });
+    await expect(group).toHaveAccessibleName(/^Chat visitor \S+…$/);
+    await expect(group).toContainText("Scam × 1");
+    await expect(group).toContainText("1 reporter");
+    await expect(group).not.toContainText(first);
+    const subject = await group.evaluate((element) => element.getAttribute("aria-labelledby"));
+    expect(subject).toMatch(/^mod-visitor-/);
+    const banned = desk.waitForResponse((r) => r.url().includes("/trpc/moderation.ban"));
+    await group.getByRole("button", { name: "Ban from chat" }).click();
+    expect((await banned).status()).toBe(200);
+    await expect(group).toHaveCount(0);
+    await expect(
+      desk.locator("[data-sonner-toast]").filter({ hasText: "banned from chat" }),
+    ).toBeVisible();
+    await desk.reload();
+    await expect(desk.getByRole("heading", { level: 1, name: "Moderation" })).toBeVisible();
+    await expect(group).toHaveCount(0);
+    const action = desk
+      .getByRole("region", { name: "Recent actions" })
+      .getByRole("row")
+      .filter({ hasText: "Banned" })
+      .filter({ hasText: username });
+    await expect(action).toHaveCount(1);
+
+    // The sender now finds chat paused for them, for an hour (a first ban).
+    await other.reload();
+    await expect(other.getByText("Chat restricted").first()).toBeVisible();
+    await expect(other.getByText(/You can chat again in about 1 hour\./).first()).toBeVisible();
+    await expect(other.getByRole("button", { name: FIND })).toBeDisabled();
+
+    // Lifted from the recent actions: the sender's next visit asks the server, which says so
+    // (and the ban the page kept in storage is cleared with it).
+    const lifted = desk.waitForResponse((r) => r.url().includes("/trpc/moderation.unban"));
+    await action.getByRole("button", { name: "Lift ban" }).click();
+    expect((await lifted).status()).toBe(200);
+    await other.reload();
+    await expect(other.getByRole("button", { name: FIND })).toBeEnabled();
+    await expect(other.getByText("Chat restricted")).toHaveCount(0);
+    await Promise.all([operator.close(), other.context().close()]);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -366,7 +551,7 @@ test.describe("random chat", () => {
   });
 
   test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {
-    await page.goto("/zh/random-chat");
+    await openAsAdult(page, "zh");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(page.getByRole("heading", { level: 1, name: "隨機聊天" })).toBeVisible();
     await expect(page.getByText("對方會看到你來自")).toBeVisible();
@@ -411,12 +596,12 @@ test.describe("random chat, scanned", () => {
     const ghost = await (
       await remote.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": otherAddress() } })
     ).newPage();
-    await ghost.goto("/en/random-chat");
+    await openAsAdult(ghost);
     await find(ghost);
     await expect(ghost.getByText("Looking for someone to chat with…")).toBeVisible();
     ghostBrowser.process().kill("SIGKILL");
 
-    await page.goto("/en/random-chat");
+    await openAsAdult(page);
     await find(page);
     await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
     await page.waitForTimeout(2000);
@@ -424,7 +609,7 @@ test.describe("random chat, scanned", () => {
 
     // A living stranger is matched at once.
     const living = await stranger(browser, baseURL);
-    await living.goto("/en/random-chat");
+    await openAsAdult(living);
     await find(living);
     for (const p of [page, living]) {
       await expect(chatPanel(p)).toBeVisible();

@@ -10,6 +10,16 @@ function countThrows(page: Page): { count: number } {
   return seen;
 }
 
+/**
+ * Answers the question the first throw asks (13 or older, spec: the privacy page's age), as a
+ * visitor would; the question's own screens are tested in safety.e2e.ts.
+ */
+async function answerOldEnough(page: Page): Promise<void> {
+  const question = page.getByRole("dialog", { name: "One question first" });
+  await question.getByRole("button", { name: "I am 13 or older" }).click();
+  await expect(question).toBeHidden();
+}
+
 /** Chromium logs every 4xx answer as a console error; a refusal the page handles is expected. */
 function unexpected(errors: string[]): string[] {
   return errors.filter((text) => !/Failed to load resource.*status of 4\d\d/.test(text));
@@ -138,6 +148,7 @@ test.describe("create page", () => {
 
     const response = page.waitForResponse((r) => r.url().includes("bottles.throw"));
     await page.getByRole("button", { name: "Throw into the Ocean" }).click();
+    await answerOldEnough(page);
     await expect(page.getByRole("button", { name: "Throwing…" })).toBeDisabled();
     await expect(message).toBeDisabled();
     expect((await response).status()).toBe(200);
@@ -159,6 +170,7 @@ test.describe("create page", () => {
     const message = page.getByLabel("Your message", { exact: true });
     await message.fill("you are a fucking idiot");
     await page.getByRole("button", { name: "Throw into the Ocean" }).click();
+    await answerOldEnough(page);
 
     const toast = page.locator("[data-sonner-toast]");
     await expect(toast).toContainText("Content rejected");

@@ -87,6 +87,8 @@ http {
   }
   return {
     url,
+    // The operator CLI runs against the shared database, with a data folder of its own.
+    adminEnv: { ...shared, DATA_DIR: instances[0]?.dataDir ?? dir },
     async stop() {
       nginx.kill("SIGTERM");
       await new Promise((resolve) =>
@@ -103,11 +105,16 @@ http {
 
 /**
  * Starts the site for the whole run, with empty data: one server on a free port, or under
- * E2E_CLUSTER=1 two instances behind nginx.
+ * E2E_CLUSTER=1 two instances behind nginx. Tests find its address in TIDINGS_URL and what the
+ * operator CLI needs in TIDINGS_ADMIN_ENV.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const server =
-    process.env.E2E_CLUSTER === "1" ? await startPairBehindNginx() : await startE2eServer();
+    process.env.E2E_CLUSTER === "1"
+      ? await startPairBehindNginx()
+      : await startE2eServer().then((one) => ({ ...one, adminEnv: { DATA_DIR: one.dataDir } }));
   process.env.TIDINGS_URL = server.url;
+  // What `tidings operator add` needs to reach the site's database (see makeOperator).
+  process.env.TIDINGS_ADMIN_ENV = JSON.stringify(server.adminEnv);
   return () => server.stop();
 }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { expect } from "./fixtures";
 
@@ -39,13 +40,43 @@ export async function throwBottle(
   return body.result.data.id;
 }
 
-/** Creates an account; the page's browser context keeps the session cookie. */
-export async function signUp(page: Page, baseURL: string | undefined): Promise<void> {
+/**
+ * Creates an account; the page's browser context keeps the session cookie. Answers its
+ * username.
+ */
+export async function signUp(page: Page, baseURL: string | undefined): Promise<string> {
+  const username = `reader-${unique()}`;
   const response = await page.request.post("/trpc/auth.signUp", {
     headers: { Origin: baseURL ?? "" },
-    data: { username: `reader-${unique()}`, password: "a long sea-green password" },
+    data: { username, password: "a long sea-green password" },
   });
   expect(response.status(), await response.text()).toBe(200);
+  return username;
+}
+
+/**
+ * Makes an existing account an operator the only way there is: the CLI, `tidings operator add
+ * <username>` (here `bun src/server/main.ts`, the same program), against the e2e site's
+ * database (or the one `siteEnv` names), while the site runs.
+ */
+export async function makeOperator(
+  username: string,
+  siteEnv?: Record<string, string>,
+): Promise<void> {
+  const adminEnv =
+    siteEnv ??
+    (JSON.parse(process.env.TIDINGS_ADMIN_ENV ?? "null") as Record<string, string> | null);
+  if (!adminEnv) throw new Error("TIDINGS_ADMIN_ENV is not set; global-setup did not run");
+  const cli = spawn("bun", ["src/server/main.ts", "operator", "add", username], {
+    env: { ...process.env, ...adminEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  cli.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  cli.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => cli.on("exit", resolve));
+  expect(code, output).toBe(0);
+  expect(output).toContain(`${username} is an operator`);
 }
 
 /**

@@ -146,7 +146,8 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
   const t = useI18n().LL.randomChat;
   // Back at the start after a search or a chat, focus goes to the start button again.
   const [cameBack, setCameBack] = useState(false);
-  // Past the gate just now: focus goes to the start button, which takes the gate's place.
+  // Answered the gate just now: focus goes to what takes its place (the start button, or the
+  // refusal).
   const [answered, setAnswered] = useState(false);
   const age = chat.me?.age;
   const lastPhase = useRef(chat.phase);
@@ -180,7 +181,7 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
       {chat.phase === "idle" && age === "unanswered" && (
         <SafetyGate me={chat.me} onAnswered={() => setAnswered(true)} />
       )}
-      {chat.phase === "idle" && age === "refused" && <ChatRefused />}
+      {chat.phase === "idle" && age === "refused" && <ChatRefused focusOnMount={answered} />}
       {chat.phase === "idle" && age !== "unanswered" && age !== "refused" && (
         <IdleStart
           focusOnMount={cameBack || answered}

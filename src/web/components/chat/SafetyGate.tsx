@@ -1,4 +1,5 @@
 import { Flag, Globe, HeartHandshake, PenLine, Search, ShieldAlert } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { errorMessage } from "../../lib/errors.ts";
@@ -90,11 +91,19 @@ export function SafetyGate({
   );
 }
 
-/** The kind answer to "I am under 18": no chat, and where else to go. */
-export function ChatRefused() {
+/**
+ * The kind answer to "I am under 18": no chat, and where else to go. Given just now
+ * (`focusOnMount`), it takes the focus the answer's button had, which also brings its title
+ * into view on a phone.
+ */
+export function ChatRefused({ focusOnMount = false }: { focusOnMount?: boolean }) {
   const t = useI18n().LL.randomChat.refused;
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusOnMount) box.current?.focus();
+  }, [focusOnMount]);
   return (
-    <div className="chat-gate chat-gate--refused" role="status">
+    <div className="chat-gate chat-gate--refused" role="status" tabIndex={-1} ref={box}>
       <HeartHandshake aria-hidden="true" className="chat-gate__icon" />
       <h3 className="chat-gate__title">{t.title()}</h3>
       <p>{t.body()}</p>

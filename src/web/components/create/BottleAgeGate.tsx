@@ -14,7 +14,7 @@ export function BottleAgeGate({ gate }: { gate: BottleAge }) {
   return (
     <>
       {gate.refused && (
-        <div className="create__age-refused" role="status">
+        <div className="create__age-refused" role="status" tabIndex={-1} ref={gate.refusal}>
           <HeartHandshake aria-hidden="true" />
           <div>
             <p className="create__age-refused-title">{t.refusedTitle()}</p>
@@ -28,6 +28,8 @@ export function BottleAgeGate({ gate }: { gate: BottleAge }) {
           if (!open && !gate.busy) gate.answer(null);
         }}
         className="dialog"
+        // "Under 13": the refusal above the form takes the focus; otherwise Radix's default.
+        returnFocus={() => gate.refusal.current}
       >
         <div className="dialog__icon" aria-hidden="true">
           <LifeBuoy />

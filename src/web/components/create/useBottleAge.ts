@@ -65,6 +65,11 @@ export function useBottleAge() {
   /** The server refused a throw for age (answered elsewhere): the page shows it. */
   const refusedNow = () => utils.bottles.age.setData(undefined, { age: "refused" });
 
+  // The refusal sits above the form, on a phone far above the button just pressed: once it is
+  // drawn, it takes the focus, which brings it into view (and to a screen reader).
+  const refusal = useRef<HTMLDivElement>(null);
+  const showRefusal = () => requestAnimationFrame(() => refusal.current?.focus());
+
   return {
     refused: age.data?.age === "refused",
     asking,
@@ -72,6 +77,8 @@ export function useBottleAge() {
     ensure,
     answer,
     refusedNow,
+    refusal,
+    showRefusal,
   };
 }
 

@@ -94,10 +94,11 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
       const code = appCodeOf(error);
       if (error instanceof AgeGateStop) {
         // Under 13: the page says so above the form. Closed unanswered: nothing to say.
-        form.focus("submit");
+        if (error.standing === "refused") age.showRefusal();
+        else form.focus("submit");
       } else if (code === "AGE_REFUSED") {
         age.refusedNow();
-        form.focus("submit");
+        age.showRefusal();
       } else if (code === "CONTENT_REJECTED") {
         refuse(t.rejectedTitle(), t.rejectedBody());
         form.show([{ field: "message", kind: "rejected" }]);

@@ -9,12 +9,15 @@ import { PageLink } from "../PageLink.tsx";
 import { hasKeptDraft } from "./draft.ts";
 import "./resting.css";
 
-/** Where a visitor may go instead while a part rests: a part that is not the one resting. */
+/**
+ * Where a visitor may go instead while a part rests: a page of another part (`part`), offered
+ * only while that part is on itself.
+ */
 const elsewhere = {
-  chat: { to: "create", icon: PenLine },
-  bottles: { to: "random-chat", icon: MessagesSquare },
-  publicBottles: { to: "discover", icon: Search },
-} as const satisfies Record<Feature, { to: PageSlug; icon: unknown }>;
+  chat: { to: "create", icon: PenLine, part: "bottles" },
+  bottles: { to: "random-chat", icon: MessagesSquare, part: "chat" },
+  publicBottles: { to: "discover", icon: Search, part: "bottles" },
+} as const satisfies Record<Feature, { to: PageSlug; icon: unknown; part: Feature }>;
 
 /**
  * A calm page for a part of the site the operator has switched off for a while: not an error,
@@ -24,6 +27,7 @@ export function RestingPage({ feature }: { feature: Feature }) {
   const { LL } = useI18n();
   const t = LL.resting;
   const other = elsewhere[feature];
+  const otherIsOn = useFeature(other.part);
   return (
     <div className="container--narrow resting">
       <PageIntro title={t[feature].title()}>{t[feature].body()}</PageIntro>
@@ -35,9 +39,11 @@ export function RestingPage({ feature }: { feature: Feature }) {
           <PageLink to="" icon={House} className="button button--primary">
             {LL.common.returnHome()}
           </PageLink>
-          <PageLink to={other.to} icon={other.icon} className="button button--ghost">
-            {t[feature].elsewhere()}
-          </PageLink>
+          {otherIsOn && (
+            <PageLink to={other.to} icon={other.icon} className="button button--ghost">
+              {t[feature].elsewhere()}
+            </PageLink>
+          )}
         </div>
       </section>
     </div>
