@@ -67,6 +67,8 @@ export function SinkDialog({
       </div>
       <Dialog.Title className="dialog__title">{t.sinkTitle()}</Dialog.Title>
       <Dialog.Description className="dialog__body">{t.sinkBody()}</Dialog.Description>
+      {/* Which bottle: the cards look alike but for their words. */}
+      {bottle && <blockquote className="sink-dialog__quote">{bottle.message}</blockquote>}
       <div role="alert" className="form-alert-region">
         {problem && (
           <p className="form-alert">
