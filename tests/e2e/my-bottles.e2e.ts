@@ -316,3 +316,139 @@ test("the header's seven links and its tools fit side by side from 768 px up", a
     }
   }
 });
+
+test("a bottle thrown while signed in on another device is listed here; signed out meanwhile, sinking it is refused in words", async ({
+  page,
+  browser,
+  baseURL,
+  consoleErrors,
+}) => {
+  const account = {
+    username: `writer_${unique()}`.slice(0, 32),
+    password: "a long sea-green password",
+  };
+  const message = `Thrown on my other device ${unique()}`;
+  // The other device: signed up there, the bottle thrown there.
+  const other = await visitorAt(browser, baseURL, IN_TW());
+  for (const [path, data] of [
+    ["auth.signUp", account],
+    [
+      "bottles.throw",
+      {
+        message,
+        // Drifting: it stays out of the other tests' ocean.
+        driftHours: 24,
+        isPublic: false,
+        expiryDays: 7,
+        timeZone: "Asia/Taipei",
+        locale: "en",
+      },
+    ],
+  ] as const) {
+    const response = await other.request.post(`/trpc/${path}`, {
+      data,
+      headers: { Origin: baseURL ?? "" },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+  await other.context().close();
+
+  // This device signs in to the same account and sees it.
+  const signedIn = await page.request.post("/trpc/auth.signIn", {
+    data: account,
+    headers: { Origin: baseURL ?? "" },
+  });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  await page.goto("/en/my-bottles");
+  const card = page.getByRole("article").filter({ hasText: message });
+  await expect(card).toContainText("Drifting until");
+  await expect(card).toContainText("Not found yet");
+
+  // Signed out in the meantime (another tab): the bottle is no longer this visitor's to sink.
+  const signedOut = await page.request.post("/trpc/auth.signOut", {
+    headers: { Origin: baseURL ?? "", "content-type": "application/json" },
+  });
+  expect(signedOut.status()).toBe(200);
+  await card.getByRole("button", { name: "Sink it" }).click();
+  const dialog = page.getByRole("dialog", { name: "Sink this bottle?" });
+  const refused = page.waitForResponse((r) => r.url().includes("bottles.sink"));
+  await dialog.getByRole("button", { name: "Sink it" }).click();
+  expect((await refused).status()).toBe(404);
+  await expect(dialog.getByRole("alert")).toContainText("The bottle could not be sunk");
+  await expect(dialog.getByRole("alert")).toContainText("This bottle is not yours, or it is gone.");
+  await expect(dialog.getByRole("button", { name: "Sink it" })).toBeEnabled();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  // The list was asked for again: signed out, this browser threw nothing.
+  await expect(card).toHaveCount(0);
+  await expect(
+    page.getByRole("heading", { level: 2, name: "You have not thrown a bottle yet" }),
+  ).toBeVisible();
+  // Chromium logs the refused call's 404 itself; nothing else went wrong.
+  expect(consoleErrors.filter((text) => !/status of 404/.test(text))).toEqual([]);
+});
+
+test("the privacy page says what a find counts, in both languages", async ({ page }) => {
+  await page.goto("/en/privacy");
+  await expect(
+    page.getByText(/^Finds: when a visitor finds a bottle we count it once/),
+  ).toBeVisible();
+  await expect(page.getByText(/no finder is ever identified\.$/)).toBeVisible();
+  await page.goto("/zh/privacy");
+  await expect(page.getByText(/^撿到紀錄：有訪客撿到瓶子時，每位訪客只計算一次/)).toBeVisible();
+  await expect(page.getByText(/我們絕不會透露是誰撿到的。$/)).toBeVisible();
+});
+
+test("twenty bottles a page, newest first; the next twenty come on request", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const account = {
+    username: `pager_${unique()}`.slice(0, 32),
+    password: "a long sea-green password",
+  };
+  const post = async (request: APIRequestContext, path: string, data: object) => {
+    const response = await request.post(`/trpc/${path}`, {
+      data,
+      headers: { Origin: baseURL ?? "" },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  // 21 bottles from one account, thrown on five devices (each device's throws are limited),
+  // drifting for a day so they crowd no other test's ocean.
+  const messages: string[] = [];
+  for (let device = 0; device < 5; device++) {
+    const other = await visitorAt(browser, baseURL, `2001:db8:${group()}:${group()}::5`);
+    await post(other.request, device === 0 ? "auth.signUp" : "auth.signIn", account);
+    for (let i = 0; i < (device < 4 ? 5 : 1); i++) {
+      const message = `Bottle ${messages.length + 1} of the pile ${unique()}`;
+      messages.push(message);
+      await post(other.request, "bottles.throw", {
+        message,
+        driftHours: 24,
+        isPublic: false,
+        expiryDays: 7,
+        timeZone: "Asia/Taipei",
+        locale: "en",
+      });
+    }
+    await other.context().close();
+  }
+
+  await post(page.request, "auth.signIn", account);
+  await page.goto("/en/my-bottles");
+  const list = page.getByRole("list", { name: "Your bottles, newest first" });
+  const cards = list.getByRole("article");
+  await expect(cards).toHaveCount(20);
+  await expect(cards.first()).toContainText(messages[20] ?? "");
+  await expect(cards.last()).toContainText(messages[1] ?? "");
+  const more = page.getByRole("button", { name: "Show older bottles" });
+  const answered = page.waitForResponse((r) => r.url().includes("bottles.mine"));
+  await more.click();
+  expect((await answered).status()).toBe(200);
+  await expect(cards).toHaveCount(21);
+  await expect(cards.last()).toContainText(messages[0] ?? "");
+  await expect(more).toHaveCount(0);
+});

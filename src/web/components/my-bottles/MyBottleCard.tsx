@@ -16,7 +16,7 @@ import { countryName, flagOf } from "../../../common/country.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { timeLeftText } from "../chat/time-left.ts";
 import { formatWhen } from "../create/bottle-time.ts";
-import { canSink, stateAt } from "./useMyBottles.ts";
+import { canSink, stateAt } from "./bottle-state.ts";
 
 const stateIcons: Record<BottleState, LucideIcon> = {
   drifting: Hourglass,

@@ -58,8 +58,10 @@ export function SinkDialog({
         if (!open) close();
       }}
       className="dialog sink-dialog"
+      // Its card, or the page when the card has left the list.
       returnFocus={() =>
-        last.current === null ? null : document.getElementById(myBottleHeadingId(last.current))
+        (last.current === null ? null : document.getElementById(myBottleHeadingId(last.current))) ??
+        document.getElementById("main")
       }
     >
       <div className="dialog__icon dialog__icon--danger" aria-hidden="true">

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import type { BottleState, MyBottle } from "../../../common/bottles.ts";
+import type { MyBottle } from "../../../common/bottles.ts";
+import { appCodeOf } from "../../lib/errors.ts";
 import { markFindsSeen } from "../../lib/finds-seen.ts";
 import { trpc } from "../../lib/trpc.ts";
 
@@ -37,23 +38,11 @@ export function useMyBottles() {
           : data,
       );
     },
+    // Not this visitor's (signed out elsewhere) or gone: the list is asked for again.
+    onError: (error) => {
+      if (appCodeOf(error) === "NOT_FOUND") void utils.bottles.mine.invalidate();
+    },
   });
 
   return { list, bottles, sink };
-}
-
-/**
- * The state as of `now`: the server's answer, moved on by the clock while the page stays open
- * (a drifting bottle surfaces, a bottle in the ocean expires).
- */
-export function stateAt(bottle: MyBottle, now: number): BottleState {
-  let state = bottle.state;
-  if (state === "drifting" && bottle.availableAt <= now) state = "ocean";
-  if (state === "ocean" && bottle.expiresAt !== null && bottle.expiresAt <= now) state = "expired";
-  return state;
-}
-
-/** Only a bottle still in the ocean (or on its way there) can be sunk. */
-export function canSink(state: BottleState): boolean {
-  return state === "drifting" || state === "ocean";
 }
