@@ -100,7 +100,7 @@ async function olderThan13(page: Page, baseURL: string | undefined): Promise<voi
   expect(response.status(), await response.text()).toBe(200);
 }
 
-/** What a tRPC query without input answers, asked as the request context's visitor. */
+/** What a tRPC query answers (its input in the path), asked as the request context's visitor. */
 async function query<T>(request: APIRequestContext, path: string): Promise<T> {
   const response = await request.get(`/trpc/${path}`);
   expect(response.status(), await response.text()).toBe(200);
@@ -171,6 +171,18 @@ for (const viewport of VIEWPORTS) {
         await findIt(browser, baseURL, language, IN_US(), message);
         await findIt(browser, baseURL, language, IN_TW(), message, true);
 
+        // Finds are written a moment after discover, by whichever instance served it: the
+        // writer comes back once the server counts both.
+        const since = await page.evaluate(() => Number(localStorage.getItem("my-bottles-seen")));
+        await expect
+          .poll(async () => {
+            const input = encodeURIComponent(JSON.stringify({ since }));
+            return (
+              await query<{ finds: number }>(page.request, `bottles.findsSince?input=${input}`)
+            ).finds;
+          })
+          .toBeGreaterThanOrEqual(2);
+
         // The writer comes back: one toast, with the finds, linking to My bottles.
         const noticed = page.waitForResponse((r) => r.url().includes("bottles.findsSince"));
         await page.goto(`/${language}`);
@@ -217,6 +229,15 @@ for (const viewport of VIEWPORTS) {
         const dialog = page.getByRole("dialog", { name: w.sinkTitle });
         await expect(dialog).toBeVisible();
         await expect(dialog).toContainText(message);
+        // Scanned once it has finished rising and fading in (half-faded colours would fail).
+        await page.evaluate(() =>
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+              .map((a) => a.finished),
+          ),
+        );
         expect(await scan(page, `/${language}/my-bottles with the sink dialog`)).toEqual([]);
         const sunk = page.waitForResponse((r) => r.url().includes("bottles.sink"));
         await dialog.getByRole("button", { name: w.sink }).click();
