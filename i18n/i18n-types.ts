@@ -61,6 +61,10 @@ type RootTranslation = {
 			 */
 			randomChat: string
 			/**
+			 * M​y​ ​b​o​t​t​l​e​s​ ​·​ ​T​i​d​i​n​g​s
+			 */
+			myBottles: string
+			/**
 			 * S​i​g​n​ ​i​n​ ​·​ ​T​i​d​i​n​g​s
 			 */
 			auth: string
@@ -95,6 +99,10 @@ type RootTranslation = {
 		 * R​a​n​d​o​m​ ​C​h​a​t
 		 */
 		randomChat: string
+		/**
+		 * M​y​ ​b​o​t​t​l​e​s
+		 */
+		myBottles: string
 		/**
 		 * A​b​o​u​t
 		 */
@@ -625,6 +633,10 @@ type RootTranslation = {
 				 * D​e​v​i​c​e​ ​i​n​f​o​r​m​a​t​i​o​n​:​ ​y​o​u​r​ ​b​r​o​w​s​e​r​,​ ​o​p​e​r​a​t​i​n​g​ ​s​y​s​t​e​m​ ​a​n​d​ ​l​a​n​g​u​a​g​e​,​ ​s​o​ ​p​a​g​e​s​ ​d​i​s​p​l​a​y​ ​c​o​r​r​e​c​t​l​y​ ​o​n​ ​y​o​u​r​ ​d​e​v​i​c​e​.
 				 */
 				item5: string
+				/**
+				 * F​i​n​d​s​:​ ​w​h​e​n​ ​a​ ​v​i​s​i​t​o​r​ ​f​i​n​d​s​ ​a​ ​b​o​t​t​l​e​ ​w​e​ ​c​o​u​n​t​ ​i​t​ ​o​n​c​e​,​ ​w​i​t​h​ ​o​n​l​y​ ​t​h​e​ ​c​o​u​n​t​r​y​ ​t​h​e​y​ ​f​o​u​n​d​ ​i​t​ ​f​r​o​m​,​ ​s​o​ ​t​h​e​ ​w​r​i​t​e​r​ ​c​a​n​ ​s​e​e​ ​h​o​w​ ​o​f​t​e​n​ ​a​n​d​ ​w​h​e​r​e​ ​i​t​ ​w​a​s​h​e​d​ ​a​s​h​o​r​e​;​ ​n​o​ ​f​i​n​d​e​r​ ​i​s​ ​e​v​e​r​ ​i​d​e​n​t​i​f​i​e​d​.
+				 */
+				item6: string
 			}
 			howWeUseIt: {
 				/**
@@ -684,7 +696,7 @@ type RootTranslation = {
 				 */
 				item2: string
 				/**
-				 * Y​o​u​r​ ​l​a​n​g​u​a​g​e​ ​p​r​e​f​e​r​e​n​c​e​,​ ​w​h​i​c​h​ ​i​s​ ​k​e​p​t​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​l​o​c​a​l​S​t​o​r​a​g​e​ ​r​a​t​h​e​r​ ​t​h​a​n​ ​i​n​ ​a​ ​c​o​o​k​i​e​.
+				 * Y​o​u​r​ ​l​a​n​g​u​a​g​e​ ​p​r​e​f​e​r​e​n​c​e​ ​a​n​d​,​ ​o​n​c​e​ ​y​o​u​ ​h​a​v​e​ ​t​h​r​o​w​n​ ​a​ ​b​o​t​t​l​e​,​ ​t​h​e​ ​t​i​m​e​ ​y​o​u​ ​l​a​s​t​ ​s​a​w​ ​i​t​s​ ​f​i​n​d​s​,​ ​b​o​t​h​ ​k​e​p​t​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​l​o​c​a​l​S​t​o​r​a​g​e​ ​r​a​t​h​e​r​ ​t​h​a​n​ ​i​n​ ​a​ ​c​o​o​k​i​e​.
 				 */
 				item3: string
 				/**
@@ -2392,6 +2404,185 @@ type RootTranslation = {
 			}
 		}
 	}
+	myBottles: {
+		/**
+		 * M​y​ ​b​o​t​t​l​e​s
+		 */
+		title: string
+		/**
+		 * W​h​e​r​e​ ​t​h​e​ ​b​o​t​t​l​e​s​ ​y​o​u​ ​t​h​r​e​w​ ​h​a​v​e​ ​g​o​n​e​:​ ​h​o​w​ ​o​f​t​e​n​ ​t​h​e​y​ ​w​e​r​e​ ​f​o​u​n​d​,​ ​t​h​e​i​r​ ​l​i​k​e​s​ ​a​n​d​ ​t​h​e​ ​s​h​o​r​e​s​ ​t​h​e​y​ ​r​e​a​c​h​e​d​.
+		 */
+		lead: string
+		/**
+		 * E​a​c​h​ ​v​i​s​i​t​o​r​ ​w​h​o​ ​f​i​n​d​s​ ​a​ ​b​o​t​t​l​e​ ​c​o​u​n​t​s​ ​o​n​c​e​,​ ​a​n​d​ ​a​l​l​ ​y​o​u​ ​s​e​e​ ​o​f​ ​t​h​e​m​ ​i​s​ ​t​h​e​i​r​ ​c​o​u​n​t​r​y​.
+		 */
+		privacyNote: string
+		/**
+		 * L​o​o​k​i​n​g​ ​f​o​r​ ​y​o​u​r​ ​b​o​t​t​l​e​s​…
+		 */
+		loading: string
+		/**
+		 * Y​o​u​r​ ​b​o​t​t​l​e​s​ ​c​o​u​l​d​ ​n​o​t​ ​b​e​ ​l​o​a​d​e​d​.
+		 */
+		error: string
+		/**
+		 * Y​o​u​ ​h​a​v​e​ ​n​o​t​ ​t​h​r​o​w​n​ ​a​ ​b​o​t​t​l​e​ ​y​e​t
+		 */
+		empty: string
+		/**
+		 * W​r​i​t​e​ ​a​ ​m​e​s​s​a​g​e​,​ ​t​h​r​o​w​ ​i​t​ ​i​n​t​o​ ​t​h​e​ ​o​c​e​a​n​,​ ​t​h​e​n​ ​c​o​m​e​ ​b​a​c​k​ ​h​e​r​e​ ​t​o​ ​s​e​e​ ​w​h​e​r​e​ ​i​t​ ​w​e​n​t​.
+		 */
+		emptyBody: string
+		/**
+		 * W​r​i​t​e​ ​a​ ​M​e​s​s​a​g​e
+		 */
+		write: string
+		/**
+		 * Y​o​u​r​ ​b​o​t​t​l​e​s​,​ ​n​e​w​e​s​t​ ​f​i​r​s​t
+		 */
+		list: string
+		/**
+		 * T​h​r​o​w​n​ ​{​d​a​t​e​}
+		 * @param {string} date
+		 */
+		thrown: RequiredParams<'date'>
+		state: {
+			/**
+			 * D​r​i​f​t​i​n​g​ ​u​n​t​i​l​ ​{​w​h​e​n​}
+			 * @param {string} when
+			 */
+			drifting: RequiredParams<'when'>
+			/**
+			 * {​l​e​f​t​}​ ​l​e​f​t
+			 * @param {string} left
+			 */
+			driftingLeft: RequiredParams<'left'>
+			/**
+			 * I​n​ ​t​h​e​ ​o​c​e​a​n
+			 */
+			ocean: string
+			/**
+			 * I​n​ ​t​h​e​ ​o​c​e​a​n​ ​u​n​t​i​l​ ​{​w​h​e​n​}
+			 * @param {string} when
+			 */
+			oceanUntil: RequiredParams<'when'>
+			/**
+			 * E​x​p​i​r​e​d​ ​{​w​h​e​n​}
+			 * @param {string} when
+			 */
+			expired: RequiredParams<'when'>
+			/**
+			 * T​a​k​e​n​ ​o​u​t​ ​b​y​ ​t​h​e​ ​m​o​d​e​r​a​t​o​r​s
+			 */
+			hidden: string
+			/**
+			 * S​u​n​k
+			 */
+			sunk: string
+		}
+		stateHint: {
+			/**
+			 * N​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​ ​b​e​f​o​r​e​ ​t​h​e​n​.
+			 */
+			drifting: string
+			/**
+			 * I​t​ ​w​a​s​ ​r​e​p​o​r​t​e​d​ ​o​r​ ​b​r​o​k​e​ ​t​h​e​ ​r​u​l​e​s​,​ ​s​o​ ​n​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​ ​n​o​w​.
+			 */
+			hidden: string
+			/**
+			 * Y​o​u​ ​t​o​o​k​ ​i​t​ ​o​u​t​ ​o​f​ ​t​h​e​ ​o​c​e​a​n​.​ ​N​o​b​o​d​y​ ​c​a​n​ ​f​i​n​d​ ​i​t​ ​a​n​y​ ​m​o​r​e​.
+			 */
+			sunk: string
+		}
+		/**
+		 * P​u​b​l​i​c
+		 */
+		isPublic: string
+		/**
+		 * N​o​t​ ​p​u​b​l​i​c
+		 */
+		isPrivate: string
+		/**
+		 * F​o​u​n​d​ ​{​c​o​u​n​t​}​ ​t​i​m​e​{​{​s​}​}
+		 * @param {number} count
+		 */
+		found: RequiredParams<'count'>
+		/**
+		 * N​o​t​ ​f​o​u​n​d​ ​y​e​t
+		 */
+		notFound: string
+		/**
+		 * {​c​o​u​n​t​}​ ​l​i​k​e​{​{​s​}​}
+		 * @param {number} count
+		 */
+		likes: RequiredParams<'count'>
+		/**
+		 * W​a​s​h​e​d​ ​a​s​h​o​r​e​ ​i​n
+		 */
+		shores: string
+		/**
+		 * {​c​o​u​n​t​r​y​}​,​ ​{​c​o​u​n​t​}​ ​f​i​n​d​{​{​s​}​}
+		 * @param {number} count
+		 * @param {string} country
+		 */
+		shore: RequiredParams<'count' | 'country'>
+		/**
+		 * S​i​n​k​ ​i​t
+		 */
+		sink: string
+		/**
+		 * S​i​n​k​ ​t​h​i​s​ ​b​o​t​t​l​e​?
+		 */
+		sinkTitle: string
+		/**
+		 * I​t​ ​l​e​a​v​e​s​ ​t​h​e​ ​o​c​e​a​n​ ​a​t​ ​o​n​c​e​ ​a​n​d​ ​f​o​r​ ​g​o​o​d​:​ ​n​o​b​o​d​y​ ​w​i​l​l​ ​f​i​n​d​ ​i​t​ ​a​g​a​i​n​.​ ​I​t​s​ ​f​i​n​d​s​ ​a​n​d​ ​l​i​k​e​s​ ​s​t​a​y​ ​h​e​r​e​ ​f​o​r​ ​y​o​u​.
+		 */
+		sinkBody: string
+		/**
+		 * S​i​n​k​i​n​g​…
+		 */
+		sinking: string
+		/**
+		 * Y​o​u​r​ ​b​o​t​t​l​e​ ​h​a​s​ ​s​u​n​k
+		 */
+		sunkToast: string
+		/**
+		 * T​h​e​ ​b​o​t​t​l​e​ ​c​o​u​l​d​ ​n​o​t​ ​b​e​ ​s​u​n​k
+		 */
+		sinkFailed: string
+		/**
+		 * T​h​i​s​ ​b​o​t​t​l​e​ ​i​s​ ​n​o​t​ ​y​o​u​r​s​,​ ​o​r​ ​i​t​ ​i​s​ ​g​o​n​e​.
+		 */
+		sinkGone: string
+		/**
+		 * S​h​o​w​ ​o​l​d​e​r​ ​b​o​t​t​l​e​s
+		 */
+		more: string
+		/**
+		 * L​o​a​d​i​n​g​ ​o​l​d​e​r​ ​b​o​t​t​l​e​s​…
+		 */
+		loadingMore: string
+		notice: {
+			/**
+			 * Y​o​u​r​ ​b​o​t​t​l​e​ ​w​a​s​ ​f​o​u​n​d​ ​{​c​o​u​n​t​}​ ​t​i​m​e​{​{​s​}​}
+			 * @param {number} count
+			 */
+			one: RequiredParams<'count'>
+			/**
+			 * Y​o​u​r​ ​b​o​t​t​l​e​s​ ​w​e​r​e​ ​f​o​u​n​d​ ​{​c​o​u​n​t​}​ ​t​i​m​e​{​{​s​}​}
+			 * @param {number} count
+			 */
+			several: RequiredParams<'count'>
+			/**
+			 * S​e​e​ ​M​y​ ​b​o​t​t​l​e​s
+			 */
+			link: string
+		}
+		/**
+		 * F​o​l​l​o​w​ ​i​t​ ​i​n​ ​M​y​ ​b​o​t​t​l​e​s
+		 */
+		followLink: string
+	}
 }
 
 export type TranslationFunctions = {
@@ -2442,6 +2633,10 @@ export type TranslationFunctions = {
 			 */
 			randomChat: () => LocalizedString
 			/**
+			 * My bottles · Tidings
+			 */
+			myBottles: () => LocalizedString
+			/**
 			 * Sign in · Tidings
 			 */
 			auth: () => LocalizedString
@@ -2476,6 +2671,10 @@ export type TranslationFunctions = {
 		 * Random Chat
 		 */
 		randomChat: () => LocalizedString
+		/**
+		 * My bottles
+		 */
+		myBottles: () => LocalizedString
 		/**
 		 * About
 		 */
@@ -2996,6 +3195,10 @@ export type TranslationFunctions = {
 				 * Device information: your browser, operating system and language, so pages display correctly on your device.
 				 */
 				item5: () => LocalizedString
+				/**
+				 * Finds: when a visitor finds a bottle we count it once, with only the country they found it from, so the writer can see how often and where it washed ashore; no finder is ever identified.
+				 */
+				item6: () => LocalizedString
 			}
 			howWeUseIt: {
 				/**
@@ -3055,7 +3258,7 @@ export type TranslationFunctions = {
 				 */
 				item2: () => LocalizedString
 				/**
-				 * Your language preference, which is kept in your browser's localStorage rather than in a cookie.
+				 * Your language preference and, once you have thrown a bottle, the time you last saw its finds, both kept in your browser's localStorage rather than in a cookie.
 				 */
 				item3: () => LocalizedString
 				/**
@@ -4706,6 +4909,174 @@ export type TranslationFunctions = {
 				noBan: () => LocalizedString
 			}
 		}
+	}
+	myBottles: {
+		/**
+		 * My bottles
+		 */
+		title: () => LocalizedString
+		/**
+		 * Where the bottles you threw have gone: how often they were found, their likes and the shores they reached.
+		 */
+		lead: () => LocalizedString
+		/**
+		 * Each visitor who finds a bottle counts once, and all you see of them is their country.
+		 */
+		privacyNote: () => LocalizedString
+		/**
+		 * Looking for your bottles…
+		 */
+		loading: () => LocalizedString
+		/**
+		 * Your bottles could not be loaded.
+		 */
+		error: () => LocalizedString
+		/**
+		 * You have not thrown a bottle yet
+		 */
+		empty: () => LocalizedString
+		/**
+		 * Write a message, throw it into the ocean, then come back here to see where it went.
+		 */
+		emptyBody: () => LocalizedString
+		/**
+		 * Write a Message
+		 */
+		write: () => LocalizedString
+		/**
+		 * Your bottles, newest first
+		 */
+		list: () => LocalizedString
+		/**
+		 * Thrown {date}
+		 */
+		thrown: (arg: { date: string }) => LocalizedString
+		state: {
+			/**
+			 * Drifting until {when}
+			 */
+			drifting: (arg: { when: string }) => LocalizedString
+			/**
+			 * {left} left
+			 */
+			driftingLeft: (arg: { left: string }) => LocalizedString
+			/**
+			 * In the ocean
+			 */
+			ocean: () => LocalizedString
+			/**
+			 * In the ocean until {when}
+			 */
+			oceanUntil: (arg: { when: string }) => LocalizedString
+			/**
+			 * Expired {when}
+			 */
+			expired: (arg: { when: string }) => LocalizedString
+			/**
+			 * Taken out by the moderators
+			 */
+			hidden: () => LocalizedString
+			/**
+			 * Sunk
+			 */
+			sunk: () => LocalizedString
+		}
+		stateHint: {
+			/**
+			 * Nobody can find it before then.
+			 */
+			drifting: () => LocalizedString
+			/**
+			 * It was reported or broke the rules, so nobody can find it now.
+			 */
+			hidden: () => LocalizedString
+			/**
+			 * You took it out of the ocean. Nobody can find it any more.
+			 */
+			sunk: () => LocalizedString
+		}
+		/**
+		 * Public
+		 */
+		isPublic: () => LocalizedString
+		/**
+		 * Not public
+		 */
+		isPrivate: () => LocalizedString
+		/**
+		 * Found {count} time{{s}}
+		 */
+		found: (arg: { count: number }) => LocalizedString
+		/**
+		 * Not found yet
+		 */
+		notFound: () => LocalizedString
+		/**
+		 * {count} like{{s}}
+		 */
+		likes: (arg: { count: number }) => LocalizedString
+		/**
+		 * Washed ashore in
+		 */
+		shores: () => LocalizedString
+		/**
+		 * {country}, {count} find{{s}}
+		 */
+		shore: (arg: { count: number, country: string }) => LocalizedString
+		/**
+		 * Sink it
+		 */
+		sink: () => LocalizedString
+		/**
+		 * Sink this bottle?
+		 */
+		sinkTitle: () => LocalizedString
+		/**
+		 * It leaves the ocean at once and for good: nobody will find it again. Its finds and likes stay here for you.
+		 */
+		sinkBody: () => LocalizedString
+		/**
+		 * Sinking…
+		 */
+		sinking: () => LocalizedString
+		/**
+		 * Your bottle has sunk
+		 */
+		sunkToast: () => LocalizedString
+		/**
+		 * The bottle could not be sunk
+		 */
+		sinkFailed: () => LocalizedString
+		/**
+		 * This bottle is not yours, or it is gone.
+		 */
+		sinkGone: () => LocalizedString
+		/**
+		 * Show older bottles
+		 */
+		more: () => LocalizedString
+		/**
+		 * Loading older bottles…
+		 */
+		loadingMore: () => LocalizedString
+		notice: {
+			/**
+			 * Your bottle was found {count} time{{s}}
+			 */
+			one: (arg: { count: number }) => LocalizedString
+			/**
+			 * Your bottles were found {count} time{{s}}
+			 */
+			several: (arg: { count: number }) => LocalizedString
+			/**
+			 * See My bottles
+			 */
+			link: () => LocalizedString
+		}
+		/**
+		 * Follow it in My bottles
+		 */
+		followLink: () => LocalizedString
 	}
 }
 

@@ -6,6 +6,7 @@ import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
 import { moderation } from "./pages/moderation";
+import { myBottles } from "./pages/my-bottles";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
@@ -28,6 +29,7 @@ const en = {
       faq: "FAQ · Tidings",
       publicBottles: "Public Bottles · Tidings",
       randomChat: "Random Chat · Tidings",
+      myBottles: "My bottles · Tidings",
       auth: "Sign in · Tidings",
       notFound: "Page not found · Tidings",
       moderation: "Moderation · Tidings",
@@ -39,6 +41,7 @@ const en = {
     create: "Create",
     discover: "Discover",
     randomChat: "Random Chat",
+    myBottles: "My bottles",
     about: "About",
     faq: "FAQ",
     menu: "Menu",
@@ -125,6 +128,7 @@ const en = {
   auth,
   resting,
   moderation,
+  myBottles,
 } satisfies BaseTranslation;
 
 export default en;

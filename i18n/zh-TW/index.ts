@@ -6,6 +6,7 @@ import { discover } from "./pages/discover";
 import { faq } from "./pages/faq";
 import { home } from "./pages/home";
 import { moderation } from "./pages/moderation";
+import { myBottles } from "./pages/my-bottles";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
@@ -27,6 +28,7 @@ const zhTW = {
       faq: "常見問題 · Tidings",
       publicBottles: "公開瓶子 · Tidings",
       randomChat: "隨機聊天 · Tidings",
+      myBottles: "我的瓶子 · Tidings",
       auth: "登入 · Tidings",
       notFound: "找不到頁面 · Tidings",
       moderation: "內容管理 · Tidings",
@@ -38,6 +40,7 @@ const zhTW = {
     create: "寫信",
     discover: "探索",
     randomChat: "隨機聊天",
+    myBottles: "我的瓶子",
     about: "關於",
     faq: "常見問題",
     menu: "選單",
@@ -123,6 +126,7 @@ const zhTW = {
   auth,
   resting,
   moderation,
+  myBottles,
 } satisfies Translation;
 
 export default zhTW;

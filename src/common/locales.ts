@@ -20,6 +20,8 @@ export const pageSlugs = [
   "faq",
   "public-bottles",
   "random-chat",
+  /** The bottles this browser (or the signed-in account) threw, with their finds. */
+  "my-bottles",
   /** Operators only: the server answers 403 to anyone else, and no page links to it for them. */
   "moderation",
 ] as const;

@@ -12,6 +12,7 @@ export const titleKeyOfSlug = {
   faq: "faq",
   "public-bottles": "publicBottles",
   "random-chat": "randomChat",
+  "my-bottles": "myBottles",
   moderation: "moderation",
 } as const satisfies Record<PageSlug, string>;
 export type TitleKey = (typeof titleKeyOfSlug)[PageSlug] | "auth" | "notFound" | "forbidden";

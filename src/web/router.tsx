@@ -28,6 +28,7 @@ const ModerationPage = lazyRouteComponent(
   () => import("./routes/moderation.tsx"),
   "ModerationPage",
 );
+const MyBottlesPage = lazyRouteComponent(() => import("./routes/my-bottles.tsx"), "MyBottlesPage");
 const PrivacyPage = lazyRouteComponent(() => import("./routes/privacy.tsx"), "PrivacyPage");
 const PublicBottlesPage = lazyRouteComponent(
   () => import("./routes/public-bottles.tsx"),
@@ -90,6 +91,8 @@ const routeTree = rootRoute.addChildren([
     page("faq", FaqPage),
     page("public-bottles", resting("publicBottles", PublicBottlesPage)),
     page("random-chat", resting("chat", RandomChatPage)),
+    // Not resting with the bottles: a writer can always see and sink their own.
+    page("my-bottles", MyBottlesPage),
     page("moderation", ModerationPage),
   ]),
 ]);

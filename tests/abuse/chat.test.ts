@@ -4,7 +4,13 @@ import { banFromChat, setBottleHidden } from "../../src/core/admin/operator.ts";
 import { START_RATES } from "../../src/core/chat/start.ts";
 import { SOCKET_LIMITS } from "../../src/server/ws.ts";
 import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
-import { failure, startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
+import {
+  bottleInput,
+  failure,
+  startTestServer,
+  type TestServer,
+  trpcClient,
+} from "../helpers/server.ts";
 
 // Findings 3, 4, 5 and 9 of the abuse review, against the real server and real sockets.
 const GRACE_MS = 300;
@@ -241,14 +247,9 @@ describe("what is kept", () => {
 
   test("a bottle's translation is kept while the bottle is, and forgotten when it is hidden", async () => {
     const writer = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
-    const { id } = await writer.bottles.throw.mutate({
-      message: "海上的軟體瓶子",
-      driftHours: 0,
-      isPublic: true,
-      expiryDays: 7,
-      timeZone: "UTC",
-      locale: "zh-TW",
-    });
+    const { id } = await writer.bottles.throw.mutate(
+      bottleInput("海上的軟體瓶子", { isPublic: true, locale: "zh-TW" }),
+    );
     const reader = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
     expect((await reader.translate.bottle.mutate({ bottleId: id, target: "zh-CN" })).text).toBe(
       "海上的软件瓶子",

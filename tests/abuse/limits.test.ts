@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import {
+  bottleInput,
   CookieJar,
   failure,
   startTestServer,
@@ -176,14 +177,7 @@ describe("an attacker cannot lock the owner out of their own browser", () => {
 });
 
 describe("bottle throws in batches and in parallel", () => {
-  const bottle = (i: number) => ({
-    message: `batch bottle ${i}`,
-    driftHours: 0,
-    isPublic: true,
-    expiryDays: 7,
-    timeZone: "UTC",
-    locale: "en" as const,
-  });
+  const bottle = (i: number) => bottleInput(`batch bottle ${i}`, { isPublic: true });
 
   test("a batch of 40 throws is refused whole; four batches of 10 land at most the limit", async () => {
     const address = nextAddress();

@@ -6,7 +6,7 @@ import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
 import { type ChatTester, chatTester, sleep } from "../helpers/chat.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
-import { CookieJar, failure, trpcClient } from "../helpers/server.ts";
+import { bottleInput, CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
@@ -237,14 +237,9 @@ describe("two instances, one site", () => {
 
   test("a bottle thrown on one instance is discovered on the other", async () => {
     const writer = trpcClient(one.url, { "X-Forwarded-For": nextAddress() });
-    const { id } = await writer.bottles.throw.mutate({
-      message: "Across two instances and one ocean",
-      driftHours: 0,
-      isPublic: true,
-      expiryDays: 7,
-      timeZone: "UTC",
-      locale: "en",
-    });
+    const { id } = await writer.bottles.throw.mutate(
+      bottleInput("Across two instances and one ocean", { isPublic: true }),
+    );
     const reader = trpcClient(two.url, { "X-Forwarded-For": nextAddress() });
     const found = await reader.bottles.discover.query();
     expect(found.bottle?.id).toBe(id);

@@ -17,6 +17,7 @@ const pages = [
   "/faq",
   "/public-bottles",
   "/random-chat",
+  "/my-bottles",
   "/nowhere",
 ];
 

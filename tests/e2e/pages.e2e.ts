@@ -11,6 +11,7 @@ const pages = [
   "/faq",
   "/public-bottles",
   "/random-chat",
+  "/my-bottles",
 ];
 
 for (const viewport of [

@@ -11,6 +11,7 @@ test.describe("header", () => {
     for (const [name, path] of [
       ["Create", "/en/create"],
       ["Discover", "/en/discover"],
+      ["My bottles", "/en/my-bottles"],
       ["Random Chat", "/en/random-chat"],
       ["About", "/en/about"],
       ["FAQ", "/en/faq"],
@@ -53,7 +54,7 @@ test.describe("mobile menu", () => {
     await toggle.click();
     await expect(toggle).toHaveAttribute("aria-expanded", "true");
     const menu = page.getByRole("navigation", { name: "Menu" });
-    await expect(menu.getByRole("link")).toHaveCount(6);
+    await expect(menu.getByRole("link")).toHaveCount(7);
     await menu.getByRole("link", { name: "FAQ" }).click();
     await expect(page).toHaveURL("/en/faq");
     await expect(menu).toBeHidden();

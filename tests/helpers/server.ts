@@ -148,3 +148,16 @@ export async function failure(
 export async function rows<T>(server: TestServer, query: RawBuilder<T>): Promise<T[]> {
   return (await query.execute(server.app.services.db)).rows;
 }
+
+/** What the create page sends for a bottle: visible at once, private, a week to live. */
+export function bottleInput(message: string, extra: Record<string, unknown> = {}) {
+  return {
+    message,
+    driftHours: 0,
+    isPublic: false,
+    expiryDays: 7,
+    timeZone: "UTC",
+    locale: "en" as const,
+    ...extra,
+  };
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import {
+  bottleInput,
   CookieJar,
   failure,
   rows,
@@ -30,15 +31,8 @@ function visitor(address = `198.51.100.${++n}`, locale = "en") {
   return trpcClient(server.url, { "X-Forwarded-For": address, "x-tidings-locale": locale }, jar);
 }
 
-const bottle = (message: string, extra: Record<string, unknown> = {}) => ({
-  message,
-  driftHours: 0,
-  isPublic: false,
-  expiryDays: 7,
-  timeZone: "Asia/Taipei",
-  locale: "en" as const,
-  ...extra,
-});
+const bottle = (message: string, extra: Record<string, unknown> = {}) =>
+  bottleInput(message, { timeZone: "Asia/Taipei", ...extra });
 
 /** Discovers until the given message turns up (the pick is random among the newest 50). */
 async function discoverUntil(api: ReturnType<typeof visitor>, message: string, tries = 40) {

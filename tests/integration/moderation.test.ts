@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setOperator } from "../../src/core/admin/queue.ts";
 import {
+  bottleInput,
   CookieJar,
   failure,
   startTestServer,
@@ -33,14 +34,7 @@ async function account(username: string, operator = false) {
   return b;
 }
 
-const bottle = (message: string) => ({
-  message,
-  driftHours: 0,
-  isPublic: true,
-  expiryDays: 7,
-  timeZone: "UTC",
-  locale: "en" as const,
-});
+const bottle = (message: string) => bottleInput(message, { isPublic: true });
 
 describe("who may moderate", () => {
   test("an operator may; a signed-in visitor gets 403, an anonymous one 401", async () => {

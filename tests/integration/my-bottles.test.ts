@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import {
+  bottleInput,
   CookieJar,
   failure,
   rows,
@@ -24,15 +25,8 @@ function browser(address = `203.0.113.${++n}`, jar = new CookieJar()) {
   return trpcClient(server.url, { "X-Forwarded-For": address }, jar);
 }
 
-const bottle = (message: string, extra: Record<string, unknown> = {}) => ({
-  message,
-  driftHours: 0,
-  isPublic: false,
-  expiryDays: 7,
-  timeZone: "Asia/Taipei",
-  locale: "en" as const,
-  ...extra,
-});
+const bottle = (message: string, extra: Record<string, unknown> = {}) =>
+  bottleInput(message, { timeZone: "Asia/Taipei", ...extra });
 
 /** Discovers until the bottle turns up (other tests' bottles float in the same ocean). */
 async function discoverUntil(api: ReturnType<typeof browser>, id: number, tries = 60) {

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
-import { failure, startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
+import {
+  bottleInput,
+  failure,
+  startTestServer,
+  type TestServer,
+  trpcClient,
+} from "../helpers/server.ts";
 
 // The safety rules a visitor meets (issue: trust and safety), on whichever engine the suites
 // run on: the age gates, blocks, links and contact details, repeats and mutes, child safety.
@@ -79,14 +85,7 @@ describe("the age gates", () => {
       "X-Forwarded-For": nextAddress(),
       Cookie: `visitor=${visitorId()}`,
     });
-    const bottle = {
-      message: "Hello ocean",
-      driftHours: 0,
-      isPublic: false,
-      expiryDays: 7,
-      timeZone: "UTC",
-      locale: "en" as const,
-    };
+    const bottle = bottleInput("Hello ocean");
     expect(await api.bottles.age.query()).toEqual({ age: "unanswered" });
     expect(await api.bottles.confirmAge.mutate({ atLeast13: false })).toEqual({ age: "refused" });
     expect((await failure(api.bottles.throw.mutate(bottle))).data.appCode).toBe("AGE_REFUSED");
@@ -175,21 +174,13 @@ describe("repeats and mutes", () => {
       "X-Forwarded-For": nextAddress(),
       Cookie: `visitor=${visitorId()}`,
     });
-    const bottle = (message: string) => ({
-      message,
-      driftHours: 0,
-      isPublic: false,
-      expiryDays: 7,
-      timeZone: "UTC",
-      locale: "en" as const,
-    });
     for (const message of ["Same words again", "same words, again!", "SAME WORDS AGAIN"]) {
-      await api.bottles.throw.mutate(bottle(message));
+      await api.bottles.throw.mutate(bottleInput(message));
     }
-    expect((await failure(api.bottles.throw.mutate(bottle("Same words again")))).data.appCode).toBe(
-      "SPAM_REPEATED",
-    );
-    expect((await api.bottles.throw.mutate(bottle("Something new"))).id).toBeGreaterThan(0);
+    expect(
+      (await failure(api.bottles.throw.mutate(bottleInput("Same words again")))).data.appCode,
+    ).toBe("SPAM_REPEATED");
+    expect((await api.bottles.throw.mutate(bottleInput("Something new"))).id).toBeGreaterThan(0);
   });
 });
 

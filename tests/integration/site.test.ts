@@ -47,6 +47,7 @@ describe("redirects", () => {
       "faq",
       "public-bottles",
       "random-chat",
+      "my-bottles",
     ]) {
       const response = await get(`/${slug}`, { "Accept-Language": "zh-TW" });
       expect(response.status).toBe(301);
@@ -76,6 +77,7 @@ describe("pages", () => {
         "/faq",
         "/public-bottles",
         "/random-chat",
+        "/my-bottles",
       ]) {
         const response = await get(`/${prefix}${slug}`);
         expect(response.status).toBe(200);
@@ -90,6 +92,12 @@ describe("pages", () => {
   test("titles are localized and the operator's settings are embedded", async () => {
     const zh = await (await get("/zh/faq")).text();
     expect(zh).toContain("<title>常見問題 · Tidings</title>");
+    expect(await (await get("/zh/my-bottles")).text()).toContain(
+      "<title>我的瓶子 · Tidings</title>",
+    );
+    expect(await (await get("/en/my-bottles")).text()).toContain(
+      "<title>My bottles · Tidings</title>",
+    );
     expect(zh).toContain('"contactEmail":"hello@tidings.example.org"');
   });
 

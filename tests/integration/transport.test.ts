@@ -14,7 +14,7 @@ import type { Server } from "bun";
 import { z } from "zod";
 import { handleTrpcHttp, MAX_BATCH_SIZE } from "../../src/server/trpc/http.ts";
 import { createTrpcWebSocketHandler, type SocketData } from "../../src/server/trpc/ws-adapter.ts";
-import { startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
+import { bottleInput, startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
 
 // A toy transformer: if either transport skipped it, answers would lose their wrapping.
 const wrapping = {
@@ -257,14 +257,7 @@ describe("the site's tRPC endpoint", () => {
     const paths = Array(11).fill("bottles.throw").join(",");
     const input: Record<number, unknown> = {};
     for (let i = 0; i < 11; i++) {
-      input[i] = {
-        message: `batch ${i}`,
-        driftHours: 0,
-        isPublic: true,
-        expiryDays: 7,
-        timeZone: "UTC",
-        locale: "en",
-      };
+      input[i] = bottleInput(`batch ${i}`, { isPublic: true });
     }
     const response = await fetch(`${server.url}/trpc/${paths}?batch=1`, {
       method: "POST",

@@ -57,6 +57,7 @@ describe("path resolution", () => {
       "faq",
       "public-bottles",
       "random-chat",
+      "my-bottles",
     ]) {
       expect(resolvePath(`/${slug}`)).toEqual({ kind: "redirect", location: `/en/${slug}` });
     }

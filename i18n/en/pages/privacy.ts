@@ -20,6 +20,8 @@ export const privacy = {
         "Usage data: the pages you visit and actions such as likes and reports, so we can keep the site running and improve it.",
       item5:
         "Device information: your browser, operating system and language, so pages display correctly on your device.",
+      item6:
+        "Finds: when a visitor finds a bottle we count it once, with only the country they found it from, so the writer can see how often and where it washed ashore; no finder is ever identified.",
     },
     howWeUseIt: {
       title: "How we use your information",
@@ -42,7 +44,7 @@ export const privacy = {
       item2:
         "A session cookie when you sign in, so you stay signed in while you like and report bottles.",
       item3:
-        "Your language preference, which is kept in your browser's localStorage rather than in a cookie.",
+        "Your language preference and, once you have thrown a bottle, the time you last saw its finds, both kept in your browser's localStorage rather than in a cookie.",
       note: "You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.",
     },
     otherSites: {

@@ -11,9 +11,9 @@ import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 const SCROLL_THRESHOLD_PX = 10;
 
 /** The header's pages, each named in the dictionary as in page titles ("random-chat": randomChat). */
-const navItems = (["", "create", "discover", "random-chat", "about", "faq"] as const).map(
-  (slug) => ({ slug, key: titleKeyOfSlug[slug] }),
-);
+const navItems = (
+  ["", "create", "discover", "my-bottles", "random-chat", "about", "faq"] as const
+).map((slug) => ({ slug, key: titleKeyOfSlug[slug] }));
 
 function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(false);
@@ -73,7 +73,7 @@ export function Header() {
       <div className="site-header__bar">
         <Link to={localizedPath(prefix, "")} className="brand">
           <Waves aria-hidden="true" className="brand__icon" />
-          <span>Tidings</span>
+          <span className="brand__name">Tidings</span>
         </Link>
         <nav aria-label={LL.nav.main()} className="site-nav">
           <ul className="site-nav__list">{links("site-nav__link")}</ul>

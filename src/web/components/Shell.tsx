@@ -6,6 +6,7 @@ import { aboutMeta, type TitleKey, titleKeyOfSlug } from "../../common/page-meta
 import { LocaleProvider, useI18n } from "../lib/i18n.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
+import { FoundNotice } from "./my-bottles/FoundNotice.tsx";
 
 /** Toasts keep this far from the bottom edge (and from the right on wide screens). */
 const TOAST_OFFSET_PX = 20;
@@ -25,6 +26,7 @@ export function Shell() {
       </main>
       <Footer />
       <Toasts />
+      <FoundNotice />
     </LocaleProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { Send } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -14,6 +14,7 @@ import { useThrowForm } from "../components/create/useThrowForm.ts";
 import { WriterOrigin } from "../components/create/WriterOrigin.tsx";
 import { SubmitRow } from "../components/form/FormParts.tsx";
 import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm.tsx";
+import { useStartFindsClock } from "../components/my-bottles/FoundNotice.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./create.css";
@@ -53,13 +54,24 @@ export function CreatePage() {
   const navigate = useNavigate();
   const later = useLater();
   const [thrown, setThrown] = useState<BottleVariant>();
+  const startFindsClock = useStartFindsClock();
 
   // After the throw: the animation, then the toast, then the discover page (spec 4).
   const onThrown = (hours: number) => {
     setThrown(bottleVariants[Math.floor(Math.random() * bottleVariants.length)] ?? "blue");
+    startFindsClock();
     later(() => {
       toast.success(t.driftingTitle(), {
-        description: hours === 0 ? t.driftingNow() : t.driftingLater({ hours }),
+        description: (
+          <>
+            {hours === 0 ? t.driftingNow() : t.driftingLater({ hours })}{" "}
+            <Link to={localizedPath(prefix, "my-bottles")} className="toast-link">
+              {LL.myBottles.followLink()}
+            </Link>
+          </>
+        ),
+        // Long enough to follow the link after the page has moved on to discover.
+        duration: 8000,
       });
       later(
         () => void navigate({ href: localizedPath(prefix, "discover") }),
