@@ -367,6 +367,9 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   baseURL,
   consoleErrors,
 }) => {
+  // A reader and an operator, each with an account, three reloads and four scans: more than the
+  // default half minute on a busy machine.
+  test.setTimeout(60_000);
   // Three public bottles from one writer; a signed-in reader reports them.
   const texts = {
     hide: `Cheap watches here ${unique()}`,
