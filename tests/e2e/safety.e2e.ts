@@ -367,6 +367,9 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   baseURL,
   consoleErrors,
 }) => {
+  // A reader and an operator, each with an account, two page loads after the actions and two
+  // scans: more than the default half minute on a busy machine.
+  test.setTimeout(60_000);
   // Three public bottles from one writer; a signed-in reader reports them.
   const texts = {
     hide: `Cheap watches here ${unique()}`,
@@ -430,12 +433,8 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   await expect(desk.getByRole("article").first()).toHaveAccessibleName(`Bottle ${ids.urgent}`);
   await expect(urgent.getByRole("button", { name: "Put back" })).toBeVisible();
 
-  const violations = [];
-  for (const width of [390, 1280]) {
-    await desk.setViewportSize({ width, height: 844 });
-    violations.push(...(await scan(desk, `moderation page at ${width} px`)));
-  }
-  expect(violations).toEqual([]);
+  // The queue at 1280 px here; the page at 390 px, in Chinese, further down.
+  expect(await scan(desk, "moderation page with its queue at 1280 px")).toEqual([]);
 
   // Hide: the server answers, the card leaves the queue, and the bottle leaves the ocean.
   const hidden = await answerOf(desk, "moderation.hide", () =>
@@ -481,40 +480,37 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
     rows(ids.hide).getByRole("button", { name: "Put back" }).click(),
   );
   expect(putBack.status).toBe(200);
-  const undone = async () => {
-    await expect(rows(ids.hide)).toHaveCount(2);
-    await expect(rows(ids.hide).first()).toContainText("Put back");
-    await expect(rows(ids.hide).getByRole("button")).toHaveCount(0);
-    await expect(card(ids.hide)).toHaveCount(0);
-  };
-  await undone();
-  await desk.reload();
-  await expect(desk.getByRole("heading", { level: 1, name: "Moderation" })).toBeVisible();
-  await undone();
+  await expect(rows(ids.hide)).toHaveCount(2);
+  await expect(rows(ids.hide).first()).toContainText("Put back");
+  await expect(rows(ids.hide).getByRole("button")).toHaveCount(0);
+  await expect(card(ids.hide)).toHaveCount(0);
   expect(await publicIds(page)).toContain(ids.hide);
 
-  // The recent actions fill a table that scrolls sideways on a phone, with or without a button
-  // in it: the keyboard must still reach it. In Chinese, what came of an action is in Chinese.
+  // Loaded again, on a phone and in Chinese: the undo stands, what came of an action is said
+  // in Chinese, and the recent actions' table (with nothing to undo in it on these rows)
+  // scrolls sideways in its own box, which the keyboard can reach; the page itself does not.
   await desk.setViewportSize({ width: 390, height: 844 });
-  expect(await scan(desk, "moderation page with recent actions at 390 px")).toEqual([]);
-  const sideways = await desk.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    screen: window.innerWidth,
-    table: document.querySelector(".mod-table-scroll")?.scrollWidth ?? 0,
-    box: document.querySelector(".mod-table-scroll")?.clientWidth ?? 0,
-  }));
-  // The page itself never scrolls sideways; the table does, in its box.
-  expect(sideways.page).toBeLessThanOrEqual(sideways.screen);
-  expect(sideways.table).toBeGreaterThan(sideways.box);
   await desk.goto("/zh/moderation");
   const zhRows = (id: number) =>
     desk
       .getByRole("region", { name: "最近的處理" })
       .getByRole("row")
       .filter({ hasText: `bottle:${id}` });
+  await expect(zhRows(ids.hide)).toHaveCount(2);
+  await expect(zhRows(ids.hide).first()).toContainText("放回大海");
+  await expect(zhRows(ids.hide).getByRole("button")).toHaveCount(0);
   await expect(zhRows(ids.dismiss)).toContainText("駁回");
   await expect(zhRows(ids.dismiss)).toContainText("關閉了 1 則檢舉");
   await expect(zhRows(ids.dismiss)).not.toContainText("reports");
+  expect(await scan(desk, "moderation page in Chinese at 390 px")).toEqual([]);
+  const sideways = await desk.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    screen: window.innerWidth,
+    table: document.querySelector(".mod-table-scroll")?.scrollWidth ?? 0,
+    box: document.querySelector(".mod-table-scroll")?.clientWidth ?? 0,
+  }));
+  expect(sideways.page).toBeLessThanOrEqual(sideways.screen);
+  expect(sideways.table).toBeGreaterThan(sideways.box);
   await operator.close();
 
   // Not an operator: the reader gets the forbidden page, and no menu item leads there.
