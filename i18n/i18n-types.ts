@@ -2166,6 +2166,11 @@ type RootTranslation = {
 		 */
 		hidden: string
 		/**
+		 * B​a​n​n​e​d​ ​f​r​o​m​ ​c​h​a​t​ ​u​n​t​i​l​ ​{​w​h​e​n​}
+		 * @param {string} when
+		 */
+		bannedUntil: RequiredParams<'when'>
+		/**
 		 * {​c​o​u​n​t​}​ ​r​e​p​o​r​t​e​r​{​{​s​}​}
 		 * @param {number} count
 		 */
@@ -4683,6 +4688,10 @@ export type TranslationFunctions = {
 		 * Hidden from the ocean
 		 */
 		hidden: () => LocalizedString
+		/**
+		 * Banned from chat until {when}
+		 */
+		bannedUntil: (arg: { when: string }) => LocalizedString
 		/**
 		 * {count} reporter{{s}}
 		 */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setOperator } from "../../src/core/admin/queue.ts";
+import { chatTester } from "../helpers/chat.ts";
 import {
   bottleInput,
   CookieJar,
@@ -89,6 +90,41 @@ describe("the queue", () => {
       ["unhide", `bottle:${plain.id}`, "queue_keeper"],
       ["hide", `bottle:${plain.id}`, "queue_keeper"],
     ]);
+  });
+
+  test("a visitor a child-safety report banned at once shows as banned; a ban from the queue does not escalate them again", async () => {
+    const op = await account("ban_keeper", true);
+    const reporter = chatTester(server.url, { address: "100.81.0.1" });
+    const sender = chatTester(server.url, { address: "100.81.0.2" });
+    try {
+      for (const t of [reporter, sender]) {
+        t.listen();
+        await t.waitFor((e) => e.type === "status");
+      }
+      expect(await reporter.start()).toEqual({ state: "waiting" });
+      expect((await sender.start()).state).toBe("chatting");
+      await reporter.waitFor((e) => e.type === "matched");
+      const message = await sender.api.chat.send.mutate({ content: "which school are you at?" });
+      await reporter.waitFor((e) => e.type === "message" && e.message.id === message.id);
+      await reporter.api.chat.report.mutate({ messageId: message.id, reason: "childSafety" });
+      await sender.waitFor((e) => e.type === "banned");
+
+      const subject = `visitor:${sender.visitorId}` as const;
+      const group = (await op.api.moderation.queue.query()).groups.find(
+        (g) => g.subject === subject,
+      );
+      expect(group).toMatchObject({ kind: "visitor", childSafety: true });
+      const bannedUntil = group?.kind === "visitor" ? group.bannedUntil : null;
+      if (bannedUntil === null) throw new Error("the child-safety report banned no one");
+      expect(bannedUntil).toBeGreaterThan(Date.now());
+      // Confirming the ban keeps the one in force (the first step, an hour), not the next (6 h).
+      expect(await op.api.moderation.ban.mutate({ subject })).toEqual({ until: bannedUntil });
+      const after = await op.api.moderation.queue.query();
+      expect(after.groups.map((g) => g.subject)).not.toContain(subject);
+    } finally {
+      reporter.close();
+      sender.close();
+    }
   });
 
   test("a reader whose reports were dismissed three times stops counting toward hiding a bottle", async () => {

@@ -13,6 +13,7 @@ export const moderation = {
     unsafe: "Word lists: unsafe",
   },
   hidden: "Hidden from the ocean",
+  bannedUntil: "Banned from chat until {when:string}",
   reporters: "{count:number} reporter{{s}}",
   latest: "latest {when:string}",
   reasonsLabel: "Reasons",

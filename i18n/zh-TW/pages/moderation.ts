@@ -14,6 +14,7 @@ export const moderation: Translation["moderation"] = {
     unsafe: "字詞清單：不安全",
   },
   hidden: "已從大海中隱藏",
+  bannedUntil: "禁止聊天至 {when}",
   reporters: "{count} 位檢舉者",
   latest: "最新 {when}",
   reasonsLabel: "原因",

@@ -27,7 +27,14 @@ export type QueueGroup = {
   latestAt: number;
 } & (
   | { kind: "bottle"; subject: `bottle:${number}`; bottleId: number; hidden: boolean }
-  | { kind: "visitor"; subject: `visitor:${string}`; visitorId: string; ipKey: string }
+  | {
+      kind: "visitor";
+      subject: `visitor:${string}`;
+      visitorId: string;
+      ipKey: string;
+      /** When the chat ban in force on them ends (a child-safety report bans at once), or null. */
+      bannedUntil: number | null;
+    }
 );
 
 type Group = Extract<QueueGroup, { kind: "bottle" }> | Extract<QueueGroup, { kind: "visitor" }>;
@@ -41,8 +48,11 @@ function add(group: Group, report: QueuedReport, reporter: string, safe: boolean
   return reporter;
 }
 
-/** The queue of open reports (the moderation page and `tidings reports` read the same). */
-export async function moderationQueue(db: DB, limit = 500): Promise<QueueGroup[]> {
+/**
+ * The queue of open reports (the moderation page and `tidings reports` read the same); with the
+ * running site's bans, each visitor's ban in force too.
+ */
+export async function moderationQueue(db: DB, bans?: ChatBans, limit = 500): Promise<QueueGroup[]> {
   const bottleRows = await db
     .selectFrom("bottle_reports")
     .innerJoin("bottles", "bottles.id", "bottle_reports.bottle_id")
@@ -109,6 +119,7 @@ export async function moderationQueue(db: DB, limit = 500): Promise<QueueGroup[]
       subject,
       visitorId: row.reported_visitor_id,
       ipKey: row.reported_ip_key,
+      bannedUntil: null,
     }));
     const report = {
       id: row.id,
@@ -117,6 +128,11 @@ export async function moderationQueue(db: DB, limit = 500): Promise<QueueGroup[]
       createdAt: row.created_at,
     };
     reporters.add(add(group, report, row.reporter_visitor_id, row.is_safe === 1));
+  }
+  for (const { group } of groups.values()) {
+    if (bans && group.kind === "visitor") {
+      group.bannedUntil = await bans.until(group.visitorId, group.ipKey);
+    }
   }
   return [...groups.values()]
     .map(({ group, reporters }) => ({ ...group, reporters: reporters.size }))
@@ -151,7 +167,8 @@ export function visitorOf(subject: string): string {
 /**
  * Bans a reported chat visitor from the queue, from the address of their latest report and the
  * others seen with them, for as long as their escalation calls for; ends their chat and closes
- * their reports.
+ * their reports. A visitor already banned (a child-safety report bans at once) keeps that ban:
+ * confirming it from the queue must not escalate them a second time for the same reports.
  */
 export async function banQueuedVisitor(
   db: DB,
@@ -167,8 +184,14 @@ export async function banQueuedVisitor(
     .limit(1)
     .executeTakeFirst();
   if (!latest) throw new DomainError("NOT_FOUND", "no reports of this visitor");
-  const banned = await chat.bans.ban(visitorId, latest.reported_ip_key);
-  await chat.broker.ban(banned.keys, banned.until);
+  const inForce = await chat.bans.until(visitorId, latest.reported_ip_key);
+  let banned: { keys: string[]; until: number };
+  if (inForce !== null && inForce > now) {
+    banned = { keys: [], until: inForce };
+  } else {
+    banned = await chat.bans.ban(visitorId, latest.reported_ip_key);
+    await chat.broker.ban(banned.keys, banned.until);
+  }
   await db
     .updateTable("chat_reports")
     .set({ handled_at: now })

@@ -18,7 +18,7 @@ const subjectInput = z.object({ subject: z.string().min(1).max(100) });
 /** The moderation queue and the off switches, for operators only; every action is recorded. */
 export const moderationRouter = router({
   queue: operatorProcedure.query(async ({ ctx }) => ({
-    groups: await moderationQueue(ctx.db),
+    groups: await moderationQueue(ctx.db, ctx.chat.bans),
     features: ctx.features.states,
     actions: await recentActions(ctx.db),
   })),

@@ -7,11 +7,17 @@ import type { Moderation, QueueGroup, Verb } from "./useModeration.ts";
 /** A group's reports shown in full; the rest are counted. */
 const SHOWN_REPORTS = 5;
 
-/** The actions a group offers: a bottle is hidden or put back, a visitor banned or let back. */
-function verbsOf(group: QueueGroup): Verb[] {
+/**
+ * The actions a group offers: a bottle is hidden or put back, a visitor banned or let back. A
+ * visitor already banned is offered only the lift: banning again would escalate them twice.
+ */
+function verbsOf(group: QueueGroup, now: number): Verb[] {
   if (group.kind === "bottle") return [group.hidden ? "unhide" : "hide", "dismiss"];
-  return ["ban", "unban", "dismiss"];
+  return [isBanned(group, now) ? "unban" : "ban", "dismiss"];
 }
+
+const isBanned = (group: QueueGroup, now: number) =>
+  group.kind === "visitor" && group.bannedUntil !== null && group.bannedUntil > now;
 
 /** The actions that take something away are drawn firmer than those that give it back. */
 const firm = new Set<Verb>(["hide", "ban"]);
@@ -34,6 +40,7 @@ export function QueueGroupCard({
   const texts =
     group.kind === "bottle" ? group.reports.slice(0, 1) : group.reports.slice(0, SHOWN_REPORTS);
   const more = group.kind === "bottle" ? 0 : group.reports.length - texts.length;
+  const now = Date.now();
   return (
     <li>
       <article
@@ -59,6 +66,11 @@ export function QueueGroupCard({
             </span>
             {group.kind === "bottle" && group.hidden && (
               <span className="mod-badge">{t.hidden()}</span>
+            )}
+            {group.kind === "visitor" && group.bannedUntil !== null && isBanned(group, now) && (
+              <span className="mod-badge">
+                {t.bannedUntil({ when: moderationTime(group.bannedUntil, locale) })}
+              </span>
             )}
           </p>
           <p className="mod-group__meta">
@@ -88,7 +100,7 @@ export function QueueGroupCard({
         </ul>
         {more > 0 && <p className="mod-group__more">{t.moreReports({ count: more })}</p>}
         <div className="mod-group__actions">
-          {verbsOf(group).map((verb) => {
+          {verbsOf(group, now).map((verb) => {
             const Icon = icons[verb];
             return (
               <button
