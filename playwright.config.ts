@@ -10,7 +10,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A minute per test: the longest flows (block, report and ban, the moderation queue) take 10–17 s
+  // alone and twice that when the two cores are shared with a second instance and nginx.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   reporter: [["list"]],
   use: {
