@@ -2195,36 +2195,6 @@ type RootTranslation = {
 		 * @param {number} count
 		 */
 		moreReports: RequiredParams<'count'>
-		reasons: {
-			/**
-			 * O​f​f​e​n​s​i​v​e​ ​c​o​n​t​e​n​t
-			 */
-			offensive: string
-			/**
-			 * S​p​a​m
-			 */
-			spam: string
-			/**
-			 * I​n​a​p​p​r​o​p​r​i​a​t​e
-			 */
-			inappropriate: string
-			/**
-			 * H​a​r​a​s​s​m​e​n​t
-			 */
-			harassment: string
-			/**
-			 * S​c​a​m
-			 */
-			scam: string
-			/**
-			 * C​h​i​l​d​ ​s​a​f​e​t​y
-			 */
-			childSafety: string
-			/**
-			 * O​t​h​e​r
-			 */
-			other: string
-		}
 		verbs: {
 			/**
 			 * H​i​d​e
@@ -4712,36 +4682,6 @@ export type TranslationFunctions = {
 		 * and {count} more report{{s}}
 		 */
 		moreReports: (arg: { count: number }) => LocalizedString
-		reasons: {
-			/**
-			 * Offensive content
-			 */
-			offensive: () => LocalizedString
-			/**
-			 * Spam
-			 */
-			spam: () => LocalizedString
-			/**
-			 * Inappropriate
-			 */
-			inappropriate: () => LocalizedString
-			/**
-			 * Harassment
-			 */
-			harassment: () => LocalizedString
-			/**
-			 * Scam
-			 */
-			scam: () => LocalizedString
-			/**
-			 * Child safety
-			 */
-			childSafety: () => LocalizedString
-			/**
-			 * Other
-			 */
-			other: () => LocalizedString
-		}
 		verbs: {
 			/**
 			 * Hide

@@ -103,22 +103,39 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
       if (!body) return tooLarge();
       forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
     }
+    return withContext(request, server, cookies, visitor, (context) =>
+      handleTrpcHttp(forwarded, {
+        router: appRouter,
+        endpoint: "/trpc",
+        createContext: context,
+        onError: (error) => errors.trpc(error),
+      }),
+    );
+  }
+
+  /**
+   * Answers with the request's context at hand. Cookies the context sets on the way (a session
+   * refreshed, or found gone) leave with the answer, the last word per cookie counting (sign-out
+   * after a refresh, say).
+   */
+  async function withContext(
+    request: Request,
+    server: AnyServer,
+    cookies: Bun.CookieMap,
+    visitor: Visitor,
+    answer: (context: () => ReturnType<typeof contextFor>) => Promise<Response>,
+  ): Promise<Response> {
     const setCookies = new Map<string, string>();
-    const response = await handleTrpcHttp(forwarded, {
-      router: appRouter,
-      endpoint: "/trpc",
-      createContext: () =>
-        contextFor(
-          services,
-          request,
-          cookies,
-          () => server.requestIP(request)?.address,
-          visitor,
-          setCookies,
-        ),
-      onError: (error) => errors.trpc(error),
-    });
-    // The last word per cookie counts (sign-out after a refresh, say).
+    const response = await answer(() =>
+      contextFor(
+        services,
+        request,
+        cookies,
+        () => server.requestIP(request)?.address,
+        visitor,
+        setCookies,
+      ),
+    );
     for (const line of setCookies.values()) response.headers.append("Set-Cookie", line);
     return response;
   }
@@ -201,21 +218,11 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     cookies: Bun.CookieMap,
     visitor: Visitor,
   ): Promise<Response> {
-    const setCookies = new Map<string, string>();
-    const context = await contextFor(
-      services,
-      request,
-      cookies,
-      () => server.requestIP(request)?.address,
-      visitor,
-      setCookies,
+    return withContext(request, server, cookies, visitor, async (context) =>
+      (await context()).isOperator
+        ? html(resolution, request, 200)
+        : html(resolution, request, 403, true),
     );
-    const response = context.isOperator
-      ? html(resolution, request, 200)
-      : html(resolution, request, 403, true);
-    // A session refreshed (or found gone) on the way keeps its cookie in step.
-    for (const line of setCookies.values()) response.headers.append("Set-Cookie", line);
-    return response;
   }
 
   const log = requestLogger(config.logFormat);

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ChatEvent } from "../../src/common/chat.ts";
 import { banFromChat, setBottleHidden } from "../../src/core/admin/operator.ts";
 import { START_RATES } from "../../src/core/chat/start.ts";
 import { SOCKET_LIMITS } from "../../src/server/ws.ts";
-import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  sleep,
+  visitorId,
+} from "../helpers/chat.ts";
 import {
   bottleInput,
   failure,
@@ -34,18 +40,8 @@ function tester(options: Parameters<typeof chatTester>[1] = {}) {
   open.push(t);
   return t;
 }
-const isType =
-  <T extends ChatEvent["type"]>(type: T) =>
-  (e: ChatEvent): e is Extract<ChatEvent, { type: T }> =>
-    e.type === type;
-
 async function pair() {
-  const a = tester();
-  const b = tester();
-  a.listen();
-  b.listen();
-  await a.waitFor(isType("status"));
-  await b.waitFor(isType("status"));
+  const [a, b] = await Promise.all([listening(tester()), listening(tester())]);
   await a.start();
   await b.start();
   await a.waitFor(isType("matched"));

@@ -3,7 +3,14 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
-import { type ChatTester, chatTester, sleep } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  pairListening,
+  sleep,
+} from "../helpers/chat.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
 import { bottleInput, CookieJar, failure, trpcClient } from "../helpers/server.ts";
@@ -47,22 +54,9 @@ function tester(server: ServerProcess, options: Parameters<typeof chatTester>[1]
   open.push(t);
   return t;
 }
-const isType =
-  <T extends ChatEvent["type"]>(type: T) =>
-  (e: ChatEvent): boolean =>
-    e.type === type;
-
 async function pairAcross() {
-  const a = tester(one);
-  const b = tester(two);
-  a.listen();
-  b.listen();
-  await a.waitFor(isType("status"));
-  await b.waitFor(isType("status"));
-  expect(await a.start()).toEqual({ state: "waiting" });
-  expect((await b.start()).state).toBe("chatting");
-  await a.waitFor(isType("matched"));
-  await b.waitFor(isType("matched"));
+  const [a, b] = await Promise.all([listening(tester(one)), listening(tester(two))]);
+  await pairListening(a, b);
   return { a, b };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import type { BrokerOptions, ChatBroker } from "../../src/core/chat/broker.ts";
 import type { Numbered } from "../../src/core/chat/mailbox.ts";
+import { isType } from "./chat.ts";
 
 /** Options every broker under the contract takes (timings shortened for tests). */
 export type ContractOptions = Pick<
@@ -57,15 +58,10 @@ export function open(b: ChatBroker, id: string, lastEventId?: string | null): Op
   };
 }
 
-const is =
-  <T extends ChatEvent["type"]>(type: T) =>
-  (e: ChatEvent): boolean =>
-    e.type === type;
-
 /** Opens a stream, waits for its first event, and presses start. */
 async function join(b: ChatBroker, id: string, ipKey?: string) {
   const stream = open(b, id);
-  await stream.waitFor(is("status"));
+  await stream.waitFor(isType("status"));
   const status = await b.start(visitor(id, ipKey));
   return { stream, status };
 }
@@ -154,7 +150,7 @@ export function brokerContract(
       withBroker({}, async (b) => {
         const ids = Array.from({ length: 1000 }, (_, i) => `v${i}`);
         const streams = ids.map((id) => open(b, id));
-        await Promise.all(streams.map((s) => s.waitFor(is("status"))));
+        await Promise.all(streams.map((s) => s.waitFor(isType("status"))));
         await Promise.all(ids.map((id) => b.start(visitor(id))));
         const members = new Map<string, string[]>();
         for (const id of ids) {
@@ -230,7 +226,7 @@ export function brokerContract(
       withBroker({}, async (b) => {
         const a = await join(b, "a");
         await join(b, "b");
-        await a.stream.waitFor(is("matched"));
+        await a.stream.waitFor(isType("matched"));
         const mark = a.stream.events.at(-1)?.id ?? "";
         a.stream.stop();
         await b.send("b", "while away 1");
@@ -239,7 +235,7 @@ export function brokerContract(
         await back.waitFor((e) => e.type === "message" && e.message.content === "while away 2");
         expect(back.types()).toEqual(["message", "message"]);
         const fresh = open(b, "a", "nonsense");
-        await fresh.waitFor(is("status"));
+        await fresh.waitFor(isType("status"));
         expect(fresh.events[0]?.event).toMatchObject({
           type: "status",
           status: { state: "chatting" },
@@ -256,7 +252,7 @@ export function brokerContract(
         const p = await join(b, "b");
         const blocked = await b.block("a", Date.now() + 60_000);
         expect(blocked).toMatchObject({ visitorId: "b", ipKey: "ip-b" });
-        await p.stream.waitFor(is("partner-left"));
+        await p.stream.waitFor(isType("partner-left"));
         expect(await b.status("a")).toEqual({ state: "idle" });
         await b.start(visitor("a"));
         await b.start(visitor("b"));
@@ -313,7 +309,7 @@ export function brokerContract(
         a.stream.stop();
         await Bun.sleep(50);
         expect((await b.status("a")).state).toBe("chatting");
-        await p.stream.waitFor(is("partner-left"), 3000);
+        await p.stream.waitFor(isType("partner-left"), 3000);
         expect(await b.status("b")).toEqual({ state: "idle" });
         p.stream.stop();
         await b.start(visitor("never-listens"));
@@ -330,7 +326,7 @@ export function brokerContract(
         a.stream.stop();
         await Bun.sleep(100);
         const back = open(b, "a");
-        await back.waitFor(is("status"));
+        await back.waitFor(isType("status"));
         await Bun.sleep(1500);
         expect((await b.status("a")).state).toBe("chatting");
       }),
@@ -349,8 +345,8 @@ export function brokerContract(
         const y = await join(b, "y", "shared");
         await join(b, "q");
         await b.ban(["ip:shared"], 456);
-        await x.stream.waitFor(is("banned"));
-        await y.stream.waitFor(is("banned"));
+        await x.stream.waitFor(isType("banned"));
+        await y.stream.waitFor(isType("banned"));
         for (const id of ["p", "q"]) expect(await b.status(id)).toEqual({ state: "idle" });
         // Keys that cover one visitor twice tell them once.
         await b.ban(["visitor:x", "ip:shared"], 789);

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
@@ -98,3 +99,24 @@ export function chatTester(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A test for events of one type, narrowing to it. */
+export const isType =
+  <T extends ChatEvent["type"]>(type: T) =>
+  (e: ChatEvent): e is Extract<ChatEvent, { type: T }> =>
+    e.type === type;
+
+/** Subscribes and waits for the first status: from then on the visitor can be paired. */
+export async function listening(t: ChatTester): Promise<ChatTester> {
+  t.listen();
+  await t.waitFor(isType("status"));
+  return t;
+}
+
+/** Two listening visitors paired: the first waits, the second is matched with them at once. */
+export async function pairListening(a: ChatTester, b: ChatTester): Promise<void> {
+  expect(await a.start()).toEqual({ state: "waiting" });
+  expect((await b.start()).state).toBe("chatting");
+  await a.waitFor(isType("matched"));
+  await b.waitFor(isType("matched"));
+}

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ChatEvent, ChatMessage } from "../../src/common/chat.ts";
-import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  pairListening,
+  sleep,
+  visitorId,
+} from "../helpers/chat.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const GRACE_MS = 400;
@@ -20,22 +28,10 @@ function tester(options: Parameters<typeof chatTester>[1] = {}) {
   return t;
 }
 
-const isType =
-  <T extends ChatEvent["type"]>(type: T) =>
-  (e: ChatEvent): e is Extract<ChatEvent, { type: T }> =>
-    e.type === type;
-
 /** Two visitors, listening, paired with each other. */
 async function pair(a = tester({ address: "168.95.1.1" }), b = tester({ address: "8.8.8.8" })) {
-  a.listen();
-  b.listen();
-  await a.waitFor(isType("status"));
-  await b.waitFor(isType("status"));
-  expect(await a.start()).toEqual({ state: "waiting" });
-  const second = await b.start();
-  expect(second.state).toBe("chatting");
-  await a.waitFor(isType("matched"));
-  await b.waitFor(isType("matched"));
+  await Promise.all([listening(a), listening(b)]);
+  await pairListening(a, b);
   return { a, b };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setOperator } from "../../src/core/admin/queue.ts";
-import { chatTester } from "../helpers/chat.ts";
+import { chatTester, listening, pairListening } from "../helpers/chat.ts";
 import {
   bottleInput,
   CookieJar,
@@ -97,13 +97,8 @@ describe("the queue", () => {
     const reporter = chatTester(server.url, { address: "100.81.0.1" });
     const sender = chatTester(server.url, { address: "100.81.0.2" });
     try {
-      for (const t of [reporter, sender]) {
-        t.listen();
-        await t.waitFor((e) => e.type === "status");
-      }
-      expect(await reporter.start()).toEqual({ state: "waiting" });
-      expect((await sender.start()).state).toBe("chatting");
-      await reporter.waitFor((e) => e.type === "matched");
+      await Promise.all([listening(reporter), listening(sender)]);
+      await pairListening(reporter, sender);
       const message = await sender.api.chat.send.mutate({ content: "which school are you at?" });
       await reporter.waitFor((e) => e.type === "message" && e.message.id === message.id);
       await reporter.api.chat.report.mutate({ messageId: message.id, reason: "childSafety" });

@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
-import { type ChatTester, chatTester, sleep, visitorId } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  pairListening,
+  sleep,
+  visitorId,
+} from "../helpers/chat.ts";
 import {
   bottleInput,
   failure,
@@ -30,26 +38,9 @@ function tester(options: Parameters<typeof chatTester>[1] = {}) {
   open.push(t);
   return t;
 }
-const is =
-  <T extends ChatEvent["type"]>(type: T) =>
-  (e: ChatEvent): boolean =>
-    e.type === type;
-
-async function listening(t: ChatTester) {
-  t.listen();
-  await t.waitFor(is("status"));
-  return t;
-}
-
-async function pair(a: ChatTester, b: ChatTester) {
-  expect(await a.start()).toEqual({ state: "waiting" });
-  expect((await b.start()).state).toBe("chatting");
-  await a.waitFor(is("matched"));
-  await b.waitFor(is("matched"));
-}
 
 /** A visitor's events of one type, counted. */
-const count = (t: ChatTester, type: ChatEvent["type"]) => t.events.filter(is(type)).length;
+const count = (t: ChatTester, type: ChatEvent["type"]) => t.events.filter(isType(type)).length;
 
 describe("the age gates", () => {
   test("chat needs the 18-or-older answer; 'under 18' refuses it, and answering again changes nothing", async () => {
@@ -99,9 +90,9 @@ describe("block", () => {
     const address = nextAddress();
     const a = await listening(tester());
     const b = await listening(tester({ address }));
-    await pair(a, b);
+    await pairListening(a, b);
     await a.api.chat.block.mutate();
-    await b.waitFor(is("partner-left"));
+    await b.waitFor(isType("partner-left"));
     expect(await a.start()).toEqual({ state: "waiting" });
     expect(await b.start()).toEqual({ state: "waiting" });
     await sleep(200);
@@ -122,14 +113,17 @@ describe("links and contact details", () => {
     const sender = await listening(tester());
     for (let chat = 1; chat <= 3; chat++) {
       const partner = await listening(tester());
-      await pair(sender, partner);
+      await pairListening(sender, partner);
       const sent = await sender.api.chat.send.mutate({ content: `add me: LINE ID mei_${chat}000` });
       const got = await partner.waitFor((e) => e.type === "message" && e.message.id === sent.id);
       expect(got).toMatchObject({ message: { contact: true } });
       if (chat < 3) await sender.api.chat.end.mutate();
       partner.close();
     }
-    const banned = (await sender.waitFor(is("banned"))) as Extract<ChatEvent, { type: "banned" }>;
+    const banned = (await sender.waitFor(isType("banned"))) as Extract<
+      ChatEvent,
+      { type: "banned" }
+    >;
     expect(banned.until).toBeGreaterThan(Date.now() + 55 * 60_000);
     expect((await failure(sender.start())).data.appCode).toBe("CHAT_BANNED");
   });
@@ -144,7 +138,7 @@ describe("repeats and mutes", () => {
       await spammer.api.chat.end.mutate().catch(() => {});
       const partner = await listening(tester());
       partners.push(partner);
-      await pair(spammer, partner);
+      await pairListening(spammer, partner);
       return partner;
     };
     for (let i = 0; i < 3; i++) {
@@ -161,7 +155,7 @@ describe("repeats and mutes", () => {
     expect((await failure(spammer.api.chat.send.mutate({ content: text }))).data.appCode).toBe(
       "SPAM_REPEATED",
     );
-    const muted = (await spammer.waitFor(is("muted"))) as Extract<ChatEvent, { type: "muted" }>;
+    const muted = (await spammer.waitFor(isType("muted"))) as Extract<ChatEvent, { type: "muted" }>;
     expect(muted.until).toBeGreaterThan(Date.now() + 55 * 60_000);
     const quiet = await spammer.api.chat.send.mutate({ content: "anyone there?" });
     await spammer.waitFor((e) => e.type === "message" && e.message.id === quiet.id);
@@ -188,11 +182,11 @@ describe("child safety", () => {
   test("a child-safety report ends the chat and bans the sender at once", async () => {
     const a = await listening(tester());
     const b = await listening(tester());
-    await pair(a, b);
+    await pairListening(a, b);
     const message = await b.api.chat.send.mutate({ content: "how old are you?" });
     await a.waitFor((e) => e.type === "message" && e.message.id === message.id);
     await a.api.chat.report.mutate({ messageId: message.id, reason: "childSafety" });
-    await b.waitFor(is("banned"));
-    await a.waitFor(is("partner-left"));
+    await b.waitFor(isType("banned"));
+    await a.waitFor(isType("partner-left"));
   });
 });

@@ -19,15 +19,6 @@ export const moderation = {
   reasonsLabel: "Reasons",
   reasonCount: "{reason:string} × {count:number}",
   moreReports: "and {count:number} more report{{s}}",
-  reasons: {
-    offensive: "Offensive content",
-    spam: "Spam",
-    inappropriate: "Inappropriate",
-    harassment: "Harassment",
-    scam: "Scam",
-    childSafety: "Child safety",
-    other: "Other",
-  },
   verbs: {
     hide: "Hide",
     unhide: "Put back",

@@ -20,15 +20,6 @@ export const moderation: Translation["moderation"] = {
   reasonsLabel: "原因",
   reasonCount: "{reason} × {count}",
   moreReports: "還有 {count} 則檢舉",
-  reasons: {
-    offensive: "冒犯性內容",
-    spam: "垃圾訊息",
-    inappropriate: "不當內容",
-    harassment: "騷擾",
-    scam: "詐騙",
-    childSafety: "兒童安全",
-    other: "其他",
-  },
   verbs: {
     hide: "隱藏",
     unhide: "放回大海",

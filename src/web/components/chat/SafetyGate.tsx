@@ -5,6 +5,7 @@ import { countryName, flagOf } from "../../../common/country.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { AgeAnswers } from "../AgeAnswers.tsx";
 import { PageLink } from "../PageLink.tsx";
 import "./safety.css";
 
@@ -68,24 +69,13 @@ export function SafetyGate({
       </ul>
       <fieldset className="chat-gate__answer">
         <legend className="chat-gate__question">{t.question()}</legend>
-        <div className="button-row">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={confirm.isPending}
-            onClick={() => answer(true)}
-          >
-            {t.adult()}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={confirm.isPending}
-            onClick={() => answer(false)}
-          >
-            {t.under18()}
-          </button>
-        </div>
+        <AgeAnswers
+          className="button-row"
+          busy={confirm.isPending}
+          older={t.adult()}
+          younger={t.under18()}
+          onAnswer={answer}
+        />
       </fieldset>
     </div>
   );

@@ -1,6 +1,7 @@
 import { HeartHandshake, LifeBuoy } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useI18n } from "../../lib/i18n.tsx";
+import { AgeAnswers } from "../AgeAnswers.tsx";
 import { Modal } from "../Modal.tsx";
 import type { BottleAge } from "./useBottleAge.ts";
 import "./age.css";
@@ -37,24 +38,13 @@ export function BottleAgeGate({ gate }: { gate: BottleAge }) {
         <Dialog.Title className="dialog__title">{t.title()}</Dialog.Title>
         <Dialog.Description className="dialog__body">{t.body()}</Dialog.Description>
         {/* The likely answer first: it takes the focus. */}
-        <div className="dialog__actions">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={gate.busy}
-            onClick={() => gate.answer(true)}
-          >
-            {t.atLeast13()}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={gate.busy}
-            onClick={() => gate.answer(false)}
-          >
-            {t.under13()}
-          </button>
-        </div>
+        <AgeAnswers
+          className="dialog__actions"
+          busy={gate.busy}
+          older={t.atLeast13()}
+          younger={t.under13()}
+          onAnswer={gate.answer}
+        />
       </Modal>
     </>
   );

@@ -11,13 +11,16 @@ const SHOWN_REPORTS = 5;
  * The actions a group offers: a bottle is hidden or put back, a visitor banned or let back. A
  * visitor already banned is offered only the lift: banning again would escalate them twice.
  */
-function verbsOf(group: QueueGroup, now: number): Verb[] {
+function verbsOf(group: QueueGroup, bannedUntil: number | null): Verb[] {
   if (group.kind === "bottle") return [group.hidden ? "unhide" : "hide", "dismiss"];
-  return [isBanned(group, now) ? "unban" : "ban", "dismiss"];
+  return [bannedUntil === null ? "ban" : "unban", "dismiss"];
 }
 
-const isBanned = (group: QueueGroup, now: number) =>
-  group.kind === "visitor" && group.bannedUntil !== null && group.bannedUntil > now;
+/** When the chat ban in force on a reported visitor ends, or null when none is. */
+function banInForce(group: QueueGroup, now: number): number | null {
+  if (group.kind !== "visitor" || group.bannedUntil === null) return null;
+  return group.bannedUntil > now ? group.bannedUntil : null;
+}
 
 /** The actions that take something away are drawn firmer than those that give it back. */
 const firm = new Set<Verb>(["hide", "ban"]);
@@ -40,7 +43,7 @@ export function QueueGroupCard({
   const texts =
     group.kind === "bottle" ? group.reports.slice(0, 1) : group.reports.slice(0, SHOWN_REPORTS);
   const more = group.kind === "bottle" ? 0 : group.reports.length - texts.length;
-  const now = Date.now();
+  const bannedUntil = banInForce(group, Date.now());
   return (
     <li>
       <article
@@ -67,9 +70,9 @@ export function QueueGroupCard({
             {group.kind === "bottle" && group.hidden && (
               <span className="mod-badge">{t.hidden()}</span>
             )}
-            {group.kind === "visitor" && group.bannedUntil !== null && isBanned(group, now) && (
+            {bannedUntil !== null && (
               <span className="mod-badge">
-                {t.bannedUntil({ when: moderationTime(group.bannedUntil, locale) })}
+                {t.bannedUntil({ when: moderationTime(bannedUntil, locale) })}
               </span>
             )}
           </p>
@@ -82,7 +85,7 @@ export function QueueGroupCard({
         <ul className="mod-group__reasons" aria-label={t.reasonsLabel()}>
           {Object.entries(group.reasons).map(([reason, count]) => (
             <li key={reason} className="mod-reason">
-              {t.reasonCount({ reason: reasonName(LL, reason), count })}
+              {t.reasonCount({ reason: reasonName(LL, group.kind, reason), count })}
             </li>
           ))}
         </ul>
@@ -92,7 +95,8 @@ export function QueueGroupCard({
               <blockquote className="mod-report__text">{report.text}</blockquote>
               {group.kind === "visitor" && (
                 <p className="mod-report__meta">
-                  {reasonName(LL, report.reason)} · {moderationTime(report.createdAt, locale)}
+                  {reasonName(LL, group.kind, report.reason)} ·{" "}
+                  {moderationTime(report.createdAt, locale)}
                 </p>
               )}
             </li>
@@ -100,7 +104,7 @@ export function QueueGroupCard({
         </ul>
         {more > 0 && <p className="mod-group__more">{t.moreReports({ count: more })}</p>}
         <div className="mod-group__actions">
-          {verbsOf(group, now).map((verb) => {
+          {verbsOf(group, bannedUntil).map((verb) => {
             const Icon = icons[verb];
             return (
               <button
@@ -121,8 +125,13 @@ export function QueueGroupCard({
   );
 }
 
-/** A report reason in the page's language (a bottle's and a chat's lists share most names). */
-export function reasonName(LL: TranslationFunctions, reason: string): string {
-  const names: Record<string, () => string> = LL.moderation.reasons;
+/** A report reason in the page's language, named as the reporter's dialog named it. */
+export function reasonName(
+  LL: TranslationFunctions,
+  kind: QueueGroup["kind"],
+  reason: string,
+): string {
+  const names: Record<string, () => string> =
+    kind === "bottle" ? LL.discover.card.reasons : LL.randomChat.reasons;
   return names[reason]?.() ?? reason;
 }
