@@ -147,7 +147,7 @@ export function httpSettings(size: Size): HttpSettings {
     size,
     concurrency: 32,
     warmupMs: { full: 500, quick: 300, smoke: 200 }[size],
-    durationMs: { full: 2000, quick: 1000, smoke: 500 }[size],
+    durationMs: { full: 2000, quick: 1000, smoke: 1000 }[size],
     // Five rounds each in a full run: other work on a shared machine moves single rounds a lot.
     rounds: { full: 5, quick: 2, smoke: 1 }[size],
   };
@@ -187,6 +187,7 @@ export function httpLoad(
 export async function runHttpLoad(what: string, options: HttpLoadOptions): Promise<HttpLoadResult> {
   const r = await runLoad<HttpLoadResult>("load-http.ts", options);
   if (r.answered === 0) problem(`${what}: no request was answered 200`);
+  else if (r.requests === 0) problem(`${what}: no answer came within the measured window`);
   const other = Object.entries(r.statuses).filter(([status]) => status !== "200");
   if (other.length > 0) {
     problem(`${what}: answers other than 200 (${other.map(([s, n]) => `${s}: ${n}`).join(", ")})`);

@@ -1,5 +1,5 @@
 /**
- * `bun run bench [name ...] [--quick | --smoke]`, `bun run bench --notes`
+ * `bun run bench [name ... | --cluster] [--quick | --smoke]`, `bun run bench --notes`
  *
  * Runs the benchmarks (benchmarks/index.ts) in sequence and writes BENCHMARKS.md. Every server
  * under test and every baseline runs as its own process, and so does every load generator;
@@ -9,10 +9,11 @@
  *
  * --quick runs shorter and smaller, for development, and prints the table without writing the
  * file. --smoke runs every benchmark at the smallest size that still exercises it (a few
- * pairs, about a second each, the 10k database; PostgreSQL and Redis ones only with CLUSTER=1
- * or when named), writes nothing, and exits non-zero when a benchmark fails or measured
- * nothing (./scripts/test runs it). --notes runs nothing and writes BENCHMARKS.md again from
- * the figures it records, with the current NOTES.md.
+ * pairs, about a second each, the 10k database), writes nothing, and exits non-zero when a
+ * benchmark fails or measured nothing; ./scripts/test runs it for the benchmarks on one
+ * instance, and under CLUSTER=1 with --cluster for those on PostgreSQL and Redis. --cluster
+ * selects those alone. --notes runs nothing and writes BENCHMARKS.md again from the figures
+ * it records, with the current NOTES.md.
  */
 
 import { readFileSync, writeFileSync } from "node:fs";
@@ -40,18 +41,30 @@ const MD_FILE = join(ROOT, "BENCHMARKS.md");
 const args = process.argv.slice(2);
 const size: Size = args.includes("--smoke") ? "smoke" : args.includes("--quick") ? "quick" : "full";
 const named = args.filter((a) => !a.startsWith("--"));
+const FLAGS = ["--quick", "--smoke", "--cluster", "--notes"];
+for (const flag of args.filter((a) => a.startsWith("--"))) {
+  if (!FLAGS.includes(flag)) {
+    console.error(`unknown option ${flag}; choose from ${FLAGS.join(", ")}`);
+    process.exit(2);
+  }
+}
 for (const name of named) {
   if (!NAMES.includes(name)) {
     console.error(`unknown benchmark ${name}; choose from ${NAMES.join(", ")}`);
     process.exit(2);
   }
 }
-/** Named ones; or all, though a smoke run leaves PostgreSQL and Redis out unless CLUSTER=1. */
+/**
+ * Named ones; with --cluster, those that need PostgreSQL and Redis; otherwise all, but a smoke
+ * run leaves those out (./scripts/test runs them under CLUSTER=1, with --cluster).
+ */
+const clusterOnly = args.includes("--cluster");
+const needsCluster = (b: Benchmark) => b.needs?.includes("cluster") ?? false;
 const selected: Benchmark[] =
   named.length > 0
     ? BENCHMARKS.filter((b) => named.includes(b.name))
-    : BENCHMARKS.filter(
-        (b) => size !== "smoke" || process.env.CLUSTER === "1" || !b.needs?.includes("cluster"),
+    : BENCHMARKS.filter((b) =>
+        clusterOnly ? needsCluster(b) : size !== "smoke" || !needsCluster(b),
       );
 const partial = selected.length < BENCHMARKS.length;
 
@@ -65,17 +78,22 @@ function rewriteNotes(): void {
   console.log("BENCHMARKS.md written again with the notes of NOTES.md; no benchmark ran.");
 }
 
-/** The Node baselines the selected benchmarks need: Express's native part only in a real run. */
-async function installNodeBaselines(): Promise<void> {
+/**
+ * The Node baselines the selected benchmarks need: Express's native part only in a real run.
+ * Answers why they cannot run, if they cannot (a smoke run fails on it: Socket.IO must run).
+ */
+async function installNodeBaselines(): Promise<string | undefined> {
   const needs = new Set(selected.flatMap((b) => b.needs ?? []));
-  if (!needs.has("node") && !needs.has("socket.io")) return;
+  if (!needs.has("node") && !needs.has("socket.io")) return undefined;
   try {
     setNodeBaselines(await ensureNodeBaselines(log, needs.has("node") && size !== "smoke"));
+    return undefined;
   } catch (error) {
     // The rows that compare with Node's libraries are left out and the notes say why.
     const reason = error instanceof Error ? error : new Error(String(error));
     setNodeBaselines(reason);
     console.error(reason);
+    return `the Node baselines (Socket.IO, Express) cannot run: ${reason.message.slice(0, 300)}`;
   }
 }
 
@@ -151,11 +169,12 @@ async function main(): Promise<number> {
       meta[1] = `${previous.replace(/ \(updated .*$/, "").replace(/\.$/, "")} (updated ${date} UTC: ${selected.map((b) => b.name).join(", ")}).`;
     }
   }
-  await installNodeBaselines();
+  const failures: string[] = [];
+  const nodeProblem = await installNodeBaselines();
+  if (nodeProblem) failures.push(nodeProblem);
   // Each app server would otherwise bundle the front end as it starts, seconds each on a
   // busy machine: a smoke run builds it once (full runs keep measuring the server as it was).
   if (size === "smoke") setWebBuild(await writeWebBuild());
-  const failures: string[] = [];
   for (const benchmark of selected) {
     log(`${benchmark.name}…`);
     const started = performance.now();
