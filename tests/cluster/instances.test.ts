@@ -11,22 +11,20 @@ import {
   pairListening,
   sleep,
 } from "../helpers/chat.ts";
-import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
+import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { createPostgresDatabase } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
 import { bottleInput, CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
-if (!TEST_DB_URL || !TEST_REDIS_URL) {
-  throw new Error("TEST_DB_URL and TEST_REDIS_URL are not set: run with CLUSTER=1 ./scripts/test");
-}
 
 let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
 let one: ServerProcess;
 let two: ServerProcess;
 const env = () => ({
   DB_URL: database.url,
-  REDIS_URL: TEST_REDIS_URL ?? "",
+  REDIS_URL: clusterServers?.redisUrl ?? "",
   REDIS_PREFIX: prefix,
   SECRET: secret,
   TRUST_PROXY: "true",
@@ -37,7 +35,8 @@ const secret = randomBytes(24).toString("hex");
 const open: ChatTester[] = [];
 
 beforeAll(async () => {
-  database = await createPostgresDatabase(TEST_DB_URL ?? "");
+  if (!clusterServers) return;
+  database = await createPostgresDatabase(clusterServers.dbUrl);
   // Started together, as a rolling deploy does: they migrate the one database in turn.
   [one, two] = await Promise.all([startServerProcess(env()), startServerProcess(env())]);
 });
@@ -68,7 +67,7 @@ async function health(server: ServerProcess) {
   };
 }
 
-describe("two instances, one site", () => {
+describe.skipIf(withoutClusterServers)("two instances, one site", () => {
   test("visitors on different instances are paired and chat both ways", async () => {
     const { a, b } = await pairAcross();
     const hello = await a.api.chat.send.mutate({ content: "from the first instance" });
