@@ -96,9 +96,21 @@ describe("MemoryRateLimiter", () => {
   test("prune forgets keys whose windows have passed", () => {
     const c = clock();
     const limiter = new MemoryRateLimiter(c.now);
-    for (let i = 0; i < 3; i++) limiter.takeNow(slot("k"));
-    c.advance(61_000);
+    for (let i = 0; i < 3; i++) limiter.takeNow(slot("old"));
+    c.advance(30_000);
+    limiter.takeNow(slot("recent"));
     limiter.prune();
-    limiter.takeNow(slot("k"));
+    // Both windows still run: nothing is forgotten yet.
+    expect(limiter.size).toBe(2);
+    c.advance(30_000);
+    limiter.prune();
+    // "old" acted last 60 s ago (its window has passed); "recent" 30 s ago.
+    expect(limiter.size).toBe(1);
+    c.advance(30_000);
+    limiter.prune();
+    expect(limiter.size).toBe(0);
+    // A forgotten key starts afresh under the same limit.
+    for (let i = 0; i < 3; i++) limiter.takeNow(slot("old"));
+    expect(() => limiter.takeNow(slot("old"))).toThrow(RateLimitedError);
   });
 });

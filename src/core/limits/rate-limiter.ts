@@ -52,6 +52,11 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** Keys remembered now (each an action and who did it); `prune` keeps it bounded. */
+  get size(): number {
+    return this.#hits.size;
+  }
+
   /** Milliseconds until `key` may act again under `rule`; 0 when it may act now. */
   #waitFor({ key, rule }: Slot, at: number): number {
     const times = this.#hits.get(key)?.times;
