@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
+import { VirtualClock } from "../helpers/clock.ts";
 import {
   bottleInput,
   CookieJar,
@@ -7,15 +8,14 @@ import {
   rows,
   startTestServer,
   type TestServer,
-  testClock,
   trpcClient,
 } from "../helpers/server.ts";
 
 const HOUR = 60 * 60 * 1000;
-const clock = testClock(Date.UTC(2026, 0, 15, 2, 0)); // 10:00 in Taipei
+const clock = new VirtualClock(Date.UTC(2026, 0, 15, 2, 0)); // 10:00 in Taipei
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: "true" }, { now: clock.now });
+  server = await startTestServer({ TRUST_PROXY: "true" }, { clock });
 });
 afterAll(() => server.close());
 
@@ -102,7 +102,7 @@ describe("the ocean", () => {
     expect((await reader.bottles.publicList.query()).bottles.map((b) => b.message)).not.toContain(
       "Drifting for two hours",
     );
-    clock.advance(2 * HOUR);
+    clock.jump(2 * HOUR);
     expect(await discoverUntil(reader, "Drifting for two hours")).not.toBeNull();
   });
 
