@@ -146,6 +146,10 @@ describe("the binary", () => {
     const site = await serve(folder);
     const answered: number[] = [];
     let writing = true;
+    let tenAnswered: () => void = () => {};
+    const underWay = new Promise<void>((resolve) => {
+      tenAnswered = resolve;
+    });
     const writer = (async () => {
       let i = 0;
       while (writing) {
@@ -154,13 +158,15 @@ describe("the binary", () => {
           if (response.status === 200) {
             const body = (await response.json()) as { result: { data: { id: number } } };
             answered.push(body.result.data.id);
+            if (answered.length === 10) tenAnswered();
           }
         } catch {
           return; // the server is gone
         }
       }
     })();
-    await Bun.sleep(700);
+    // Killed in the middle of the stream: after ten answers, with the next write under way.
+    await underWay;
     site.process.kill("SIGKILL");
     await site.process.exited;
     writing = false;

@@ -6,9 +6,9 @@ import {
   isType,
   listening,
   pairListening,
-  sleep,
   visitorId,
 } from "../helpers/chat.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
   bottleInput,
   failure,
@@ -24,10 +24,17 @@ const open: ChatTester[] = [];
 beforeAll(async () => {
   server = await startTestServer({ TRUST_PROXY: "true" });
 });
-// Each test's visitors leave: a closed stream takes a waiting visitor out of the pool at once.
+// Each test's visitors leave: a closed stream takes a waiting visitor out of the pool at once,
+// and the next test starts once the server has seen them go.
 afterEach(async () => {
-  for (const t of open.splice(0)) t.close();
-  await sleep(100);
+  const leaving = open.splice(0);
+  for (const t of leaving) t.close();
+  const { broker } = server.app.services.chat;
+  const waiting = async () =>
+    (await Promise.all(leaving.map((t) => broker.status(t.visitorId)))).filter(
+      (status) => status.state === "waiting",
+    ).length;
+  await eventually(async () => (await waiting()) === 0, "the pool without them");
 });
 afterAll(() => server.close());
 
@@ -94,8 +101,8 @@ describe("block", () => {
     await a.api.chat.block.mutate();
     await b.waitFor(isType("partner-left"));
     expect(await a.start()).toEqual({ state: "waiting" });
+    // Both wait, each listening: had they been paired again, b's start would have said so.
     expect(await b.start()).toEqual({ state: "waiting" });
-    await sleep(200);
     expect(count(a, "matched")).toBe(1);
     await b.api.chat.end.mutate();
     // The blocked one again, with a fresh cookie from the same address.
@@ -159,7 +166,10 @@ describe("repeats and mutes", () => {
     expect(muted.until).toBeGreaterThan(Date.now() + 55 * 60_000);
     const quiet = await spammer.api.chat.send.mutate({ content: "anyone there?" });
     await spammer.waitFor((e) => e.type === "message" && e.message.id === quiet.id);
-    await sleep(200);
+    // The partner's own message comes back on their stream after anything relayed before it.
+    const reply = await fifth.api.chat.send.mutate({ content: "hello?" });
+    await fifth.waitFor((e) => e.type === "message" && e.message.id === reply.id);
+    await spammer.waitFor((e) => e.type === "message" && e.message.id === reply.id);
     expect(fifth.events.some((e) => e.type === "message" && e.message.id === quiet.id)).toBe(false);
   });
 
