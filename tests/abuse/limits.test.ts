@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import { VirtualClock } from "../helpers/clock.ts";
@@ -10,6 +10,10 @@ import {
   type TestServer,
   trpcClient,
 } from "../helpers/server.ts";
+
+// Password hashing (and here, many of them) is slow by design: on a busy machine these tests
+// need the room ./scripts/test gives every test, also when run as a bare `bun test`.
+setDefaultTimeout(20_000);
 
 // Findings 1 and 2 of the abuse review, tried as a script would against the real server.
 const clock = new VirtualClock();

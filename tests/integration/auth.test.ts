@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type RawBuilder, sql } from "kysely";
 import type { AppErrorData, FieldIssue } from "../../src/common/errors.ts";
 import { SESSION_LIFETIME_MS } from "../../src/core/auth/sessions.ts";
@@ -11,6 +11,10 @@ import {
   type TestServer,
   trpcClient,
 } from "../helpers/server.ts";
+
+// Password hashing (and here, many of them) is slow by design: on a busy machine these tests
+// need the room ./scripts/test gives every test, also when run as a bare `bun test`.
+setDefaultTimeout(20_000);
 
 const clock = new VirtualClock();
 let server: TestServer;

@@ -1,10 +1,14 @@
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { chatTester } from "../helpers/chat.ts";
+
+// Each operator command starts the binary anew: a second alone, several on a busy machine, so
+// these tests get the room ./scripts/test gives every test, also under a bare `bun test`.
+setDefaultTimeout(20_000);
 
 /**
  * The self-hosted binary, as an operator runs it: built with `bun run build`, started in

@@ -65,6 +65,31 @@ describe("MemoryRateLimiter", () => {
     expect(() => limiter.takeNow(slot("a"))).toThrow(RateLimitedError);
   });
 
+  test("a refund after its key was forgotten gives back nothing and does not fail", async () => {
+    const c = clock();
+    const limiter = new MemoryRateLimiter(c);
+    const taken = limiter.takeNow(slot("k"));
+    c.advance(61_000);
+    limiter.prune();
+    expect(limiter.size).toBe(0);
+    await taken.refund();
+    expect(limiter.size).toBe(0);
+  });
+
+  test("a late refund of an action the window no longer counts frees no place", async () => {
+    const c = clock();
+    const limiter = new MemoryRateLimiter(c);
+    const old = limiter.takeNow(slot("k"));
+    c.advance(61_000);
+    for (let i = 0; i < 3; i++) {
+      limiter.takeNow(slot("k"));
+      c.advance(1000);
+    }
+    await old.refund();
+    // The three recent actions still fill the window.
+    expect(refusal(() => limiter.takeNow(slot("k"))).retryAfterSeconds).toBe(57);
+  });
+
   test("different rules on different keys: each key keeps its own window", () => {
     const c = clock();
     const limiter = new MemoryRateLimiter(c);
