@@ -15,7 +15,8 @@ import {
 // need the room ./scripts/test gives every test, also when run as a bare `bun test`.
 setDefaultTimeout(20_000);
 
-// Findings 1 and 2 of the abuse review, tried as a script would against the real server.
+// Password guessing and sign-ups in batches and in parallel, tried as a script would against
+// the real server: each limit holds however the calls arrive.
 const clock = new VirtualClock();
 let server: TestServer;
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import {
   trpcClient,
 } from "../helpers/server.ts";
 
-// The safety rules a visitor meets (issue: trust and safety), on whichever engine the suites
+// The safety rules a visitor meets, on whichever engine the suites
 // run on: the age gates, blocks, links and contact details, repeats and mutes, child safety.
 let server: TestServer;
 const open: ChatTester[] = [];

@@ -100,7 +100,7 @@ function stall(): { reached: Promise<void>; answer: () => Promise<void> } {
 }
 
 describe("the translate menu's languages", () => {
-  test("are the eight of the spec", () => {
+  test("are eight, in menu order", () => {
     expect([...targetLanguages]).toEqual(["en", "zh-TW", "zh-CN", "ja", "ko", "es", "fr", "de"]);
   });
 });
