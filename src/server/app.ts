@@ -6,12 +6,16 @@ import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { FindCounter } from "../core/bottles/finds.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
-import { purgeSightings } from "../core/chat/bans.ts";
+import { purgeBanHistory, purgeSightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
+import { ChatFloodGate } from "../core/chat/flood.ts";
+import { RepeatMemory } from "../core/chat/repeats.ts";
+import { purgeHandledReports } from "../core/chat/reports.ts";
 import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
+import { purgeAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
@@ -36,8 +40,10 @@ export interface AppOptions {
    * periodic reads of bans and off switches. Tests pass a virtual clock and move it.
    */
   clock?: Time;
-  /** Chat timings, shortened in tests. */
-  chat?: Pick<BrokerOptions, "resumeGraceMs" | "flood" | "meetAgainAfterMs">;
+  /** Chat timings and the flood gate's rules, changed in tests. */
+  chat?: Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs"> & {
+    flood?: ConstructorParameters<typeof ChatFloodGate>[1];
+  };
   /** How often bans written by operator commands are read (10 s). */
   banSyncMs?: number;
   /** How often the operator's off switches are read (5 s). */
@@ -62,7 +68,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     });
   }
   const assets = await loadWebAssets();
-  const shared = await openSharedState(config, db, clock, options.chat);
+  const { flood, ...chatTimings } = options.chat ?? {};
+  const shared = await openSharedState(config, db, clock, chatTimings);
   const { bans } = shared;
   // Blocks last 30 days; a broker in memory starts without them.
   await restoreBlocks(db, shared.broker, now());
@@ -84,7 +91,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       scheduler: clock,
     }),
     devices: new DeviceCookies(config.secret),
-    chat: { broker: shared.broker, bans },
+    chat: { broker: shared.broker, bans, flood: new ChatFloodGate(now, flood) },
+    repeats: new RepeatMemory(now),
     features: new FeatureSwitches(db, config.features),
     now,
   };
@@ -103,13 +111,17 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       return new Response("Internal Server Error", { status: 500 });
     },
   });
-  const pruning = clock.setInterval(() => services.limiter.prune(), 60_000);
+  const pruning = clock.setInterval(() => {
+    services.limiter.prune();
+    services.chat.flood.prune();
+    services.repeats.prune();
+  }, 60_000);
   pruning.unref();
   // The operator's ban and unban commands write to the database from another process.
   const banSync = clock.setInterval(async () => {
     try {
       for (const { key, until } of await bans.refresh()) {
-        await services.chat.broker.ban([key], until);
+        await services.chat.broker.ban([{ key, until }]);
       }
     } catch (error) {
       errors.fault("reading chat bans", error);
@@ -121,7 +133,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     services.features.refresh().catch((error) => errors.fault("reading off switches", error));
   }, options.featureSyncMs ?? 5000);
   featureSync.unref();
-  // Hourly: expired sessions and expired bottles leave the database.
+  // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
+  // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
   const purging = clock.setInterval(
     () => {
       Promise.all([
@@ -129,6 +142,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         purgeExpiredBottles(db, now()),
         purgeSightings(db, now()),
         purgeBlocks(db, now()),
+        purgeBanHistory(db, now()),
+        purgeHandledReports(db, now()),
+        purgeAgeAnswers(db, now()),
       ]).catch((error) => errors.fault("hourly purge", error));
     },
     60 * 60 * 1000,

@@ -6,6 +6,7 @@ import { type ChatTester, chatTester, isType, listening, visitorId } from "../he
 import { eventually } from "../helpers/eventually.ts";
 import {
   bottleInput,
+  bottleWriter,
   failure,
   startTestServer,
   type TestServer,
@@ -102,8 +103,9 @@ describe("chat floods", () => {
     const before = typing().length;
     const started = Date.now();
     let sent = 0;
+    // Frames of ten calls, as many as a frame may hold, as fast as they are answered.
     while (Date.now() - started < 2000) {
-      const calls = Array.from({ length: 50 }, (_, i) =>
+      const calls = Array.from({ length: 10 }, (_, i) =>
         a.api.chat.typing.mutate({ isTyping: i % 2 === 0 }),
       );
       await Promise.allSettled(calls);
@@ -118,7 +120,7 @@ describe("chat floods", () => {
     }
     const seconds = (Date.now() - started) / 1000;
     const received = typing().length - before;
-    expect(sent).toBeGreaterThan(500);
+    expect(sent).toBeGreaterThan(200);
     expect(received).toBeGreaterThanOrEqual(2);
     // Two a second, and the first at once.
     expect(received).toBeLessThanOrEqual(Math.floor(seconds * 2) + 1);
@@ -126,7 +128,7 @@ describe("chat floods", () => {
     b.close();
   });
 
-  test("600 subscriptions in one frame leave one stream: a message arrives once", async () => {
+  test("600 subscriptions in one frame open none; ten in one frame leave one stream: a message arrives once", async () => {
     const { a, b } = await pair();
     const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
       headers: {
@@ -140,21 +142,41 @@ describe("chat floods", () => {
       socket.onopen = () => resolve();
     });
     socket.onmessage = (event) => frames.push(String(event.data));
-    const subscriptions = Array.from({ length: 600 }, (_, i) => ({
-      id: i + 1,
-      method: "subscription",
-      params: { path: "chat.events", input: {} },
-    }));
-    socket.send(JSON.stringify(subscriptions));
-    // Each stream starts with a status event; the last one's says all 600 were handled.
+    const subscriptions = (count: number, from: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: from + i,
+        method: "subscription",
+        params: { path: "chat.events", input: {} },
+      }));
+    /** Resolves once `check` holds, looking again at each frame that arrives. */
     const arrived = (check: () => boolean) =>
       new Promise<void>((resolve) => {
         const look = () => (check() ? resolve() : undefined);
         socket.addEventListener("message", () => queueMicrotask(look));
         look();
       });
+    /** A query sent after everything before it, answered once those have been handled. */
+    let asked = 0;
+    const caughtUp = async () => {
+      const id = `caught-up-${++asked}`;
+      socket.send(JSON.stringify({ id, method: "query", params: { path: "chat.online" } }));
+      await arrived(() => frames.some((f) => f.includes(`"${id}"`)));
+    };
+    socket.send(JSON.stringify(subscriptions(600, 1)));
+    await caughtUp();
+    // Refused whole: one refusal per call, no stream opened.
+    const refusals = frames.filter((f) => !f.includes('"caught-up-'));
+    expect(refusals).toHaveLength(600);
+    expect(refusals.every((f) => f.includes("BAD_REQUEST"))).toBe(true);
+    const unheard = await a.api.chat.send.mutate({ content: "to nobody yet" });
+    // The partner's own stream has it; this socket, with no stream, has nothing to hand on.
+    await b.waitFor((e) => e.type === "message" && e.message.id === unheard.id);
+    await caughtUp();
+    expect(frames.some((f) => f.includes("to nobody yet"))).toBe(false);
+    socket.send(JSON.stringify(subscriptions(10, 1000)));
+    // Each stream starts with a status event; the last one's says all ten were handled.
     await arrived(() =>
-      frames.some((f) => f.startsWith('{"id":600,') && f.includes('"type":"status"')),
+      frames.some((f) => f.startsWith('{"id":1009,') && f.includes('"type":"status"')),
     );
     const before = frames.length;
     await a.api.chat.send.mutate({ content: "just once" });
@@ -163,8 +185,6 @@ describe("chat floods", () => {
     await arrived(() => frames.slice(before).some((f) => f.includes("and then this")));
     const deliveries = frames.slice(before).filter((f) => f.includes("just once"));
     expect(deliveries).toHaveLength(1);
-    // Each replaced stream was started and stopped; none stayed open.
-    expect(frames.length).toBeLessThan(600 * 4);
     socket.close();
     a.close();
     b.close();
@@ -227,18 +247,18 @@ describe("presence", () => {
     // Earlier tests' visitors leave first, once their grace period has run out.
     await eventually(empty, "the earlier visitors gone");
     const { a, b } = await pair();
-    // Fifty who start and never open a stream, all at once.
-    await Promise.all(
+    // Fifty who start and never open a stream, all at once: each joins the pool (a count taken
+    // now would depend on how many have already outlived the grace period on a busy machine).
+    const started = await Promise.all(
       Array.from({ length: 50 }, async () => {
         const api = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
         await api.chat.confirmAge.mutate({ adult: true });
-        await api.chat.start.mutate();
+        return api.chat.start.mutate();
       }),
     );
+    expect(started.every((status) => status.state === "waiting")).toBe(true);
     a.close();
     b.close();
-    const during = await health();
-    expect(during.present).toBeGreaterThanOrEqual(50);
     // Settles once the grace period has run out for everyone (slower on a loaded machine).
     expect(await eventually(empty, "everyone gone")).toMatchObject({
       chats: 0,
@@ -262,7 +282,7 @@ describe("what is kept", () => {
   });
 
   test("a bottle's translation is kept while the bottle is, and forgotten when it is hidden", async () => {
-    const writer = trpcClient(server.url, { "X-Forwarded-For": nextAddress() });
+    const writer = await bottleWriter(server.url, { "X-Forwarded-For": nextAddress() });
     const { id } = await writer.bottles.throw.mutate(
       bottleInput("海上的軟體瓶子", { isPublic: true, locale: "zh-TW" }),
     );

@@ -8,7 +8,7 @@ import { clusterServers, withoutClusterServers } from "../helpers/cluster-server
 import { createPostgresDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
-import { bottleInput, CookieJar, failure, trpcClient } from "../helpers/server.ts";
+import { bottleInput, bottleWriter, CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
@@ -226,7 +226,7 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
   }, 20_000);
 
   test("a bottle thrown on one instance is discovered on the other", async () => {
-    const writer = trpcClient(one.url, { "X-Forwarded-For": nextAddress() });
+    const writer = await bottleWriter(one.url, { "X-Forwarded-For": nextAddress() });
     const { id } = await writer.bottles.throw.mutate(
       bottleInput("Across two instances and one ocean", { isPublic: true }),
     );

@@ -25,7 +25,7 @@ function limiter(start = 1_000_000) {
   return { limits: new RedisRateLimiter(redis, prefix, clock), clock, redis, prefix };
 }
 
-async function waitOf(promise: Promise<unknown>): Promise<number> {
+async function waitOf(promise: Promise<unknown>): Promise<number | undefined> {
   try {
     await promise;
   } catch (error) {

@@ -88,6 +88,7 @@ describe("the site's own timers, on its clock", () => {
     const jar = new CookieJar();
     const writer = trpcClient(server.url, { "X-Forwarded-For": nextAddress() }, jar);
     await writer.auth.signUp.mutate({ username: "hourly_purge", password: "long-enough-pw" });
+    await writer.bottles.confirmAge.mutate({ atLeast13: true });
     const { id } = await writer.bottles.throw.mutate(
       bottleInput("Gone by the purge", { expiryDays: 1 }),
     );
