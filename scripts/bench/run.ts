@@ -33,7 +33,7 @@ import {
 } from "./harness.ts";
 import { ensureNodeBaselines, ROOT, stopAllChildren } from "./lib.ts";
 import { DATA_MARK, readPrevious, render, type Sections } from "./report.ts";
-import type { Benchmark, Section, Size } from "./section.ts";
+import { type Benchmark, noFigure, type Section, type Size } from "./section.ts";
 
 const NAMES = BENCHMARKS.map((b) => b.name);
 const MD_FILE = join(ROOT, "BENCHMARKS.md");
@@ -97,9 +97,6 @@ async function installNodeBaselines(): Promise<string | undefined> {
   }
 }
 
-/** A cell that should hold a measurement and does not: a load that delivered nothing. */
-const NO_FIGURE = /^\s*$|\b(none|n\/a|NaN|Infinity|undefined|null)\b/;
-
 async function runOne(
   benchmark: Benchmark,
   cores: string,
@@ -116,7 +113,8 @@ async function runOne(
     );
     const problems = takeProblems();
     for (const row of section.rows) {
-      if (NO_FIGURE.test(row.ours)) problems.push(`row without a figure: ${row.benchmark}`);
+      // A figure of ours that is not there: a load that measured nothing.
+      if (noFigure(row.ours)) problems.push(`row without a figure: ${row.benchmark}`);
     }
     return { section, problems };
   } catch (error) {

@@ -70,6 +70,7 @@ export const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n
 
 /** A cell that holds no measurement: empty, "none", "n/a", NaN, Infinity. */
 const NO_FIGURE = /^\s*$|\b(none|n\/a|NaN|Infinity|undefined|null)\b/;
+export const noFigure = (cell: string | undefined) => NO_FIGURE.test(cell ?? "");
 
 /**
  * A row can only be met on figures that were measured: when its figure, its baseline or its
@@ -81,7 +82,7 @@ export function settleMet(rows: Row[]): Row[] {
   const changed: Row[] = [];
   for (const row of rows) {
     if (row.met !== "yes") continue;
-    if ([row.ours, row.baseline, row.ratio].some((cell) => NO_FIGURE.test(cell ?? ""))) {
+    if ([row.ours, row.baseline, row.ratio].some(noFigure)) {
       row.met = "no";
       changed.push(row);
     }
