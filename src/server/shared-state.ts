@@ -38,7 +38,7 @@ export async function openSharedState(
       limiter: new MemoryRateLimiter(clock),
       bans,
       broker: new InMemoryChatBroker({
-        now,
+        time: clock,
         isBanned: (visitorId, ipKey) => bans.isBanned(visitorId, ipKey),
         ...chat,
       }),
@@ -52,7 +52,7 @@ export async function openSharedState(
   // A subscribed connection takes no other commands; ioredis subscribes it again after a drop.
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([redis.connect(), subscriber.connect()]);
-  const broker = new RedisChatBroker({ redis, subscriber, prefix, now, ...chat });
+  const broker = new RedisChatBroker({ redis, subscriber, prefix, time: clock, ...chat });
   return {
     limiter: new RedisRateLimiter(redis, prefix, clock),
     bans: new RedisChatBans(db, redis, prefix, now),
