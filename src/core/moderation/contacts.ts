@@ -1,4 +1,18 @@
-import { LINK, normalize } from "./local.ts";
+import {
+  type CountryCode,
+  findPhoneNumbersInText,
+  isSupportedCountry,
+} from "libphonenumber-js/max";
+import { LinkifyIt } from "linkify-it";
+import { contactText, DIGIT_WORD_RUN, MAIL_PROVIDERS } from "./contact-text.ts";
+
+export {
+  nearDuplicate,
+  repeatKey,
+  sameText,
+  type TextFingerprint,
+  textFingerprint,
+} from "./near-duplicate.ts";
 
 /** What in a text lets strangers reach each other outside the site. */
 export interface ContactDetails {
@@ -9,64 +23,469 @@ export interface ContactDetails {
   handle: boolean;
 }
 
-// "name@example.org", also written "name (at) example (dot) org" or "name at example dot org".
-const EMAIL =
-  /[\p{L}\p{N}._%+-]+\s*(?:@|\(at\)|\[at\]|\sat\s)\s*[\p{L}\p{N}-]+(?:\s*(?:\.|\(dot\)|\[dot\]|\sdot\s)\s*[\p{L}\p{N}-]+)*\s*(?:\.|\(dot\)|\[dot\]|\sdot\s)\s*\p{L}{2,}/iu;
+const NONE: ContactDetails = { link: false, email: false, phone: false, handle: false };
 
-// A run of digits, spaces, dots, dashes and brackets, optionally after "+": a phone number when
-// it holds 9 to 15 digits (dates hold 8, "3.5 hours" two, money has no spaces between groups).
-const DIGIT_RUN = /\+?\(?\d[\d\s().-]{6,}\d/gu;
-const DIGITS = /\d/g;
-// Year-month-day and day/month/year dates, and decimals ("3.14159265"), are not phone numbers.
-const NOT_A_PHONE = /^\d{4}[-.]\d{1,2}[-.]\d{1,2}$|^\d{1,2}[-.]\d{1,2}[-.]\d{4}$|^\d+\.\d+$/;
-
-// A messenger's name, then its account: "LINE ID: mei_0912", "微信：mei0912", "카톡 아이디 mei12",
-// "WeChat mei0912", "my whatsapp is mei12". Names that are also ordinary words ("line",
-// "signal", "discord", "insta") need a label or a colon before the account; a bare "@account"
-// counts too.
-const MESSENGER = "wechat|weixin|whatsapp|kakaotalk|kakao|instagram|skype|viber";
-// Written without spaces around them in Chinese, Japanese and Korean.
-const MESSENGER_CJK = "微信號|微信号|微信|加v|ライン|カカオ|카톡|카카오톡|라인|텔레그램|인스타";
-const AMBIGUOUS =
-  "line|signal|snapchat|snap|telegram|discord|insta|tg|ig|fb|facebook|twitter|vx|wx|qq";
-const LABEL = "(?:id|帳號|账号|號|号|アカウント|아이디)";
-// "my whatsapp is …", "mi whatsapp es …", "mon insta est …", "mein Insta ist …".
-const SAID = "(?:\\s+(?:is|es|est|ist))?";
-const ACCOUNT = "[a-z0-9][a-z0-9_.-]{3,}";
-const NOT_IN_WORD_BEFORE = "(?<![\\p{L}\\p{N}])";
-const HANDLE = new RegExp(
-  `(?:${NOT_IN_WORD_BEFORE}(?:${MESSENGER})(?![\\p{L}\\p{N}])|${MESSENGER_CJK})${SAID}\\s*${LABEL}?\\s*[:：@]?\\s*${ACCOUNT}` +
-    `|${NOT_IN_WORD_BEFORE}(?:${AMBIGUOUS})\\s*(?:${LABEL}\\s*[:：@]?|[:：@])\\s*${ACCOUNT}` +
-    "|(?<![\\p{L}\\p{N}._%+-])@[a-z_][a-z0-9_.]{2,}",
-  "iu",
-);
-
-/** Links, e-mail addresses, phone numbers and messenger accounts in a text, in any of the site's languages. */
-export function contactDetails(text: string): ContactDetails {
-  const normal = normalize(text);
-  LINK.lastIndex = 0;
-  const phone = [...normal.matchAll(DIGIT_RUN)].some(([run]) => {
-    const digits = run.match(DIGITS)?.length ?? 0;
-    return digits >= 9 && digits <= 15 && !NOT_A_PHONE.test(run.trim());
-  });
-  const email = EMAIL.test(normal);
+/**
+ * Links, e-mail addresses, phone numbers and messenger accounts in a text, in any of the site's
+ * languages, written plainly or disguised as spammers write them (see contactText). `region`
+ * is the sender's country as two letters ("HK", "SG"); with it, the shorter national numbers
+ * of that country count too (Hong Kong and Singapore mobiles have 8 digits).
+ */
+export function contactDetails(text: string, region?: string): ContactDetails {
+  if (cannotHoldContactDetails(text)) return NONE;
+  const normal = contactText(text);
+  const { link, email } = linksAndAddresses(normal);
   return {
-    link: !email && LINK.test(normal),
+    link,
     email,
-    phone,
-    handle: HANDLE.test(normal),
+    phone: hasPhoneNumber(normal, phoneRegion(region)),
+    handle: hasHandle(normal),
   };
 }
 
-export function hasContactDetails(text: string): boolean {
-  const found = contactDetails(text);
+export function hasContactDetails(text: string, region?: string): boolean {
+  if (cannotHoldContactDetails(text)) return false;
+  const found = contactDetails(text, region);
   return found.link || found.email || found.phone || found.handle;
 }
 
-/**
- * A text as repeats are told apart: full-width folded, case folded, and without spaces,
- * punctuation and symbols, so "Buy NOW!!!" and "buy now" are the same text.
- */
-export function repeatKey(text: string): string {
-  return normalize(text).replace(/[\s\p{P}\p{S}]+/gu, "");
+// ---------------------------------------------------------------------------------------------
+// The pre-check. Most chat messages are short and plain; they are let through without the
+// normaliser when nothing in them could become contact details once normalised.
+
+// ASCII, Chinese, kana, Hangul and the common CJK and full-width punctuation: characters
+// contactText leaves as they are (or only turns into ASCII punctuation).
+const PLAIN =
+  /^[\t\n\r\x20-\x7E\u3001\u3002\u300C-\u300F\u3041-\u3096\u30A1-\u30FA\u30FC\u4E00-\u9FFF\uAC00-\uD7A3\uFF01\uFF08\uFF09\uFF0C\uFF1F]*$/;
+
+/** Whether a text is plain and holds none of what a contact detail needs. */
+function cannotHoldContactDetails(text: string): boolean {
+  return PLAIN.test(text) && !MAY_HOLD.test(text) && !DIGIT_WORD_RUN_TEST.test(text);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Links and e-mail addresses.
+
+/**
+ * Top-level domains spam is sent from, added to linkify-it's own list (every two-letter
+ * country domain, com, net, org, info, biz, shop and a few more). The full list of more than a
+ * thousand reads sentences that lack a space after the full stop as links ("hello.world",
+ * "fun.today"); scripts/bench/contacts.ts measures both lists on the ordinary corpus.
+ */
+export const ABUSED_TLDS = [
+  "xyz",
+  "top",
+  "site",
+  "online",
+  "club",
+  "vip",
+  "store",
+  "live",
+  "link",
+  "click",
+  "win",
+  "bid",
+  "loan",
+  "work",
+  "fun",
+  "icu",
+  "buzz",
+  "cyou",
+  "cfd",
+  "sbs",
+  "rest",
+  "monster",
+  "lol",
+  "quest",
+  "best",
+  "bond",
+  "cam",
+  "app",
+  "dev",
+  "page",
+  "tech",
+  "space",
+  "website",
+  "chat",
+  "social",
+  "mobi",
+  "tel",
+  "xin",
+  "ren",
+  "wang",
+  "ink",
+  "kim",
+  "men",
+  "date",
+  "party",
+  "review",
+  "stream",
+  "download",
+  "racing",
+  "trade",
+  "science",
+  "host",
+  "press",
+  "bet",
+  "casino",
+  "poker",
+  "porn",
+  "sex",
+  "adult",
+  "sexy",
+  "dating",
+  "email",
+  "ltd",
+  "group",
+  "fit",
+  "games",
+  "tokyo",
+  "cloud",
+];
+
+export function linkFinder(tlds: readonly string[] = ABUSED_TLDS, keepDefault = true): LinkifyIt {
+  return new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false }).tlds(
+    [...tlds],
+    keepDefault,
+  );
+}
+
+const LINKS = linkFinder();
+
+// Two-letter country domains that are also everyday words at the start of a sentence: "I was
+// tired.so I slept" and "the end.it was fun" lack a space, not a link. Such a domain counts
+// with a path, a www, more than two labels, or a digit or hyphen in its name.
+const EVERYDAY_TLDS = new Set([
+  "it",
+  "so",
+  "no",
+  "my",
+  "to",
+  "in",
+  "at",
+  "be",
+  "do",
+  "as",
+  "is",
+  "us",
+  "am",
+  "an",
+  "by",
+  "la",
+  "de",
+  "es",
+  "se",
+  "si",
+  "il",
+  "ne",
+]);
+
+// Invitations to a messenger, with or without a link's other parts: "t.me/mei", "wa.me/8869…".
+const MESSENGER_LINK =
+  /(?<![\p{L}\p{N}.-])(?:t|telegram|wa|m|ig|kik|signal|line|lin|qm\.qq|u\.wechat|weixin\.qq|open\.kakao|discord|discordapp|invite\.viber|join\.skype|chat\.whatsapp|api\.whatsapp|snapchat|instagram|tiktok)\.(?:me|ee|gg|com|org|group|dog)\s*\/\s*[\p{L}\p{N}_~+@-]/iu;
+
+// An address linkify-it does not read: any letters as the top-level domain, or a provider
+// without one ("mei0912@gmail").
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/u;
+const PROVIDER_EMAIL = new RegExp(`[a-z0-9._%+-]+@(?:${MAIL_PROVIDERS})(?![a-z0-9])`, "iu");
+
+export function linksAndAddresses(
+  normal: string,
+  links: LinkifyIt = LINKS,
+): Pick<ContactDetails, "link" | "email"> {
+  let link = MESSENGER_LINK.test(normal);
+  let email = EMAIL.test(normal) || PROVIDER_EMAIL.test(normal);
+  if ((!link || !email) && links.test(normal)) {
+    for (const match of links.match(normal) ?? []) {
+      if (match.schema === "mailto:") email = true;
+      else if (match.schema !== "" || isLink(match.raw, normal, match.index)) link = true;
+    }
+  }
+  return { link, email };
+}
+
+/** Whether a link found without a scheme is one, or a sentence missing a space. */
+function isLink(raw: string, normal: string, index: number): boolean {
+  if (/^www\./i.test(raw) || /[/?#:]/.test(raw)) return true;
+  const labels = raw.split(".");
+  const tld = labels.at(-1) ?? "";
+  const before = labels.at(-2) ?? "";
+  // "That was the end.It was fun": a capital after a lower-case word starts a sentence.
+  if (/^\p{Lu}\p{Ll}/u.test(tld) && /\p{Ll}$/u.test(before)) return false;
+  if (EVERYDAY_TLDS.has(tld.toLowerCase()) && labels.length === 2 && /^\p{L}+$/u.test(before)) {
+    // "dm me at mei.it" is written to be followed; "tired.so I slept" is followed by more.
+    return !/^\s+\p{L}/u.test(normal.slice(index + raw.length));
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phone numbers.
+
+// Numbers that are not phone numbers, masked before digits are counted. Each is matched only
+// standing alone (no more digits a separator away), so a phone written with dots or slashes
+// ("06.12.34.56.78") is not read as a date followed by more.
+const ALONE_BEFORE = "(?<!\\d[^\\p{L}\\p{N}\\n]{0,3})";
+const ALONE_AFTER = "(?![^\\p{L}\\p{N}\\n]{0,3}\\d)";
+const CURRENCY = "(?:[$€£¥₩₹]|元|円|圓|块|塊|원|euros?|eur|usd|dollars?|yen|won|ntd|twd|hkd|rmb)";
+const NOT_PHONES: RegExp[] = [
+  // Times: 9:30, 10:30:15.
+  /(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/gu,
+  // Dates: 2026-11-23, 23.11.2026, 11/23/26.
+  new RegExp(`${ALONE_BEFORE}\\d{4}([-./])\\d{1,2}\\1\\d{1,2}${ALONE_AFTER}`, "gu"),
+  new RegExp(`${ALONE_BEFORE}\\d{1,2}([-./])\\d{1,2}\\1(?:\\d{4}|\\d{2})${ALONE_AFTER}`, "gu"),
+  // Money: $1,299.99, 12,50 €, 1 000 €, NT$25,000, 300元.
+  new RegExp(`${CURRENCY}\\s?\\d{1,3}(?:[,.]\\d{3})*(?:[.,]\\d+)?`, "giu"),
+  new RegExp(
+    `\\d{1,3}(?:[ ,.]\\d{3})*(?:[.,]\\d+)?\\s?${CURRENCY}(?![\\p{L}])|\\d+(?:[.,]\\d+)?\\s?${CURRENCY}(?![\\p{L}])`,
+    "giu",
+  ),
+  // Thousands: 23,400,000; 1.234.567,89.
+  new RegExp(
+    `${ALONE_BEFORE}(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d{1,3}(?:\\.\\d{3})+,\\d+)${ALONE_AFTER}`,
+    "gu",
+  ),
+  // Decimals: 3.14159265.
+  new RegExp(`${ALONE_BEFORE}\\d+[.,]\\d+${ALONE_AFTER}`, "gu"),
+];
+// Versions and addresses: 10.0.19045.2965, 120.0.6099.109, 192.168.1.1, three to five groups
+// with one of a single digit (phone groups are longer).
+const DOTTED = new RegExp(`${ALONE_BEFORE}\\d+(?:\\.\\d+){2,4}${ALONE_AFTER}`, "gu");
+const SINGLE_DIGIT_GROUP = /(?:^|\.)\d(?:\.|$)/;
+
+// Digits and what may separate them in a written number: spaces, dashes, dots, brackets,
+// slashes, emoji, the Japanese long mark ("090ー1234ー5678").
+const NUMBER_RUN = /\d+(?:(?:[^\p{L}\p{N}\n]|[ー〜]){1,4}\d+)*/gu;
+// Separators that set apart a list of numbers rather than the groups of one.
+const LIST_SEPARATOR = /[,;|、]|\s{2,}/;
+const MASK = "x";
+
+function hasPhoneNumber(normal: string, region: CountryCode | undefined): boolean {
+  if (!/\d/.test(normal)) return false;
+  let masked = normal;
+  for (const pattern of NOT_PHONES) masked = masked.replace(pattern, MASK);
+  masked = masked.replace(DOTTED, (dotted) => (SINGLE_DIGIT_GROUP.test(dotted) ? MASK : dotted));
+  for (const [run] of masked.matchAll(NUMBER_RUN)) {
+    for (const number of run.split(LIST_SEPARATOR)) {
+      if (isPhoneNumber(number, region)) return true;
+    }
+  }
+  return false;
+}
+
+function isPhoneNumber(number: string, region: CountryCode | undefined): boolean {
+  const groups = number.match(/\d+/g) ?? [];
+  const digits = groups.join("");
+  if (digits.length > 15) {
+    // Two numbers written one after the other, or a long count: each stretch of groups.
+    for (let start = 0; start < groups.length; start++) {
+      let stretch = "";
+      for (let end = start; end < groups.length; end++) {
+        stretch += groups[end];
+        if (stretch.length > 15) break;
+        if (stretch.length >= 9 && !isCount(groups.slice(start, end + 1), stretch)) return true;
+      }
+    }
+    return false;
+  }
+  if (digits.length >= 9) return !isCount(groups, digits);
+  if (region && digits.length >= 7 && !COMPACT_DATE.test(digits)) {
+    return findPhoneNumbersInText(number.replace(/[^\d+]+/g, " "), region).length > 0;
+  }
+  return false;
+}
+
+const COMPACT_DATE = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;
+
+/** "1 2 3 4 5 6 7 8 9 10", "10 20 30 40 50", "123456789": counting, not a number to call. */
+function isCount(groups: string[], digits: string): boolean {
+  if (groups.length >= 4) {
+    const values = groups.map(Number);
+    const step = (values[1] ?? 0) - (values[0] ?? 0);
+    if (
+      step !== 0 &&
+      values.every((value, i) => i === 0 || value - (values[i - 1] ?? 0) === step)
+    ) {
+      return true;
+    }
+  }
+  let up = true;
+  let down = true;
+  for (let i = 1; i < digits.length; i++) {
+    const step = digits.charCodeAt(i) - digits.charCodeAt(i - 1);
+    if (step !== 1) up = false;
+    if (step !== -1) down = false;
+  }
+  return up || down;
+}
+
+function phoneRegion(region: string | undefined): CountryCode | undefined {
+  const code = region?.toUpperCase();
+  return code && isSupportedCountry(code) ? code : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messenger accounts.
+
+// Names written in Latin letters, matched as words ("line" is not in "online"; "LINEのID" and
+// "我的line" have it). Two-letter names may be spaced ("I G").
+const LATIN_MESSENGERS = [
+  "wechat",
+  "weixin",
+  "whats\\s?app",
+  "kakao\\s?talk",
+  "kakao",
+  "instagram",
+  "insta",
+  "i\\s?g",
+  "skype",
+  "viber",
+  "snapchat",
+  "snap",
+  "telegram",
+  "tele",
+  "t\\s?g",
+  "line",
+  "signal",
+  "discord",
+  "dc",
+  "facebook",
+  "f\\s?b",
+  "messenger",
+  "twitter",
+  "v\\s?x",
+  "w\\s?x",
+  "q\\s?q",
+  "kik",
+  "threads",
+  "tiktok",
+  "zalo",
+  "threema",
+  "wickr",
+  "wa",
+];
+// Names in Chinese, Japanese and Korean, written without spaces around them.
+const CJK_MESSENGERS = [
+  "微信號",
+  "微信号",
+  "微信",
+  "徽信",
+  "威信",
+  "薇信",
+  "維信",
+  "维信",
+  "v信",
+  "威芯",
+  "加v",
+  "賴",
+  "赖",
+  "紙飛機",
+  "纸飞机",
+  "飛機",
+  "飞机",
+  "電報",
+  "电报",
+  "扣扣",
+  "企鵝",
+  "企鹅",
+  "臉書",
+  "脸书",
+  "ライン",
+  "カカオトーク",
+  "カカオ",
+  "インスタグラム",
+  "インスタ",
+  "テレグラム",
+  "ディスコード",
+  "ワッツアップ",
+  "スナップチャット",
+  "スナチャ",
+  "카카오톡",
+  "카톡",
+  "카카오",
+  "라인",
+  "텔레그램",
+  "텔레",
+  "인스타그램",
+  "인스타",
+  "디스코드",
+  "디코",
+  "왓츠앱",
+  "스냅챗",
+  "위챗",
+];
+// "Add me", "search for": an account follows even without a messenger's name.
+const INVITATIONS = ["加我", "加一下", "\\+我", "搜尋", "搜索", "搜寻", "私我", "密我"];
+// Messengers whose accounts are numbers.
+const NUMBERED = /^(?:qq|扣扣|企鵝|企鹅|wechat|weixin|微信|wx|vx)/iu;
+
+const MESSENGER = new RegExp(
+  `(?<![a-z0-9])(?:${LATIN_MESSENGERS.join("|")})(?=id|[^a-z]|$)` +
+    `|(?:${CJK_MESSENGERS.join("|")})|(?<invite>${INVITATIONS.join("|")})`,
+  "giu",
+);
+const LABELS = "id|username|user|usuario|pseudo|benutzername|handle|account";
+const CJK_LABELS = "帳號|帳户|賬號|账号|號碼|号码|號|号|アカウント|아이디|계정|名字";
+const CONNECTORS = "is|es|est|c'est|ist|me|on";
+const CJK_CONNECTORS = "是|為|为|は|の|が|는|은|이|가";
+// What may stand between a name and its account: spaces, punctuation, emoji, a label ("ID"),
+// a connector ("is", "是", "는"). A label, a colon, an arrow or "=" points at the account.
+const GAP = new RegExp(
+  `^(?:[\\s\\p{P}\\p{S}]|(?<![a-z])(?:${LABELS}|${CONNECTORS})(?![a-z])|${CJK_LABELS}|${CJK_CONNECTORS})*`,
+  "iu",
+);
+const LABEL = new RegExp(`(?<![a-z])(?:${LABELS})(?![a-z])|${CJK_LABELS}`, "iu");
+const POINTER = /[:=>@→➡👉⇒]/u;
+const ACCOUNT = /^@?([a-z0-9][a-z0-9_.#-]*[a-z0-9])/iu;
+// An account a person picks: letters with digits, "_", "." or "#" ("mei_0912", "mei.lin").
+const PICKED = /^(?=.*\p{L})(?=.*[\d_.#])/u;
+const VERSION = /^v?\d+(?:\.\d+)+$/i;
+const MESSENGER_NAME = new RegExp(`^(?:${LATIN_MESSENGERS.join("|")})$`, "iu");
+// "@mei_lin" on its own: an account on any network. "Meet me @ the beach" has a space.
+const AT_ACCOUNT = /(?<![\p{L}\p{N}._%+-])@[a-z_][a-z0-9_.]{2,}/iu;
+
+function hasHandle(normal: string): boolean {
+  if (AT_ACCOUNT.test(normal)) return true;
+  for (const match of normal.matchAll(MESSENGER)) {
+    const after = normal.slice(match.index + match[0].length, match.index + match[0].length + 48);
+    const gap = GAP.exec(after)?.[0] ?? "";
+    const account = ACCOUNT.exec(after.slice(gap.length))?.[1];
+    if (!account || account.length < 4 || VERSION.test(account)) continue;
+    if (MESSENGER_NAME.test(account)) continue;
+    const rest = after.slice(gap.length + account.length);
+    if (isAccount(match[0], account, gap, rest, match.groups?.invite !== undefined)) return true;
+  }
+  return false;
+}
+
+function isAccount(
+  name: string,
+  account: string,
+  gap: string,
+  rest: string,
+  invitation: boolean,
+): boolean {
+  if (/^\d+$/.test(account)) return account.length >= 5 && NUMBERED.test(name);
+  if (PICKED.test(account) || gap.includes("@") || LABEL.test(gap)) return true;
+  // A word after "加我" or after a colon or arrow is an account, unless the sentence goes on
+  // in words ("Telegram: such an old thing").
+  return (invitation || POINTER.test(gap)) && !/^\s+\p{L}/u.test(rest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pre-check's signals, each a superset of what a detector needs.
+
+const MAY_HOLD = new RegExp(
+  [
+    // A digit, an "@", a "://", a dot before a letter or digit, or a dot written out.
+    "[0-9@]|:\\s*/\\s*/|[.。·・]\\s*[a-z0-9]|[\\[({<]\\s*[.@]",
+    "(?<![a-z])(?:dot|d0t|punto|point|punkt|www|https?|hxxps?|h\\*\\*ps?)(?![a-z])",
+    "點|点|艾特|小老鼠|アットマーク|골뱅이",
+    `(?<![a-z])(?:${MAIL_PROVIDERS})(?![a-z])`,
+    // Four single letters or digits in a row, spelled out with spaces.
+    "(?<![\\p{L}\\p{N}])(?:[a-z0-9] ){3,}[a-z0-9](?![\\p{L}\\p{N}])",
+    MESSENGER.source,
+  ].join("|"),
+  "iu",
+);
+const DIGIT_WORD_RUN_TEST = new RegExp(DIGIT_WORD_RUN.source, "iu");
