@@ -92,7 +92,7 @@ function asciiDigits(text: string): string {
 // Three or more single letters or digits set apart by single spaces, at least one of them a
 // letter: "L I N E", "w w w", "m e i 0 9". Spaced digits alone are left as written, so that a
 // count ("1 2 3 4 5") stays a count.
-const SPELLED_OUT =
+export const SPELLED_OUT =
   /(?<![\p{L}\p{N}])(?=(?:\d )*[a-z])(?:[a-z0-9] ){2,}[a-z0-9](?![\p{L}\p{N}])/giu;
 
 // Digit words of the site's languages, with accents already folded ("zéro" reads "zero",
@@ -183,12 +183,13 @@ const KOREAN_DIGITS: Record<string, string> = {
   구: "9",
 };
 
-const WORD_DIGIT = `(?:${Object.keys(WORD_DIGITS).join("|")})(?![\\p{L}\\p{N}])`;
+// A word may touch digits ("0912three45six78") but not letters ("someone", "tone").
+const WORD_DIGIT = `(?:${Object.keys(WORD_DIGITS).join("|")})(?!\\p{L})`;
 const CJK_DIGIT = `[${Object.keys(CJK_DIGITS).join("")}]`;
 const KOREAN_DIGIT = `[${Object.keys(KOREAN_DIGITS).join("")}]`;
 // What may stand between the digits of a run: a few spaces, dashes, dots, commas or slashes.
 const BETWEEN_DIGITS = "[\\s,.\\-–—‐‑/|、·]{0,3}";
-const DIGIT_TOKEN = `(?:(?<![\\p{L}\\p{N}])${WORD_DIGIT}|${CJK_DIGIT}|${KOREAN_DIGIT}|\\d)`;
+const DIGIT_TOKEN = `(?:(?<!\\p{L})${WORD_DIGIT}|${CJK_DIGIT}|${KOREAN_DIGIT}|\\d)`;
 /**
  * A run of three or more digits written as digits or digit words, at least one of them a word.
  * A word alone ("one of two", "一起", "이사") stays prose; "zero nine one two" is a number.
@@ -242,8 +243,9 @@ const EXPLICIT_DOT =
   "\\s*(?:[\\[({<]\\s*(?:\\.|dot|d0t|點|点|punto|point|punkt)\\s*[\\])}>]|點|点)\\s*" +
   "|\\s+(?:dot|d0t|punto|point|punkt)\\s+";
 // A full stop of Chinese or Japanese, or a middle dot, ends a sentence as often as it hides a
-// domain: it joins like a spaced dot.
-const DOT = `(?:${EXPLICIT_DOT}|\\s*[.。·•∙・⋅‧]\\s*)`;
+// domain: it joins like a spaced dot. A comma stands for a dot only before com, net and org
+// ("example,com"): chat often leaves out the space after a comma ("first,top priority").
+const DOT = `(?:${EXPLICIT_DOT}|\\s*[.。·•∙・⋅‧]\\s*|,(?=(?:com|net|org)(?![a-z0-9])))`;
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 const DISGUISED_DOMAIN = new RegExp(
   `(?<![a-z0-9-])${LABEL}(?:${DOT}${LABEL})*${DOT}(?:${DISGUISE_TLDS})(?![a-z0-9])(\\s*/)?`,

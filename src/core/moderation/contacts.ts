@@ -4,7 +4,7 @@ import {
   isSupportedCountry,
 } from "libphonenumber-js/max";
 import { LinkifyIt } from "linkify-it";
-import { contactText, DIGIT_WORD_RUN, MAIL_PROVIDERS } from "./contact-text.ts";
+import { contactText, DIGIT_WORD_RUN, MAIL_PROVIDERS, SPELLED_OUT } from "./contact-text.ts";
 
 export {
   nearDuplicate,
@@ -32,7 +32,11 @@ const NONE: ContactDetails = { link: false, email: false, phone: false, handle: 
  * of that country count too (Hong Kong and Singapore mobiles have 8 digits).
  */
 export function contactDetails(text: string, region?: string): ContactDetails {
-  if (cannotHoldContactDetails(text)) return NONE;
+  return cannotHoldContactDetails(text) ? NONE : contactDetailsInFull(text, region);
+}
+
+/** contactDetails without the pre-check: for tests and the benchmark, which compare the two. */
+export function contactDetailsInFull(text: string, region?: string): ContactDetails {
   const normal = contactText(text);
   const { link, email } = linksAndAddresses(normal);
   return {
@@ -59,7 +63,7 @@ const PLAIN =
   /^[\t\n\r\x20-\x7E\u3001\u3002\u300C-\u300F\u3041-\u3096\u30A1-\u30FA\u30FC\u4E00-\u9FFF\uAC00-\uD7A3\uFF01\uFF08\uFF09\uFF0C\uFF1F]*$/;
 
 /** Whether a text is plain and holds none of what a contact detail needs. */
-function cannotHoldContactDetails(text: string): boolean {
+export function cannotHoldContactDetails(text: string): boolean {
   return PLAIN.test(text) && !MAY_HOLD.test(text) && !DIGIT_WORD_RUN_TEST.test(text);
 }
 
@@ -153,10 +157,14 @@ export function linkFinder(tlds: readonly string[] = ABUSED_TLDS, keepDefault = 
 const LINKS = linkFinder();
 
 // Two-letter country domains that are also everyday words at the start of a sentence: "I was
-// tired.so I slept" and "the end.it was fun" lack a space, not a link. Such a domain counts
-// with a path, a www, more than two labels, or a digit or hyphen in its name.
+// tired.so I slept", "the end.it was fun" and "lol.im dying" lack a space, not a link. Such a
+// domain counts with a path, a www, more than two labels, a name of one letter ("t.me") or of
+// more than letters, or nothing after it but the end of a sentence ("find me at meilin.me").
 const EVERYDAY_TLDS = new Set([
   "it",
+  "im",
+  "me",
+  "id",
   "so",
   "no",
   "my",
@@ -212,7 +220,7 @@ function isLink(raw: string, normal: string, index: number): boolean {
   const before = labels.at(-2) ?? "";
   // "That was the end.It was fun": a capital after a lower-case word starts a sentence.
   if (/^\p{Lu}\p{Ll}/u.test(tld) && /\p{Ll}$/u.test(before)) return false;
-  if (EVERYDAY_TLDS.has(tld.toLowerCase()) && labels.length === 2 && /^\p{L}+$/u.test(before)) {
+  if (EVERYDAY_TLDS.has(tld.toLowerCase()) && labels.length === 2 && /^\p{L}{2,}$/u.test(before)) {
     // "dm me at mei.it" is written to be followed; "tired.so I slept" is followed by more.
     return !/^\s+\p{L}/u.test(normal.slice(index + raw.length));
   }
@@ -363,9 +371,15 @@ const LATIN_MESSENGERS = [
   "threema",
   "wickr",
   "wa",
+  "sc",
+  "id",
 ];
 // Names in Chinese, Japanese and Korean, written without spaces around them.
 const CJK_MESSENGERS = [
+  "q群",
+  "qq群",
+  "群號",
+  "群号",
   "微信號",
   "微信号",
   "微信",
@@ -415,9 +429,26 @@ const CJK_MESSENGERS = [
   "위챗",
 ];
 // "Add me", "search for": an account follows even without a messenger's name.
-const INVITATIONS = ["加我", "加一下", "\\+我", "搜尋", "搜索", "搜寻", "私我", "密我"];
-// Messengers whose accounts are numbers.
-const NUMBERED = /^(?:qq|扣扣|企鵝|企鹅|wechat|weixin|微信|wx|vx)/iu;
+const INVITATIONS = [
+  "加我",
+  "加一下",
+  "\\+我",
+  "搜尋",
+  "搜索",
+  "搜寻",
+  "私我",
+  "密我",
+  // "加薇", "加威", "➕V", "+vx": add me on WeChat.
+  "加[薇微威衛卫]",
+  "[+➕]\\s?(?:vx|wx|v|微|薇|賴|line)(?![a-z])",
+  // An account by itself: "帳號 mei0912", "ID→mei.lin".
+  "帳號",
+  "账号",
+  "アカウント",
+  "아이디",
+];
+// Messengers and groups whose accounts are numbers.
+const NUMBERED = /^(?:qq|q群|qq群|扣扣|企鵝|企鹅|wechat|weixin|微信|wx|vx|群號|群号)/iu;
 
 const MESSENGER = new RegExp(
   `(?<![a-z0-9])(?:${LATIN_MESSENGERS.join("|")})(?=id|[^a-z]|$)` +
@@ -478,12 +509,12 @@ function isAccount(
 const MAY_HOLD = new RegExp(
   [
     // A digit, an "@", a "://", a dot before a letter or digit, or a dot written out.
-    "[0-9@]|:\\s*/\\s*/|[.。·・]\\s*[a-z0-9]|[\\[({<]\\s*[.@]",
+    "[0-9@]|:\\s*/\\s*/|[.。]\\s*[a-z0-9]|[\\[({<（]\\s*[.@]|[,，](?:com|net|org)(?![a-z0-9])",
     "(?<![a-z])(?:dot|d0t|punto|point|punkt|www|https?|hxxps?|h\\*\\*ps?)(?![a-z])",
     "點|点|艾特|小老鼠|アットマーク|골뱅이",
     `(?<![a-z])(?:${MAIL_PROVIDERS})(?![a-z])`,
-    // Four single letters or digits in a row, spelled out with spaces.
-    "(?<![\\p{L}\\p{N}])(?:[a-z0-9] ){3,}[a-z0-9](?![\\p{L}\\p{N}])",
+    // Letters spelled out with spaces ("L I N E").
+    SPELLED_OUT.source,
     MESSENGER.source,
   ].join("|"),
   "iu",
