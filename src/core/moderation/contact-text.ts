@@ -13,15 +13,20 @@ import { confusablesMap } from "confusables";
 export function contactText(text: string): string {
   // Digits first: the look-alike table reads some digits of other scripts as letters (١ as l).
   let normal = foldLookAlikes(asciiDigits(stripInvisibles(text.normalize("NFKC"))));
-  normal = normal.replace(SPELLED_OUT, (run) => run.replace(/ /g, ""));
+  normal = normal.replace(SPELLED_OUT, (run) => (/[a-z]/i.test(run) ? run.replace(/ /g, "") : run));
   normal = digitWords(normal);
-  normal = normal.replace(LETTER_DIGITS, (token) =>
-    LOOK_ALIKE_DIGIT_TOKEN.test(token) ? digitsFor(token) : token,
-  );
-  normal = normal.replace(LETTER_BETWEEN_DIGITS, digitsFor);
-  normal = normal.replace(SCHEME, (_match, secure: string) => `http${secure.toLowerCase()}://`);
-  normal = normal.replace(DISGUISED_DOMAIN, plainDomain);
-  normal = normal.replace(DISGUISED_AT, plainAddress);
+  // Each step below runs only when the text holds what it looks for: most texts hold none.
+  if (/\d/.test(normal)) {
+    normal = normal.replace(LETTER_DIGITS, (token) =>
+      LOOK_ALIKE_DIGIT_TOKEN.test(token) ? digitsFor(token) : token,
+    );
+    normal = normal.replace(LETTER_BETWEEN_DIGITS, digitsFor);
+  }
+  if (/:/.test(normal)) {
+    normal = normal.replace(SCHEME, (_match, secure: string) => `http${secure.toLowerCase()}://`);
+  }
+  if (MAY_HIDE_A_DOMAIN.test(normal)) normal = plainDomains(normal);
+  if (MAY_HIDE_AN_AT.test(normal)) normal = normal.replace(DISGUISED_AT, plainAddress);
   return normal;
 }
 
@@ -66,12 +71,14 @@ for (const [character, latin] of confusablesMap) {
 }
 for (const [character, latin] of Object.entries(READS_AS)) LOOK_ALIKES.set(character, latin);
 
+// One character class of every look-alike, so a text without any is scanned once, unchanged.
+const LOOK_ALIKE = new RegExp(
+  `[${[...LOOK_ALIKES.keys()].map((character) => character.replace(/[\\\][^-]/g, "\\$&")).join("")}]`,
+  "gu",
+);
+
 function foldLookAlikes(text: string): string {
-  // ASCII-only text (most of it) has nothing to fold.
-  if (!/[^\0-\x7F]/.test(text)) return text;
-  let folded = "";
-  for (const character of text) folded += LOOK_ALIKES.get(character) ?? character;
-  return folded;
+  return text.replace(LOOK_ALIKE, (character) => LOOK_ALIKES.get(character) ?? character);
 }
 
 // Decimal digits of other scripts (Arabic-Indic, Devanagari, Thai…), as ASCII digits. Each
@@ -92,8 +99,7 @@ function asciiDigits(text: string): string {
 // Three or more single letters or digits set apart by single spaces, at least one of them a
 // letter: "L I N E", "w w w", "m e i 0 9". Spaced digits alone are left as written, so that a
 // count ("1 2 3 4 5") stays a count.
-export const SPELLED_OUT =
-  /(?<![\p{L}\p{N}])(?=(?:\d )*[a-z])(?:[a-z0-9] ){2,}[a-z0-9](?![\p{L}\p{N}])/giu;
+export const SPELLED_OUT = /(?<![a-z0-9])(?:[a-z0-9] ){2,}[a-z0-9](?![a-z0-9])/gi;
 
 // Digit words of the site's languages, with accents already folded ("zéro" reads "zero",
 // "fünf" "funf").
@@ -183,38 +189,44 @@ const KOREAN_DIGITS: Record<string, string> = {
   구: "9",
 };
 
-// A word may touch digits ("0912three45six78") but not letters ("someone", "tone").
-const WORD_DIGIT = `(?:${Object.keys(WORD_DIGITS).join("|")})(?!\\p{L})`;
+// A word may touch digits ("0912three45six78") but not Latin letters ("someone", "tone"); the
+// look-alikes are folded by then.
+const WORD_DIGIT = `(?:${Object.keys(WORD_DIGITS).join("|")})(?![a-z])`;
 const CJK_DIGIT = `[${Object.keys(CJK_DIGITS).join("")}]`;
 const KOREAN_DIGIT = `[${Object.keys(KOREAN_DIGITS).join("")}]`;
 // What may stand between the digits of a run: a few spaces, dashes, dots, commas or slashes.
 const BETWEEN_DIGITS = "[\\s,.\\-–—‐‑/|、·]{0,3}";
-const DIGIT_TOKEN = `(?:(?<!\\p{L})${WORD_DIGIT}|${CJK_DIGIT}|${KOREAN_DIGIT}|\\d)`;
+const DIGIT_TOKEN = `(?:\\d|${CJK_DIGIT}|${KOREAN_DIGIT}|(?<![a-z])${WORD_DIGIT})`;
 /**
  * A run of three or more digits written as digits or digit words, at least one of them a word.
  * A word alone ("one of two", "一起", "이사") stays prose; "zero nine one two" is a number.
  */
 export const DIGIT_WORD_RUN = new RegExp(
   `${DIGIT_TOKEN}(?:${BETWEEN_DIGITS}${DIGIT_TOKEN}){2,}`,
-  "giu",
+  "gi",
 );
-const HAS_WORD = /[^\d\s,.\-–—‐‑/|、·]/u;
-const TOKEN = new RegExp(DIGIT_TOKEN, "giu");
+const HAS_WORD = /[^\d\s,.\-–—‐‑/|、·]/;
+const WORD = new RegExp(WORD_DIGIT, "gi");
+// Every character a run's digits are written with, to its digit (a Map: looking characters
+// outside ASCII up in a plain object is ten times slower).
+const CHARACTER_DIGITS = new Map([
+  ...Object.entries(CJK_DIGITS),
+  ...Object.entries(KOREAN_DIGITS),
+  ..."0123456789".split("").map((digit) => [digit, digit] as const),
+]);
 
 function digitWords(text: string): string {
   return text.replace(DIGIT_WORD_RUN, (run) => {
     if (!HAS_WORD.test(run)) return run;
+    const spoken = run.replace(WORD, (word) => WORD_DIGITS[word.toLowerCase()] ?? word);
     let digits = "";
-    for (const [token] of run.matchAll(TOKEN)) {
-      const lower = token.toLowerCase();
-      digits += WORD_DIGITS[lower] ?? CJK_DIGITS[token] ?? KOREAN_DIGITS[token] ?? token;
-    }
+    for (let i = 0; i < spoken.length; i++) digits += CHARACTER_DIGITS.get(spoken[i] ?? "") ?? "";
     return digits;
   });
 }
 
 // A word of letters and digits in which O stands for 0 and l or I for 1: "O912", "09l2".
-const LETTER_DIGITS = /(?<![\p{L}\p{N}])[a-z0-9|]{4,}(?![\p{L}\p{N}])/giu;
+const LETTER_DIGITS = /(?<![A-Za-z0-9])[oOlIi|\d]*\d[oOlIi|\d]*(?![A-Za-z0-9])/g;
 const LOOK_ALIKE_DIGIT_TOKEN = /^(?=(?:[^\d]*\d){3})(?=[^oOlIi|]*[oOlIi|])[\doOlIi|]+$/;
 // A look-alike between two digits, in a number written in groups: "9I2-345-678".
 const LETTER_BETWEEN_DIGITS = /(?<=\d)[oOlI|](?=\d)/g;
@@ -224,7 +236,7 @@ function digitsFor(letters: string): string {
 }
 
 // "hxxp://", "hXXps://", "h**p://", "https ://", "http[:]//".
-const SCHEME = /(?<![a-z])h(?:xx|\*\*|tt)p(s?)\s*(?:\[:\]|\(:\)|:)\s*\/\s*\//giu;
+const SCHEME = /(?<![a-z])h(?:xx|\*\*|tt)p(s?)\s{0,3}(?:\[:\]|\(:\)|:)\s{0,3}\/\s{0,3}\//gi;
 
 /**
  * Top-level domains a disguised address is recognised by ("example dot com"). Kept short:
@@ -237,39 +249,84 @@ const DISGUISE_TLDS =
   "icu|fun|buzz|cyou|cfd|sbs|work|bid|loan|monster|rest|asia|pro|mobi|cam|lol|chat|social|" +
   "page|me|to|in|us|it|be|my";
 const EVERYDAY_TLDS = new Set(["me", "to", "in", "us", "it", "be", "my", "fun", "work", "live"]);
-// A dot as it is written around: "[.]", "(dot)", "{.}", "<dot>", "點", "点", "。", "·", the
-// words for it in the site's Latin-script languages, or a dot with spaces around it.
+// A dot as it is written around: "[.]", "(dot)", "{.}", "<dot>", "點", "点", or the words for
+// it in the site's Latin-script languages. Spaces are bounded (here and below) so that no
+// expression walks a long run of spaces again from every position.
 const EXPLICIT_DOT =
-  "\\s*(?:[\\[({<]\\s*(?:\\.|dot|d0t|點|点|punto|point|punkt)\\s*[\\])}>]|點|点)\\s*" +
-  "|\\s+(?:dot|d0t|punto|point|punkt)\\s+";
+  "\\s{0,3}(?:[\\[({<]\\s{0,3}(?:\\.|dot|d0t|點|点|punto|point|punkt)\\s{0,3}[\\])}>]|點|点)\\s{0,3}" +
+  "|\\s{1,3}(?:dot|d0t|punto|point|punkt)\\s{1,3}";
 // A full stop of Chinese or Japanese, or a middle dot, ends a sentence as often as it hides a
 // domain: it joins like a spaced dot. A comma stands for a dot only before com, net and org
 // ("example,com"): chat often leaves out the space after a comma ("first,top priority").
-const DOT = `(?:${EXPLICIT_DOT}|\\s*[.。·•∙・⋅‧]\\s*|,(?=(?:com|net|org)(?![a-z0-9])))`;
-const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
-const DISGUISED_DOMAIN = new RegExp(
-  `(?<![a-z0-9-])${LABEL}(?:${DOT}${LABEL})*${DOT}(?:${DISGUISE_TLDS})(?![a-z0-9])(\\s*/)?`,
-  "giu",
+const DOT = `(?:${EXPLICIT_DOT}|\\s{0,3}[.。·•∙・⋅‧]\\s{0,3}|,(?=(?:com|net|org)(?![a-z0-9])))`;
+// A dot and a top-level domain after a letter or digit: where a disguised domain ends.
+// (The lookahead turns most positions away at their first character.)
+const DOMAIN_END = new RegExp(
+  `(?<=[a-z0-9])(?=[\\s.。·•∙・⋅‧\\[({<點点,])(${DOT})(?:${DISGUISE_TLDS})(?![a-z0-9])(\\s{0,3}/)?`,
+  "gi",
 );
-const ANY_DOT = new RegExp(DOT, "giu");
-const EXPLICIT = new RegExp(`^(?:${EXPLICIT_DOT})$`, "iu");
+const MAY_HIDE_A_DOMAIN =
+  /[.。·•∙・⋅‧點点]|,(?:com|net|org)|(?<![a-z])(?:dot|d0t|punto|point|punkt)(?![a-z])/i;
+const LABEL_BEFORE = /[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const DOT_BEFORE = new RegExp(`(?:${DOT})$`, "i");
+const EXPLICIT = new RegExp(`^(?:${EXPLICIT_DOT})$`, "i");
 
-function plainDomain(domain: string, path: string | undefined): string {
+/**
+ * Domains written around made plain: from each top-level domain found after a dot, walks back
+ * over labels and dots ("www dot example dot com"). A domain ends before the next one starts,
+ * so every character is walked once.
+ */
+function plainDomains(text: string): string {
+  let plain = "";
+  let done = 0;
+  for (const end of text.matchAll(DOMAIN_END)) {
+    // A plain dot before the top-level domain: linkify-it reads that domain as written.
+    if (end.index < done || end[1] === ".") continue;
+    const dots: Array<[number, string]> = [[end.index, end[1] ?? ""]];
+    let start = end.index;
+    for (;;) {
+      const label = LABEL_BEFORE.exec(text.slice(Math.max(done, start - 63), start));
+      if (!label) break;
+      start -= label[0].length;
+      const dot = DOT_BEFORE.exec(text.slice(Math.max(done, start - 16), start));
+      const dotStart = start - (dot?.[0].length ?? 0);
+      if (!dot || dotStart <= done || !/[a-z0-9]/i.test(text[dotStart - 1] ?? "")) break;
+      dots.push([dotStart, dot[0]]);
+      start = dotStart;
+    }
+    const stop = end.index + end[0].length;
+    const domain = joinDots(text, start, stop, dots.reverse(), end[2] !== undefined);
+    if (domain === undefined) continue;
+    plain += text.slice(done, start) + domain;
+    done = stop;
+  }
+  return done === 0 ? text : plain + text.slice(done);
+}
+
+/** The domain between start and stop with its dots as dots, or undefined to leave it be. */
+function joinDots(
+  text: string,
+  start: number,
+  stop: number,
+  dots: Array<[number, string]>,
+  path: boolean,
+): string | undefined {
   let explicit = false;
   let spaced = false;
-  const plain = domain.replace(ANY_DOT, (dot) => {
+  let joined = "";
+  let at = start;
+  for (const [index, dot] of dots) {
     if (EXPLICIT.test(dot)) explicit = true;
     else if (dot !== ".") spaced = true;
-    return ".";
-  });
-  if (!explicit && !spaced) return domain;
-  const tld = plain
-    .slice(plain.lastIndexOf(".") + 1)
-    .replace(/\s*\/$/, "")
-    .toLowerCase();
+    joined += `${text.slice(at, index)}.`;
+    at = index + dot.length;
+  }
+  if (!explicit && !spaced) return undefined;
+  const rest = text.slice(at, stop);
+  const tld = rest.replace(/\s*\/$/, "").toLowerCase();
   // "that's it . me too": a spaced dot before an everyday word is a sentence, not a domain.
-  if (!explicit && EVERYDAY_TLDS.has(tld) && !path) return domain;
-  return path ? plain.replace(/\s+(?=\/$)/, "") : plain;
+  if (!explicit && EVERYDAY_TLDS.has(tld) && !path) return undefined;
+  return joined + (path ? rest.replace(/\s+(?=\/$)/, "") : rest);
 }
 
 // E-mail providers recognised without a top-level domain ("mei0912 at gmail").
@@ -281,12 +338,14 @@ export const MAIL_PROVIDERS =
 // a provider when what comes before it looks like an account ("mei0912 at gmail", not "I worked
 // at Yahoo").
 const DISGUISED_AT = new RegExp(
-  "(?<![\\p{L}\\p{N}._%+-])([a-z0-9][a-z0-9._%+-]*)" +
-    "(\\s*(?:[\\[({<]\\s*(?:at|@)\\s*[\\])}>]|艾特|小老鼠|アットマーク|골뱅이|@)\\s*" +
-    "|\\s+(?:at|arroba|arobase|ät)\\s+)" +
-    `((?:${LABEL}\\.)+[a-z]{2,}(?![a-z0-9])|(?:${MAIL_PROVIDERS})(?![a-z0-9]))`,
-  "giu",
+  "(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]*)" +
+    "(\\s{0,3}(?:[\\[({<]\\s{0,3}(?:at|@)\\s{0,3}[\\])}>]|艾特|小老鼠|アットマーク|골뱅이|@)\\s{0,3}" +
+    "|\\s{1,3}(?:at|arroba|arobase|ät)\\s{1,3})" +
+    `([a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.[a-z]{2,}(?![a-z0-9])|(?:${MAIL_PROVIDERS})(?![a-z0-9]))`,
+  "gi",
 );
+const MAY_HIDE_AN_AT =
+  /[@＠]|(?<![a-z])(?:at|arroba|arobase|ät)(?![a-z])|艾特|小老鼠|アットマーク|골뱅이/i;
 const AT_WORD = /^\s+\p{L}+\s+$/u;
 const LOOKS_LIKE_ACCOUNT = /[\d_.]/;
 

@@ -47,10 +47,13 @@ export function contactDetailsInFull(text: string, region?: string): ContactDeta
   };
 }
 
+/** Whether a text holds any contact details (see contactDetails); stops at the first found. */
 export function hasContactDetails(text: string, region?: string): boolean {
   if (cannotHoldContactDetails(text)) return false;
-  const found = contactDetails(text, region);
-  return found.link || found.email || found.phone || found.handle;
+  const normal = contactText(text);
+  if (hasHandle(normal) || hasPhoneNumber(normal, phoneRegion(region))) return true;
+  const { link, email } = linksAndAddresses(normal, LINKS, true);
+  return link || email;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -62,9 +65,21 @@ export function hasContactDetails(text: string, region?: string): boolean {
 const PLAIN =
   /^[\t\n\r\x20-\x7E\u3001\u3002\u300C-\u300F\u3041-\u3096\u30A1-\u30FA\u30FC\u4E00-\u9FFF\uAC00-\uD7A3\uFF01\uFF08\uFF09\uFF0C\uFF1F]*$/;
 
-/** Whether a text is plain and holds none of what a contact detail needs. */
+/**
+ * Whether a text is plain and holds none of what a contact detail needs: no digit or "@", no
+ * dot before a letter, no "//", no messenger's name, no dot or "at" written out, no digit words
+ * in a run, no letters spelled out. Each test is a superset of what the detectors look for in
+ * the normalised text, and a few separate scans cost less than one alternation of them all.
+ */
 export function cannotHoldContactDetails(text: string): boolean {
-  return PLAIN.test(text) && !MAY_HOLD.test(text) && !DIGIT_WORD_RUN_TEST.test(text);
+  return (
+    PLAIN.test(text) &&
+    !SIGNS.test(text) &&
+    !LATIN_WORDS.test(text) &&
+    !CJK_WORDS.test(text) &&
+    !DIGIT_WORD_RUN_TEST.test(text) &&
+    !SPELLED_OUT_TEST.test(text)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,24 +205,42 @@ const EVERYDAY_TLDS = new Set([
 
 // Invitations to a messenger, with or without a link's other parts: "t.me/mei", "wa.me/8869…".
 const MESSENGER_LINK =
-  /(?<![\p{L}\p{N}.-])(?:t|telegram|wa|m|ig|kik|signal|line|lin|qm\.qq|u\.wechat|weixin\.qq|open\.kakao|discord|discordapp|invite\.viber|join\.skype|chat\.whatsapp|api\.whatsapp|snapchat|instagram|tiktok)\.(?:me|ee|gg|com|org|group|dog)\s*\/\s*[\p{L}\p{N}_~+@-]/iu;
+  /(?<![a-z0-9.-])(?:t|telegram|wa|m|ig|kik|signal|line|lin|qm\.qq|u\.wechat|weixin\.qq|open\.kakao|discord|discordapp|invite\.viber|join\.skype|chat\.whatsapp|api\.whatsapp|snapchat|instagram|tiktok)\.(?:me|ee|gg|com|org|group|dog)\s{0,3}\/\s{0,3}[a-z0-9_~+@-]/i;
 
 // An address linkify-it does not read: any letters as the top-level domain, or a provider
 // without one ("mei0912@gmail").
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/u;
-const PROVIDER_EMAIL = new RegExp(`[a-z0-9._%+-]+@(?:${MAIL_PROVIDERS})(?![a-z0-9])`, "iu");
+const EMAIL =
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/u;
+const PROVIDER_EMAIL = new RegExp(
+  `(?<![a-z0-9._%+-])[a-z0-9._%+-]+@(?:${MAIL_PROVIDERS})(?![a-z0-9])`,
+  "i",
+);
+// A word linkify-it could read as a link or an address: a dot before more, a colon, an "@".
+const WORD = /\S+/g;
+const LINK_LIKE = /\.[^\s.]|[:@]/;
 
+/**
+ * Links and e-mail addresses in a normalised text. linkify-it reads only the words that could
+ * hold one (most words of a long message cannot), and `first` stops at the first found.
+ */
 export function linksAndAddresses(
   normal: string,
   links: LinkifyIt = LINKS,
+  first = false,
 ): Pick<ContactDetails, "link" | "email"> {
-  let link = MESSENGER_LINK.test(normal);
-  let email = EMAIL.test(normal) || PROVIDER_EMAIL.test(normal);
-  if ((!link || !email) && links.test(normal)) {
-    for (const match of links.match(normal) ?? []) {
+  let link = normal.includes("/") && MESSENGER_LINK.test(normal);
+  let email = normal.includes("@") && (EMAIL.test(normal) || PROVIDER_EMAIL.test(normal));
+  if (first && (link || email)) return { link, email };
+  for (const word of normal.matchAll(WORD)) {
+    if (link && email) break;
+    if (!LINK_LIKE.test(word[0]) || !links.test(word[0])) continue;
+    for (const match of links.match(word[0]) ?? []) {
       if (match.schema === "mailto:") email = true;
-      else if (match.schema !== "" || isLink(match.raw, normal, match.index)) link = true;
+      else if (match.schema !== "" || isLink(match.raw, normal, word.index + match.index)) {
+        link = true;
+      }
     }
+    if (first && (link || email)) break;
   }
   return { link, email };
 }
@@ -245,7 +278,7 @@ const NOT_PHONES: RegExp[] = [
   // Money: $1,299.99, 12,50 €, 1 000 €, NT$25,000, 300元.
   new RegExp(`${CURRENCY}\\s?\\d{1,3}(?:[,.]\\d{3})*(?:[.,]\\d+)?`, "giu"),
   new RegExp(
-    `\\d{1,3}(?:[ ,.]\\d{3})*(?:[.,]\\d+)?\\s?${CURRENCY}(?![\\p{L}])|\\d+(?:[.,]\\d+)?\\s?${CURRENCY}(?![\\p{L}])`,
+    `(?<![\\d.,])(?:\\d{1,3}(?:[ ,.]\\d{3})*(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?)\\s?${CURRENCY}(?!\\p{L})`,
     "giu",
   ),
   // Thousands: 23,400,000; 1.234.567,89.
@@ -448,12 +481,12 @@ const INVITATIONS = [
   "아이디",
 ];
 // Messengers and groups whose accounts are numbers.
-const NUMBERED = /^(?:qq|q群|qq群|扣扣|企鵝|企鹅|wechat|weixin|微信|wx|vx|群號|群号)/iu;
+const NUMBERED = /^(?:qq|q群|qq群|扣扣|企鵝|企鹅|wechat|weixin|微信|wx|vx|群號|群号)/i;
 
 const MESSENGER = new RegExp(
   `(?<![a-z0-9])(?:${LATIN_MESSENGERS.join("|")})(?=id|[^a-z]|$)` +
     `|(?:${CJK_MESSENGERS.join("|")})|(?<invite>${INVITATIONS.join("|")})`,
-  "giu",
+  "gi",
 );
 const LABELS = "id|username|user|usuario|pseudo|benutzername|handle|account";
 const CJK_LABELS = "帳號|帳户|賬號|账号|號碼|号码|號|号|アカウント|아이디|계정|名字";
@@ -465,18 +498,18 @@ const GAP = new RegExp(
   `^(?:[\\s\\p{P}\\p{S}]|(?<![a-z])(?:${LABELS}|${CONNECTORS})(?![a-z])|${CJK_LABELS}|${CJK_CONNECTORS})*`,
   "iu",
 );
-const LABEL = new RegExp(`(?<![a-z])(?:${LABELS})(?![a-z])|${CJK_LABELS}`, "iu");
+const LABEL = new RegExp(`(?<![a-z])(?:${LABELS})(?![a-z])|${CJK_LABELS}`, "i");
 const POINTER = /[:=>@→➡👉⇒]/u;
-const ACCOUNT = /^@?([a-z0-9][a-z0-9_.#-]*[a-z0-9])/iu;
+const ACCOUNT = /^@?([a-z0-9][a-z0-9_.#-]*[a-z0-9])/i;
 // An account a person picks: letters with digits, "_", "." or "#" ("mei_0912", "mei.lin").
 const PICKED = /^(?=.*\p{L})(?=.*[\d_.#])/u;
 const VERSION = /^v?\d+(?:\.\d+)+$/i;
-const MESSENGER_NAME = new RegExp(`^(?:${LATIN_MESSENGERS.join("|")})$`, "iu");
+const MESSENGER_NAME = new RegExp(`^(?:${LATIN_MESSENGERS.join("|")})$`, "i");
 // "@mei_lin" on its own: an account on any network. "Meet me @ the beach" has a space.
-const AT_ACCOUNT = /(?<![\p{L}\p{N}._%+-])@[a-z_][a-z0-9_.]{2,}/iu;
+const AT_ACCOUNT = /(?<![a-z0-9._%+-])@[a-z_][a-z0-9_.]{2,}/i;
 
 function hasHandle(normal: string): boolean {
-  if (AT_ACCOUNT.test(normal)) return true;
+  if (normal.includes("@") && AT_ACCOUNT.test(normal)) return true;
   for (const match of normal.matchAll(MESSENGER)) {
     const after = normal.slice(match.index + match[0].length, match.index + match[0].length + 48);
     const gap = GAP.exec(after)?.[0] ?? "";
@@ -504,19 +537,21 @@ function isAccount(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The pre-check's signals, each a superset of what a detector needs.
+// The pre-check's signals.
 
-const MAY_HOLD = new RegExp(
-  [
-    // A digit, an "@", a "://", a dot before a letter or digit, or a dot written out.
-    "[0-9@]|:\\s*/\\s*/|[.。]\\s*[a-z0-9]|[\\[({<（]\\s*[.@]|[,，](?:com|net|org)(?![a-z0-9])",
-    "(?<![a-z])(?:dot|d0t|punto|point|punkt|www|https?|hxxps?|h\\*\\*ps?)(?![a-z])",
-    "點|点|艾特|小老鼠|アットマーク|골뱅이",
-    `(?<![a-z])(?:${MAIL_PROVIDERS})(?![a-z])`,
-    // Letters spelled out with spaces ("L I N E").
-    SPELLED_OUT.source,
-    MESSENGER.source,
-  ].join("|"),
-  "iu",
+// A digit, an "@", a "//", a dot before a letter or digit, "[." or "(@", a comma before com.
+const SIGNS = /[0-9@]|\/\s{0,3}\/|[.。]\s{0,3}[a-z0-9]|[[({<（]\s{0,3}[.@]|[,，](?:com|net|org)/i;
+const LATIN_WORDS = new RegExp(
+  `(?<![a-z0-9])(?:${[
+    ...LATIN_MESSENGERS,
+    "dot|d0t|punto|point|punkt|www|https?|hxxps?|h\\*\\*ps?",
+    MAIL_PROVIDERS,
+  ].join("|")})(?:id)?(?![a-z])`,
+  "i",
 );
-const DIGIT_WORD_RUN_TEST = new RegExp(DIGIT_WORD_RUN.source, "iu");
+const CJK_WORDS = new RegExp(
+  [...CJK_MESSENGERS, ...INVITATIONS, "點|点|艾特|小老鼠|アットマーク|골뱅이"].join("|"),
+  "i",
+);
+const DIGIT_WORD_RUN_TEST = new RegExp(DIGIT_WORD_RUN.source, "i");
+const SPELLED_OUT_TEST = new RegExp(SPELLED_OUT.source, "i");
