@@ -14,7 +14,7 @@ export const SHORT_KEY = 64;
 /** One edit is allowed per this many characters of the longer key: none below 10. */
 export const CHARACTERS_PER_EDIT = 10;
 /** Longer keys are near duplicates when at least this share of their shingles is common. */
-export const SHARED_SHINGLES = 0.6;
+export const SHARED_SHINGLES = 0.75;
 // Three characters: short enough for Chinese (no spaces between words), long enough that two
 // different sentences in Latin letters share few.
 const SHINGLE = 3;
