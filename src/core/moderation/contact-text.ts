@@ -25,6 +25,7 @@ export function contactText(text: string): string {
   if (/:/.test(normal)) {
     normal = normal.replace(SCHEME, (_match, secure: string) => `http${secure.toLowerCase()}://`);
   }
+  if (/www/i.test(normal)) normal = normal.replace(SPACED_WWW, "www.$1.$2");
   if (MAY_HIDE_A_DOMAIN.test(normal)) normal = plainDomains(normal);
   if (MAY_HIDE_AN_AT.test(normal)) normal = normal.replace(DISGUISED_AT, plainAddress);
   return normal;
@@ -248,6 +249,11 @@ const DISGUISE_TLDS =
   "win|tv|cc|ly|gg|ru|cn|tw|hk|jp|kr|sg|de|fr|es|uk|eu|br|au|ca|ee|ws|su|tk|ml|ga|cf|gq|pw|" +
   "icu|fun|buzz|cyou|cfd|sbs|work|bid|loan|monster|rest|asia|pro|mobi|cam|lol|chat|social|" +
   "page|me|to|in|us|it|be|my";
+// "www example com": a domain with its dots left out.
+const SPACED_WWW = new RegExp(
+  `(?<![a-z0-9])www\\s{1,3}([a-z0-9][a-z0-9-]*)\\s{1,3}(${DISGUISE_TLDS})(?![a-z0-9])`,
+  "gi",
+);
 const EVERYDAY_TLDS = new Set(["me", "to", "in", "us", "it", "be", "my", "fun", "work", "live"]);
 // A dot as it is written around: "[.]", "(dot)", "{.}", "<dot>", "點", "点", or the words for
 // it in the site's Latin-script languages. Spaces are bounded (here and below) so that no

@@ -460,6 +460,9 @@ const CJK_MESSENGERS = [
   "왓츠앱",
   "스냅챗",
   "위챗",
+  // 微 and 薇 alone stand for WeChat ("薇: mei0912"); they need an account a person picks.
+  "微",
+  "薇",
 ];
 // "Add me", "search for": an account follows even without a messenger's name.
 const INVITATIONS = [
@@ -483,8 +486,24 @@ const INVITATIONS = [
 // Messengers and groups whose accounts are numbers.
 const NUMBERED = /^(?:qq|q群|qq群|扣扣|企鵝|企鹅|wechat|weixin|微信|wx|vx|群號|群号)/i;
 
+// Names of four letters or more also as written with digits and signs for letters ("l1ne",
+// "|ine", "W3chat", "s1gnal"); shorter ones would read ordinary words ("1g of sugar").
+const LEET: Record<string, string> = {
+  a: "[a4@]",
+  e: "[e3]",
+  i: "[i1l|!]",
+  l: "[l1i|]",
+  o: "[o0]",
+  s: "[s5$]",
+};
+const LATIN_NAMES = LATIN_MESSENGERS.map((name) =>
+  name.replace(/\\s\?/g, "").length < 4
+    ? name
+    : name.replace(/\\s\?|[a-z]/g, (letter) => LEET[letter] ?? letter),
+);
+
 const MESSENGER = new RegExp(
-  `(?<![a-z0-9])(?:${LATIN_MESSENGERS.join("|")})(?=id|[^a-z]|$)` +
+  `(?<![a-z0-9])(?:${LATIN_NAMES.join("|")})(?=id|[^a-z]|$)` +
     `|(?:${CJK_MESSENGERS.join("|")})|(?<invite>${INVITATIONS.join("|")})`,
   "gi",
 );
@@ -506,7 +525,9 @@ const PICKED = /^(?=.*\p{L})(?=.*[\d_.#])/u;
 const VERSION = /^v?\d+(?:\.\d+)+$/i;
 const MESSENGER_NAME = new RegExp(`^(?:${LATIN_MESSENGERS.join("|")})$`, "i");
 // "@mei_lin" on its own: an account on any network. "Meet me @ the beach" has a space.
-const AT_ACCOUNT = /(?<![a-z0-9._%+-])@[a-z_][a-z0-9_.]{2,}/i;
+// (Mentions of a whole chat room, "@everyone", name no one.)
+const AT_ACCOUNT =
+  /(?<![a-z0-9._%+-])@(?!(?:everyone|here|all|channel)(?![a-z0-9_.]))[a-z_][a-z0-9_.]{2,}/i;
 
 function hasHandle(normal: string): boolean {
   if (normal.includes("@") && AT_ACCOUNT.test(normal)) return true;
@@ -514,7 +535,9 @@ function hasHandle(normal: string): boolean {
     const after = normal.slice(match.index + match[0].length, match.index + match[0].length + 48);
     const gap = GAP.exec(after)?.[0] ?? "";
     const account = ACCOUNT.exec(after.slice(gap.length))?.[1];
-    if (!account || account.length < 4 || VERSION.test(account)) continue;
+    // Four characters at least, or three after a label or "@" ("賴ID：mei").
+    const least = gap.includes("@") || LABEL.test(gap) ? 3 : 4;
+    if (!account || account.length < least || VERSION.test(account)) continue;
     if (MESSENGER_NAME.test(account)) continue;
     const rest = after.slice(gap.length + account.length);
     if (isAccount(match[0], account, gap, rest, match.groups?.invite !== undefined)) return true;
@@ -530,6 +553,7 @@ function isAccount(
   invitation: boolean,
 ): boolean {
   if (/^\d+$/.test(account)) return account.length >= 5 && NUMBERED.test(name);
+  if (name === "微" || name === "薇") return PICKED.test(account);
   if (PICKED.test(account) || gap.includes("@") || LABEL.test(gap)) return true;
   // A word after "加我" or after a colon or arrow is an account, unless the sentence goes on
   // in words ("Telegram: such an old thing").
@@ -543,7 +567,7 @@ function isAccount(
 const SIGNS = /[0-9@]|\/\s{0,3}\/|[.。]\s{0,3}[a-z0-9]|[[({<（]\s{0,3}[.@]|[,，](?:com|net|org)/i;
 const LATIN_WORDS = new RegExp(
   `(?<![a-z0-9])(?:${[
-    ...LATIN_MESSENGERS,
+    ...LATIN_NAMES,
     "dot|d0t|punto|point|punkt|www|https?|hxxps?|h\\*\\*ps?",
     MAIL_PROVIDERS,
   ].join("|")})(?:id)?(?![a-z])`,
