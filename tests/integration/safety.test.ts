@@ -168,6 +168,7 @@ describe("repeats and mutes", () => {
       "X-Forwarded-For": nextAddress(),
       Cookie: `visitor=${visitorId()}`,
     });
+    await api.bottles.confirmAge.mutate({ atLeast13: true });
     for (const message of ["Same words again", "same words, again!", "SAME WORDS AGAIN"]) {
       await api.bottles.throw.mutate(bottleInput(message));
     }

@@ -8,8 +8,9 @@ import {
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppErrorCode } from "../../common/errors.ts";
-import { DomainError, RateLimitedError } from "../errors.ts";
+import { DomainError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
+import type { KeyBan } from "./bans.ts";
 import type {
   BrokerCounts,
   BrokerOptions,
@@ -72,8 +73,6 @@ export class RedisChatBroker implements ChatBroker {
   readonly #graceMs: number;
   readonly #aliveTtlMs: number;
   readonly #meetAgainAfterMs: number;
-  readonly #flood: { ratePerSecond: number; burst: number };
-  readonly #addressFlood: { ratePerSecond: number; burst: number };
   readonly #messageIds = new RandomIds();
   readonly #scripts: Record<ScriptName, RedisScript>;
   /** Streams open on this instance, by visitor. */
@@ -97,8 +96,6 @@ export class RedisChatBroker implements ChatBroker {
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#aliveTtlMs = options.aliveTtlMs ?? 3000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
-    this.#flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
-    this.#addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
     const head = prelude({
       skipPartnerMs: options.skipPartnerMs ?? 10 * 60 * 1000,
       keepEndedMs: options.keepEndedMs ?? 10 * 60 * 1000,
@@ -288,14 +285,9 @@ export class RedisChatBroker implements ChatBroker {
       visitorId,
       content.slice(0, CHAT_LIMITS.message),
       this.#messageIds.next(),
-      this.#flood.ratePerSecond,
-      this.#flood.burst,
-      this.#addressFlood.ratePerSecond,
-      this.#addressFlood.burst,
       options.contact ? "1" : "0",
     );
     if (answer?.message) return answer.message;
-    if (answer?.error === "RATE_LIMITED") throw new RateLimitedError(1);
     if (answer?.error === "CHAT_BANNED") throw new DomainError("CHAT_BANNED", "user is banned");
     throw new DomainError("NOT_FOUND", "not in a chat");
   }
@@ -333,12 +325,23 @@ export class RedisChatBroker implements ChatBroker {
     await this.#run("rememberBlock", blocker, blocked.visitorId, blocked.ipKey, until);
   }
 
-  async mute(visitorId: string, until: number): Promise<void> {
-    await this.#run("mute", visitorId, until);
+  async mute(visitorId: string, ipKey: string, until: number): Promise<void> {
+    await this.#run("mute", visitorId, ipKey, until);
   }
 
-  async ban(keys: readonly string[], until: number): Promise<void> {
-    if (keys.length > 0) await this.#run("ban", until, ...keys);
+  async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
+    const values = await this.#redis.mget(
+      `${this.#prefix}mute:${visitorId}`,
+      `${this.#prefix}mute:ip:${ipKey}`,
+    );
+    const until = Math.max(0, ...values.map(Number).filter(Number.isFinite));
+    return until > this.#now() ? until : null;
+  }
+
+  async ban(bans: readonly KeyBan[]): Promise<void> {
+    if (bans.length > 0) {
+      await this.#run("ban", ...bans.flatMap(({ key, until }) => [key, until]));
+    }
   }
 
   async online(): Promise<number> {

@@ -11,9 +11,9 @@ import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
-import { refuseBanned, startChat } from "../../../core/chat/start.ts";
+import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
-import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
+import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
 import { publicProcedure, router } from "../init.ts";
 
@@ -54,12 +54,17 @@ export const chatRouter = router({
     };
   }),
 
-  /** The safety gate's answer: 18 or older, or not (which refuses chat for 30 days). */
+  /**
+   * The safety gate's answer: 18 or older, or not (which refuses chat for 30 days and ends a
+   * chat in progress).
+   */
   confirmAge: publicProcedure
     .input(z.object({ adult: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       await ctx.limiter.take(ageAnswerSlots(ctx));
-      return { age: await answerAgeGate(ctx.db, ctx.visitorId, "chat", input.adult, ctx.now()) };
+      return {
+        age: await answerChatAge(ctx.db, ctx.chat.broker, ctx.visitorId, input.adult, ctx.now()),
+      };
     }),
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
@@ -76,7 +81,13 @@ export const chatRouter = router({
 
   send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
     ctx.features.require("chat");
-    return sendChatMessage({ ...ctx.chat, limiter: ctx.limiter }, ctx, input.content, ctx.now());
+    return sendChatMessage(
+      ctx.db,
+      { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
+      ctx,
+      input.content,
+      ctx.now(),
+    );
   }),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
@@ -95,15 +106,16 @@ export const chatRouter = router({
     return { ok: true as const };
   }),
 
+  /** Reports a partner's message; answers whether it was recorded or already reported. */
   report: publicProcedure.input(reportChatInput).mutation(async ({ ctx, input }) => {
-    await reportChatMessage(
+    const { outcome } = await reportChatMessage(
       ctx.db,
       { ...ctx.chat, moderator: ctx.moderator, limiter: ctx.limiter },
       ctx,
       input,
       ctx.now(),
     );
-    return { ok: true as const };
+    return { ok: true as const, outcome };
   }),
 
   translate: publicProcedure
