@@ -29,7 +29,8 @@ export interface TextFingerprint {
 }
 
 export function textFingerprint(text: string): TextFingerprint {
-  return keyFingerprint(repeatKey(text));
+  const key = repeatKey(text);
+  return { key, signature: key.length > SHORT_KEY ? minHashSignature(key) : NO_SIGNATURE };
 }
 
 /**
@@ -50,13 +51,31 @@ export function sameText(a: TextFingerprint, b: TextFingerprint): boolean {
   return sharedShingles(signatureOf(a), signatureOf(b)) >= SHARED_SHINGLES;
 }
 
-/** sameText on two repeat keys (see repeatKey). */
+/**
+ * sameText on two repeat keys (see repeatKey). A caller that keeps keys rather than
+ * fingerprints compares each new key with the same few stored ones again and again, so the
+ * signatures of the last SIGNATURES_KEPT long keys are kept.
+ */
 export function nearDuplicate(a: string, b: string): boolean {
   return sameText(keyFingerprint(a), keyFingerprint(b));
 }
 
+const SIGNATURES_KEPT = 1024;
+const signatures = new Map<string, Uint32Array>();
+
 function keyFingerprint(key: string): TextFingerprint {
-  return { key, signature: key.length > SHORT_KEY ? minHashSignature(key) : NO_SIGNATURE };
+  if (key.length <= SHORT_KEY) return { key, signature: NO_SIGNATURE };
+  let signature = signatures.get(key);
+  if (!signature) {
+    signature = minHashSignature(key);
+    // Bounded: the oldest key goes first (a Map keeps insertion order).
+    if (signatures.size >= SIGNATURES_KEPT) {
+      const oldest = signatures.keys().next().value;
+      if (oldest !== undefined) signatures.delete(oldest);
+    }
+    signatures.set(key, signature);
+  }
+  return { key, signature };
 }
 
 function signatureOf(fingerprint: TextFingerprint): Uint32Array {
