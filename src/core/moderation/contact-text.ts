@@ -97,9 +97,9 @@ function asciiDigits(text: string): string {
   });
 }
 
-// Three or more single letters or digits set apart by single spaces, at least one of them a
-// letter: "L I N E", "w w w", "m e i 0 9". Spaced digits alone are left as written, so that a
-// count ("1 2 3 4 5") stays a count.
+// Three or more single letters or digits set apart by single spaces: "L I N E", "w w w",
+// "m e i 0 9" are joined; spaced digits alone are left as written (contactText checks for a
+// letter), so that a count ("1 2 3 4 5") stays a count.
 export const SPELLED_OUT = /(?<![a-z0-9])(?:[a-z0-9] ){2,}[a-z0-9](?![a-z0-9])/gi;
 
 // Digit words of the site's languages, with accents already folded ("zéro" reads "zero",
@@ -254,7 +254,18 @@ const SPACED_WWW = new RegExp(
   `(?<![a-z0-9])www\\s{1,3}([a-z0-9][a-z0-9-]*)\\s{1,3}(${DISGUISE_TLDS})(?![a-z0-9])`,
   "gi",
 );
-const EVERYDAY_TLDS = new Set(["me", "to", "in", "us", "it", "be", "my", "fun", "work", "live"]);
+const EVERYDAY_WORD_TLDS = new Set([
+  "me",
+  "to",
+  "in",
+  "us",
+  "it",
+  "be",
+  "my",
+  "fun",
+  "work",
+  "live",
+]);
 // A dot as it is written around: "[.]", "(dot)", "{.}", "<dot>", "點", "点", or the words for
 // it in the site's Latin-script languages. Spaces are bounded (here and below) so that no
 // expression walks a long run of spaces again from every position.
@@ -331,7 +342,7 @@ function joinDots(
   const rest = text.slice(at, stop);
   const tld = rest.replace(/\s*\/$/, "").toLowerCase();
   // "that's it . me too": a spaced dot before an everyday word is a sentence, not a domain.
-  if (!explicit && EVERYDAY_TLDS.has(tld) && !path) return undefined;
+  if (!explicit && EVERYDAY_WORD_TLDS.has(tld) && !path) return undefined;
   return joined + (path ? rest.replace(/\s+(?=\/$)/, "") : rest);
 }
 

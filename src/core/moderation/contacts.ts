@@ -171,11 +171,27 @@ export function linkFinder(tlds: readonly string[] = ABUSED_TLDS, keepDefault = 
 
 const LINKS = linkFinder();
 
-// Two-letter country domains that are also everyday words at the start of a sentence: "I was
-// tired.so I slept", "the end.it was fun" and "lol.im dying" lack a space, not a link. Such a
-// domain counts with a path, a www, more than two labels, a name of one letter ("t.me") or of
-// more than letters, or nothing after it but the end of a sentence ("find me at meilin.me").
+// Top-level domains that are also everyday words at the start of a sentence: "I was tired.so I
+// slept", "the end.it was fun", "lol.im dying" and "so tired.work was long" lack a space, not a
+// link. Such a domain counts with a path, a www, more than two labels, a name of one letter
+// ("t.me") or of more than letters, or nothing after it but the end of a sentence ("find me at
+// meilin.me").
 const EVERYDAY_TLDS = new Set([
+  "live",
+  "link",
+  "win",
+  "work",
+  "fun",
+  "rest",
+  "best",
+  "date",
+  "party",
+  "review",
+  "men",
+  "page",
+  "chat",
+  "group",
+  "games",
   "it",
   "im",
   "me",
