@@ -219,6 +219,10 @@ const EVERYDAY_TLDS = new Set([
   "ne",
 ]);
 
+// Country domains that are also file extensions ("README.md", "setup.py", "install.sh"): such a
+// name counts as a link only with a path, a www, a scheme or more than two labels.
+const FILE_EXTENSIONS = new Set(["md", "py", "sh", "pl", "rs", "ps", "mk", "ai", "cs"]);
+
 // Invitations to a messenger, with or without a link's other parts: "t.me/mei", "wa.me/8869…".
 const MESSENGER_LINK =
   /(?<![a-z0-9.-])(?:t|telegram|wa|m|ig|kik|signal|line|lin|qm\.qq|u\.wechat|weixin\.qq|open\.kakao|discord|discordapp|invite\.viber|join\.skype|chat\.whatsapp|api\.whatsapp|snapchat|instagram|tiktok)\.(?:me|ee|gg|com|org|group|dog)\s{0,3}\/\s{0,3}[a-z0-9_~+@-]/i;
@@ -269,6 +273,7 @@ function isLink(raw: string, normal: string, index: number): boolean {
   const before = labels.at(-2) ?? "";
   // "That was the end.It was fun": a capital after a lower-case word starts a sentence.
   if (/^\p{Lu}\p{Ll}/u.test(tld) && /\p{Ll}$/u.test(before)) return false;
+  if (FILE_EXTENSIONS.has(tld.toLowerCase()) && labels.length === 2) return false;
   if (EVERYDAY_TLDS.has(tld.toLowerCase()) && labels.length === 2 && /^\p{L}{2,}$/u.test(before)) {
     // "dm me at mei.it" is written to be followed; "tired.so I slept" is followed by more.
     return !/^\s+\p{L}/u.test(normal.slice(index + raw.length));
@@ -311,8 +316,10 @@ const DOTTED = new RegExp(`${ALONE_BEFORE}\\d+(?:\\.\\d+){2,4}${ALONE_AFTER}`, "
 const SINGLE_DIGIT_GROUP = /(?:^|\.)\d(?:\.|$)/;
 
 // Digits and what may separate them in a written number: spaces, dashes, dots, brackets,
-// slashes, emoji, the Japanese long mark ("090ー1234ー5678").
-const NUMBER_RUN = /\d+(?:(?:[^\p{L}\p{N}\n]|[ー〜]){1,4}\d+)*/gu;
+// slashes, emoji, the Japanese long mark ("090ー1234ー5678"). Not an underscore: it joins the
+// parts of one word ("1764_0923_4567", an order or a test's unique text), not a number's groups;
+// nor a colon, which sets apart times and addresses ("2001:4860:4860::8888"), never a phone's.
+const NUMBER_RUN = /\d+(?:(?:[^\p{L}\p{N}\n_:]|[ー〜]){1,4}\d+)*/gu;
 // Separators that set apart a list of numbers rather than the groups of one.
 const LIST_SEPARATOR = /[,;|、]|\s{2,}/;
 const MASK = "x";
@@ -519,7 +526,7 @@ const LATIN_NAMES = LATIN_MESSENGERS.map((name) =>
 );
 
 const MESSENGER = new RegExp(
-  `(?<![a-z0-9])(?:${LATIN_NAMES.join("|")})(?=id|[^a-z]|$)` +
+  `(?<![a-z0-9_])(?:${LATIN_NAMES.join("|")})(?=id|[^a-z]|$)` +
     `|(?:${CJK_MESSENGERS.join("|")})|(?<invite>${INVITATIONS.join("|")})`,
   "gi",
 );
@@ -534,6 +541,7 @@ const GAP = new RegExp(
   "iu",
 );
 const LABEL = new RegExp(`(?<![a-z])(?:${LABELS})(?![a-z])|${CJK_LABELS}`, "i");
+const CJK_LABEL = new RegExp(CJK_LABELS);
 const POINTER = /[:=>@→➡👉⇒]/u;
 const ACCOUNT = /^@?([a-z0-9][a-z0-9_.#-]*[a-z0-9])/i;
 // An account a person picks: letters with digits, "_", "." or "#" ("mei_0912", "mei.lin").
@@ -570,9 +578,10 @@ function isAccount(
 ): boolean {
   if (/^\d+$/.test(account)) return account.length >= 5 && NUMBERED.test(name);
   if (name === "微" || name === "薇") return PICKED.test(account);
-  if (PICKED.test(account) || gap.includes("@") || LABEL.test(gap)) return true;
+  if (PICKED.test(account) || gap.includes("@") || CJK_LABEL.test(gap)) return true;
   // A word after "加我" or after a colon or arrow is an account, unless the sentence goes on
-  // in words ("Telegram: such an old thing").
+  // in words ("Telegram: such an old thing"). An English label alone does not make one: "my
+  // messenger account is closed", "my line id is gone".
   return (invitation || POINTER.test(gap)) && !/^\s+\p{L}/u.test(rest);
 }
 
