@@ -28,18 +28,20 @@ export interface ChatBroker {
   status(visitorId: string): Promise<ChatStatus>;
   /**
    * The visitor's events after `lastEventId` (a fresh stream starts with a status event), as
-   * they happen, until `signal` aborts or the consumer stops. While no stream is open, the
-   * visitor has a grace period to come back before they leave.
+   * they happen, until `signal` aborts or the consumer stops: each step yields every event
+   * waiting, in order (at least one), so several events leave in one frame; the last one's id
+   * is where a stream resumes. While no stream is open, the visitor has a grace period to come
+   * back before they leave.
    */
   events(
     visitorId: string,
     lastEventId: string | null | undefined,
     signal: AbortSignal,
-  ): AsyncGenerator<Numbered, void, undefined>;
+  ): AsyncGenerator<Numbered[], void, undefined>;
   start(visitor: ChatVisitor): Promise<ChatStatus>;
   /**
-   * Relays a message to the partner and the sender's own streams; `contact` marks one holding
-   * contact details. A muted sender's message reaches only their own streams.
+   * Relays a message to the partner (the sender has it as the answer); `contact` marks one
+   * holding contact details. A muted sender's message reaches no one.
    */
   send(visitorId: string, content: string, options?: { contact?: boolean }): Promise<ChatMessage>;
   typing(visitorId: string, isTyping: boolean): Promise<void>;

@@ -113,12 +113,8 @@ export class InMemoryChatBroker implements ChatBroker {
     visitorId: string,
     lastEventId: string | null | undefined,
     signal: AbortSignal,
-  ): AsyncGenerator<Numbered, void, undefined> {
-    return eventStream(
-      (onEvent) => this.listen(visitorId, lastEventId, onEvent),
-      (n) => n,
-      signal,
-    );
+  ): AsyncGenerator<Numbered[], void, undefined> {
+    return eventStream((onEvent) => this.listen(visitorId, lastEventId, onEvent), signal);
   }
 
   /**
@@ -314,7 +310,7 @@ export class InMemoryChatBroker implements ChatBroker {
       from: "me",
       ...(options.contact ? { contact: true as const } : {}),
     };
-    // A muted sender sees their message; nobody else does.
+    // A muted sender's message reaches nobody; the sender has it as the answer.
     if (this.#mutedUntil(visitorId, sender.ipKey) === null) {
       this.#presence.get(receiver.visitorId)?.mailbox.push({
         type: "message",
@@ -322,7 +318,6 @@ export class InMemoryChatBroker implements ChatBroker {
         message: { ...mine, from: "partner" },
       });
     }
-    presence.mailbox.push({ type: "message", chatId: chat.id, message: mine });
     return mine;
   }
 

@@ -165,7 +165,7 @@ export class RedisChatBroker implements ChatBroker {
     visitorId: string,
     lastEventId: string | null | undefined,
     signal: AbortSignal,
-  ): AsyncGenerator<Numbered, void, undefined> {
+  ): AsyncGenerator<Numbered[], void, undefined> {
     const queue: Numbered[] = [];
     let wake: (() => void) | undefined;
     let resync = false;
@@ -203,15 +203,15 @@ export class RedisChatBroker implements ChatBroker {
               .length > 0
           : false;
       if (known && lastEventId) {
-        for (const numbered of await this.#read(visitorId, lastEventId)) {
-          last = numbered.id;
-          yield numbered;
+        const missed = await this.#read(visitorId, lastEventId);
+        if (missed.length > 0) {
+          last = missed.at(-1)?.id ?? last;
+          yield missed;
         }
       } else {
-        yield {
-          id: last,
-          event: { type: "status", status: attached?.status ?? { state: "idle" } },
-        };
+        yield [
+          { id: last, event: { type: "status", status: attached?.status ?? { state: "idle" } } },
+        ];
       }
       while (!signal.aborted) {
         if (resync) {
@@ -219,11 +219,14 @@ export class RedisChatBroker implements ChatBroker {
           queue.length = 0;
           queue.push(...(await this.#read(visitorId, last)));
         }
-        const next = queue.shift();
-        if (next) {
-          if (!after(next.id, last)) continue;
-          last = next.id;
-          yield next;
+        // Everything waiting leaves in one batch; what an earlier read already gave is skipped.
+        const batch = queue.splice(0).filter((numbered) => {
+          if (!after(numbered.id, last)) return false;
+          last = numbered.id;
+          return true;
+        });
+        if (batch.length > 0) {
+          yield batch;
           continue;
         }
         await new Promise<void>((resolve) => {

@@ -234,8 +234,8 @@ return #ARGV - 4
 `,
   /**
    * ARGV: visitor, content, message id, then '1' when the message holds contact details.
-   * Answers the sender's copy, or an error code. A muted sender's message (by visitor or by
-   * address) reaches only their own streams.
+   * Answers the sender's copy (the only one they get), or an error code. A muted sender's
+   * message (by visitor or by address) reaches no one.
    */
   send: `
 local v = ARGV[3]
@@ -256,9 +256,7 @@ end
 if redis.call('EXISTS', K .. 'mute:' .. v) == 0 and redis.call('EXISTS', K .. 'mute:ip:' .. ip) == 0 then
   push(receiver, { type = 'message', chatId = chat.id, message = message('partner') })
 end
-local mine = message('me')
-push(v, { type = 'message', chatId = chat.id, message = mine })
-return cjson.encode({ message = mine })
+return cjson.encode({ message = message('me') })
 `,
   /** ARGV: visitor, typing ('1' or '0'). */
   typing: `

@@ -17,15 +17,23 @@ import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
 import { publicProcedure, router } from "../init.ts";
 
-/** The visitor's events, each tracked by its id so a reconnecting stream resumes after it. */
+/**
+ * The visitor's events in batches (everything waiting in one frame), each tracked by its last
+ * event's id so a reconnecting stream resumes after it.
+ */
 async function* trackedEvents(
   broker: ChatBroker,
   visitorId: string,
   lastEventId: string | null | undefined,
   signal: AbortSignal,
 ) {
-  for await (const { id, event } of broker.events(visitorId, lastEventId, signal)) {
-    yield tracked(id, event);
+  for await (const batch of broker.events(visitorId, lastEventId, signal)) {
+    const last = batch.at(-1);
+    if (last)
+      yield tracked(
+        last.id,
+        batch.map((numbered) => numbered.event),
+      );
   }
 }
 
