@@ -96,6 +96,7 @@ export async function contextFor(
     devices: services.devices,
     chat: services.chat,
     features: services.features,
+    metrics: services.metrics,
     connection: {},
     visitorId: visitor.id,
     ipKey: ipKey(services.config.secret, ip),

@@ -12,6 +12,9 @@ import type { ChatTranslations } from "../core/translation/memory-cache.ts";
 import type { Translator } from "../core/translation/translator.ts";
 import type { WebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+import type { Health } from "./health.ts";
+import type { Logger } from "./log.ts";
+import type { SiteMetrics } from "./metrics.ts";
 
 /** Everything a request may need, built once at start. */
 export interface Services {
@@ -29,5 +32,8 @@ export interface Services {
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans };
   features: FeatureSwitches;
+  metrics: SiteMetrics;
+  log: Logger;
+  health: Health;
   now: () => number;
 }

@@ -11,6 +11,12 @@ import { createTrpcWebSocketHandler, type SocketData } from "./trpc/ws-adapter.t
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** Idle sockets are pinged; one that does not answer is closed within this many seconds. */
 export const IDLE_TIMEOUT_SECONDS = 30;
+/**
+ * The close code a stopping instance closes its sockets with (WebSocket's "Service Restart"):
+ * the web reconnects at once, to another instance when there is one.
+ */
+export const SERVER_RESTARTING = 1012;
+
 /** Open sockets per visitor (a few tabs), and per address with all its visitors and cookies. */
 export const SOCKET_LIMITS = { perVisitor: 4, perAddress: 64 } as const;
 
@@ -44,7 +50,12 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
   const keysOf = ({ visitor, ipKey }: Upgrade) => [`v:${visitor.id}`, `ip:${ipKey}`];
   const websocket: WebSocketHandler<SocketData<Upgrade>> = {
     ...trpc.websocket,
+    open(socket) {
+      services.metrics.websockets.inc();
+      trpc.websocket.open?.(socket);
+    },
     close(socket, code, reason) {
+      services.metrics.websockets.dec();
       for (const key of keysOf(socket.data.upgrade)) count(key, -1);
       trpc.websocket.close?.(socket, code, reason);
     },
@@ -95,5 +106,11 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     return new Response("Upgrade failed", { status: 400 });
   }
 
-  return { websocket, upgrade, reconnectAll: trpc.broadcastReconnectNotification };
+  return {
+    websocket,
+    upgrade,
+    reconnectAll: trpc.broadcastReconnectNotification,
+    /** Closes every socket as "server restarting"; the web reconnects at once. */
+    closeAll: () => trpc.closeAll(SERVER_RESTARTING, "server restarting"),
+  };
 }

@@ -114,6 +114,16 @@ export async function oceanStats(db: DB, now: number): Promise<OceanStats> {
       ),
     ])
     .executeTakeFirstOrThrow();
+  return {
+    live: Number(row.live ?? 0),
+    drifting: Number(row.drifting ?? 0),
+    public: Number(row.public ?? 0),
+    openReports: await openReportCount(db),
+  };
+}
+
+/** Reports waiting for the operator, of bottles and of chat visitors. */
+export async function openReportCount(db: DB): Promise<number> {
   const bottleReports = await db
     .selectFrom("bottle_reports")
     .where("handled_at", "is", null)
@@ -124,10 +134,5 @@ export async function oceanStats(db: DB, now: number): Promise<OceanStats> {
     .where("handled_at", "is", null)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
-  return {
-    live: Number(row.live ?? 0),
-    drifting: Number(row.drifting ?? 0),
-    public: Number(row.public ?? 0),
-    openReports: Number(bottleReports.n) + Number(chatReports.n),
-  };
+  return Number(bottleReports.n) + Number(chatReports.n);
 }

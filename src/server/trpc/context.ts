@@ -13,6 +13,7 @@ import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
 import type { ChatTranslations } from "../../core/translation/memory-cache.ts";
 import type { Translator } from "../../core/translation/translator.ts";
+import type { SiteMetrics } from "../metrics.ts";
 
 /** What every procedure knows about the request; identities come from cookies, never input. */
 export interface Context {
@@ -26,6 +27,7 @@ export interface Context {
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans };
   features: FeatureSwitches;
+  metrics: SiteMetrics;
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };
   visitorId: string;

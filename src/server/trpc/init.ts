@@ -1,9 +1,20 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
+import type { Feature } from "../../core/admin/features.ts";
 import { DomainError } from "../../core/errors.ts";
 import type { Context } from "./context.ts";
+
+/** What a procedure declares about itself, read by the middlewares below. */
+export interface Meta {
+  /**
+   * The part of the site the procedure belongs to: while the operator has it switched off, the
+   * call is refused with FEATURE_RESTING before anything else runs.
+   */
+  feature?: Feature;
+}
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   INVALID_INPUT: "BAD_REQUEST",
@@ -53,16 +64,19 @@ export function errorData(error: TRPCError): AppErrorData {
   return { appCode: appCodeOf[error.code] ?? "INTERNAL" };
 }
 
-const t = initTRPC.context<Context>().create({
-  // Stack traces never leave the server.
-  isDev: false,
-  // Subscriptions run over the WebSocket only; over HTTP they are refused (see handler.ts).
-  sse: { enabled: false },
-  errorFormatter({ shape, error }) {
-    const { stack: _stack, ...data } = shape.data;
-    return { ...shape, data: { ...data, ...errorData(error) } };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Stack traces never leave the server.
+    isDev: false,
+    // Subscriptions run over the WebSocket only; over HTTP they are refused (see handler.ts).
+    sse: { enabled: false },
+    errorFormatter({ shape, error }) {
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, data: { ...data, ...errorData(error) } };
+    },
+  });
 
 /** Domain errors become tRPC errors with the matching HTTP status, keeping their cause. */
 const domainErrors = t.middleware(async ({ next }) => {
@@ -75,8 +89,31 @@ const domainErrors = t.middleware(async ({ next }) => {
   };
 });
 
+/**
+ * Every call counted once it is answered: by procedure and HTTP status, with its time, and what
+ * it meant (a refusal's rule, a message relayed, a chat asked for, a report filed).
+ */
+const observed = t.middleware(async ({ ctx, path, next }) => {
+  const started = performance.now();
+  const result = await next();
+  const error = result.ok ? null : result.error;
+  ctx.metrics.procedure(
+    path,
+    error ? getHTTPStatusCodeFromError(error) : 200,
+    error ? errorData(error).appCode : null,
+    performance.now() - started,
+  );
+  return result;
+});
+
+/** The operator's off switches, declared once per procedure with `.meta({ feature })`. */
+const switches = t.middleware(({ ctx, meta, next }) => {
+  if (meta?.feature) ctx.features.require(meta.feature);
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(domainErrors);
+export const publicProcedure = t.procedure.use(observed).use(domainErrors).use(switches);
 
 /** For operators only (`tidings operator add`); anyone else gets FORBIDDEN. */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
@@ -92,3 +129,6 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!user || !session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign-in required" });
   return next({ ctx: { ...ctx, user, session } });
 });
+
+/** The chat's procedures that rest while the operator has switched the chat off. */
+export const chatProcedure = publicProcedure.meta({ feature: "chat" });
