@@ -2331,6 +2331,10 @@ type RootTranslation = {
 			 * U​n​d​o
 			 */
 			undo: string
+			/**
+			 * C​o​m​m​a​n​d​ ​l​i​n​e
+			 */
+			commandLine: string
 			names: {
 				/**
 				 * H​i​d
@@ -2360,6 +2364,14 @@ type RootTranslation = {
 				 * S​w​i​t​c​h​e​d​ ​o​f​f
 				 */
 				switchOff: string
+				/**
+				 * M​a​d​e​ ​o​p​e​r​a​t​o​r
+				 */
+				operatorAdd: string
+				/**
+				 * R​e​m​o​v​e​d​ ​o​p​e​r​a​t​o​r
+				 */
+				operatorRemove: string
 			}
 			details: {
 				/**
@@ -2376,6 +2388,11 @@ type RootTranslation = {
 				 * N​o​ ​b​a​n​ ​w​a​s​ ​i​n​ ​f​o​r​c​e
 				 */
 				noBan: string
+				/**
+				 * a​l​r​e​a​d​y​ ​b​a​n​n​e​d​ ​u​n​t​i​l​ ​{​w​h​e​n​}​;​ ​k​e​p​t
+				 * @param {string} when
+				 */
+				kept: RequiredParams<'when'>
 			}
 		}
 	}
@@ -4813,6 +4830,10 @@ export type TranslationFunctions = {
 			 * Undo
 			 */
 			undo: () => LocalizedString
+			/**
+			 * Command line
+			 */
+			commandLine: () => LocalizedString
 			names: {
 				/**
 				 * Hid
@@ -4842,6 +4863,14 @@ export type TranslationFunctions = {
 				 * Switched off
 				 */
 				switchOff: () => LocalizedString
+				/**
+				 * Made operator
+				 */
+				operatorAdd: () => LocalizedString
+				/**
+				 * Removed operator
+				 */
+				operatorRemove: () => LocalizedString
 			}
 			details: {
 				/**
@@ -4856,6 +4885,10 @@ export type TranslationFunctions = {
 				 * No ban was in force
 				 */
 				noBan: () => LocalizedString
+				/**
+				 * already banned until {when}; kept
+				 */
+				kept: (arg: { when: string }) => LocalizedString
 			}
 		}
 	}

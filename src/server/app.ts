@@ -106,7 +106,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     chatTranslations: new ChatTranslations(now),
     recentlyShown: new RecentlyShown(),
     finds: new FindCounter(db, { onError: (error) => errors.fault("counting finds", error) }),
-    devices: new DeviceCookies(config.secret),
+    devices: new DeviceCookies(config.secret, now),
     chat: { broker, bans },
     features: new FeatureSwitches(db, config.features),
     metrics,

@@ -60,6 +60,7 @@ export const moderation = {
     what: "What",
     subject: "On",
     undo: "Undo",
+    commandLine: "Command line",
     names: {
       hide: "Hid",
       unhide: "Put back",
@@ -68,11 +69,14 @@ export const moderation = {
       dismiss: "Dismissed",
       switchOn: "Switched on",
       switchOff: "Switched off",
+      operatorAdd: "Made operator",
+      operatorRemove: "Removed operator",
     },
     details: {
       closed: "{count:number} report{{s}} closed",
       until: "until {when:string}",
       noBan: "No ban was in force",
+      kept: "already banned until {when:string}; kept",
     },
   },
 };

@@ -1,7 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
-import type { ChatBans } from "../chat/bans.ts";
-import type { ChatBroker } from "../chat/broker.ts";
+import { banKeysOf, type ChatBans, escalate } from "../chat/bans.ts";
 import { DomainError } from "../errors.ts";
+import { storeChatBans } from "./operator.ts";
 
 /** One report in the queue, as the operator reads it. */
 export interface QueuedReport {
@@ -166,17 +166,19 @@ export function visitorOf(subject: string): string {
 
 /**
  * Bans a reported chat visitor from the queue, from the address of their latest report and the
- * others seen with them, for as long as their escalation calls for; ends their chat and closes
- * their reports. A visitor already banned (a child-safety report bans at once) keeps that ban:
+ * others seen with them, for as long as their escalation calls for, and closes their reports.
+ * A visitor already banned (a child-safety report bans at once) keeps that ban (`kept`):
  * confirming it from the queue must not escalate them a second time for the same reports.
+ * Everything is written through `trx`, the transaction that records the action; the running
+ * site holds the ban and ends the chat once it commits (enforceStoredBans).
  */
 export async function banQueuedVisitor(
-  db: DB,
-  chat: { bans: ChatBans; broker: ChatBroker },
+  trx: DB,
+  chat: { bans: ChatBans },
   visitorId: string,
   now: number,
-): Promise<{ keys: string[]; until: number }> {
-  const latest = await db
+): Promise<{ keys: string[]; until: number; kept: boolean }> {
+  const latest = await trx
     .selectFrom("chat_reports")
     .select("reported_ip_key")
     .where("reported_visitor_id", "=", visitorId)
@@ -185,14 +187,18 @@ export async function banQueuedVisitor(
     .executeTakeFirst();
   if (!latest) throw new DomainError("NOT_FOUND", "no reports of this visitor");
   const inForce = await chat.bans.until(visitorId, latest.reported_ip_key);
-  let banned: { keys: string[]; until: number };
+  let banned: { keys: string[]; until: number; kept: boolean };
   if (inForce !== null && inForce > now) {
-    banned = { keys: [], until: inForce };
+    banned = { keys: [], until: inForce, kept: true };
   } else {
-    banned = await chat.bans.ban(visitorId, latest.reported_ip_key);
-    await chat.broker.ban(banned.keys, banned.until);
+    // The same steps as the running site's own bans: the visitor, the report's address and the
+    // addresses seen with them, as long as the furthest escalated of them calls for.
+    const keys = await banKeysOf(trx, visitorId, now, latest.reported_ip_key);
+    const until = await escalate(trx, keys, now);
+    await storeChatBans(trx, keys, until, now);
+    banned = { keys, until, kept: false };
   }
-  await db
+  await trx
     .updateTable("chat_reports")
     .set({ handled_at: now })
     .where("reported_visitor_id", "=", visitorId)
@@ -201,7 +207,10 @@ export async function banQueuedVisitor(
   return banned;
 }
 
-/** Closes a subject's open reports as dismissed: the operator found nothing wrong. */
+/**
+ * Closes a subject's open reports as dismissed: the operator found nothing wrong. Run it in the
+ * transaction that records the action.
+ */
 export async function dismissReports(db: DB, subject: string, now: number): Promise<number> {
   const parsed = parseSubject(subject);
   const result =
@@ -221,62 +230,10 @@ export async function dismissReports(db: DB, subject: string, now: number): Prom
   return Number(result.numUpdatedRows);
 }
 
-/** Records what an operator did, with whom and when. */
-export async function recordAction(
-  db: DB,
-  operator: string,
-  action: string,
-  subject: string,
-  detail: string,
-  now: number,
-): Promise<void> {
-  await db
-    .insertInto("moderation_actions")
-    .values({ operator, action, subject, detail, created_at: now })
-    .execute();
-}
-
-/** The detail recorded with an action: plain words, for the database and the CLI. */
-export const actionDetail = {
-  ban: (keys: string[], until: number) =>
-    `${keys.join(" ")} until ${new Date(until).toISOString()}`,
-  unban: (lifted: string[]) => lifted.join(" "),
-  dismiss: (closed: number) => `${closed} reports`,
-};
-
 /**
- * What a recorded detail says, as numbers the moderation page words in the operator's
- * language: reports closed by a dismissal, a ban's end, how many bans a lift found in force.
+ * Makes an existing account an operator, or takes that away; false when there is no such
+ * account. Run it in the transaction that records the action.
  */
-export type ActionFacts = { closed: number } | { until: number } | { lifted: number } | null;
-
-/** Reads back what `actionDetail` wrote. */
-export function actionFacts(action: string, detail: string): ActionFacts {
-  if (action === "dismiss") {
-    const closed = /^(\d+) reports$/.exec(detail)?.[1];
-    return closed === undefined ? null : { closed: Number(closed) };
-  }
-  if (action === "ban") {
-    const until = Date.parse(/ until (\S+)$/.exec(detail)?.[1] ?? "");
-    return Number.isFinite(until) ? { until } : null;
-  }
-  if (action === "unban")
-    return { lifted: detail.trim() === "" ? 0 : detail.trim().split(/\s+/).length };
-  return null;
-}
-
-export async function recentActions(db: DB, limit = 50) {
-  const rows = await db
-    .selectFrom("moderation_actions")
-    .selectAll()
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ ...row, facts: actionFacts(row.action, row.detail) }));
-}
-
-/** Makes an existing account an operator, or takes that away; false when there is no such account. */
 export async function setOperator(db: DB, username: string, operator: boolean): Promise<boolean> {
   const result = await db
     .updateTable("users")
