@@ -1,4 +1,5 @@
 import type { Server, WebSocketHandler } from "bun";
+import { SERVER_RESTARTING } from "../common/chat-timings.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
 import type { ErrorLog } from "./error-log.ts";
@@ -11,12 +12,6 @@ import { createTrpcWebSocketHandler, type SocketData } from "./trpc/ws-adapter.t
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** Idle sockets are pinged; one that does not answer is closed within this many seconds. */
 export const IDLE_TIMEOUT_SECONDS = 30;
-/**
- * The close code a stopping instance closes its sockets with (WebSocket's "Service Restart"):
- * the web reconnects at once, to another instance when there is one.
- */
-export const SERVER_RESTARTING = 1012;
-
 /** Open sockets per visitor (a few tabs), and per address with all its visitors and cookies. */
 export const SOCKET_LIMITS = { perVisitor: 4, perAddress: 64 } as const;
 
