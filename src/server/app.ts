@@ -84,7 +84,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const assets = await loadWebAssets();
   const shared = await openSharedState(config, db, now, options.chat);
   const { bans } = shared;
-  const broker = timedBroker(shared.broker, metrics);
+  const broker = timedBroker(shared.broker, metrics, now);
   metrics.watch({
     chatCounts: () => broker.counts(),
     openReports: () => openReportCount(db),

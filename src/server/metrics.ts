@@ -279,22 +279,26 @@ const MAX_WAITING = 20_000;
  * the visitor's "matched" event (or a stream that reopens on a chat), or the broker's own answer
  * when `start` pairs at once. Everything else passes through untouched.
  */
-export function timedBroker(broker: ChatBroker, metrics: SiteMetrics): ChatBroker {
+export function timedBroker(
+  broker: ChatBroker,
+  metrics: SiteMetrics,
+  now: () => number = Date.now,
+): ChatBroker {
   const waitingSince = new Map<string, number>();
   const paired = (visitorId: string) => {
     const since = waitingSince.get(visitorId);
     if (since === undefined) return;
     waitingSince.delete(visitorId);
     metrics.chatMatches.inc();
-    metrics.matchWait.observe((performance.now() - since) / 1000);
+    metrics.matchWait.observe((now() - since) / 1000);
   };
   const start: ChatBroker["start"] = async (visitor) => {
-    const asked = performance.now();
+    const asked = now();
     const status = await broker.start(visitor);
     waitingSince.delete(visitor.visitorId);
     if (status.state === "chatting") {
       metrics.chatMatches.inc();
-      metrics.matchWait.observe((performance.now() - asked) / 1000);
+      metrics.matchWait.observe((now() - asked) / 1000);
     } else if (status.state === "waiting") {
       if (waitingSince.size >= MAX_WAITING) {
         const oldest = waitingSince.keys().next().value;
