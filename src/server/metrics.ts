@@ -217,13 +217,13 @@ export class SiteMetrics {
     const lastSuccess = this.backupLastSuccess;
     new Gauge({
       name: "tidings_backup_age_seconds",
-      help: "Seconds since the newest good snapshot (absent until there is one).",
+      help: "Seconds since the newest good snapshot (NaN until there is one).",
       registers: [own],
       async collect() {
         const { value } = ((await lastSuccess.get()).values[0] ?? { value: 0 }) as {
           value: number;
         };
-        if (value > 0) this.set(Math.max(0, now() / 1000 - value));
+        this.set(value > 0 ? Math.max(0, now() / 1000 - value) : Number.NaN);
       },
     });
     this.registry = Registry.merge([defaults(), own]);

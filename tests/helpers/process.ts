@@ -18,7 +18,15 @@ export async function startServerProcess(
   dataDir = mkdtempSync(join(tmpdir(), "tidings-proc-")),
 ): Promise<ServerProcess> {
   const child = Bun.spawn(["bun", "src/server/main.ts"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
+    // No drain by default: a test that stops a site is its only client.
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SHUTDOWN_DRAIN: "0s",
+      ...env,
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
