@@ -68,6 +68,25 @@ export interface MetricSources {
   redisPing?: () => Promise<number>;
 }
 
+/** A scrape never waits long on what it reads, and never fails for it: NaN is the answer. */
+const SOURCE_TIMEOUT_MS = 1000;
+async function settled<T>(read: (() => Promise<T>) | undefined): Promise<T | null> {
+  if (!read) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      read(),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), SOURCE_TIMEOUT_MS);
+      }),
+    ]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export class SiteMetrics {
@@ -172,10 +191,11 @@ export class SiteMetrics {
       labelNames: ["state"] as const,
       registers: [own],
       async collect() {
-        const counts = await sources()?.chatCounts();
-        if (!counts) return;
-        this.set({ state: "waiting" }, counts.waiting);
-        this.set({ state: "chatting" }, counts.chatting * 2);
+        const source = sources();
+        if (!source) return;
+        const counts = await settled(() => source.chatCounts());
+        this.set({ state: "waiting" }, counts ? counts.waiting : Number.NaN);
+        this.set({ state: "chatting" }, counts ? counts.chatting * 2 : Number.NaN);
       },
     });
     let openCache: { at: number; value: Promise<number> } | undefined;
@@ -188,30 +208,40 @@ export class SiteMetrics {
         if (!source) return;
         // One query per few seconds however often, and however many at once, scrapes come.
         if (!openCache || now() - openCache.at > 5000) {
-          openCache = { at: now(), value: source.openReports() };
+          openCache = {
+            at: now(),
+            value: settled(() => source.openReports()).then((n) => n ?? Number.NaN),
+          };
         }
-        this.set(await openCache.value.catch(() => Number.NaN));
+        this.set(await openCache.value);
       },
     });
-    const redisUp = new Gauge({
+    // One PING per scrape, however many gauges read it.
+    let pinged: { at: number; value: Promise<number | null> } | undefined;
+    const ping = () => {
+      const redisPing = sources()?.redisPing;
+      if (!redisPing) return undefined;
+      if (!pinged || performance.now() - pinged.at > 500) {
+        pinged = { at: performance.now(), value: settled(redisPing) };
+      }
+      return pinged.value;
+    };
+    new Gauge({
       name: "tidings_redis_up",
-      help: "Whether Redis answered a PING during this scrape (cluster mode).",
+      help: "Whether Redis answered a PING within a second during this scrape (cluster mode).",
       registers: [own],
+      async collect() {
+        const answer = ping();
+        if (answer) this.set((await answer) === null ? 0 : 1);
+      },
     });
     new Gauge({
       name: "tidings_redis_ping_seconds",
       help: "Round trip of a PING to Redis, timed during this scrape (cluster mode).",
       registers: [own],
       async collect() {
-        const ping = sources()?.redisPing;
-        if (!ping) return;
-        try {
-          this.set(await ping());
-          redisUp.set(1);
-        } catch {
-          this.set(Number.NaN);
-          redisUp.set(0);
-        }
+        const answer = ping();
+        if (answer) this.set((await answer) ?? Number.NaN);
       },
     });
     const lastSuccess = this.backupLastSuccess;
