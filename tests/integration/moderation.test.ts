@@ -162,16 +162,16 @@ describe("off switches", () => {
     // Every switched procedure rests, signed in or not (reporting and liking bottles too).
     const reader = await account("resting_reader");
     for (const call of [
-      visitor.api.chat.start.mutate(),
-      visitor.api.chat.send.mutate({ content: "anyone?" }),
-      visitor.api.bottles.throw.mutate(bottle("Resting sea")),
-      visitor.api.bottles.discover.query(),
-      visitor.api.bottles.publicList.query(),
-      reader.api.bottles.report.mutate({ bottleId: 1, reason: "spam" }),
-      reader.api.bottles.toggleLike.mutate({ bottleId: 1 }),
-      visitor.api.bottles.report.mutate({ bottleId: 1, reason: "spam" }),
+      () => visitor.api.chat.start.mutate(),
+      () => visitor.api.chat.send.mutate({ content: "anyone?" }),
+      () => visitor.api.bottles.throw.mutate(bottle("Resting sea")),
+      () => visitor.api.bottles.discover.query(),
+      () => visitor.api.bottles.publicList.query(),
+      () => reader.api.bottles.report.mutate({ bottleId: 1, reason: "spam" }),
+      () => reader.api.bottles.toggleLike.mutate({ bottleId: 1 }),
+      () => visitor.api.bottles.report.mutate({ bottleId: 1, reason: "spam" }),
     ]) {
-      expect((await failure(call)).data.appCode).toBe("FEATURE_RESTING");
+      expect((await failure(call())).data.appCode).toBe("FEATURE_RESTING");
     }
     // What is not switched stays: a writer's own bottles, the queue.
     expect((await visitor.api.bottles.mine.query({})).bottles).toBeArray();
