@@ -91,7 +91,7 @@ const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 export class SiteMetrics {
   readonly #own = new Registry();
-  readonly registry: Registry;
+  registry: Registry;
   #sources: MetricSources | undefined;
 
   readonly httpRequests = new Counter({
@@ -216,34 +216,6 @@ export class SiteMetrics {
         this.set(await openCache.value);
       },
     });
-    // One PING per scrape, however many gauges read it.
-    let pinged: { at: number; value: Promise<number | null> } | undefined;
-    const ping = () => {
-      const redisPing = sources()?.redisPing;
-      if (!redisPing) return undefined;
-      if (!pinged || performance.now() - pinged.at > 500) {
-        pinged = { at: performance.now(), value: settled(redisPing) };
-      }
-      return pinged.value;
-    };
-    new Gauge({
-      name: "tidings_redis_up",
-      help: "Whether Redis answered a PING within a second during this scrape (cluster mode).",
-      registers: [own],
-      async collect() {
-        const answer = ping();
-        if (answer) this.set((await answer) === null ? 0 : 1);
-      },
-    });
-    new Gauge({
-      name: "tidings_redis_ping_seconds",
-      help: "Round trip of a PING to Redis, timed during this scrape (cluster mode).",
-      registers: [own],
-      async collect() {
-        const answer = ping();
-        if (answer) this.set((await answer) ?? Number.NaN);
-      },
-    });
     const lastSuccess = this.backupLastSuccess;
     new Gauge({
       name: "tidings_backup_age_seconds",
@@ -262,6 +234,35 @@ export class SiteMetrics {
   /** The parts of the running site the gauges read when scraped. */
   watch(sources: MetricSources): void {
     this.#sources = sources;
+    const { redisPing } = sources;
+    // Only a site on Redis has a round trip to show.
+    if (!redisPing) return;
+    const own = this.#own;
+    // One PING per scrape, however many gauges read it.
+    let pinged: { at: number; value: Promise<number | null> } | undefined;
+    const ping = () => {
+      if (!pinged || performance.now() - pinged.at > 500) {
+        pinged = { at: performance.now(), value: settled(redisPing) };
+      }
+      return pinged.value;
+    };
+    new Gauge({
+      name: "tidings_redis_up",
+      help: "Whether Redis answered a PING within a second during this scrape (cluster mode).",
+      registers: [own],
+      async collect() {
+        this.set((await ping()) === null ? 0 : 1);
+      },
+    });
+    new Gauge({
+      name: "tidings_redis_ping_seconds",
+      help: "Round trip of a PING to Redis, timed during this scrape (cluster mode).",
+      registers: [own],
+      async collect() {
+        this.set((await ping()) ?? Number.NaN);
+      },
+    });
+    this.registry = Registry.merge([defaults(), own]);
   }
 
   /** Counts a finished tRPC call: its status, its time, and what it meant for the site. */
