@@ -38,7 +38,6 @@ function legacyDetails(action: string, detail: string): Record<string, unknown> 
       return {
         keys: at >= 0 ? words.slice(0, at) : words,
         until: Number.isFinite(until) ? until : 0,
-        kept: at === 0,
       };
     }
     case "unban":

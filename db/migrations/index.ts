@@ -10,6 +10,7 @@ import * as m0007 from "./0007_ocean_covering_index.ts";
 import * as m0008 from "./0008_visitor_addresses.ts";
 import * as m0009 from "./0009_safety.ts";
 import * as m0010 from "./0010_writers_bottles.ts";
+import * as m0011 from "./0011_independent_reporters.ts";
 import * as m0012 from "./0012_structured_audit.ts";
 import type { Engine } from "./engine.ts";
 
@@ -34,6 +35,7 @@ const all: Record<string, EngineMigration> = {
   "0008_visitor_addresses": m0008,
   "0009_safety": m0009,
   "0010_writers_bottles": m0010,
+  "0011_independent_reporters": m0011,
   "0012_structured_audit": m0012,
 };
 

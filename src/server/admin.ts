@@ -227,7 +227,7 @@ export async function runAdmin(
               ? await escalate(trx, await coveredKeys(trx, key, now), now)
               : now + hours * 60 * 60 * 1000;
           const keys = await banFromChat(trx, key, until, now);
-          return { action: "ban" as const, details: { keys, until, kept: false } };
+          return { action: "ban" as const, details: { keys, until } };
         });
         for (const banned of details.keys)
           print(`${banned} banned from chat until ${when(details.until)} UTC`);

@@ -96,6 +96,7 @@ export async function contextFor(
     finds: services.finds,
     devices: services.devices,
     chat: services.chat,
+    repeats: services.repeats,
     features: services.features,
     metrics: services.metrics,
     connection: {},

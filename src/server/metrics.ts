@@ -340,20 +340,21 @@ export function timedBroker(
     return status;
   };
   const events: ChatBroker["events"] = async function* (visitorId, lastEventId, signal) {
-    for await (const numbered of broker.events(visitorId, lastEventId, signal)) {
-      const { event } = numbered;
-      if (
-        event.type === "matched" ||
-        (event.type === "status" && event.status.state === "chatting")
-      ) {
-        paired(visitorId);
-      } else if (
-        event.type === "idle" ||
-        (event.type === "status" && event.status.state === "idle")
-      ) {
-        waitingSince.delete(visitorId);
+    for await (const batch of broker.events(visitorId, lastEventId, signal)) {
+      for (const { event } of batch) {
+        if (
+          event.type === "matched" ||
+          (event.type === "status" && event.status.state === "chatting")
+        ) {
+          paired(visitorId);
+        } else if (
+          event.type === "idle" ||
+          (event.type === "status" && event.status.state === "idle")
+        ) {
+          waitingSince.delete(visitorId);
+        }
       }
-      yield numbered;
+      yield batch;
     }
   };
   // A proxy, so methods the broker gains later pass through without a change here.

@@ -5,6 +5,8 @@ import type { FindCounter } from "../core/bottles/finds.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ChatBans } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
+import type { ChatFloodGate } from "../core/chat/flood.ts";
+import type { RepeatMemory } from "../core/chat/repeats.ts";
 import type { CountryLookup } from "../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../core/limits/rate-limiter.ts";
 import type { Moderator } from "../core/moderation/moderator.ts";
@@ -15,6 +17,13 @@ import type { Config } from "./config.ts";
 import type { Health } from "./health.ts";
 import type { Logger } from "./log.ts";
 import type { SiteMetrics } from "./metrics.ts";
+
+/** The chat's shared parts: the broker, the bans, and this process's flood gate. */
+export interface ChatServices {
+  broker: ChatBroker;
+  bans: ChatBans;
+  flood: ChatFloodGate;
+}
 
 /** Everything a request may need, built once at start. */
 export interface Services {
@@ -30,7 +39,9 @@ export interface Services {
   /** Finds noted by discover, written a moment later in one statement. */
   finds: FindCounter;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans };
+  chat: ChatServices;
+  /** The texts each sender sent lately, to refuse the same one sent too often (chat and bottles). */
+  repeats: RepeatMemory;
   features: FeatureSwitches;
   metrics: SiteMetrics;
   log: Logger;

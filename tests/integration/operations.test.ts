@@ -12,7 +12,7 @@ import {
 import { chatTester, listening } from "../helpers/chat.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { startServerProcess } from "../helpers/process.ts";
-import { bottleInput, CookieJar, trpcClient } from "../helpers/server.ts";
+import { bottleInput, bottleWriter, CookieJar, trpcClient } from "../helpers/server.ts";
 
 // The site as an operator runs it: a real process, stopped with SIGTERM, logging, backing up
 // and restored with the `tidings` command. These run on SQLite whatever the suites run on:
@@ -75,7 +75,9 @@ describe("SIGTERM", () => {
     expect(await ready.json()).toMatchObject({ checks: { serving: "shutting down" } });
     // Still serving: the process answers, a bottle is thrown.
     expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
-    const thrown = await trpcClient(site.url).bottles.throw.mutate(bottleInput("In the drain"));
+    const thrown = await (await bottleWriter(site.url)).bottles.throw.mutate(
+      bottleInput("In the drain"),
+    );
     expect(thrown.id).toBeGreaterThan(0);
 
     expect(await closed).toEqual({ code: 1012, reason: "server restarting" });
@@ -159,7 +161,7 @@ describe("backups that restore", () => {
     // The writer's own cookie: My bottles lists what this browser threw.
     const jar = new CookieJar();
     let site = await startServerProcess(env, dataDir);
-    const writer = trpcClient(site.url, {}, jar);
+    const writer = await bottleWriter(site.url, {}, jar);
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push((await writer.bottles.throw.mutate(bottleInput(`Backed up bottle ${i}`))).id);

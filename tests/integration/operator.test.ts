@@ -146,8 +146,8 @@ describe(`operator commands on ${testEngine}`, () => {
     expect(audit).toEqual([
       "2026-01-15 12:00  command line  hide  bottle:1  closed=1",
       "2026-01-15 12:00  command line  unhide  bottle:1",
-      `2026-01-15 12:00  command line  ban  ${banned}  keys=${banned} until=${until(2)} kept=false`,
-      `2026-01-15 12:00  command line  ban  ${banned}  keys=${banned} until=${until(3)} kept=false`,
+      `2026-01-15 12:00  command line  ban  ${banned}  keys=${banned} until=${until(2)}`,
+      `2026-01-15 12:00  command line  ban  ${banned}  keys=${banned} until=${until(3)}`,
       `2026-01-15 12:00  command line  unban  ${banned}  lifted=${banned}`,
       `2026-01-15 12:00  command line  unban  ${banned}  lifted=none`,
       "2026-01-15 12:00  command line  operator add  account:U",

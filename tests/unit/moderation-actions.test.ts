@@ -71,7 +71,7 @@ describe("the audit trail", () => {
     const attempt = audited(backend.db, "keeper", `bottle:${id}`, NOW, async (trx) => {
       await setBottleHidden(trx, id, true, NOW);
       // Facts that break the action's schema: the record is refused, and so is the action.
-      return { action: "ban", details: { keys: [], until: "later", kept: false } } as never;
+      return { action: "ban", details: { keys: [], until: "later" } } as never;
     });
     expect(attempt).rejects.toThrow();
     await attempt.catch(() => {});
@@ -103,9 +103,9 @@ describe("the audit trail", () => {
   });
 
   test("the command line prints facts as words", () => {
-    expect(
-      detailsText({ keys: ["visitor:abcdefghijkl", "ip:x1y2z3w4v5u6"], until: NOW, kept: false }),
-    ).toBe("keys=visitor:abcdefghijkl,ip:x1y2z3w4v5u6 until=2026-11-23T15:14:00.000Z kept=false");
+    expect(detailsText({ keys: ["visitor:abcdefghijkl", "ip:x1y2z3w4v5u6"], until: NOW })).toBe(
+      "keys=visitor:abcdefghijkl,ip:x1y2z3w4v5u6 until=2026-11-23T15:14:00.000Z",
+    );
     expect(detailsText({ lifted: [] })).toBe("lifted=none");
     expect(detailsText(null)).toBe("");
   });
@@ -141,7 +141,7 @@ describe("records from before the facts had a schema", () => {
       const actions = await listActions(backend.db, { since: 0 });
       expect(actions.map((a) => [a.action, a.details])).toEqual([
         ["dismiss", { closed: 12 }],
-        ["ban", { keys: ["visitor:abcdefghijkl", "ip:mnopqrstuvwx"], until, kept: false }],
+        ["ban", { keys: ["visitor:abcdefghijkl", "ip:mnopqrstuvwx"], until }],
         ["unban", { lifted: [] }],
         ["unban", { lifted: ["visitor:abcdefghijkl", "ip:x1y2z3w4v5u6"] }],
         ["hide", { closed: 0 }],

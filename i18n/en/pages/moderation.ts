@@ -76,7 +76,6 @@ export const moderation = {
       closed: "{count:number} report{{s}} closed",
       until: "until {when:string}",
       noBan: "No ban was in force",
-      kept: "already banned until {when:string}; kept",
     },
   },
 };

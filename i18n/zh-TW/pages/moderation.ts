@@ -77,7 +77,6 @@ export const moderation: Translation["moderation"] = {
       closed: "關閉了 {count} 則檢舉",
       until: "直到 {when}",
       noBan: "當時沒有生效中的禁止",
-      kept: "本來就禁止到 {when}，維持原樣",
     },
   },
 };

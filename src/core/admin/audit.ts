@@ -12,15 +12,8 @@ export const actionDetails = {
   /** A bottle taken out of the ocean, and how many of its open reports that closed. */
   hide: z.object({ closed: z.number().int().min(0) }),
   unhide: z.object({}),
-  /**
-   * A chat ban: the keys banned and until when. `kept`: the visitor was already banned (a
-   * child-safety report bans at once), so the ban in force was kept and nothing new was banned.
-   */
-  ban: z.object({
-    keys: z.array(z.string().max(80)).max(1000),
-    until: z.number().int(),
-    kept: z.boolean(),
-  }),
+  /** A chat ban: the keys banned, and until when the visitor's own ban lasts. */
+  ban: z.object({ keys: z.array(z.string().max(80)).max(1000), until: z.number().int() }),
   /** The keys whose bans were lifted (none when there was no ban in force). */
   unban: z.object({ lifted: z.array(z.string().max(80)).max(1000) }),
   /** Open reports closed as "nothing wrong". */

@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
 import { hideBottle, SUNK_BY_WRITER } from "../bottles/bottles.ts";
-import { banKeysOf, type ChatBans } from "../chat/bans.ts";
-import type { ChatBroker } from "../chat/broker.ts";
+import { banKeysOf, type KeyBan } from "../chat/bans.ts";
 
 /**
  * Hides or shows a bottle; hiding closes its open reports (answered: how many). Null when there
@@ -91,16 +90,21 @@ export async function storeChatBans(
 }
 
 /**
- * Makes the running site hold the bans written to the database (by this process or by an
- * operator's command) and ends the chats they cover, telling those banned.
+ * Writes bans of their own ends to the database as the running site's bans write them: a ban in
+ * force is never shortened.
  */
-export async function enforceStoredBans(chat: {
-  bans: ChatBans;
-  broker: ChatBroker;
-}): Promise<void> {
-  for (const { key, until } of await chat.bans.refresh()) {
-    await chat.broker.ban([key], until);
-  }
+export async function storeKeyBans(trx: DB, bans: readonly KeyBan[], now: number): Promise<void> {
+  if (bans.length === 0) return;
+  await trx
+    .insertInto("chat_bans")
+    .values(bans.map(({ key, until }) => ({ key, until, created_at: now })))
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        until: sql<number>`CASE WHEN chat_bans.until > excluded.until THEN chat_bans.until ELSE excluded.until END`,
+        created_at: now,
+      }),
+    )
+    .execute();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
-import { banKeysOf, type ChatBans, escalate } from "../chat/bans.ts";
+import { type ChatBans, confirmBan, type KeyBan } from "../chat/bans.ts";
 import { DomainError } from "../errors.ts";
-import { storeChatBans } from "./operator.ts";
+import { storeKeyBans } from "./operator.ts";
 
 /** One report in the queue, as the operator reads it. */
 export interface QueuedReport {
@@ -165,46 +165,60 @@ export function visitorOf(subject: string): string {
 }
 
 /**
- * Bans a reported chat visitor from the queue, from the address of their latest report and the
- * others seen with them, for as long as their escalation calls for, and closes their reports.
- * A visitor already banned (a child-safety report bans at once) keeps that ban (`kept`):
- * confirming it from the queue must not escalate them a second time for the same reports.
- * Everything is written through `trx`, the transaction that records the action; the running
- * site holds the ban and ends the chat once it commits (enforceStoredBans).
+ * An operator confirms a reported chat visitor's ban from the queue: from the address of their
+ * latest report and the others seen with them, for as long as their escalation calls for (see
+ * confirmBan: a ban the same reports already escalated is extended to their addresses, not
+ * escalated again); closes their reports. Everything is written through `trx`, the transaction
+ * that records the action; once it commits, the caller has the running site hold `bans` and
+ * end the chats they cover.
  */
 export async function banQueuedVisitor(
   trx: DB,
   chat: { bans: ChatBans },
   visitorId: string,
   now: number,
-): Promise<{ keys: string[]; until: number; kept: boolean }> {
-  const latest = await trx
+): Promise<{ keys: string[]; until: number; bans: KeyBan[] }> {
+  const open = await trx
     .selectFrom("chat_reports")
-    .select("reported_ip_key")
+    .select(["reported_ip_key", "created_at"])
     .where("reported_visitor_id", "=", visitorId)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
+    .where("handled_at", "is", null)
+    .orderBy("created_at", "asc")
+    .execute();
+  const latest =
+    open.at(-1) ??
+    (await trx
+      .selectFrom("chat_reports")
+      .select(["reported_ip_key", "created_at"])
+      .where("reported_visitor_id", "=", visitorId)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst());
   if (!latest) throw new DomainError("NOT_FOUND", "no reports of this visitor");
-  const inForce = await chat.bans.until(visitorId, latest.reported_ip_key);
-  let banned: { keys: string[]; until: number; kept: boolean };
-  if (inForce !== null && inForce > now) {
-    banned = { keys: [], until: inForce, kept: true };
-  } else {
-    // The same steps as the running site's own bans: the visitor, the report's address and the
-    // addresses seen with them, as long as the furthest escalated of them calls for.
-    const keys = await banKeysOf(trx, visitorId, now, latest.reported_ip_key);
-    const until = await escalate(trx, keys, now);
-    await storeChatBans(trx, keys, until, now);
-    banned = { keys, until, kept: false };
-  }
+  const openSince = open[0]?.created_at ?? now;
+  // The running site's bans as they are, except that what confirmBan decides is written through
+  // this transaction: held by the site only once the record of it commits.
+  const inTransaction: ChatBans = {
+    until: (id, ipKey) => chat.bans.until(id, ipKey),
+    claim: async () => false,
+    put: (bans, at) => storeKeyBans(trx, bans, at),
+    refresh: async () => [],
+    lift: async () => {},
+  };
+  const banned = await confirmBan(
+    trx,
+    inTransaction,
+    { visitorId, ipKey: latest.reported_ip_key },
+    openSince,
+    now,
+  );
   await trx
     .updateTable("chat_reports")
     .set({ handled_at: now })
     .where("reported_visitor_id", "=", visitorId)
     .where("handled_at", "is", null)
     .execute();
-  return banned;
+  return { keys: banned.bans.map((ban) => ban.key), until: banned.until, bans: banned.bans };
 }
 
 /**

@@ -15,10 +15,36 @@ export async function blockPartner(
   const until = now + BLOCK_MS;
   const blocked = await broker.block(visitorId, until);
   if (!blocked) throw new DomainError("NOT_FOUND", "not in a chat");
+  await recordBlock(db, visitorId, blocked, until, now);
+}
+
+/**
+ * Keeps a visitor and someone they met apart until `until` (by the other's visitor id and
+ * address), without ending anything: a report does this for the reporter.
+ */
+export async function keepApart(
+  db: DB,
+  broker: ChatBroker,
+  blocker: string,
+  blocked: { visitorId: string; ipKey: string },
+  until: number,
+  now: number,
+): Promise<void> {
+  await broker.rememberBlock(blocker, blocked, until);
+  await recordBlock(db, blocker, blocked, until, now);
+}
+
+async function recordBlock(
+  db: DB,
+  blocker: string,
+  blocked: { visitorId: string; ipKey: string },
+  until: number,
+  now: number,
+): Promise<void> {
   await db
     .insertInto("chat_blocks")
     .values({
-      blocker_visitor_id: visitorId,
+      blocker_visitor_id: blocker,
       blocked_visitor_id: blocked.visitorId,
       blocked_ip_key: blocked.ipKey,
       created_at: now,

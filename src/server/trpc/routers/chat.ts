@@ -11,21 +11,29 @@ import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
-import { refuseBanned, startChat } from "../../../core/chat/start.ts";
+import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
-import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
+import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
 import { chatProcedure, publicProcedure, router } from "../init.ts";
 
-/** The visitor's events, each tracked by its id so a reconnecting stream resumes after it. */
+/**
+ * The visitor's events in batches (everything waiting in one frame), each tracked by its last
+ * event's id so a reconnecting stream resumes after it.
+ */
 async function* trackedEvents(
   broker: ChatBroker,
   visitorId: string,
   lastEventId: string | null | undefined,
   signal: AbortSignal,
 ) {
-  for await (const { id, event } of broker.events(visitorId, lastEventId, signal)) {
-    yield tracked(id, event);
+  for await (const batch of broker.events(visitorId, lastEventId, signal)) {
+    const last = batch.at(-1);
+    if (last)
+      yield tracked(
+        last.id,
+        batch.map((numbered) => numbered.event),
+      );
   }
 }
 
@@ -53,12 +61,17 @@ export const chatRouter = router({
     };
   }),
 
-  /** The safety gate's answer: 18 or older, or not (which refuses chat for 30 days). */
+  /**
+   * The safety gate's answer: 18 or older, or not (which refuses chat for 30 days and ends a
+   * chat in progress).
+   */
   confirmAge: publicProcedure
     .input(z.object({ adult: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       await ctx.limiter.take(ageAnswerSlots(ctx));
-      return { age: await answerAgeGate(ctx.db, ctx.visitorId, "chat", input.adult, ctx.now()) };
+      return {
+        age: await answerChatAge(ctx.db, ctx.chat.broker, ctx.visitorId, input.adult, ctx.now()),
+      };
     }),
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
@@ -73,7 +86,13 @@ export const chatRouter = router({
   }),
 
   send: chatProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
-    return sendChatMessage({ ...ctx.chat, limiter: ctx.limiter }, ctx, input.content, ctx.now());
+    return sendChatMessage(
+      ctx.db,
+      { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
+      ctx,
+      input.content,
+      ctx.now(),
+    );
   }),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
@@ -92,15 +111,16 @@ export const chatRouter = router({
     return { ok: true as const };
   }),
 
+  /** Reports a partner's message; answers whether it was recorded or already reported. */
   report: publicProcedure.input(reportChatInput).mutation(async ({ ctx, input }) => {
-    await reportChatMessage(
+    const { outcome } = await reportChatMessage(
       ctx.db,
       { ...ctx.chat, moderator: ctx.moderator, limiter: ctx.limiter },
       ctx,
       input,
       ctx.now(),
     );
-    return { ok: true as const };
+    return { ok: true as const, outcome };
   }),
 
   translate: publicProcedure

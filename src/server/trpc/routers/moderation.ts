@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { audited, listActions } from "../../../core/admin/audit.ts";
 import { features, storeFeature } from "../../../core/admin/features.ts";
-import { enforceStoredBans, setBottleHidden, unbanFromChat } from "../../../core/admin/operator.ts";
+import { setBottleHidden, unbanFromChat } from "../../../core/admin/operator.ts";
 import {
   banQueuedVisitor,
   bottleOf,
@@ -9,6 +9,7 @@ import {
   moderationQueue,
   visitorOf,
 } from "../../../core/admin/queue.ts";
+import type { KeyBan } from "../../../core/chat/bans.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { operatorProcedure, router } from "../init.ts";
 
@@ -50,18 +51,22 @@ export const moderationRouter = router({
   ban: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
     const now = ctx.now();
     const visitorId = visitorOf(input.subject);
+    let bans: KeyBan[] = [];
     const { details } = await audited(
       ctx.db,
       ctx.user.username,
       input.subject,
       now,
-      async (trx) => ({
-        action: "ban" as const,
-        details: await banQueuedVisitor(trx, ctx.chat, visitorId, now),
-      }),
+      async (trx) => {
+        const banned = await banQueuedVisitor(trx, ctx.chat, visitorId, now);
+        bans = banned.bans;
+        return { action: "ban" as const, details: { keys: banned.keys, until: banned.until } };
+      },
     );
-    // Recorded: now every instance holds it, and the chats it covers end.
-    if (!details.kept) await enforceStoredBans(ctx.chat);
+    // Recorded: now the running site holds it (every instance, on Redis), and the chats it
+    // covers end.
+    await ctx.chat.bans.put(bans, now);
+    await ctx.chat.broker.ban(bans);
     return { until: details.until };
   }),
 

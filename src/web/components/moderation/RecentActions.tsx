@@ -9,7 +9,7 @@ const undoOf: Partial<Record<string, Verb>> = { hide: "unhide", ban: "unban" };
 
 /**
  * What came of an action, in the operator's language, from the facts recorded with it: reports
- * closed, a ban's end (or the ban in force kept), a lift that found no ban.
+ * closed, a ban's end, a lift that found no ban.
  */
 function ActionDetail({ action }: { action: ModerationAction }) {
   const { LL, locale } = useI18n();
@@ -19,8 +19,7 @@ function ActionDetail({ action }: { action: ModerationAction }) {
   if (details && "closed" in details && (details.closed > 0 || action.action === "dismiss")) {
     text = t.closed({ count: details.closed });
   } else if (details && "until" in details) {
-    const when = moderationTime(details.until, locale);
-    text = details.kept ? t.kept({ when }) : t.until({ when });
+    text = t.until({ when: moderationTime(details.until, locale) });
   } else if (details && "lifted" in details && details.lifted.length === 0) {
     text = t.noBan();
   }
