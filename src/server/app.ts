@@ -13,6 +13,7 @@ import type { BrokerOptions } from "../core/chat/broker.ts";
 import { ChatFloodGate } from "../core/chat/flood.ts";
 import { RepeatMemory } from "../core/chat/repeats.ts";
 import { purgeHandledReports } from "../core/chat/reports.ts";
+import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { purgeAgeAnswers } from "../core/safety/ages.ts";
@@ -46,7 +47,11 @@ export interface RunningApp {
 }
 
 export interface AppOptions {
-  now?: () => number;
+  /**
+   * The clock and timers of everything that waits (the system's): limits, sweeps, caches, the
+   * periodic reads of bans and off switches. Tests pass a virtual clock and move it.
+   */
+  clock?: Time;
   /** Chat timings and the flood gate's rules, changed in tests. */
   chat?: Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs"> & {
     flood?: ConstructorParameters<typeof ChatFloodGate>[1];
@@ -59,11 +64,13 @@ export interface AppOptions {
 
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemTime;
+  const now = clock.now;
   assertServable(config);
   const log = createLogger(config.logFormat);
   const metrics = new SiteMetrics(now);
   const errors = createErrorLog({
+    scheduler: clock,
     write: (line, reqId) => log.error(reqId ? { reqId } : {}, line),
     onFault: () => metrics.faults.inc(),
   });
@@ -89,7 +96,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }
   const assets = await loadWebAssets();
   const { flood, ...chatTimings } = options.chat ?? {};
-  const shared = await openSharedState(config, db, now, chatTimings);
+  const shared = await openSharedState(config, db, clock, chatTimings);
   const { bans } = shared;
   const broker = timedBroker(shared.broker, metrics, now);
   metrics.watch({
@@ -109,10 +116,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       ...config.moderation,
       onFallback: (error) => errors.fault("moderation API failed; local lists decided", error),
     }),
-    translator: createTranslator(config.translation),
-    chatTranslations: new ChatTranslations(now),
+    translator: createTranslator(config.translation, clock),
+    chatTranslations: new ChatTranslations(clock),
     recentlyShown: new RecentlyShown(),
-    finds: new FindCounter(db, { onError: (error) => errors.fault("counting finds", error) }),
+    finds: new FindCounter(db, {
+      onError: (error) => errors.fault("counting finds", error),
+      scheduler: clock,
+    }),
     devices: new DeviceCookies(config.secret, now),
     chat: { broker, bans, flood: new ChatFloodGate(now, flood) },
     repeats: new RepeatMemory(now),
@@ -179,14 +189,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
             errors.fault("scheduled backup failed", error);
           },
         });
-  const pruning = setInterval(() => {
+  const pruning = clock.setInterval(() => {
     services.limiter.prune();
     services.chat.flood.prune();
     services.repeats.prune();
   }, 60_000);
   pruning.unref();
   // The operator's ban and unban commands write to the database from another process.
-  const banSync = setInterval(async () => {
+  const banSync = clock.setInterval(async () => {
     try {
       for (const { key, until } of await bans.refresh()) {
         await services.chat.broker.ban([{ key, until }]);
@@ -197,13 +207,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }, options.banSyncMs ?? 10_000);
   banSync.unref();
   // The operator's off switches, set on any instance, take effect here within this.
-  const featureSync = setInterval(() => {
+  const featureSync = clock.setInterval(() => {
     services.features.refresh().catch((error) => errors.fault("reading off switches", error));
   }, options.featureSyncMs ?? 5000);
   featureSync.unref();
   // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
   // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
-  const purging = setInterval(
+  const purging = clock.setInterval(
     () => {
       Promise.all([
         purgeExpiredSessions(db, now()),
@@ -236,14 +246,15 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
      */
     async stop() {
       services.health.drain();
-      clearInterval(pruning);
-      clearInterval(purging);
-      clearInterval(banSync);
-      clearInterval(featureSync);
+      clock.clearInterval(pruning);
+      clock.clearInterval(purging);
+      clock.clearInterval(banSync);
+      clock.clearInterval(featureSync);
       backups?.stop();
       // Alone, the site ends its chats; with others, its visitors reconnect to one of them.
       if (shared.shared) socket.reconnectAll();
       else await services.chat.broker.endAll();
+      // Real time, whatever the clock: these wait for the network, not for the site's rules.
       await Bun.sleep(50); // lets the last events reach the sockets
       // "Server restarting": the web reconnects at once (to another instance, when there is one).
       socket.closeAll();

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ipKey } from "../../src/core/limits/ip-key.ts";
 import { chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 import { parseMetrics, type Sample, sampled, scrape } from "../helpers/metrics.ts";
 import {
   bottleInput,
@@ -12,7 +13,6 @@ import {
   failure,
   startTestServer,
   type TestServer,
-  testClock,
   trpcClient,
 } from "../helpers/server.ts";
 
@@ -329,16 +329,13 @@ describe("liveness and readiness", () => {
 
 describe("the wait to be paired", () => {
   test("is measured from start answering waiting to the matched event", async () => {
-    const clock = testClock();
-    const site = await startTestServer(
-      { TRUST_PROXY: "true", METRICS_TOKEN: TOKEN },
-      { now: clock.now },
-    );
+    const clock = new VirtualClock();
+    const site = await startTestServer({ TRUST_PROXY: "true", METRICS_TOKEN: TOKEN }, { clock });
     try {
       const a = await listening(chatTester(site.url, { address: "100.91.0.1" }));
       const b = await listening(chatTester(site.url, { address: "100.91.0.2" }));
       expect(await a.start()).toEqual({ state: "waiting" });
-      clock.advance(7000);
+      clock.jump(7000);
       expect((await b.start()).state).toBe("chatting");
       await a.waitFor(isType("matched"));
       const samples = await scrape(`${site.url}/metrics`, TOKEN);
