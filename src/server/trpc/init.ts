@@ -114,12 +114,23 @@ const t = initTRPC
   });
 
 /**
- * Every call counted once it is answered: by procedure and the HTTP status it is answered with,
- * with its time, and what it meant (a refusal's rule, a message relayed, a chat asked for, a
- * report filed).
+ * One middleware for every call (each middleware costs tRPC two copies of the call's options):
+ * the operator's off switch of the procedure's part of the site, declared once per procedure
+ * with `.meta({ feature })`; then the call counted once it is answered, by procedure and the HTTP
+ * status it is answered with, with its time and what it meant (a refusal's rule, a message
+ * relayed, a chat asked for, a report filed).
  */
-const observed = t.middleware(async ({ ctx, path, next }) => {
+const observed = t.middleware(async ({ ctx, path, meta, next }) => {
   const started = performance.now();
+  if (meta?.feature) {
+    try {
+      ctx.features.require(meta.feature);
+    } catch (refusal) {
+      const error = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refusal });
+      ctx.metrics.procedure(path, httpStatusOfError(error), errorData(error).appCode, 0);
+      throw refusal;
+    }
+  }
   const result = await next();
   const error = result.ok ? null : result.error;
   ctx.metrics.procedure(
@@ -131,14 +142,8 @@ const observed = t.middleware(async ({ ctx, path, next }) => {
   return result;
 });
 
-/** The operator's off switches, declared once per procedure with `.meta({ feature })`. */
-const switches = t.middleware(({ ctx, meta, next }) => {
-  if (meta?.feature) ctx.features.require(meta.feature);
-  return next();
-});
-
 export const router = t.router;
-export const publicProcedure = t.procedure.use(observed).use(switches);
+export const publicProcedure = t.procedure.use(observed);
 
 /** For operators only (`tidings operator add`); anyone else gets FORBIDDEN. */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
