@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ipKey } from "../../src/core/limits/ip-key.ts";
 import { chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { parseMetrics, type Sample, sampled, scrape } from "../helpers/metrics.ts";
 import {
   bottleInput,
@@ -256,11 +257,14 @@ describe("a real Prometheus", () => {
         return body.data.result;
       };
       // Prometheus scrapes every second; wait for its first scrape to land (bounded).
-      let up: Awaited<ReturnType<typeof query>> = [];
-      for (let i = 0; i < 300 && up.length === 0; i++) {
-        up = (await query('up{job="tidings"} == 1')).filter((r) => r.value[1] === "1");
-        if (up.length === 0) await Bun.sleep(100);
-      }
+      const up = await eventually(
+        async () => {
+          const found = (await query('up{job="tidings"} == 1')).filter((r) => r.value[1] === "1");
+          return found.length > 0 ? found : null;
+        },
+        "Prometheus's first scrape",
+        30_000,
+      );
       expect(up.length).toBe(1);
       const starts = await query("tidings_chat_starts_total");
       expect(starts.map((r) => Number(r.value[1]))).toEqual([2]);

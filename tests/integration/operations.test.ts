@@ -10,6 +10,7 @@ import {
   takeSnapshot,
 } from "../../src/server/backups.ts";
 import { chatTester, listening } from "../helpers/chat.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { startServerProcess } from "../helpers/process.ts";
 import { bottleInput, bottleWriter, CookieJar, trpcClient } from "../helpers/server.ts";
@@ -38,13 +39,15 @@ async function tidings(dataDir: string, ...args: string[]) {
 }
 
 /** Waits for `check` to hold, asking again as soon as each answer comes (bounded). */
-async function until<T>(ask: () => Promise<T>, check: (value: T) => boolean, tries = 400) {
-  let value = await ask();
-  for (let i = 0; i < tries && !check(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    value = await ask();
-  }
-  expect(check(value)).toBe(true);
+async function until<T>(ask: () => Promise<T>, check: (value: T) => boolean) {
+  const { value } = await eventually(
+    async () => {
+      const value = await ask();
+      return check(value) ? { value } : null;
+    },
+    "the condition",
+    10_000,
+  );
   return value;
 }
 
