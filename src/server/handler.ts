@@ -74,7 +74,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
       locale,
       dictionary: assets.dictionaries[locale],
       origin: config.publicOrigin,
-      site,
+      site: { ...site, features: services.features.states },
       analytics: config.analytics,
       forbidden,
     });

@@ -1,6 +1,7 @@
 import { BackHome } from "../components/chat/BackHome.tsx";
 import { ChatPanel } from "../components/chat/ChatPanel.tsx";
 import { ChatReportDialog } from "../components/chat/ChatReportDialog.tsx";
+import { END_REPORT_BUTTON_ID } from "../components/chat/ChatSafetyBar.tsx";
 import { ChatStart, START_BUTTON_ID } from "../components/chat/ChatStart.tsx";
 import { useRandomChat } from "../components/chat/useRandomChat.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
@@ -21,12 +22,18 @@ export function RandomChatPage() {
       {!partner && <BackHome />}
       <PageIntro title={t.title()}>{t.description()}</PageIntro>
       {partner ? <ChatPanel chat={chat} partner={partner} /> : <ChatStart chat={chat} />}
-      {/* End & report: the chat is over by now, so its report lives beside it, not in it. */}
+      {/*
+        End & report: the chat is over by now (gone from the screen, or still there read-only),
+        so its report lives beside it, not in it.
+      */}
       <ChatReportDialog
         message={chat.endReport}
         onClose={chat.closeEndReport}
+        report={chat.report}
         ended
-        returnFocus={() => document.getElementById(START_BUTTON_ID)}
+        returnFocus={() =>
+          document.getElementById(partner ? END_REPORT_BUTTON_ID : START_BUTTON_ID)
+        }
       />
     </div>
   );

@@ -1,8 +1,13 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { toast } from "sonner";
-import { CHAT_LIMITS, type ChatEvent, type ChatMessage } from "../../../common/chat.ts";
+import {
+  CHAT_LIMITS,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatReportReason,
+} from "../../../common/chat.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
-import { useMarkResting } from "../../lib/features.ts";
+import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { type ChatAction, chatReducer, idleChat, lastPartnerMessage } from "./chatReducer.ts";
@@ -20,6 +25,15 @@ import { useChatTyping } from "./useChatTyping.ts";
 
 const prefersFinePointer = () =>
   typeof matchMedia === "function" && matchMedia("(pointer: fine)").matches;
+
+/** What came of a chat report: recorded now, or the same report was made before. */
+export type ReportOutcome = "recorded" | "alreadyReported";
+
+/** The server's answer to a report; an answer that does not say counts as recorded. */
+function outcomeOf(answer: unknown): ReportOutcome {
+  const outcome = (answer as { outcome?: unknown } | null)?.outcome;
+  return outcome === "alreadyReported" ? "alreadyReported" : "recorded";
+}
 
 /**
  * The random chat: the reducer's state (chatReducer.ts) over the visitor's chat stream, with
@@ -49,6 +63,7 @@ export function useRandomChat() {
   const open = state.phase === "chatting" && state.ended === null;
 
   const markResting = useMarkResting();
+  const setResting = useSetResting();
   // The partner's message "End & report" reports, once the chat is over.
   const [endReport, setEndReport] = useState<ChatMessage | null>(null);
   useEffect(() => store(MUTE_STORAGE_KEY, state.mutedUntil), [state.mutedUntil]);
@@ -65,8 +80,10 @@ export function useRandomChat() {
     (event: ChatEvent) => {
       act({ type: "server", event, at: Date.now() });
       if (event.type === "banned") banned(event.until, true);
+      // The operator switched chat off: the resting notice takes the chat's place.
+      if (event.type === "resting") setResting("chat");
     },
-    [banned, act],
+    [banned, act, setResting],
   );
   const stream = useChatStream(
     !ban.isBanned,
@@ -136,9 +153,26 @@ export function useRandomChat() {
     }
   };
 
-  /** Ends the chat at once; the two are never paired again (the server keeps them apart). */
+  /**
+   * Ends the chat at once; the two are never paired again (the server keeps them apart). Once
+   * the chat has ended, the partner is named by their last message, which the server still
+   * holds for a while.
+   */
   const block = async () => {
-    if (!open) return;
+    const { phase, ended } = current.current;
+    if (phase !== "chatting") return;
+    if (ended !== null) {
+      const message = lastPartnerMessage(current.current);
+      if (!message) return;
+      try {
+        await client.chat.block.mutate({ messageId: message.id });
+        if (mounted.current) act({ type: "reset" });
+        toast.success(t.blockedTitle(), { description: t.blockedBody() });
+      } catch (error) {
+        toast.error(t.blockFailedTitle(), { description: errorMessage(LL, error) });
+      }
+      return;
+    }
     act({ type: "end", at: Date.now() });
     try {
       await client.chat.block.mutate();
@@ -150,12 +184,30 @@ export function useRandomChat() {
     }
   };
 
-  /** One tap: ends the chat and opens the report of the partner's last message. */
+  /**
+   * One tap: ends the chat and opens the report of the partner's last message. A chat that has
+   * ended already stays on screen, and the report opens over it.
+   */
   const endAndReport = () => {
     const message = lastPartnerMessage(current.current);
     if (!message) return;
-    void end();
+    if (current.current.ended === null) void end();
     setEndReport(message);
+  };
+
+  /**
+   * Reports a partner's message (in the open chat, or one that has ended: the server keeps its
+   * messages a while). Answers what came of it; a refusal throws, for the dialog to say.
+   */
+  const report = async (messageId: string, reason: ChatReportReason): Promise<ReportOutcome> => {
+    const { chatId } = current.current;
+    act({ type: "reporting", chatId });
+    try {
+      return outcomeOf(await client.chat.report.mutate({ messageId, reason }));
+    } catch (error) {
+      if (mounted.current) act({ type: "report-failed", chatId });
+      throw error;
+    }
   };
 
   /** Ends this chat and looks for the next stranger; the end reaches the server first. */
@@ -207,11 +259,15 @@ export function useRandomChat() {
     bannedUntil: ban.bannedUntil,
     now: ban.now,
     me: ban.me,
+    meFailed: ban.meFailed,
     composerRef,
     start,
     end: () => void end(),
     block: () => void block(),
     endAndReport,
+    /** Back at the start from a chat that has ended. */
+    close: () => act({ type: "reset" }),
+    report,
     endReport,
     closeEndReport: () => setEndReport(null),
     next,
