@@ -398,6 +398,10 @@ type RootTranslation = {
 			 */
 			tip: string
 			/**
+			 * T​i​p​:​ ​T​a​p​ ​a​ ​f​l​o​a​t​i​n​g​ ​b​o​t​t​l​e​ ​t​o​ ​v​i​e​w​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​i​n​s​i​d​e​!
+			 */
+			tipTouch: string
+			/**
 			 * T​h​e​ ​s​e​a​ ​i​s​ ​e​m​p​t​y
 			 */
 			emptySeaTitle: string
@@ -2976,6 +2980,10 @@ export type TranslationFunctions = {
 			 * Tip: Click on a floating bottle to view the message inside!
 			 */
 			tip: () => LocalizedString
+			/**
+			 * Tip: Tap a floating bottle to view the message inside!
+			 */
+			tipTouch: () => LocalizedString
 			/**
 			 * The sea is empty
 			 */

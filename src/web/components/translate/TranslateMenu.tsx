@@ -3,6 +3,7 @@ import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { useMenuContainer } from "../../lib/menu-container.ts";
 import { languages } from "./languages.ts";
 import type { TextTranslation } from "./useTextTranslation.ts";
 import "./TranslateMenu.css";
@@ -38,6 +39,7 @@ export function TranslateMenu({
   const { LL } = useI18n();
   const t = LL.translation;
   const [open, setOpen] = useState(false);
+  const [menuTrigger, menuContainer] = useMenuContainer();
   const { busy, routes, known, prepare: onPrepare, shownLanguage: current } = of;
   const offered = targetLanguages.filter((target) => routes.has(target));
   const locked = busy || otherRunning;
@@ -48,9 +50,10 @@ export function TranslateMenu({
   };
 
   return (
-    <DropdownMenu.Root open={open} onOpenChange={changeOpen}>
+    <DropdownMenu.Root open={open} onOpenChange={changeOpen} modal={false}>
       {/* Not disabled while translating: focus returns here when the menu closes. */}
       <DropdownMenu.Trigger
+        ref={menuTrigger}
         className={triggerClassName}
         aria-label={label === undefined ? undefined : busy ? t.translating() : label}
         aria-disabled={locked || undefined}
@@ -68,7 +71,7 @@ export function TranslateMenu({
         </span>
         <ChevronDown aria-hidden="true" className="translate-menu__chevron" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer}>
         <DropdownMenu.Content
           className={
             contentClassName ? `menu translate-menu ${contentClassName}` : "menu translate-menu"
