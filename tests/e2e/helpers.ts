@@ -213,3 +213,29 @@ export function deviceTranslations(page: Page): Promise<string[]> {
     () => (window as unknown as { deviceTranslations: string[] }).deviceTranslations,
   );
 }
+
+/**
+ * Watches every page the browser context's page loads, from its first script on, for `texts`:
+ * whatever appears even for a moment is recorded (a MutationObserver runs before the browser
+ * paints), so a control or a page that flashes before the right one is caught.
+ */
+export async function watchForFlashes(page: Page, texts: readonly string[]): Promise<void> {
+  await page.addInitScript((watched: readonly string[]) => {
+    const seen = new Set<string>();
+    (window as unknown as { flashed: Set<string> }).flashed = seen;
+    const check = () => {
+      const text = document.body?.innerText ?? "";
+      for (const one of watched) if (text.includes(one)) seen.add(one);
+    };
+    new MutationObserver(check).observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  }, texts);
+}
+
+/** Which of the watched texts this page has shown since it loaded. */
+export function flashed(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window as unknown as { flashed: Set<string> }).flashed]);
+}

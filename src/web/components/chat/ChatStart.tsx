@@ -207,7 +207,8 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
       {/* Without an answer from the server (it failed), the start call itself asks. */}
       {chat.phase === "idle" && (age === "confirmed" || (age === undefined && chat.meFailed)) && (
         <IdleStart
-          focusOnMount={cameBack || answered}
+          // Back from a chat (closed, ended, blocked), the start button takes the lost focus.
+          focusOnMount={cameBack || answered || chat.partedAt !== null}
           me={chat.me}
           bannedUntil={chat.bannedUntil}
           now={chat.now}
