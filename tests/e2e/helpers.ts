@@ -214,25 +214,34 @@ export function deviceTranslations(page: Page): Promise<string[]> {
   );
 }
 
+/** Something that must not show, even for a moment: an element (CSS selector) holding a text. */
+export interface Watched {
+  selector: string;
+  text: string;
+}
+
 /**
- * Watches every page the browser context's page loads, from its first script on, for `texts`:
- * whatever appears even for a moment is recorded (a MutationObserver runs before the browser
+ * Watches every page `page` loads, from its first script on, for the `watched` elements: any
+ * that appears even for a moment is recorded (a MutationObserver runs before the browser
  * paints), so a control or a page that flashes before the right one is caught.
  */
-export async function watchForFlashes(page: Page, texts: readonly string[]): Promise<void> {
-  await page.addInitScript((watched: readonly string[]) => {
+export async function watchForFlashes(page: Page, watched: readonly Watched[]): Promise<void> {
+  await page.addInitScript((all: readonly Watched[]) => {
     const seen = new Set<string>();
     (window as unknown as { flashed: Set<string> }).flashed = seen;
     const check = () => {
-      const text = document.body?.innerText ?? "";
-      for (const one of watched) if (text.includes(one)) seen.add(one);
+      for (const { selector, text } of all) {
+        for (const element of document.querySelectorAll(selector)) {
+          if (element.textContent?.includes(text)) seen.add(text);
+        }
+      }
     };
     new MutationObserver(check).observe(document, {
       subtree: true,
       childList: true,
       characterData: true,
     });
-  }, texts);
+  }, watched);
 }
 
 /** Which of the watched texts this page has shown since it loaded. */

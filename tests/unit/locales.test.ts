@@ -75,7 +75,14 @@ describe("path resolution", () => {
     expect(resolvePath("/zh/auth/")).toEqual({ kind: "auth", prefix: "zh" });
   });
   test("anything else is not found", () => {
-    for (const path of ["/nope", "/en/nope", "/en/faq/extra", "/fr/faq", "/zh/auth/x", "/healthy"]) {
+    for (const path of [
+      "/nope",
+      "/en/nope",
+      "/en/faq/extra",
+      "/fr/faq",
+      "/zh/auth/x",
+      "/healthy",
+    ]) {
       expect(resolvePath(path).kind).toBe("not-found");
     }
   });
