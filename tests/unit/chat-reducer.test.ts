@@ -196,6 +196,17 @@ describe("chatReducer: the visitor ends it", () => {
   test("ending a chat remembers when the two parted (the wait before meeting again is said)", () => {
     expect(chatReducer(inChat, { type: "end", at: 900 }).partedAt).toBe(900);
     expect(chatReducer(searchingChat, { type: "end", at: 900 }).partedAt).toBeNull();
+    // Blocked or reported, they never meet again: there is no wait to explain.
+    expect(chatReducer(inChat, { type: "end", at: 900, forGood: true }).partedAt).toBeNull();
+    const reported = chatReducer(inChat, { type: "reporting", chatId: "c1" });
+    expect(chatReducer(reported, { type: "end", at: 900 }).partedAt).toBeNull();
+    const left = chatReducer(reported, server({ type: "partner-left", chatId: "c1" }, 950));
+    expect(left.partedAt).toBeNull();
+    const blockedAfter = chatReducer(
+      chatReducer(inChat, server({ type: "partner-left", chatId: "c1" }, 950)),
+      { type: "reset", forGood: true },
+    );
+    expect(blockedAfter).toMatchObject({ phase: "idle", partedAt: null });
   });
 
   test("End chat or Cancel go straight back to idle", () => {

@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { BackHome } from "../components/chat/BackHome.tsx";
 import { ChatPanel } from "../components/chat/ChatPanel.tsx";
 import { ChatReportDialog } from "../components/chat/ChatReportDialog.tsx";
@@ -14,6 +15,10 @@ export function RandomChatPage() {
   const t = LL.randomChat;
   const chat = useRandomChat();
   const partner = chat.phase === "chatting" ? chat.partner : null;
+  // Whether a chat was on screen before: the start card that takes its place takes the focus.
+  const hadChat = useRef(false);
+  const afterChat = hadChat.current;
+  if (partner) hadChat.current = true;
   return (
     <div
       className={partner ? "container random-chat random-chat--chatting" : "container random-chat"}
@@ -21,7 +26,11 @@ export function RandomChatPage() {
       {/* In an open chat the way home sits in the chat's own bar, which stays on screen. */}
       {!partner && <BackHome />}
       <PageIntro title={t.title()}>{t.description()}</PageIntro>
-      {partner ? <ChatPanel chat={chat} partner={partner} /> : <ChatStart chat={chat} />}
+      {partner ? (
+        <ChatPanel chat={chat} partner={partner} />
+      ) : (
+        <ChatStart chat={chat} afterChat={afterChat} />
+      )}
       {/*
         End & report: the chat is over by now (gone from the screen, or still there read-only),
         so its report lives beside it, not in it.

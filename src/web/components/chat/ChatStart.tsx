@@ -151,9 +151,9 @@ function Searching({
 
 /**
  * The start card: who is online, then the visitor's country and the start button, the
- * connecting spinner, or the search.
+ * connecting spinner, or the search. `afterChat`: it takes the place of a chat just left.
  */
-export function ChatStart({ chat }: { chat: RandomChat }) {
+export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: boolean }) {
   const { LL } = useI18n();
   const t = LL.randomChat;
   // Back at the start after a search or a chat, focus goes to the start button again.
@@ -208,7 +208,7 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
       {chat.phase === "idle" && (age === "confirmed" || (age === undefined && chat.meFailed)) && (
         <IdleStart
           // Back from a chat (closed, ended, blocked), the start button takes the lost focus.
-          focusOnMount={cameBack || answered || chat.partedAt !== null}
+          focusOnMount={cameBack || answered || afterChat}
           me={chat.me}
           bannedUntil={chat.bannedUntil}
           now={chat.now}

@@ -35,7 +35,10 @@ export interface ChatState {
   reported: boolean;
   /** When the visitor last ended a search or a chat. */
   endedByUsAt: number | null;
-  /** When the visitor's last chat with a partner ended, by either side. */
+  /**
+   * When the visitor's last chat ended, by either side, with a partner they may meet again
+   * (not one they blocked or reported).
+   */
   partedAt: number | null;
   /** Until when the visitor's messages reach no one (repeated spam); it outlasts the chat. */
   mutedUntil: number | null;
@@ -48,10 +51,13 @@ export type ChatAction =
   | { type: "start-failed" }
   /** The start call's answer: where the server put the visitor. */
   | { type: "started"; status: ChatStatus; at: number }
-  /** The visitor ended the search or the chat (End, Cancel, Next, leaving the page). */
-  | { type: "end"; at: number }
-  /** The visitor closed the ended chat: back at the start. */
-  | { type: "reset" }
+  /**
+   * The visitor ended the search or the chat (End, Cancel, Next, leaving the page); `forGood`
+   * when they blocked the partner.
+   */
+  | { type: "end"; at: number; forGood?: boolean }
+  /** The visitor closed the ended chat (`forGood`: having blocked its partner): at the start. */
+  | { type: "reset"; forGood?: boolean }
   /** A report of a message in chat `chatId` is on its way... */
   | { type: "reporting"; chatId: string | null }
   /** ...and was refused (it did not happen). */
@@ -114,7 +120,7 @@ function close(state: ChatState, text: SystemText, at: number): ChatState {
   return {
     ...state,
     ended: text,
-    partedAt: at,
+    partedAt: state.reported ? state.partedAt : at,
     partnerTyping: false,
     matchOverlay: false,
     entries: [...state.entries, { kind: "system", id: `system-${at}`, text }],
@@ -216,11 +222,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       if (state.phase === "connecting" && action.status.state === "idle") return reset(state);
       return applyStatus(state, action.status, true, action.at);
     case "end": {
-      const partedAt = state.phase === "chatting" && !state.ended ? action.at : state.partedAt;
+      const leftOpenChat = state.phase === "chatting" && !state.ended;
+      let { partedAt } = state;
+      if (action.forGood || state.reported) partedAt = null;
+      else if (leftOpenChat) partedAt = action.at;
       return { ...reset(state), endedByUsAt: action.at, partedAt };
     }
     case "reset":
-      return state.ended ? reset(state) : state;
+      if (!state.ended) return state;
+      return action.forGood ? { ...reset(state), partedAt: null } : reset(state);
     case "reporting":
       return action.chatId === state.chatId && state.chatId !== null
         ? { ...state, reported: true }

@@ -166,14 +166,14 @@ export function useRandomChat() {
       if (!message) return;
       try {
         await client.chat.block.mutate({ messageId: message.id });
-        if (mounted.current) act({ type: "reset" });
+        if (mounted.current) act({ type: "reset", forGood: true });
         toast.success(t.blockedTitle(), { description: t.blockedBody() });
       } catch (error) {
         toast.error(t.blockFailedTitle(), { description: errorMessage(LL, error) });
       }
       return;
     }
-    act({ type: "end", at: Date.now() });
+    act({ type: "end", at: Date.now(), forGood: true });
     try {
       await client.chat.block.mutate();
       toast.success(t.blockedTitle(), { description: t.blockedBody() });
