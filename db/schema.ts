@@ -110,6 +110,10 @@ export interface ChatReportsTable {
   reported_visitor_id: string;
   reported_ip_key: string;
   reporter_visitor_id: string;
+  /** The reporter's address hash: a reporter counts once by visitor and by address. */
+  reporter_ip_key: Generated<string>;
+  /** 1 for the report that could act: a reporter's first of the visitor that day. */
+  acted: Generated<number>;
   message_id: string;
   message_content: string;
   reason: string;

@@ -682,6 +682,28 @@ type RootTranslation = {
 				 */
 				body: string
 			}
+			retention: {
+				/**
+				 * H​o​w​ ​l​o​n​g​ ​w​e​ ​k​e​e​p​ ​i​t
+				 */
+				title: string
+				/**
+				 * W​e​ ​k​e​e​p​ ​w​h​a​t​ ​w​e​ ​h​o​l​d​ ​o​n​l​y​ ​a​s​ ​l​o​n​g​ ​a​s​ ​i​t​ ​i​s​ ​n​e​e​d​e​d​:
+				 */
+				body: string
+				/**
+				 * C​h​a​t​ ​m​e​s​s​a​g​e​s​ ​a​r​e​ ​n​e​v​e​r​ ​s​t​o​r​e​d​,​ ​e​x​c​e​p​t​ ​a​ ​m​e​s​s​a​g​e​ ​a​ ​v​i​s​i​t​o​r​ ​r​e​p​o​r​t​s​,​ ​w​h​i​c​h​ ​i​s​ ​k​e​p​t​ ​w​i​t​h​ ​t​h​e​ ​r​e​p​o​r​t​.​ ​R​e​p​o​r​t​s​ ​a​r​e​ ​d​e​l​e​t​e​d​ ​9​0​ ​d​a​y​s​ ​a​f​t​e​r​ ​a​ ​m​o​d​e​r​a​t​o​r​ ​h​a​s​ ​h​a​n​d​l​e​d​ ​t​h​e​m​.
+				 */
+				item1: string
+				/**
+				 * Y​o​u​r​ ​a​n​s​w​e​r​ ​t​o​ ​a​n​ ​a​g​e​ ​q​u​e​s​t​i​o​n​ ​i​s​ ​k​e​p​t​ ​f​o​r​ ​3​0​ ​d​a​y​s​ ​w​h​e​n​ ​i​t​ ​s​a​y​s​ ​y​o​u​ ​a​r​e​ ​t​o​o​ ​y​o​u​n​g​ ​(​t​h​e​ ​q​u​e​s​t​i​o​n​ ​i​s​ ​n​o​t​ ​a​s​k​e​d​ ​a​g​a​i​n​ ​m​e​a​n​w​h​i​l​e​)​;​ ​a​n​y​ ​o​t​h​e​r​ ​a​n​s​w​e​r​ ​i​s​ ​k​e​p​t​ ​a​s​ ​l​o​n​g​ ​a​s​ ​y​o​u​r​ ​v​i​s​i​t​o​r​ ​c​o​o​k​i​e​ ​l​i​v​e​s​,​ ​a​t​ ​m​o​s​t​ ​4​0​0​ ​d​a​y​s​.
+				 */
+				item2: string
+				/**
+				 * A​ ​c​h​a​t​ ​b​a​n​ ​i​s​ ​d​e​l​e​t​e​d​ ​w​h​e​n​ ​i​t​ ​e​n​d​s​.​ ​H​o​w​ ​o​f​t​e​n​ ​s​o​m​e​o​n​e​ ​w​a​s​ ​b​a​n​n​e​d​ ​c​o​u​n​t​s​ ​o​n​e​ ​s​t​e​p​ ​l​e​s​s​ ​f​o​r​ ​e​v​e​r​y​ ​3​0​ ​d​a​y​s​ ​w​i​t​h​o​u​t​ ​a​ ​n​e​w​ ​b​a​n​,​ ​a​n​d​ ​i​s​ ​d​e​l​e​t​e​d​ ​o​n​c​e​ ​n​o​t​h​i​n​g​ ​i​s​ ​l​e​f​t​.
+				 */
+				item3: string
+			}
 			cookies: {
 				/**
 				 * C​o​o​k​i​e​s​ ​a​n​d​ ​l​o​c​a​l​ ​s​t​o​r​a​g​e
@@ -3263,6 +3285,28 @@ export type TranslationFunctions = {
 				 * We protect the information we hold with reasonable measures, such as encrypted connections, hashing IP addresses instead of storing them, and limiting who can access our systems. No method of sending or storing data over the internet is completely secure, however, so we cannot guarantee absolute security.
 				 */
 				body: () => LocalizedString
+			}
+			retention: {
+				/**
+				 * How long we keep it
+				 */
+				title: () => LocalizedString
+				/**
+				 * We keep what we hold only as long as it is needed:
+				 */
+				body: () => LocalizedString
+				/**
+				 * Chat messages are never stored, except a message a visitor reports, which is kept with the report. Reports are deleted 90 days after a moderator has handled them.
+				 */
+				item1: () => LocalizedString
+				/**
+				 * Your answer to an age question is kept for 30 days when it says you are too young (the question is not asked again meanwhile); any other answer is kept as long as your visitor cookie lives, at most 400 days.
+				 */
+				item2: () => LocalizedString
+				/**
+				 * A chat ban is deleted when it ends. How often someone was banned counts one step less for every 30 days without a new ban, and is deleted once nothing is left.
+				 */
+				item3: () => LocalizedString
 			}
 			cookies: {
 				/**

@@ -10,6 +10,7 @@ import * as m0007 from "./0007_ocean_covering_index.ts";
 import * as m0008 from "./0008_visitor_addresses.ts";
 import * as m0009 from "./0009_safety.ts";
 import * as m0010 from "./0010_writers_bottles.ts";
+import * as m0011 from "./0011_independent_reporters.ts";
 import type { Engine } from "./engine.ts";
 
 /** A migration written once for both engines: it is told which one it runs on. */
@@ -33,6 +34,7 @@ const all: Record<string, EngineMigration> = {
   "0008_visitor_addresses": m0008,
   "0009_safety": m0009,
   "0010_writers_bottles": m0010,
+  "0011_independent_reporters": m0011,
 };
 
 /** The migrations as Kysely's Migrator runs them on one engine. */

@@ -10,8 +10,10 @@ import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
 import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
+import { RepeatMemory } from "../../src/core/chat/repeats.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
+import { answerAgeGate } from "../../src/core/safety/ages.ts";
 import { SEED_USERS } from "./seed.ts";
 
 export interface Statement {
@@ -113,6 +115,7 @@ export async function writePathSql(): Promise<string[]> {
   const { db, sqlite } = database;
   try {
     await migrateToLatest(database);
+    await answerAgeGate(db, "explain-writer-000000", "bottles", true, Date.now());
     const seen = record(sqlite);
     await throwBottle(
       db,
@@ -120,6 +123,7 @@ export async function writePathSql(): Promise<string[]> {
         limiter: new MemoryRateLimiter(),
         moderator: new LocalModerator(),
         broker: new InMemoryChatBroker(),
+        repeats: new RepeatMemory(),
       },
       {
         visitorId: "explain-writer-000000",

@@ -17,6 +17,9 @@ export const chatReportReasons = [
 ] as const;
 export type ChatReportReason = (typeof chatReportReasons)[number];
 
+/** What became of a chat report: kept, or the same message was already reported for that reason. */
+export type ChatReportOutcome = "recorded" | "alreadyReported";
+
 export const sendChatInput = z.object({
   content: z.string().trim().min(1).max(CHAT_LIMITS.message),
 });

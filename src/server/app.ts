@@ -6,11 +6,15 @@ import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { FindCounter } from "../core/bottles/finds.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
-import { purgeSightings } from "../core/chat/bans.ts";
+import { purgeBanHistory, purgeSightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
+import { ChatFloodGate } from "../core/chat/flood.ts";
+import { RepeatMemory } from "../core/chat/repeats.ts";
+import { purgeHandledReports } from "../core/chat/reports.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
+import { purgeAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
@@ -31,8 +35,10 @@ export interface RunningApp {
 
 export interface AppOptions {
   now?: () => number;
-  /** Chat timings, shortened in tests. */
-  chat?: Pick<BrokerOptions, "resumeGraceMs" | "flood" | "meetAgainAfterMs">;
+  /** Chat timings and the flood gate's rules, changed in tests. */
+  chat?: Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs"> & {
+    flood?: ConstructorParameters<typeof ChatFloodGate>[1];
+  };
   /** How often bans written by operator commands are read (10 s). */
   banSyncMs?: number;
   /** How often the operator's off switches are read (5 s). */
@@ -56,7 +62,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     });
   }
   const assets = await loadWebAssets();
-  const shared = await openSharedState(config, db, now, options.chat);
+  const { flood, ...chatTimings } = options.chat ?? {};
+  const shared = await openSharedState(config, db, now, chatTimings);
   const { bans } = shared;
   // Blocks last 30 days; a broker in memory starts without them.
   await restoreBlocks(db, shared.broker, now());
@@ -75,7 +82,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     recentlyShown: new RecentlyShown(),
     finds: new FindCounter(db, { onError: (error) => errors.fault("counting finds", error) }),
     devices: new DeviceCookies(config.secret),
-    chat: { broker: shared.broker, bans },
+    chat: { broker: shared.broker, bans, flood: new ChatFloodGate(now, flood) },
+    repeats: new RepeatMemory(now),
     features: new FeatureSwitches(db, config.features),
     now,
   };
@@ -94,13 +102,17 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       return new Response("Internal Server Error", { status: 500 });
     },
   });
-  const pruning = setInterval(() => services.limiter.prune(), 60_000);
+  const pruning = setInterval(() => {
+    services.limiter.prune();
+    services.chat.flood.prune();
+    services.repeats.prune();
+  }, 60_000);
   pruning.unref();
   // The operator's ban and unban commands write to the database from another process.
   const banSync = setInterval(async () => {
     try {
       for (const { key, until } of await bans.refresh()) {
-        await services.chat.broker.ban([key], until);
+        await services.chat.broker.ban([{ key, until }]);
       }
     } catch (error) {
       errors.fault("reading chat bans", error);
@@ -112,7 +124,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     services.features.refresh().catch((error) => errors.fault("reading off switches", error));
   }, options.featureSyncMs ?? 5000);
   featureSync.unref();
-  // Hourly: expired sessions and expired bottles leave the database.
+  // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
+  // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
   const purging = setInterval(
     () => {
       Promise.all([
@@ -120,6 +133,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         purgeExpiredBottles(db, now()),
         purgeSightings(db, now()),
         purgeBlocks(db, now()),
+        purgeBanHistory(db, now()),
+        purgeHandledReports(db, now()),
+        purgeAgeAnswers(db, now()),
       ]).catch((error) => errors.fault("hourly purge", error));
     },
     60 * 60 * 1000,

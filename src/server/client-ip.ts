@@ -15,11 +15,12 @@ function addressOf(entry: string): string | null {
 }
 
 /**
- * The visitor's address. Behind one reverse proxy (trustProxy), the right-most valid entry of
- * X-Forwarded-For: proxies append the address they saw, so the entries to its left are
- * whatever the client chose to send. Otherwise the socket's address, since any client can send
- * that header. "0.0.0.0" when nothing names an address, which the country lookup answers as
- * Unknown.
+ * The visitor's address. Behind one reverse proxy (trustProxy), the right-most entry of
+ * X-Forwarded-For: the proxy appends the address it saw, so every entry to its left is whatever
+ * the client chose to send. When that entry is not an address, the request is taken as the
+ * proxy's own (its socket address), never as leave to read a further-left, client-written one.
+ * Without a trusted proxy, the socket's address, since any client can send that header.
+ * "0.0.0.0" when nothing names an address, which the country lookup answers as Unknown.
  */
 export function clientIp(
   request: Request,
@@ -30,11 +31,8 @@ export function clientIp(
   if (trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for");
     if (forwarded) {
-      const entries = forwarded.split(",");
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const address = addressOf(entries[i] ?? "");
-        if (address) return address;
-      }
+      const address = addressOf(forwarded.slice(forwarded.lastIndexOf(",") + 1));
+      if (address) return address;
     }
   }
   const address = socketAddress();

@@ -95,6 +95,7 @@ export async function contextFor(
     finds: services.finds,
     devices: services.devices,
     chat: services.chat,
+    repeats: services.repeats,
     features: services.features,
     connection: {},
     visitorId: visitor.id,

@@ -5,6 +5,8 @@ import type { FindCounter } from "../core/bottles/finds.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ChatBans } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
+import type { ChatFloodGate } from "../core/chat/flood.ts";
+import type { RepeatMemory } from "../core/chat/repeats.ts";
 import type { CountryLookup } from "../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../core/limits/rate-limiter.ts";
 import type { Moderator } from "../core/moderation/moderator.ts";
@@ -12,6 +14,13 @@ import type { ChatTranslations } from "../core/translation/memory-cache.ts";
 import type { Translator } from "../core/translation/translator.ts";
 import type { WebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+
+/** The chat's shared parts: the broker, the bans, and this process's flood gate. */
+export interface ChatServices {
+  broker: ChatBroker;
+  bans: ChatBans;
+  flood: ChatFloodGate;
+}
 
 /** Everything a request may need, built once at start. */
 export interface Services {
@@ -27,7 +36,9 @@ export interface Services {
   /** Finds noted by discover, written a moment later in one statement. */
   finds: FindCounter;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans };
+  chat: ChatServices;
+  /** The texts each sender sent lately, to refuse the same one sent too often (chat and bottles). */
+  repeats: RepeatMemory;
   features: FeatureSwitches;
   now: () => number;
 }

@@ -18,7 +18,7 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-type ChatOptions = Pick<BrokerOptions, "resumeGraceMs" | "flood" | "meetAgainAfterMs">;
+type ChatOptions = Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs">;
 
 /**
  * In memory for a site that runs as one process; on Redis when REDIS_URL is set, so that

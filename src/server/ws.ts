@@ -1,9 +1,11 @@
-import type { Server, WebSocketHandler } from "bun";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
 import type { ErrorLog } from "./error-log.ts";
 import { contextFor, cookiesOf, type Visitor, visitorCookie } from "./identity.ts";
 import type { Services } from "./services.ts";
+import { MAX_BATCH_SIZE } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
 import { createTrpcWebSocketHandler, type SocketData } from "./trpc/ws-adapter.ts";
 
@@ -13,6 +15,39 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const IDLE_TIMEOUT_SECONDS = 30;
 /** Open sockets per visitor (a few tabs), and per address with all its visitors and cookies. */
 export const SOCKET_LIMITS = { perVisitor: 4, perAddress: 64 } as const;
+/** Frames with more calls than a batch may hold that a socket may send before it is closed. */
+export const OVERSIZED_FRAMES_TO_CLOSE = 3;
+/** The close code for a socket that kept breaking the rules (RFC 6455: policy violation). */
+export const POLICY_VIOLATION = 1008;
+
+/**
+ * The calls in a frame, when it is a batch (a JSON array) with more of them than an HTTP batch
+ * may hold; undefined for every other frame, which is left to tRPC whole. Only frames that start
+ * like an array are parsed here, so a chat message's frame costs one byte's look.
+ */
+export function oversizedBatch(message: string | Buffer): unknown[] | undefined {
+  const first = typeof message === "string" ? message.charCodeAt(0) : message[0];
+  if (first !== 0x5b) return undefined;
+  let calls: unknown;
+  try {
+    calls = JSON.parse(typeof message === "string" ? message : message.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  return Array.isArray(calls) && calls.length > MAX_BATCH_SIZE ? calls : undefined;
+}
+
+/** tRPC's error answer to a call refused before it ran, in the shape the client reads. */
+function refusal(id: unknown): string {
+  return JSON.stringify({
+    id: typeof id === "string" || typeof id === "number" ? id : null,
+    error: {
+      code: TRPC_ERROR_CODES_BY_KEY.BAD_REQUEST,
+      message: `At most ${MAX_BATCH_SIZE} calls in one frame`,
+      data: { code: "BAD_REQUEST", httpStatus: 400, appCode: "INVALID_INPUT" },
+    },
+  });
+}
 
 /** What a socket's context is made from: the upgrade request, its visitor and address. */
 interface Upgrade {
@@ -42,8 +77,29 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     else open.delete(key);
   };
   const keysOf = ({ visitor, ipKey }: Upgrade) => [`v:${visitor.id}`, `ip:${ipKey}`];
+  /** Oversized frames each socket sent. */
+  const strikes = new WeakMap<ServerWebSocket<SocketData<Upgrade>>, number>();
   const websocket: WebSocketHandler<SocketData<Upgrade>> = {
     ...trpc.websocket,
+    // Like an HTTP batch, a frame holds at most MAX_BATCH_SIZE calls: a larger one is refused
+    // before any call runs (each call answered with the refusal, so no client waits on one), and
+    // a socket that keeps sending them is closed.
+    message(socket, message) {
+      const calls = oversizedBatch(message);
+      if (!calls) {
+        trpc.websocket.message?.(socket, message);
+        return;
+      }
+      const count = (strikes.get(socket) ?? 0) + 1;
+      strikes.set(socket, count);
+      if (count >= OVERSIZED_FRAMES_TO_CLOSE) {
+        socket.close(POLICY_VIOLATION, "Too many calls in one frame");
+        return;
+      }
+      socket.cork(() => {
+        for (const call of calls) socket.send(refusal((call as { id?: unknown } | null)?.id));
+      });
+    },
     close(socket, code, reason) {
       for (const key of keysOf(socket.data.upgrade)) count(key, -1);
       trpc.websocket.close?.(socket, code, reason);

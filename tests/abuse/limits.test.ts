@@ -181,7 +181,8 @@ describe("bottle throws in batches and in parallel", () => {
 
   test("a batch of 40 throws is refused whole; four batches of 10 land at most the limit", async () => {
     const address = nextAddress();
-    const cookie = "visitor=batchthrower00000000000";
+    const cookie = "visitor=batchthrower0000000000";
+    await batch(["bottles.confirmAge"], [{ atLeast13: true }], address, cookie);
     const refused = await batch(
       Array(40).fill("bottles.throw"),
       Array.from({ length: 40 }, (_, i) => bottle(i)),
@@ -200,8 +201,11 @@ describe("bottle throws in batches and in parallel", () => {
 
   test("60 parallel throws from rotating cookies on one address land at most the limit", async () => {
     const address = nextAddress();
+    // Sixty cookies, each past the 13-or-older question (one answer each: the address's limit).
+    const writers = Array.from({ length: 60 }, () => browser(address).api);
+    for (const api of writers) await api.bottles.confirmAge.mutate({ atLeast13: true });
     const results = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => browser(address).api.bottles.throw.mutate(bottle(i))),
+      writers.map((api, i) => api.bottles.throw.mutate(bottle(i))),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(
       BOTTLE_RATES.throwPerMinute.limit,

@@ -13,7 +13,7 @@ import {
 } from "../helpers/chat.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
-import { bottleInput, CookieJar, failure, trpcClient } from "../helpers/server.ts";
+import { bottleInput, bottleWriter, CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
@@ -230,7 +230,7 @@ describe("two instances, one site", () => {
   }, 20_000);
 
   test("a bottle thrown on one instance is discovered on the other", async () => {
-    const writer = trpcClient(one.url, { "X-Forwarded-For": nextAddress() });
+    const writer = await bottleWriter(one.url, { "X-Forwarded-For": nextAddress() });
     const { id } = await writer.bottles.throw.mutate(
       bottleInput("Across two instances and one ocean", { isPublic: true }),
     );

@@ -24,6 +24,12 @@ export async function throwBottle(
   message: string,
   options: { isPublic: boolean; locale?: "en" | "zh-TW" },
 ): Promise<number> {
+  // The server asks what the create page asks first: 13 or older.
+  const answered = await request.post("/trpc/bottles.confirmAge", {
+    headers: { Origin: baseURL ?? "" },
+    data: { atLeast13: true },
+  });
+  expect(answered.status(), await answered.text()).toBe(200);
   const response = await request.post("/trpc/bottles.throw", {
     headers: { Origin: baseURL ?? "" },
     data: {

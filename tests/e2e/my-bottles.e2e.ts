@@ -367,6 +367,7 @@ test("a bottle thrown while signed in on another device is listed here; signed o
   const other = await visitorAt(browser, baseURL, IN_TW());
   for (const [path, data] of [
     ["auth.signUp", account],
+    ["bottles.confirmAge", { atLeast13: true }],
     [
       "bottles.throw",
       {
@@ -457,6 +458,7 @@ test("twenty bottles a page, newest first; the next twenty come on request", asy
   for (let device = 0; device < 5; device++) {
     const other = await visitorAt(browser, baseURL, `2001:db8:${group()}:${group()}::5`);
     await post(other.request, device === 0 ? "auth.signUp" : "auth.signIn", account);
+    await post(other.request, "bottles.confirmAge", { atLeast13: true });
     for (let i = 0; i < (device < 4 ? 5 : 1); i++) {
       const message = `Bottle ${messages.length + 1} of the pile ${unique()}`;
       messages.push(message);

@@ -62,7 +62,7 @@ export function chatTester(
       subscription = api.chat.events.subscribe(lastEventId ? { lastEventId } : undefined, {
         onData(tracked) {
           tester.lastEventId = tracked.id;
-          tester.events.push(tracked.data);
+          tester.events.push(...tracked.data);
           for (const wake of waiters) wake();
         },
       });

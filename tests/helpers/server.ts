@@ -128,6 +128,20 @@ export function trpcClient(
   });
 }
 
+/**
+ * A tRPC client that has answered the bottles' 13-or-older question, as the create page asks
+ * before the first throw (the server requires the answer).
+ */
+export async function bottleWriter(
+  url: string,
+  headers: Record<string, string> = {},
+  jar: CookieJar = new CookieJar(),
+) {
+  const api = trpcClient(url, headers, jar);
+  await api.bottles.confirmAge.mutate({ atLeast13: true });
+  return api;
+}
+
 /** How a call failed: its HTTP status and the error data the server added. */
 export async function failure(
   promise: Promise<unknown>,

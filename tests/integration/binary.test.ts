@@ -61,16 +61,24 @@ async function serve(folder: string, env: Record<string, string> = {}): Promise<
 }
 
 let n = 0;
-function throwBottle(url: string, message: string) {
+/** A new writer's throw, as the create page makes it: the 13-or-older answer first. */
+async function throwBottle(url: string, message: string) {
   n += 1;
+  const headers = {
+    "Content-Type": "application/json",
+    Origin: url,
+    Cookie: `visitor=writer${String(n).padStart(16, "0")}`,
+    "X-Forwarded-For": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  };
+  const answered = await fetch(`${url}/trpc/bottles.confirmAge`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ atLeast13: true }),
+  });
+  if (answered.status !== 200) return answered;
   return fetch(`${url}/trpc/bottles.throw`, {
     method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Origin: url,
-      Cookie: `visitor=writer${String(n).padStart(16, "0")}`,
-      "X-Forwarded-For": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
-    },
+    headers,
     body: JSON.stringify({
       message,
       driftHours: 0,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import {
   bottleInput,
+  bottleWriter,
   CookieJar,
   failure,
   rows,
@@ -31,6 +32,13 @@ function visitor(address = `198.51.100.${++n}`, locale = "en") {
   return trpcClient(server.url, { "X-Forwarded-For": address, "x-tidings-locale": locale }, jar);
 }
 
+/** A visitor who answered the 13-or-older question, as the create page asks before a throw. */
+async function aWriter(address?: string, locale?: string) {
+  const api = visitor(address, locale);
+  await api.bottles.confirmAge.mutate({ atLeast13: true });
+  return api;
+}
+
 const bottle = (message: string, extra: Record<string, unknown> = {}) =>
   bottleInput(message, { timeZone: "Asia/Taipei", ...extra });
 
@@ -45,7 +53,7 @@ async function discoverUntil(api: ReturnType<typeof visitor>, message: string, t
 
 describe("the ocean", () => {
   test("a bottle thrown by one visitor is found by another, with the writer's country", async () => {
-    const writer = visitor("168.95.1.1");
+    const writer = await aWriter("168.95.1.1");
     const { id } = await writer.bottles.throw.mutate(bottle("Hello from Taipei"));
     const reader = visitor();
     const found = await discoverUntil(reader, "Hello from Taipei");
@@ -82,7 +90,7 @@ describe("the ocean", () => {
     const fresh = await startTestServer({ TRUST_PROXY: "true" });
     try {
       const jar = new CookieJar();
-      const writer = trpcClient(fresh.url, { "X-Forwarded-For": "203.0.113.1" }, jar);
+      const writer = await bottleWriter(fresh.url, { "X-Forwarded-For": "203.0.113.1" }, jar);
       await writer.bottles.throw.mutate(bottle("Only mine"));
       for (let i = 0; i < 5; i++) expect((await writer.bottles.discover.query()).bottle).toBeNull();
       const other = trpcClient(fresh.url, { "X-Forwarded-For": "203.0.113.2" });
@@ -93,7 +101,7 @@ describe("the ocean", () => {
   });
 
   test("drift hides a bottle until it is due", async () => {
-    const writer = visitor();
+    const writer = await aWriter();
     await writer.bottles.throw.mutate(
       bottle("Drifting for two hours", { driftHours: 2, isPublic: true }),
     );
@@ -107,7 +115,7 @@ describe("the ocean", () => {
   });
 
   test("expiry hides a bottle at the end of its last day in the writer's zone, and 0 days means 7", async () => {
-    const writer = visitor();
+    const writer = await aWriter();
     const start = clock.now();
     const { expiresAt } = await writer.bottles.throw.mutate(
       bottle("Gone after a day", { expiryDays: 1 }),
@@ -129,7 +137,9 @@ describe("the ocean", () => {
   test("a bottle that would expire before it surfaces is refused", async () => {
     const before = await bottleCount();
     const { status, data } = await failure(
-      visitor().bottles.throw.mutate(bottle("Too late", { driftHours: 168, expiryDays: 1 })),
+      (await aWriter()).bottles.throw.mutate(
+        bottle("Too late", { driftHours: 168, expiryDays: 1 }),
+      ),
     );
     expect(status).toBe(400);
     expect(data.issues).toEqual([{ field: "driftHours", kind: "drift_past_expiry" }]);
@@ -139,7 +149,9 @@ describe("the ocean", () => {
   test("moderation refuses inappropriate content in both languages and stores nothing", async () => {
     const before = await bottleCount();
     for (const message of ["you are a fucking idiot", "f u c k you", "幹你娘"]) {
-      const { status, data } = await failure(visitor().bottles.throw.mutate(bottle(message)));
+      const { status, data } = await failure(
+        (await aWriter()).bottles.throw.mutate(bottle(message)),
+      );
       expect(status).toBe(422);
       expect(data.appCode).toBe("CONTENT_REJECTED");
     }
@@ -155,7 +167,9 @@ describe("the ocean", () => {
       "加我微信 mei0912",
       "LINE ID: mei_0912",
     ]) {
-      const { status, data } = await failure(visitor().bottles.throw.mutate(bottle(message)));
+      const { status, data } = await failure(
+        (await aWriter()).bottles.throw.mutate(bottle(message)),
+      );
       expect(status).toBe(422);
       expect(data.appCode).toBe("CONTENT_HAS_CONTACT");
     }
@@ -163,7 +177,7 @@ describe("the ocean", () => {
   });
 
   test("public bottles form the collection; private ones do not", async () => {
-    const writer = visitor();
+    const writer = await aWriter();
     await writer.bottles.throw.mutate(bottle("For everyone", { isPublic: true }));
     await writer.bottles.throw.mutate(bottle("Just for one", { isPublic: false }));
     const { bottles } = await visitor().bottles.publicList.query();
@@ -177,7 +191,7 @@ describe("the ocean", () => {
 
 describe("bad input", () => {
   test("is refused with a clear error and writes nothing", async () => {
-    const api = visitor();
+    const api = await aWriter();
     const before = await bottleCount();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ message: "" }, "message"],
@@ -208,7 +222,7 @@ describe("bad input", () => {
 
 describe("likes", () => {
   test("need a session, then toggle and count per user", async () => {
-    const writer = visitor();
+    const writer = await aWriter();
     const { id } = await writer.bottles.throw.mutate(bottle("Like me", { isPublic: true }));
     const anonymous = visitor();
     const { status, data } = await failure(anonymous.bottles.toggleLike.mutate({ bottleId: id }));
@@ -237,7 +251,7 @@ describe("likes", () => {
     expect(missing.status).toBe(404);
   });
   test("likes by one user at the same moment count as if one after another", async () => {
-    const { id } = await visitor().bottles.throw.mutate(
+    const { id } = await (await aWriter()).bottles.throw.mutate(
       bottle("Liked at once", { isPublic: true }),
     );
     const carol = visitor();
@@ -261,7 +275,7 @@ describe("reports", () => {
   }
 
   test("three different reporters take a bottle out of the ocean; one reporter counts once", async () => {
-    const { id } = await visitor().bottles.throw.mutate(
+    const { id } = await (await aWriter()).bottles.throw.mutate(
       bottle("Reported thrice", { isPublic: true }),
     );
     const first = await reporter();
@@ -280,7 +294,7 @@ describe("reports", () => {
   });
 
   test("three reporters at the same moment take a bottle out of the ocean", async () => {
-    const { id } = await visitor().bottles.throw.mutate(
+    const { id } = await (await aWriter()).bottles.throw.mutate(
       bottle("Reported at once", { isPublic: true }),
     );
     const reporters = [await reporter(), await reporter(), await reporter()];
@@ -342,7 +356,7 @@ describe("translation", () => {
   test("the server names what it can serve, and translates Traditional to Simplified offline", async () => {
     const api = visitor();
     expect((await api.translate.languages.query()).targets).toEqual(["zh-TW", "zh-CN"]);
-    const { id } = await visitor().bottles.throw.mutate(
+    const { id } = await (await aWriter()).bottles.throw.mutate(
       bottle("這個軟體的資訊", { isPublic: true }),
     );
     expect(await api.translate.bottle.mutate({ bottleId: id, target: "zh-CN" })).toEqual({
@@ -356,7 +370,7 @@ describe("translation", () => {
 
 describe("rate limits", () => {
   test("five bottles a minute per visitor and address, then a wait", async () => {
-    const api = visitor();
+    const api = await aWriter();
     for (let i = 0; i < 5; i++) await api.bottles.throw.mutate(bottle(`Burst ${i}`));
     const { status, data } = await failure(api.bottles.throw.mutate(bottle("One too many")));
     expect(status).toBe(429);

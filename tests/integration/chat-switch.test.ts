@@ -31,7 +31,7 @@ async function listenToTheEnd(t: ChatTester): Promise<{ ended: Promise<void> }> 
     ended = new Promise((resolveEnded) => {
       t.api.chat.events.subscribe(undefined, {
         onData(tracked) {
-          t.events.push(tracked.data);
+          t.events.push(...tracked.data);
           resolveStarted();
         },
         onComplete: () => resolveEnded(),

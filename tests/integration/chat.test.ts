@@ -112,8 +112,7 @@ describe("drops and departures", () => {
   test("a socket that comes back within the grace period resumes with nothing lost or twice", async () => {
     const id = visitorId();
     const { a, b } = await pair(tester({ visitorId: id, address: "168.95.1.1" }));
-    await a.api.chat.send.mutate({ content: "before the drop" });
-    await b.waitFor((e) => e.type === "message" && e.message.content === "before the drop");
+    await b.api.chat.send.mutate({ content: "before the drop" });
     await a.waitFor((e) => e.type === "message" && e.message.content === "before the drop");
     const resumeFrom = a.lastEventId;
     a.close();
@@ -197,9 +196,17 @@ describe("flooding", () => {
   test("past the burst, messages are refused, while another pair's messages still arrive", async () => {
     const flood = await pair();
     const calm = await pair(tester(), tester());
-    const results = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) => flood.a.api.chat.send.mutate({ content: `flood ${i}` })),
-    );
+    // Four frames of ten calls, as many as a frame may hold.
+    const results = [];
+    for (let frame = 0; frame < 4; frame++) {
+      results.push(
+        ...(await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) =>
+            flood.a.api.chat.send.mutate({ content: `flood ${frame * 10 + i}` }),
+          ),
+        )),
+      );
+    }
     const refused = results.filter((r) => r.status === "rejected");
     expect(refused.length).toBeGreaterThanOrEqual(25);
     expect(refused.length).toBeLessThan(40);

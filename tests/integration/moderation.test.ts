@@ -18,6 +18,23 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+const HOUR = 60 * 60 * 1000;
+
+/** How far a ban key has climbed the ladder. */
+async function stepOf(key: string): Promise<number> {
+  const row = await server.app.services.db
+    .selectFrom("ban_steps")
+    .select("step")
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row?.step ?? 0;
+}
+
+/** When the ban on an address alone ends (asked for a visitor nobody banned). */
+function addressBan(ipKey: string) {
+  return server.app.services.chat.bans.until("nobody-at-this-address-00", ipKey);
+}
+
 let addresses = 0;
 function browser() {
   const jar = new CookieJar();
@@ -57,6 +74,7 @@ describe("the queue", () => {
   test("reports are grouped by bottle, child safety first; actions are recorded with the operator", async () => {
     const op = await account("queue_keeper", true);
     const writer = browser();
+    await writer.api.bottles.confirmAge.mutate({ atLeast13: true });
     const plain = await writer.api.bottles.throw.mutate(bottle("A plain bottle about the sea"));
     const worrying = await writer.api.bottles.throw.mutate(
       bottle("A bottle someone worries about"),
@@ -92,7 +110,7 @@ describe("the queue", () => {
     ]);
   });
 
-  test("a visitor a child-safety report banned at once shows as banned; a ban from the queue does not escalate them again", async () => {
+  test("a child-safety report holds the sender an hour and tops the queue; the operator's confirmation climbs the ladder once, addresses too", async () => {
     const op = await account("ban_keeper", true);
     const reporter = chatTester(server.url, { address: "100.81.0.1" });
     const sender = chatTester(server.url, { address: "100.81.0.2" });
@@ -109,13 +127,56 @@ describe("the queue", () => {
         (g) => g.subject === subject,
       );
       expect(group).toMatchObject({ kind: "visitor", childSafety: true });
-      const bannedUntil = group?.kind === "visitor" ? group.bannedUntil : null;
-      if (bannedUntil === null) throw new Error("the child-safety report banned no one");
-      expect(bannedUntil).toBeGreaterThan(Date.now());
-      // Confirming the ban keeps the one in force (the first step, an hour), not the next (6 h).
-      expect(await op.api.moderation.ban.mutate({ subject })).toEqual({ until: bannedUntil });
+      if (group?.kind !== "visitor" || group.bannedUntil === null) {
+        throw new Error("the child-safety report held no one");
+      }
+      const held = group.bannedUntil;
+      expect(held).toBeLessThanOrEqual(Date.now() + HOUR);
+      expect(await stepOf(subject)).toBe(0);
+      // The operator confirms: one step on the ladder, for the visitor and their addresses.
+      const { until } = await op.api.moderation.ban.mutate({ subject });
+      expect(until).toBeGreaterThanOrEqual(held);
+      expect(await stepOf(subject)).toBe(1);
+      expect(await addressBan(group.ipKey)).toBe(until);
       const after = await op.api.moderation.queue.query();
       expect(after.groups.map((g) => g.subject)).not.toContain(subject);
+    } finally {
+      reporter.close();
+      sender.close();
+    }
+  });
+
+  test("an automatic ban covers the address for no more than an hour until confirmed; confirming the same reports does not climb again", async () => {
+    const op = await account("ladder_keeper", true);
+    const reporter = chatTester(server.url, { address: "100.81.0.3" });
+    const sender = chatTester(server.url, { address: "100.81.0.4" });
+    try {
+      await Promise.all([listening(reporter), listening(sender)]);
+      // Banned twice before (and a month ago): the next ban is the third rung, a day.
+      await server.app.services.db
+        .insertInto("ban_steps")
+        .values({ key: `visitor:${sender.visitorId}`, step: 2, last_at: Date.now() - 1000 })
+        .execute();
+      await pairListening(reporter, sender);
+      const message = await sender.api.chat.send.mutate({ content: "fuck off" });
+      await reporter.waitFor((e) => e.type === "message" && e.message.id === message.id);
+      await reporter.api.chat.report.mutate({ messageId: message.id, reason: "harassment" });
+      await sender.waitFor((e) => e.type === "banned");
+      const subject = `visitor:${sender.visitorId}` as const;
+      const group = (await op.api.moderation.queue.query()).groups.find(
+        (g) => g.subject === subject,
+      );
+      if (group?.kind !== "visitor" || group.bannedUntil === null) {
+        throw new Error("the unsafe message banned no one");
+      }
+      expect(group.bannedUntil).toBeGreaterThan(Date.now() + 23 * HOUR);
+      expect(await stepOf(subject)).toBe(3);
+      // The address (perhaps a school) is held out an hour at most, until an operator confirms.
+      expect(await addressBan(group.ipKey)).toBeLessThanOrEqual(Date.now() + HOUR);
+      const { until } = await op.api.moderation.ban.mutate({ subject });
+      expect(until).toBe(group.bannedUntil);
+      expect(await stepOf(subject)).toBe(3);
+      expect(await addressBan(group.ipKey)).toBe(until);
     } finally {
       reporter.close();
       sender.close();
@@ -125,6 +186,7 @@ describe("the queue", () => {
   test("a reader whose reports were dismissed three times stops counting toward hiding a bottle", async () => {
     const op = await account("fair_keeper", true);
     const writer = browser();
+    await writer.api.bottles.confirmAge.mutate({ atLeast13: true });
     const noisy = await account("noisy_reader");
     for (let i = 0; i < 3; i++) {
       const { id } = await writer.api.bottles.throw.mutate(
@@ -150,6 +212,7 @@ describe("off switches", () => {
   test("chat, bottles and public bottles rest when switched off, and come back when switched on", async () => {
     const op = await account("switch_keeper", true);
     const visitor = browser();
+    await visitor.api.bottles.confirmAge.mutate({ atLeast13: true });
     await visitor.api.chat.confirmAge.mutate({ adult: true });
     await op.api.moderation.setFeature.mutate({ feature: "chat", enabled: false });
     await op.api.moderation.setFeature.mutate({ feature: "bottles", enabled: false });

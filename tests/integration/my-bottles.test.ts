@@ -43,6 +43,7 @@ const account = () => ({ username: `writer_${++password}`, password: "sea-glass-
 describe("my bottles", () => {
   test("found by two visitors from two countries and liked by one: 2 finds, 1 like, two flags", async () => {
     const a = browser();
+    await a.bottles.confirmAge.mutate({ atLeast13: true });
     const { id } = await a.bottles.throw.mutate(bottle("Where did I wash ashore?"));
     const b = browser("8.8.8.8"); // United States
     const c = browser("168.95.1.1"); // Taiwan
@@ -105,6 +106,7 @@ describe("my bottles", () => {
 
   test("nobody but the writer can sink a bottle: NOT_FOUND, and it stays in the ocean", async () => {
     const a = browser();
+    await a.bottles.confirmAge.mutate({ atLeast13: true });
     const { id } = await a.bottles.throw.mutate(bottle("Only I may sink this"));
     const d = browser();
     const refused = await failure(d.bottles.sink.mutate({ bottleId: id }));
@@ -124,6 +126,7 @@ describe("my bottles", () => {
 
   test("a sunk public bottle leaves the public list", async () => {
     const a = browser();
+    await a.bottles.confirmAge.mutate({ atLeast13: true });
     const { id } = await a.bottles.throw.mutate(bottle("Public for a moment", { isPublic: true }));
     const reader = browser();
     const listed = async () =>
@@ -136,6 +139,7 @@ describe("my bottles", () => {
   test("signed in, a writer sees on another device what they threw while signed in", async () => {
     const credentials = account();
     const phone = browser();
+    await phone.bottles.confirmAge.mutate({ atLeast13: true });
     await phone.auth.signUp.mutate(credentials);
     const { id: signedIn } = await phone.bottles.throw.mutate(bottle("Thrown while signed in"));
     await phone.auth.signOut.mutate();
@@ -165,6 +169,7 @@ describe("my bottles", () => {
   test("deleting the account keeps its bottles, no longer tied to it", async () => {
     const credentials = account();
     const phone = browser();
+    await phone.bottles.confirmAge.mutate({ atLeast13: true });
     await phone.auth.signUp.mutate(credentials);
     const { id } = await phone.bottles.throw.mutate(bottle("Outlives my account"));
     await phone.auth.deleteAccount.mutate({ password: credentials.password });
@@ -178,6 +183,7 @@ describe("my bottles", () => {
 
   test("states follow the clock: drifting, then in the ocean, then expired", async () => {
     const a = browser();
+    await a.bottles.confirmAge.mutate({ atLeast13: true });
     const { id } = await a.bottles.throw.mutate(
       bottle("Drifting a while", { driftHours: 3, expiryDays: 1 }),
     );
@@ -191,6 +197,7 @@ describe("my bottles", () => {
 
   test("bad input gets a clear error and changes nothing", async () => {
     const a = browser();
+    await a.bottles.confirmAge.mutate({ atLeast13: true });
     const { id } = await a.bottles.throw.mutate(bottle("Bad input leaves me be"));
     for (const input of [{ bottleId: -1 }, { bottleId: 1.5 }, { bottleId: "x" }, {}]) {
       const refused = await failure(a.bottles.sink.mutate(input as { bottleId: number }));

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
-import { FloodGate } from "../../src/core/chat/flood.ts";
 import { Mailbox, type Numbered } from "../../src/core/chat/mailbox.ts";
 import { InMemoryChatBroker, RandomIds } from "../../src/core/chat/memory-broker.ts";
 
@@ -145,7 +144,7 @@ describe("matchmaker", () => {
     const b = broker();
     const a = await join(b, "a");
     await join(b, "b");
-    await b.ban(["visitor:a"], 123);
+    await b.ban([{ key: "visitor:a", until: 123 }]);
     expect(await b.status("a")).toEqual({ state: "idle" });
     expect(await b.status("b")).toEqual({ state: "idle" });
     expect(a.events.at(-1)?.event).toEqual({ type: "banned", until: 123 });
@@ -158,7 +157,7 @@ describe("matchmaker", () => {
     await join(b, "p");
     const y = await join(b, "y", "shared");
     await join(b, "q");
-    await b.ban(["ip:shared"], 456);
+    await b.ban([{ key: "ip:shared", until: 456 }]);
     for (const id of ["x", "y", "p", "q"]) expect(await b.status(id)).toEqual({ state: "idle" });
     expect(x.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
     expect(y.events.at(-1)?.event).toEqual({ type: "banned", until: 456 });
@@ -177,29 +176,12 @@ describe("matchmaker", () => {
   });
 
   test("each chat keeps only its last 50 messages", async () => {
-    const b = broker({
-      flood: { ratePerSecond: 1e9, burst: 1e9 },
-      addressFlood: { ratePerSecond: 1e9, burst: 1e9 },
-    });
+    const b = broker();
     await join(b, "a");
     await join(b, "b");
     const first = await b.send("a", "first");
     for (let i = 0; i < 50; i++) await b.send("a", `m${i}`);
     expect(await b.partnerMessage("b", first.id)).toBeUndefined();
-    await b.close();
-  });
-
-  test("an address's visitors together meet its own flood gate", async () => {
-    const b = broker({ addressFlood: { ratePerSecond: 1, burst: 3 } });
-    await join(b, "a", "one-address");
-    await join(b, "b");
-    await join(b, "c", "one-address");
-    await join(b, "d");
-    await b.send("a", "1");
-    await b.send("c", "2");
-    await b.send("a", "3");
-    await expect(b.send("c", "4")).rejects.toThrow(/rate limited/);
-    expect(await b.send("b", "from elsewhere")).toMatchObject({ content: "from elsewhere" });
     await b.close();
   });
 
@@ -335,7 +317,7 @@ describe("chat streams", () => {
     await b.close();
   });
 
-  test("a message reaches the partner's and the sender's streams before send returns", async () => {
+  test("a message reaches the partner's stream before send returns; the sender has it as the answer only", async () => {
     const { b, events } = await chatting();
     const before = { a: events.a.length, b: events.b.length };
     const sent = await b.send("a", "hello");
@@ -344,9 +326,7 @@ describe("chat streams", () => {
     expect(got(events.b, before.b)).toEqual([
       { type: "message", chatId: expect.any(String), message: { ...sent, from: "partner" } },
     ]);
-    expect(got(events.a, before.a)).toEqual([
-      { type: "message", chatId: expect.any(String), message: sent },
-    ]);
+    expect(got(events.a, before.a)).toEqual([]);
     expect(sent).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
       from: "me",
@@ -420,17 +400,5 @@ describe("message ids", () => {
       seen.add(id);
     }
     expect(seen.size).toBe(10_000);
-  });
-});
-
-describe("flood gate", () => {
-  test("a burst of 10, then 5 a second", async () => {
-    let now = 0;
-    const gate = new FloodGate(5, 10, () => now);
-    const burst = Array.from({ length: 12 }, () => gate.allow("k"));
-    expect(burst.filter(Boolean)).toHaveLength(10);
-    now += 1000;
-    expect(Array.from({ length: 6 }, () => gate.allow("k")).filter(Boolean)).toHaveLength(5);
-    expect(gate.allow("other")).toBe(true);
   });
 });

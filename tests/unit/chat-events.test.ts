@@ -23,18 +23,21 @@ function source() {
 }
 
 describe("eventStream", () => {
-  test("nothing listens before the first next; events come in order, mapped", async () => {
+  test("nothing listens before the first next; events come in order, all that waited in one batch", async () => {
     const s = source();
-    const stream = eventStream(s.listen, (e) => e.id);
+    const stream = eventStream(s.listen);
+    const ids = async () => ((await stream.next()).value ?? []).map((e) => e.id);
     expect(s.listeners).toBe(0);
     const first = stream.next();
     expect(s.listeners).toBe(1);
     s.push();
+    expect(((await first).value ?? []).map((e) => e.id)).toEqual(["e:1"]);
     s.push();
     s.push();
-    expect(await first).toEqual({ done: false, value: "e:1" });
-    expect(await stream.next()).toEqual({ done: false, value: "e:2" });
-    expect(await stream.next()).toEqual({ done: false, value: "e:3" });
+    s.push();
+    expect(await ids()).toEqual(["e:2", "e:3", "e:4"]);
+    s.push();
+    expect(await ids()).toEqual(["e:5"]);
     await stream.return();
     expect(s.listeners).toBe(0);
   });
@@ -42,7 +45,7 @@ describe("eventStream", () => {
   test("an abort ends a stream that is waiting for its next event, and stops listening", async () => {
     const s = source();
     const abort = new AbortController();
-    const stream = eventStream(s.listen, (e) => e.id, abort.signal);
+    const stream = eventStream(s.listen, abort.signal);
     const waiting = stream.next();
     await Bun.sleep(1);
     abort.abort();
@@ -51,12 +54,9 @@ describe("eventStream", () => {
   });
 
   test("a listen that throws fails the first next", async () => {
-    const stream = eventStream(
-      () => {
-        throw new Error("refused");
-      },
-      (e) => e,
-    );
+    const stream = eventStream(() => {
+      throw new Error("refused");
+    });
     await expect(stream.next()).rejects.toThrow("refused");
   });
 });

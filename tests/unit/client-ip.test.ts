@@ -13,11 +13,17 @@ describe("clientIp", () => {
     expect(clientIp(request(), () => "2001:db8::1", false)).toBe("2001:db8::1");
   });
 
-  test("behind a trusted proxy, the right-most valid forwarded address (the one the proxy saw)", () => {
+  test("behind a trusted proxy, the right-most forwarded address (the one the proxy saw)", () => {
     // The client sent "6.6.6.6" itself; the proxy appended the real address.
     expect(clientIp(request("6.6.6.6, 198.51.100.7"), () => "10.0.0.1", true)).toBe("198.51.100.7");
-    expect(clientIp(request("198.51.100.7, unknown"), () => "10.0.0.1", true)).toBe("198.51.100.7");
     expect(clientIp(request("  198.51.100.7  "), () => "10.0.0.1", true)).toBe("198.51.100.7");
+  });
+
+  test("a right-most entry that is not an address is the proxy's own request, never leave to read the client's entries", () => {
+    // A client that writes "198.51.100.7, unknown" must not be taken for 198.51.100.7.
+    expect(clientIp(request("198.51.100.7, unknown"), () => "10.0.0.1", true)).toBe("10.0.0.1");
+    expect(clientIp(request("203.0.113.66,"), () => "10.0.0.1", true)).toBe("10.0.0.1");
+    expect(clientIp(request("203.0.113.66, _hidden"), () => "10.0.0.1", true)).toBe("10.0.0.1");
   });
 
   test("the socket is asked for its address only when the header does not decide", () => {

@@ -11,9 +11,11 @@ import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { findsSince, listMyBottles, sinkBottle } from "../../src/core/bottles/my-bottles.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
+import { RepeatMemory } from "../../src/core/chat/repeats.ts";
 import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
+import { answerAgeGate } from "../../src/core/safety/ages.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
 const NOW = Date.UTC(2026, 0, 15, 12);
@@ -27,6 +29,7 @@ let deps: {
   broker: InMemoryChatBroker;
   recentlyShown: RecentlyShown;
   finds: FindCounter;
+  repeats: RepeatMemory;
 };
 beforeEach(async () => {
   database = await openTestDatabase();
@@ -37,8 +40,16 @@ beforeEach(async () => {
     broker: new InMemoryChatBroker(),
     recentlyShown: new RecentlyShown(),
     finds: new FindCounter(db),
+    repeats: new RepeatMemory(() => NOW),
   };
 });
+
+/** Throws as the create page does: the 13-or-older question answered first. */
+async function thrown(...args: Parameters<typeof throwBottle>) {
+  const [database, , writer, , now] = args;
+  await answerAgeGate(database, writer.visitorId, "bottles", true, now);
+  return throwBottle(...args);
+}
 afterEach(() => database.dispose());
 
 /** A visitor of its own: cookie, address hash, country, and an account when given. */
@@ -76,7 +87,7 @@ const discover = (reader: ReturnType<typeof visitor>, at = NOW) =>
 describe("finds", () => {
   test("each visitor counts once, with their country; the writer's own reads never count", async () => {
     const writer = visitor("writer");
-    const { id } = await throwBottle(db, deps, writer, bottle("Counted once"), NOW);
+    const { id } = await thrown(db, deps, writer, bottle("Counted once"), NOW);
 
     // The only bottle in the ocean: every discover by others shows it.
     const us = visitor("us", "US");
@@ -105,7 +116,7 @@ describe("finds", () => {
     await addUser("user-a");
     const phone = visitor("phone", "TW", "user-a");
     const laptop = visitor("laptop", "TW", "user-a");
-    await throwBottle(db, deps, phone, bottle("From my phone"), NOW);
+    await thrown(db, deps, phone, bottle("From my phone"), NOW);
     expect(await discover(laptop)).toBeNull();
     // The laptop, signed in, lists it; signed out (its cookie alone), it does not.
     expect(
@@ -119,11 +130,11 @@ describe("finds", () => {
 
   test("finds since a time count only later finds, on the writer's bottles alone", async () => {
     const writer = visitor("writer");
-    await throwBottle(db, deps, writer, bottle("First"), NOW);
+    await thrown(db, deps, writer, bottle("First"), NOW);
     await discover(visitor("early", "US"), NOW + 1);
     const start = await findsSince(db, deps, writer, null, NOW + 10);
     expect(start).toEqual({ finds: 0, bottles: 0, asOf: NOW + 10 });
-    await throwBottle(db, deps, writer, bottle("Second"), NOW + 20);
+    await thrown(db, deps, writer, bottle("Second"), NOW + 20);
     for (const name of ["a", "b", "c", "d", "e", "f"]) await discover(visitor(name), NOW + 30);
     const later = await findsSince(db, deps, writer, start.asOf, NOW + 40);
     // Six new readers, each shown one of the two bottles.
@@ -137,7 +148,7 @@ describe("finds", () => {
 describe("sinking", () => {
   test("only the writer can sink a bottle; anyone else gets NOT_FOUND and nothing changes", async () => {
     const writer = visitor("writer");
-    const { id } = await throwBottle(db, deps, writer, bottle("Mine to sink"), NOW);
+    const { id } = await thrown(db, deps, writer, bottle("Mine to sink"), NOW);
     const stranger = visitor("stranger");
     const refused = await sinkBottle(db, deps.limiter, stranger, id).catch((error) => error);
     expect(refused).toBeInstanceOf(DomainError);
@@ -153,7 +164,7 @@ describe("sinking", () => {
 
   test("a sunk bottle is never discovered again, nor listed among the public ones", async () => {
     const writer = visitor("writer");
-    const { id } = await throwBottle(
+    const { id } = await thrown(
       db,
       deps,
       writer,
@@ -169,7 +180,7 @@ describe("sinking", () => {
   test("a signed-in writer sinks from another device; a signed-out one only this browser's", async () => {
     await addUser("user-a");
     const phone = visitor("phone", "TW", "user-a");
-    const { id } = await throwBottle(db, deps, phone, bottle("Sink me from the laptop"), NOW);
+    const { id } = await thrown(db, deps, phone, bottle("Sink me from the laptop"), NOW);
     const laptopSignedOut = visitor("laptop");
     const refused = await sinkBottle(db, deps.limiter, laptopSignedOut, id).catch((e) => e);
     expect((refused as DomainError).code).toBe("NOT_FOUND");
@@ -179,7 +190,7 @@ describe("sinking", () => {
 
   test("the operator can neither put a sunk bottle back nor turn it into a hidden one", async () => {
     const writer = visitor("writer");
-    const { id } = await throwBottle(db, deps, writer, bottle("Sunk for good"), NOW);
+    const { id } = await thrown(db, deps, writer, bottle("Sunk for good"), NOW);
     await sinkBottle(db, deps.limiter, writer, id);
     expect(await setBottleHidden(db, id, false, NOW)).toBe(false);
     expect(await setBottleHidden(db, id, true, NOW)).toBe(true);
@@ -189,7 +200,7 @@ describe("sinking", () => {
 
   test("is rate-limited per visitor and address, taken before the work", async () => {
     const writer = visitor("writer");
-    const { id } = await throwBottle(db, deps, writer, bottle("Sunk again and again"), NOW);
+    const { id } = await thrown(db, deps, writer, bottle("Sunk again and again"), NOW);
     for (let i = 0; i < 30; i++) await sinkBottle(db, deps.limiter, writer, id);
     const limited = await sinkBottle(db, deps.limiter, writer, id).catch((e) => e);
     expect((limited as DomainError).code).toBe("RATE_LIMITED");
@@ -202,9 +213,9 @@ describe("my bottles", () => {
     // Past the throwing limits (5 a minute): a limiter of its own for each.
     const fresh = () => ({ ...deps, limiter: new MemoryRateLimiter() });
     for (let i = 0; i < 23; i++) {
-      await throwBottle(db, fresh(), writer, bottle(`Bottle number ${i}`), NOW + i);
+      await thrown(db, fresh(), writer, bottle(`Bottle number ${i}`), NOW + i);
     }
-    await throwBottle(db, fresh(), writer, bottle("Still drifting", { driftHours: 5 }), NOW + 30);
+    await thrown(db, fresh(), writer, bottle("Still drifting", { driftHours: 5 }), NOW + 30);
     const first = await listMyBottles(db, deps, writer, null, NOW + 40);
     expect(first.bottles).toHaveLength(20);
     expect(first.bottles[0]).toMatchObject({ message: "Still drifting", state: "drifting" });
@@ -234,7 +245,7 @@ describe("the find counter", () => {
 
   test("writes a moment later, once per bottle and visitor, without waiting to be asked", async () => {
     const writer = visitor("writer");
-    const { id } = await throwBottle(db, deps, writer, bottle("Counted soon"), NOW);
+    const { id } = await thrown(db, deps, writer, bottle("Counted soon"), NOW);
     const counter = new FindCounter(db, { flushAfterMs: 20 });
     const find = { bottleId: id, visitorId: "reader", countryCode: "US", foundAt: NOW };
     counter.note(find);
@@ -250,7 +261,7 @@ describe("the find counter", () => {
   });
 
   test("holds at most maxPending before writing them at once", async () => {
-    const { id } = await throwBottle(db, deps, visitor("writer"), bottle("Found a lot"), NOW);
+    const { id } = await thrown(db, deps, visitor("writer"), bottle("Found a lot"), NOW);
     const counter = new FindCounter(db, { flushAfterMs: 60_000, maxPending: 3 });
     for (const name of ["a", "b", "c"]) {
       counter.note({ bottleId: id, visitorId: name, countryCode: null, foundAt: NOW });
@@ -261,8 +272,8 @@ describe("the find counter", () => {
 
   test("a find of a bottle gone since does not keep the others from being counted", async () => {
     const writer = visitor("writer");
-    const { id: kept } = await throwBottle(db, deps, writer, bottle("Kept"), NOW);
-    const { id: gone } = await throwBottle(db, deps, writer, bottle("Gone"), NOW);
+    const { id: kept } = await thrown(db, deps, writer, bottle("Kept"), NOW);
+    const { id: gone } = await thrown(db, deps, writer, bottle("Gone"), NOW);
     await db.deleteFrom("bottles").where("id", "=", gone).execute();
     const errors: unknown[] = [];
     const counter = new FindCounter(db, { onError: (error) => errors.push(error) });

@@ -36,6 +36,16 @@ export const privacy = {
       title: "Security",
       body: "We protect the information we hold with reasonable measures, such as encrypted connections, hashing IP addresses instead of storing them, and limiting who can access our systems. No method of sending or storing data over the internet is completely secure, however, so we cannot guarantee absolute security.",
     },
+    retention: {
+      title: "How long we keep it",
+      body: "We keep what we hold only as long as it is needed:",
+      item1:
+        "Chat messages are never stored, except a message a visitor reports, which is kept with the report. Reports are deleted 90 days after a moderator has handled them.",
+      item2:
+        "Your answer to an age question is kept for 30 days when it says you are too young (the question is not asked again meanwhile); any other answer is kept as long as your visitor cookie lives, at most 400 days.",
+      item3:
+        "A chat ban is deleted when it ends. How often someone was banned counts one step less for every 30 days without a new ban, and is deleted once nothing is left.",
+    },
     cookies: {
       title: "Cookies and local storage",
       body: "Tidings uses only what it needs to work:",

@@ -1,5 +1,5 @@
 import type { DB } from "../../../db/schema.ts";
-import type { ChatBans } from "../chat/bans.ts";
+import { type ChatBans, confirmBan } from "../chat/bans.ts";
 import type { ChatBroker } from "../chat/broker.ts";
 import { DomainError } from "../errors.ts";
 
@@ -165,10 +165,10 @@ export function visitorOf(subject: string): string {
 }
 
 /**
- * Bans a reported chat visitor from the queue, from the address of their latest report and the
- * others seen with them, for as long as their escalation calls for; ends their chat and closes
- * their reports. A visitor already banned (a child-safety report bans at once) keeps that ban:
- * confirming it from the queue must not escalate them a second time for the same reports.
+ * An operator confirms a reported chat visitor's ban from the queue: from the address of their
+ * latest report and the others seen with them, for as long as their escalation calls for (see
+ * confirmBan: a ban the same reports already escalated is extended to their addresses, not
+ * escalated again); ends their chat and closes their reports.
  */
 export async function banQueuedVisitor(
   db: DB,
@@ -176,29 +176,39 @@ export async function banQueuedVisitor(
   visitorId: string,
   now: number,
 ): Promise<{ keys: string[]; until: number }> {
-  const latest = await db
+  const open = await db
     .selectFrom("chat_reports")
-    .select("reported_ip_key")
+    .select(["reported_ip_key", "created_at"])
     .where("reported_visitor_id", "=", visitorId)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
+    .where("handled_at", "is", null)
+    .orderBy("created_at", "asc")
+    .execute();
+  const latest =
+    open.at(-1) ??
+    (await db
+      .selectFrom("chat_reports")
+      .select(["reported_ip_key", "created_at"])
+      .where("reported_visitor_id", "=", visitorId)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst());
   if (!latest) throw new DomainError("NOT_FOUND", "no reports of this visitor");
-  const inForce = await chat.bans.until(visitorId, latest.reported_ip_key);
-  let banned: { keys: string[]; until: number };
-  if (inForce !== null && inForce > now) {
-    banned = { keys: [], until: inForce };
-  } else {
-    banned = await chat.bans.ban(visitorId, latest.reported_ip_key);
-    await chat.broker.ban(banned.keys, banned.until);
-  }
+  const openSince = open[0]?.created_at ?? now;
+  const banned = await confirmBan(
+    db,
+    chat.bans,
+    { visitorId, ipKey: latest.reported_ip_key },
+    openSince,
+    now,
+  );
+  await chat.broker.ban(banned.bans);
   await db
     .updateTable("chat_reports")
     .set({ handled_at: now })
     .where("reported_visitor_id", "=", visitorId)
     .where("handled_at", "is", null)
     .execute();
-  return banned;
+  return { keys: banned.bans.map((ban) => ban.key), until: banned.until };
 }
 
 /** Closes a subject's open reports as dismissed: the operator found nothing wrong. */

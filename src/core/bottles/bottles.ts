@@ -5,7 +5,7 @@ import { serially } from "../../../db/transaction.ts";
 import type { BottleCard, BottleReportReason } from "../../common/bottles.ts";
 import type { Locale } from "../../common/locales.ts";
 import type { ChatBroker } from "../chat/broker.ts";
-import { refuseRepeats } from "../chat/send.ts";
+import { type RepeatMemory, refuseRepeats, throwPlace } from "../chat/repeats.ts";
 import { DomainError, FieldError } from "../errors.ts";
 import type { Country } from "../geo/country-lookup.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
@@ -108,12 +108,13 @@ const insertBottle = prepared(
  */
 export async function throwBottle(
   db: DB,
-  deps: { limiter: RateLimiter; moderator: Moderator; broker: ChatBroker },
+  deps: { limiter: RateLimiter; moderator: Moderator; broker: ChatBroker; repeats: RepeatMemory },
   writer: Visitor & { country: Country },
   input: NewBottle,
   now: number,
 ): Promise<{ id: number; availableAt: number; expiresAt: number }> {
-  await requireAge(db, writer.visitorId, "bottles", now, false);
+  // The page asks before the first throw; a script must answer the same question.
+  await requireAge(db, writer.visitorId, "bottles", now, true);
   const expiresAt = expiryAt(now, input.expiryDays, input.timeZone);
   const surfacesAt = availableAt(now, input.driftHours);
   if (surfacesAt >= expiresAt)
@@ -129,7 +130,7 @@ export async function throwBottle(
     ...visitorSlots("throw-minute", writer, BOTTLE_RATES.throwPerMinute),
     ...visitorSlots("throw-day", writer, BOTTLE_RATES.throwPerDay),
   ]);
-  await refuseRepeats(deps, writer, input.message, undefined, now);
+  await refuseRepeats(deps, writer, input.message, throwPlace(), now);
   let safe: boolean;
   try {
     safe = (await deps.moderator.check(input.message)).safe;

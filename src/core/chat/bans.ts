@@ -1,5 +1,7 @@
 import type Redis from "ioredis";
+import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
+import { RedisScript } from "../redis-script.ts";
 
 /** A ban on a visitor also covers the address hashes they were seen with this long before. */
 export const SIGHTING_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -25,17 +27,109 @@ export function banLength(step: number): number {
 /**
  * The next ban for these keys (a visitor and their addresses): as long as the furthest escalated
  * key calls for, so a new cookie from the same address does not start over. Records the step
- * taken on every key. Answers when it ends.
+ * taken on the keys in `recordOn` (all of them unless said): an automatic ban records it on the
+ * visitor only, so an address shared by a school climbs only on an operator's confirmation.
+ * Answers when the ban ends.
  */
-export async function escalate(db: DB, keys: readonly string[], now: number): Promise<number> {
+export async function escalate(
+  db: DB,
+  keys: readonly string[],
+  now: number,
+  recordOn: readonly string[] = keys,
+): Promise<number> {
   const rows = await db.selectFrom("ban_steps").selectAll().where("key", "in", keys).execute();
   const step = Math.max(0, ...rows.map((row) => currentStep(row, now)));
-  await db
-    .insertInto("ban_steps")
-    .values(keys.map((key) => ({ key, step: step + 1, last_at: now })))
-    .onConflict((oc) => oc.column("key").doUpdateSet({ step: step + 1, last_at: now }))
-    .execute();
+  if (recordOn.length > 0) {
+    await db
+      .insertInto("ban_steps")
+      .values(recordOn.map((key) => ({ key, step: step + 1, last_at: now })))
+      .onConflict((oc) => oc.column("key").doUpdateSet({ step: step + 1, last_at: now }))
+      .execute();
+  }
   return now + banLength(step);
+}
+
+/** A ban on one key ("visitor:<id>" or "ip:<hash>") until a time. */
+export interface KeyBan {
+  key: string;
+  until: number;
+}
+
+/** What a ban did: every key it covers with its end, and the end of the visitor's own. */
+export interface BanResult {
+  bans: KeyBan[];
+  until: number;
+}
+
+/** What an automatic ban rests on: a new, independent ground climbs the ladder; a hold does not. */
+export type AutomaticGround = "escalate" | "hold";
+
+/**
+ * Bans a chat visitor on a ground the site found itself (reports, an unsafe message, contact
+ * details spread over chats), unless a ban on them is in force already: a second ground while
+ * one holds never escalates it. The visitor's own key gets the full ban ("escalate" climbs their
+ * ladder; "hold", a child-safety report's, holds them out for the first rung without climbing it);
+ * the addresses seen with them get no more than the first rung until an operator confirms it,
+ * since an address is often a whole school or mobile network. Answers undefined when a ban was in
+ * force.
+ */
+export async function banAutomatically(
+  db: DB,
+  bans: ChatBans,
+  offender: { visitorId: string; ipKey: string },
+  ground: AutomaticGround,
+  now: number,
+): Promise<BanResult | undefined> {
+  const firstRung = now + banLength(0);
+  // Claimed before any await: of two grounds arriving together, one bans and the other finds it.
+  if (!(await bans.claim(offender.visitorId, firstRung))) return undefined;
+  const visitorKey = `visitor:${offender.visitorId}`;
+  const keys = await banKeysOf(db, offender.visitorId, now, offender.ipKey);
+  const until = ground === "hold" ? firstRung : await escalate(db, keys, now, [visitorKey]);
+  const result: KeyBan[] = keys.map((key) => ({
+    key,
+    until: key === visitorKey ? until : Math.min(until, firstRung),
+  }));
+  await bans.put(result, now);
+  return { bans: result, until };
+}
+
+/**
+ * An operator confirms a reported visitor's ban from the queue: the ban covers their addresses
+ * in full, and climbs their ladder unless these reports already climbed it (an automatic ban
+ * taken since `openSince`, when the oldest open report came), so confirming never escalates
+ * twice for the same reports. A ban in force is never shortened.
+ */
+export async function confirmBan(
+  db: DB,
+  bans: ChatBans,
+  offender: { visitorId: string; ipKey: string },
+  openSince: number,
+  now: number,
+): Promise<BanResult> {
+  const visitorKey = `visitor:${offender.visitorId}`;
+  const keys = await banKeysOf(db, offender.visitorId, now, offender.ipKey);
+  const inForce = await bans.until(offender.visitorId, offender.ipKey);
+  const history = await db
+    .selectFrom("ban_steps")
+    .selectAll()
+    .where("key", "=", visitorKey)
+    .executeTakeFirst();
+  let until: number;
+  if (inForce !== null && history && history.last_at >= openSince) {
+    until = inForce;
+    // The addresses reach the visitor's step, so a new cookie there does not start over.
+    await db
+      .insertInto("ban_steps")
+      .values(keys.map((key) => ({ key, step: history.step, last_at: now })))
+      .onConflict((oc) => oc.column("key").doUpdateSet({ step: history.step, last_at: now }))
+      .execute();
+  } else {
+    until = Math.max(await escalate(db, keys, now), inForce ?? 0);
+  }
+  const result = keys.map((key) => ({ key, until }));
+  await bans.put(result, now);
+  return { bans: result, until };
 }
 
 /** Notes that a chat visitor came from this address hash (one row per pair, kept a day). */
@@ -70,6 +164,22 @@ export async function banKeysOf(
   return [`visitor:${visitorId}`, ...[...ips].map((ip) => `ip:${ip}`)];
 }
 
+/**
+ * Ban history leaves the database once it no longer counts: ended bans, and escalation steps
+ * all forgotten (one step every STEP_FORGOTTEN_AFTER_MS without a new ban).
+ */
+export async function purgeBanHistory(db: DB, now: number): Promise<void> {
+  await db.deleteFrom("chat_bans").where("until", "<=", now).execute();
+  const steps = await db.selectFrom("ban_steps").selectAll().execute();
+  const forgotten = steps.filter((row) => currentStep(row, now) === 0).map((row) => row.key);
+  for (let i = 0; i < forgotten.length; i += 500) {
+    await db
+      .deleteFrom("ban_steps")
+      .where("key", "in", forgotten.slice(i, i + 500))
+      .execute();
+  }
+}
+
 export async function purgeSightings(db: DB, now: number): Promise<void> {
   await db
     .deleteFrom("visitor_addresses")
@@ -87,10 +197,12 @@ export interface ChatBans {
   /** When the ban on this visitor or address ends, or null when there is none. */
   until(visitorId: string, ipKey: string): Promise<number | null>;
   /**
-   * Bans the visitor, the address of the offence and the other addresses seen with them, for
-   * as long as their escalation calls for (see escalate).
+   * Takes the visitor's ban until `until` unless a ban on them is in force: answers whether it
+   * was taken. Checked and taken in one step, so of two bans arriving together one wins.
    */
-  ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }>;
+  claim(visitorId: string, until: number): Promise<boolean>;
+  /** Writes bans, in the database and where the hot checks read; one in force is never shortened. */
+  put(bans: readonly KeyBan[], now: number): Promise<void>;
   /**
    * Reads bans again from the database, where the operator's commands write them; answers the
    * keys banned since the last read, so the chats they cover can be ended.
@@ -147,13 +259,18 @@ export class StoredChatBans implements ChatBans {
     for (const key of keys) this.#until.delete(key);
   }
 
-  async ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }> {
-    const now = this.now();
-    const keys = await banKeysOf(this.db, visitorId, now, ipKey);
-    const until = await escalate(this.db, keys, now);
-    for (const key of keys) this.#until.set(key, Math.max(this.#until.get(key) ?? 0, until));
-    await storeBans(this.db, keys, until, now);
-    return { keys, until };
+  async claim(visitorId: string, until: number): Promise<boolean> {
+    const key = `visitor:${visitorId}`;
+    if ((this.#until.get(key) ?? 0) > this.now()) return false;
+    this.#until.set(key, until);
+    return true;
+  }
+
+  async put(bans: readonly KeyBan[], now: number): Promise<void> {
+    for (const { key, until } of bans) {
+      this.#until.set(key, Math.max(this.#until.get(key) ?? 0, until));
+    }
+    await storeBans(this.db, bans, now);
   }
 
   /**
@@ -178,14 +295,33 @@ export class StoredChatBans implements ChatBans {
   }
 }
 
-/** Writes ban rows to the database; every ban is kept there whatever else holds it. */
-async function storeBans(db: DB, keys: readonly string[], until: number, now: number) {
+/**
+ * Writes ban rows to the database, never shortening one there; every ban is kept there whatever
+ * else holds it.
+ */
+async function storeBans(db: DB, bans: readonly KeyBan[], now: number) {
+  if (bans.length === 0) return;
   await db
     .insertInto("chat_bans")
-    .values(keys.map((key) => ({ key, until, created_at: now })))
-    .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
+    .values(bans.map(({ key, until }) => ({ key, until, created_at: now })))
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        until: sql<number>`CASE WHEN chat_bans.until > excluded.until THEN chat_bans.until ELSE excluded.until END`,
+        created_at: now,
+      }),
+    )
     .execute();
 }
+
+/** Sets a ban key to a later end (ARGV: until, now); a ban in force is never shortened. */
+const LENGTHEN = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local untilMs, now = tonumber(ARGV[1]), tonumber(ARGV[2])
+if untilMs > current and untilMs > now then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', untilMs - now)
+end
+return 1
+`;
 
 /**
  * Chat bans shared by every instance: each is a Redis key that lapses when the ban ends (the
@@ -196,13 +332,16 @@ async function storeBans(db: DB, keys: readonly string[], until: number, now: nu
 export class RedisChatBans implements ChatBans {
   /** The bans this instance has read from the database, to tell the new ones. */
   #seen = new Map<string, number>();
+  readonly #lengthen: RedisScript;
 
   constructor(
     private readonly db: DB,
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.#lengthen = new RedisScript(redis, LENGTHEN);
+  }
 
   async until(visitorId: string, ipKey: string): Promise<number | null> {
     const values = await this.redis.mget(
@@ -222,13 +361,27 @@ export class RedisChatBans implements ChatBans {
     await pipeline.exec();
   }
 
-  async ban(visitorId: string, ipKey: string): Promise<{ keys: string[]; until: number }> {
-    const now = this.now();
-    const keys = await banKeysOf(this.db, visitorId, now, ipKey);
-    const until = await escalate(this.db, keys, now);
-    await this.#hold(keys, until);
-    await storeBans(this.db, keys, until, now);
-    return { keys, until };
+  async claim(visitorId: string, until: number): Promise<boolean> {
+    const ttl = until - this.now();
+    if (ttl <= 0) return false;
+    const set = await this.redis.set(
+      `${this.prefix}ban:visitor:${visitorId}`,
+      until,
+      "PX",
+      ttl,
+      "NX",
+    );
+    return set === "OK";
+  }
+
+  async put(bans: readonly KeyBan[], now: number): Promise<void> {
+    // One key a script, so each runs on its key's node in a Redis Cluster; sent together.
+    await Promise.all(
+      bans
+        .filter(({ until }) => until > now)
+        .map(({ key, until }) => this.#lengthen.run([`${this.prefix}ban:${key}`], [until, now])),
+    );
+    await storeBans(this.db, bans, now);
   }
 
   async refresh(): Promise<Array<{ key: string; until: number }>> {

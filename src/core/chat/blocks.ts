@@ -18,21 +18,46 @@ export async function blockPartner(
   messageId?: string,
 ): Promise<void> {
   const until = now + BLOCK_MS;
-  let blocked: { visitorId: string; ipKey: string } | undefined;
   if (messageId === undefined) {
-    blocked = await broker.block(visitorId, until);
+    const blocked = await broker.block(visitorId, until);
     if (!blocked) throw new DomainError("NOT_FOUND", "not in a chat");
-  } else {
-    // Never the chat in progress: a visitor may be in a new chat by now, with someone else.
-    const held = await broker.partnerMessage(visitorId, messageId);
-    if (!held) throw new DomainError("NOT_FOUND", "no such message from a partner");
-    blocked = { visitorId: held.senderVisitorId, ipKey: held.senderIpKey };
-    await broker.rememberBlock(visitorId, blocked, until);
+    await recordBlock(db, visitorId, blocked, until, now);
+    return;
   }
+  // Never the chat in progress: a visitor may be in a new chat by now, with someone else.
+  const held = await broker.partnerMessage(visitorId, messageId);
+  if (!held) throw new DomainError("NOT_FOUND", "no such message from a partner");
+  const sender = { visitorId: held.senderVisitorId, ipKey: held.senderIpKey };
+  await keepApart(db, broker, visitorId, sender, until, now);
+}
+
+/**
+ * Keeps a visitor and someone they met apart until `until` (by the other's visitor id and
+ * address), without ending anything: a report does this for the reporter.
+ */
+export async function keepApart(
+  db: DB,
+  broker: ChatBroker,
+  blocker: string,
+  blocked: { visitorId: string; ipKey: string },
+  until: number,
+  now: number,
+): Promise<void> {
+  await broker.rememberBlock(blocker, blocked, until);
+  await recordBlock(db, blocker, blocked, until, now);
+}
+
+async function recordBlock(
+  db: DB,
+  blocker: string,
+  blocked: { visitorId: string; ipKey: string },
+  until: number,
+  now: number,
+): Promise<void> {
   await db
     .insertInto("chat_blocks")
     .values({
-      blocker_visitor_id: visitorId,
+      blocker_visitor_id: blocker,
       blocked_visitor_id: blocked.visitorId,
       blocked_ip_key: blocked.ipKey,
       created_at: now,

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatPartner, ChatStatus } from "../../common/chat.ts";
+import type { KeyBan } from "./bans.ts";
 import type { Numbered } from "./mailbox.ts";
 
 /** A visitor as the chat knows them: the cookie id, the address hash, and the country shown. */
@@ -27,18 +28,20 @@ export interface ChatBroker {
   status(visitorId: string): Promise<ChatStatus>;
   /**
    * The visitor's events after `lastEventId` (a fresh stream starts with a status event), as
-   * they happen, until `signal` aborts or the consumer stops. While no stream is open, the
-   * visitor has a grace period to come back before they leave.
+   * they happen, until `signal` aborts or the consumer stops: each step yields every event
+   * waiting, in order (at least one), so several events leave in one frame; the last one's id
+   * is where a stream resumes. While no stream is open, the visitor has a grace period to come
+   * back before they leave.
    */
   events(
     visitorId: string,
     lastEventId: string | null | undefined,
     signal: AbortSignal,
-  ): AsyncGenerator<Numbered, void, undefined>;
+  ): AsyncGenerator<Numbered[], void, undefined>;
   start(visitor: ChatVisitor): Promise<ChatStatus>;
   /**
-   * Relays a message to the partner and the sender's own streams; `contact` marks one holding
-   * contact details. A muted sender's message reaches only their own streams.
+   * Relays a message to the partner (the sender has it as the answer); `contact` marks one
+   * holding contact details. A muted sender's message reaches no one.
    */
   send(visitorId: string, content: string, options?: { contact?: boolean }): Promise<ChatMessage>;
   typing(visitorId: string, isTyping: boolean): Promise<void>;
@@ -47,9 +50,10 @@ export interface ChatBroker {
   partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined>;
   /**
    * Ends whatever the visitors the ban keys cover ("visitor:<id>", or "ip:<hash>" for everyone
-   * from that address) are doing, and tells each of them once that they are banned until `until`.
+   * from that address) are doing, and tells each of them once that they are banned, until the
+   * latest end among the keys covering them.
    */
-  ban(keys: readonly string[], until: number): Promise<void>;
+  ban(bans: readonly KeyBan[]): Promise<void>;
   /**
    * Ends the visitor's chat (the partner hears they left) and keeps the two from being paired
    * again until `until`, by the partner's visitor id and by their address. Answers who was
@@ -62,8 +66,13 @@ export interface ChatBroker {
     blocked: { visitorId: string; ipKey: string },
     until: number,
   ): Promise<void>;
-  /** The visitor's messages reach no one until `until`; they are told so. */
-  mute(visitorId: string, until: number): Promise<void>;
+  /**
+   * The visitor's messages, and those of everyone on their address, reach no one until `until`;
+   * the visitor is told so.
+   */
+  mute(visitorId: string, ipKey: string, until: number): Promise<void>;
+  /** When the mute on this visitor or their address ends, or null when there is none. */
+  mutedUntil(visitorId: string, ipKey: string): Promise<number | null>;
   /** Visitors waiting or chatting now (on every instance). */
   online(): Promise<number>;
   counts(): Promise<BrokerCounts>;
@@ -83,9 +92,6 @@ export interface BrokerOptions {
   meetAgainAfterMs?: number;
   /** Ended chats keep their messages this long, for reports sent after a partner left. */
   keepEndedMs?: number;
-  flood?: { ratePerSecond: number; burst: number };
-  /** Messages from one address, all its visitors together. */
-  addressFlood?: { ratePerSecond: number; burst: number };
 }
 
 /** At most this many typing events a second reach a partner; the latest state always does. */

@@ -1,16 +1,15 @@
 import type { MailboxListener, Numbered } from "./mailbox.ts";
 
 /**
- * A visitor's events as an async generator: what `listen` hands over, in order and each made
- * into what the consumer wants by `as`, until `signal` aborts or the consumer stops. Events that
- * come while the consumer is busy wait in a queue.
+ * A visitor's events as an async generator of batches: everything `listen` handed over since the
+ * consumer last asked, in order (one batch, so one frame, however many waited), until `signal`
+ * aborts or the consumer stops.
  */
-export async function* eventStream<T>(
+export async function* eventStream(
   listen: (onEvent: MailboxListener) => () => void,
-  as: (numbered: Numbered) => T,
   signal?: AbortSignal,
-): AsyncGenerator<T, void, undefined> {
-  const queue: Numbered[] = [];
+): AsyncGenerator<Numbered[], void, undefined> {
+  let queue: Numbered[] = [];
   let wake: (() => void) | undefined;
   const stop = listen((numbered) => {
     queue.push(numbered);
@@ -21,9 +20,10 @@ export async function* eventStream<T>(
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
     while (!signal?.aborted) {
-      const next = queue.shift();
-      if (next) {
-        yield as(next);
+      if (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        yield batch;
         continue;
       }
       await new Promise<void>((resolve) => {

@@ -1,32 +1,96 @@
+import { ExpiringMap } from "../limits/expiring-map.ts";
+
+export interface FloodRule {
+  ratePerSecond: number;
+  burst: number;
+}
+
+/** Chat messages: a visitor's, and an address's with all its visitors together. */
+export const CHAT_FLOOD = {
+  perVisitor: { ratePerSecond: 5, burst: 10 },
+  perAddress: { ratePerSecond: 20, burst: 40 },
+} as const satisfies Record<string, FloodRule>;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
 /**
- * A token bucket per visitor: a steady rate with a burst on top. O(1) per message, so one
- * visitor's flood costs the server no more than a refusal and never slows other chats.
+ * A token bucket per key: a steady rate with a burst on top. O(1) per message, so one visitor's
+ * flood costs the server no more than a refusal and never slows other chats. A bucket left alone
+ * long enough to fill up again is the same as no bucket, so it is dropped (ExpiringMap): memory
+ * follows the visitors sending now, not every visitor ever seen.
  */
 export class FloodGate {
-  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+  readonly #buckets: ExpiringMap<string, Bucket>;
 
   constructor(
-    private readonly ratePerSecond: number,
-    private readonly burst: number,
+    private readonly rule: FloodRule,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Past this, an untouched bucket has refilled to its burst.
+    const refillMs = Math.ceil((rule.burst / rule.ratePerSecond) * 1000);
+    this.#buckets = new ExpiringMap(refillMs, now);
+  }
 
   /** Takes a token for `key`; false when the bucket is empty. */
   allow(key: string): boolean {
     const t = this.now();
-    const bucket = this.#buckets.get(key) ?? { tokens: this.burst, at: t };
+    const bucket = this.#buckets.get(key);
+    if (!bucket) {
+      this.#buckets.set(key, { tokens: this.rule.burst - 1, at: t });
+      return true;
+    }
     bucket.tokens = Math.min(
-      this.burst,
-      bucket.tokens + ((t - bucket.at) * this.ratePerSecond) / 1000,
+      this.rule.burst,
+      bucket.tokens + ((t - bucket.at) * this.rule.ratePerSecond) / 1000,
     );
     bucket.at = t;
-    this.#buckets.set(key, bucket);
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
     return true;
   }
 
-  forget(key: string): void {
-    this.#buckets.delete(key);
+  /** Buckets held now. */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  prune(): void {
+    this.#buckets.prune();
+  }
+}
+
+/**
+ * The chat's flood gate, the first check every message meets after the socket's own caps: the
+ * sender's bucket, then their address's.
+ */
+export class ChatFloodGate {
+  readonly #visitors: FloodGate;
+  readonly #addresses: FloodGate;
+
+  constructor(
+    now: () => number = Date.now,
+    rules: { perVisitor: FloodRule; perAddress: FloodRule } = CHAT_FLOOD,
+  ) {
+    this.#visitors = new FloodGate(rules.perVisitor, now);
+    this.#addresses = new FloodGate(rules.perAddress, now);
+  }
+
+  allow(visitorId: string, ipKey: string): boolean {
+    if (!this.#visitors.allow(visitorId)) return false;
+    // The visitor's token is spent on a message the address refuses: a refusal must cost the
+    // sender too, or a crowded address would let one visitor retry without limit.
+    return this.#addresses.allow(ipKey);
+  }
+
+  get size(): number {
+    return this.#visitors.size + this.#addresses.size;
+  }
+
+  prune(): void {
+    this.#visitors.prune();
+    this.#addresses.prune();
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { CHAT_LIMITS, type ChatMessage, type ChatStatus } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
-import { DomainError, RateLimitedError } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import type { KeyBan } from "./bans.ts";
 import type {
   BrokerCounts,
   BrokerOptions,
@@ -10,7 +11,6 @@ import type {
   HeldMessage,
 } from "./broker.ts";
 import { eventStream } from "./events.ts";
-import { FloodGate } from "./flood.ts";
 import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
 import { TypingWindows } from "./typing.ts";
 
@@ -44,8 +44,6 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #skipPartnerMs: number;
   readonly #meetAgainAfterMs: number;
   readonly #keepEndedMs: number;
-  readonly #flood: FloodGate;
-  readonly #addressFlood: FloodGate;
   readonly #epoch = randomBytes(4).toString("hex");
   /** Mailboxes made so far: each gets an epoch of its own, so a visitor who comes back after
    * their grace period cannot resume from a number in the mailbox they had before. */
@@ -64,7 +62,7 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #parted = new Map<string, number>();
   /** "a|b" → until when one of them blocked the other; "<blocker>|ip:<hash>" likewise. */
   readonly #blocks = new Map<string, number>();
-  /** Visitor → until when their messages reach no one. */
+  /** "visitor:<id>" or "ip:<hash>" → until when their messages reach no one. */
   readonly #muted = new Map<string, number>();
   readonly #sweeper: ReturnType<typeof setInterval>;
 
@@ -75,10 +73,6 @@ export class InMemoryChatBroker implements ChatBroker {
     this.#skipPartnerMs = options.skipPartnerMs ?? 10 * 60 * 1000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
-    const flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
-    this.#flood = new FloodGate(flood.ratePerSecond, flood.burst, this.#now);
-    const addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
-    this.#addressFlood = new FloodGate(addressFlood.ratePerSecond, addressFlood.burst, this.#now);
     this.#sweeper = setInterval(() => this.#sweep(), 60_000);
     this.#sweeper.unref?.();
   }
@@ -119,12 +113,8 @@ export class InMemoryChatBroker implements ChatBroker {
     visitorId: string,
     lastEventId: string | null | undefined,
     signal: AbortSignal,
-  ): AsyncGenerator<Numbered, void, undefined> {
-    return eventStream(
-      (onEvent) => this.listen(visitorId, lastEventId, onEvent),
-      (n) => n,
-      signal,
-    );
+  ): AsyncGenerator<Numbered[], void, undefined> {
+    return eventStream((onEvent) => this.listen(visitorId, lastEventId, onEvent), signal);
   }
 
   /**
@@ -300,9 +290,6 @@ export class InMemoryChatBroker implements ChatBroker {
     if (this.#isBanned(sender.visitorId, sender.ipKey)) {
       throw new DomainError("CHAT_BANNED", "user is banned from chat");
     }
-    if (!this.#flood.allow(visitorId) || !this.#addressFlood.allow(sender.ipKey)) {
-      throw new RateLimitedError(1);
-    }
     const held: HeldMessage = {
       id: this.#messageIds.next(),
       senderVisitorId: visitorId,
@@ -323,15 +310,14 @@ export class InMemoryChatBroker implements ChatBroker {
       from: "me",
       ...(options.contact ? { contact: true as const } : {}),
     };
-    // A muted sender sees their message; nobody else does.
-    if ((this.#muted.get(visitorId) ?? 0) <= this.#now()) {
+    // A muted sender's message reaches nobody; the sender has it as the answer.
+    if (this.#mutedUntil(visitorId, sender.ipKey) === null) {
       this.#presence.get(receiver.visitorId)?.mailbox.push({
         type: "message",
         chatId: chat.id,
         message: { ...mine, from: "partner" },
       });
     }
-    presence.mailbox.push({ type: "message", chatId: chat.id, message: mine });
     return mine;
   }
 
@@ -392,16 +378,18 @@ export class InMemoryChatBroker implements ChatBroker {
     return undefined;
   }
 
-  async ban(keys: readonly string[], until: number): Promise<void> {
-    const covered = new Set<string>();
-    for (const key of keys) {
+  async ban(bans: readonly KeyBan[]): Promise<void> {
+    const covered = new Map<string, number>();
+    const cover = (visitorId: string, until: number) =>
+      covered.set(visitorId, Math.max(covered.get(visitorId) ?? 0, until));
+    for (const { key, until } of bans) {
       const id = key.slice(key.indexOf(":") + 1);
-      if (key.startsWith("visitor:")) covered.add(id);
+      if (key.startsWith("visitor:")) cover(id, until);
       else
         for (const [visitorId, p] of this.#presence)
-          if (p.visitor?.ipKey === id) covered.add(visitorId);
+          if (p.visitor?.ipKey === id) cover(visitorId, until);
     }
-    for (const visitorId of covered) {
+    for (const [visitorId, until] of covered) {
       this.#end(visitorId);
       this.#presence.get(visitorId)?.mailbox.push({ type: "banned", until });
     }
@@ -425,9 +413,24 @@ export class InMemoryChatBroker implements ChatBroker {
     this.#blocks.set(`${blocker}|ip:${blocked.ipKey}`, until);
   }
 
-  async mute(visitorId: string, until: number): Promise<void> {
-    this.#muted.set(visitorId, until);
+  async mute(visitorId: string, ipKey: string, until: number): Promise<void> {
+    for (const key of [`visitor:${visitorId}`, `ip:${ipKey}`]) {
+      this.#muted.set(key, Math.max(this.#muted.get(key) ?? 0, until));
+    }
     this.#presence.get(visitorId)?.mailbox.push({ type: "muted", until });
+  }
+
+  async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
+    return this.#mutedUntil(visitorId, ipKey);
+  }
+
+  #mutedUntil(visitorId: string, ipKey: string): number | null {
+    if (this.#muted.size === 0) return null;
+    const until = Math.max(
+      this.#muted.get(`visitor:${visitorId}`) ?? 0,
+      this.#muted.get(`ip:${ipKey}`) ?? 0,
+    );
+    return until > this.#now() ? until : null;
   }
 
   async online(): Promise<number> {

@@ -8,8 +8,9 @@ import {
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppErrorCode } from "../../common/errors.ts";
-import { DomainError, RateLimitedError } from "../errors.ts";
+import { DomainError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
+import type { KeyBan } from "./bans.ts";
 import type {
   BrokerCounts,
   BrokerOptions,
@@ -72,8 +73,6 @@ export class RedisChatBroker implements ChatBroker {
   readonly #graceMs: number;
   readonly #aliveTtlMs: number;
   readonly #meetAgainAfterMs: number;
-  readonly #flood: { ratePerSecond: number; burst: number };
-  readonly #addressFlood: { ratePerSecond: number; burst: number };
   readonly #messageIds = new RandomIds();
   readonly #scripts: Record<ScriptName, RedisScript>;
   /** Streams open on this instance, by visitor. */
@@ -97,8 +96,6 @@ export class RedisChatBroker implements ChatBroker {
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#aliveTtlMs = options.aliveTtlMs ?? 3000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
-    this.#flood = options.flood ?? { ratePerSecond: 5, burst: 10 };
-    this.#addressFlood = options.addressFlood ?? { ratePerSecond: 20, burst: 40 };
     const head = prelude({
       skipPartnerMs: options.skipPartnerMs ?? 10 * 60 * 1000,
       keepEndedMs: options.keepEndedMs ?? 10 * 60 * 1000,
@@ -168,7 +165,7 @@ export class RedisChatBroker implements ChatBroker {
     visitorId: string,
     lastEventId: string | null | undefined,
     signal: AbortSignal,
-  ): AsyncGenerator<Numbered, void, undefined> {
+  ): AsyncGenerator<Numbered[], void, undefined> {
     const queue: Numbered[] = [];
     let wake: (() => void) | undefined;
     let resync = false;
@@ -206,15 +203,15 @@ export class RedisChatBroker implements ChatBroker {
               .length > 0
           : false;
       if (known && lastEventId) {
-        for (const numbered of await this.#read(visitorId, lastEventId)) {
-          last = numbered.id;
-          yield numbered;
+        const missed = await this.#read(visitorId, lastEventId);
+        if (missed.length > 0) {
+          last = missed.at(-1)?.id ?? last;
+          yield missed;
         }
       } else {
-        yield {
-          id: last,
-          event: { type: "status", status: attached?.status ?? { state: "idle" } },
-        };
+        yield [
+          { id: last, event: { type: "status", status: attached?.status ?? { state: "idle" } } },
+        ];
       }
       while (!signal.aborted) {
         if (resync) {
@@ -222,11 +219,14 @@ export class RedisChatBroker implements ChatBroker {
           queue.length = 0;
           queue.push(...(await this.#read(visitorId, last)));
         }
-        const next = queue.shift();
-        if (next) {
-          if (!after(next.id, last)) continue;
-          last = next.id;
-          yield next;
+        // Everything waiting leaves in one batch; what an earlier read already gave is skipped.
+        const batch = queue.splice(0).filter((numbered) => {
+          if (!after(numbered.id, last)) return false;
+          last = numbered.id;
+          return true;
+        });
+        if (batch.length > 0) {
+          yield batch;
           continue;
         }
         await new Promise<void>((resolve) => {
@@ -288,14 +288,9 @@ export class RedisChatBroker implements ChatBroker {
       visitorId,
       content.slice(0, CHAT_LIMITS.message),
       this.#messageIds.next(),
-      this.#flood.ratePerSecond,
-      this.#flood.burst,
-      this.#addressFlood.ratePerSecond,
-      this.#addressFlood.burst,
       options.contact ? "1" : "0",
     );
     if (answer?.message) return answer.message;
-    if (answer?.error === "RATE_LIMITED") throw new RateLimitedError(1);
     if (answer?.error === "CHAT_BANNED") throw new DomainError("CHAT_BANNED", "user is banned");
     throw new DomainError("NOT_FOUND", "not in a chat");
   }
@@ -333,12 +328,23 @@ export class RedisChatBroker implements ChatBroker {
     await this.#run("rememberBlock", blocker, blocked.visitorId, blocked.ipKey, until);
   }
 
-  async mute(visitorId: string, until: number): Promise<void> {
-    await this.#run("mute", visitorId, until);
+  async mute(visitorId: string, ipKey: string, until: number): Promise<void> {
+    await this.#run("mute", visitorId, ipKey, until);
   }
 
-  async ban(keys: readonly string[], until: number): Promise<void> {
-    if (keys.length > 0) await this.#run("ban", until, ...keys);
+  async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
+    const values = await this.#redis.mget(
+      `${this.#prefix}mute:${visitorId}`,
+      `${this.#prefix}mute:ip:${ipKey}`,
+    );
+    const until = Math.max(0, ...values.map(Number).filter(Number.isFinite));
+    return until > this.#now() ? until : null;
+  }
+
+  async ban(bans: readonly KeyBan[]): Promise<void> {
+    if (bans.length > 0) {
+      await this.#run("ban", ...bans.flatMap(({ key, until }) => [key, until]));
+    }
   }
 
   async online(): Promise<number> {

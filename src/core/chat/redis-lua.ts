@@ -21,8 +21,8 @@
  *   ip:<hash>          SET of visitors seen from an address (bans by address end their chats)
  *   block:<a>|<b>      set while one of the two blocked the other
  *   blockip:<v>|<hash> set while visitor v blocked everyone from that address
- *   mute:<id>          set while the visitor's messages reach no one
- *   flood:<key>        HASH tokens, at: a token bucket
+ *   mute:<id>          until, while the visitor's messages reach no one
+ *   mute:ip:<hash>     until, while the messages of everyone on that address reach no one
  * Channel inbox:<instance> carries "<visitor> <event id> <event JSON>" for each event.
  */
 export function prelude(cfg: {
@@ -233,9 +233,9 @@ end
 return #ARGV - 4
 `,
   /**
-   * ARGV: visitor, content, message id, then the flood buckets: visitor rate, burst, address
-   * rate, burst; then '1' when the message holds contact details. Answers the sender's copy, or
-   * an error code. A muted sender's message reaches only their own streams.
+   * ARGV: visitor, content, message id, then '1' when the message holds contact details.
+   * Answers the sender's copy (the only one they get), or an error code. A muted sender's
+   * message (by visitor or by address) reaches no one.
    */
   send: `
 local v = ARGV[3]
@@ -243,21 +243,6 @@ local chat = currentChat(v)
 if not chat then return cjson.encode({ error = 'NOT_FOUND' }) end
 if banned(v) then return cjson.encode({ error = 'CHAT_BANNED' }) end
 local ip = redis.call('HGET', K .. 'v:' .. v, 'ip') or ''
-local function take(key, rate, burst)
-  local h = redis.call('HMGET', key, 'tokens', 'at')
-  local tokens = tonumber(h[1] or burst)
-  local at = tonumber(h[2] or now)
-  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
-  return tokens, function(left)
-    redis.call('HSET', key, 'tokens', left, 'at', now)
-    redis.call('PEXPIRE', key, math.ceil(burst / rate * 1000) + 1000)
-  end
-end
-local vt, vsave = take(K .. 'flood:v:' .. v, tonumber(ARGV[6]), tonumber(ARGV[7]))
-local it, isave = take(K .. 'flood:ip:' .. ip, tonumber(ARGV[8]), tonumber(ARGV[9]))
-if vt < 1 or it < 1 then return cjson.encode({ error = 'RATE_LIMITED' }) end
-vsave(vt - 1)
-isave(it - 1)
 local receiver = chat.a == v and chat.b or chat.a
 local sender = partnerOf(v)
 local held = { id = ARGV[5], senderVisitorId = v, senderIpKey = ip, content = ARGV[4], timestamp = now }
@@ -265,15 +250,13 @@ redis.call('RPUSH', K .. 'msgs:' .. chat.id, cjson.encode(held))
 redis.call('LTRIM', K .. 'msgs:' .. chat.id, -50, -1)
 local function message(from)
   local m = { id = held.id, content = held.content, timestamp = now, countryCode = sender.countryCode, country = sender.country, from = from }
-  if ARGV[10] == '1' then m.contact = true end
+  if ARGV[6] == '1' then m.contact = true end
   return m
 end
-if redis.call('EXISTS', K .. 'mute:' .. v) == 0 then
+if redis.call('EXISTS', K .. 'mute:' .. v) == 0 and redis.call('EXISTS', K .. 'mute:ip:' .. ip) == 0 then
   push(receiver, { type = 'message', chatId = chat.id, message = message('partner') })
 end
-local mine = message('me')
-push(v, { type = 'message', chatId = chat.id, message = mine })
-return cjson.encode({ message = mine })
+return cjson.encode({ message = message('me') })
 `,
   /** ARGV: visitor, typing ('1' or '0'). */
   typing: `
@@ -310,40 +293,43 @@ redis.call('SET', blockKey(ARGV[3], ARGV[4]), '1', 'PX', ttl)
 redis.call('SET', K .. 'blockip:' .. ARGV[3] .. '|' .. ARGV[5], '1', 'PX', ttl)
 return 1
 `,
-  /** ARGV: visitor, until. */
+  /** ARGV: visitor, address, until. */
   mute: `
-local ttl = tonumber(ARGV[4]) - now
-if ttl > 0 then redis.call('SET', K .. 'mute:' .. ARGV[3], ARGV[4], 'PX', ttl) end
-push(ARGV[3], { type = 'muted', ['until'] = tonumber(ARGV[4]) })
+local ttl = tonumber(ARGV[5]) - now
+if ttl > 0 then
+  redis.call('SET', K .. 'mute:' .. ARGV[3], ARGV[5], 'PX', ttl)
+  redis.call('SET', K .. 'mute:ip:' .. ARGV[4], ARGV[5], 'PX', ttl)
+end
+push(ARGV[3], { type = 'muted', ['until'] = tonumber(ARGV[5]) })
 return 1
 `,
   /**
-   * ARGV: until, then ban keys ('visitor:<id>' or 'ip:<hash>'). Ends the chats they cover and
-   * tells each visitor covered once.
+   * ARGV: pairs of a ban key ('visitor:<id>' or 'ip:<hash>') and its end. Ends the chats they
+   * cover and tells each visitor covered once, until the latest end among their keys.
    */
   ban: `
-local untilMs = tonumber(ARGV[3])
-local covered, seen = {}, {}
-local function cover(v)
-  if not seen[v] then
-    seen[v] = true
-    covered[#covered + 1] = v
-  end
+local covered, order = {}, {}
+local function cover(v, untilMs)
+  if not covered[v] then order[#order + 1] = v end
+  covered[v] = math.max(covered[v] or 0, untilMs)
 end
-for i = 4, #ARGV do
-  local key = ARGV[i]
-  if untilMs > now then redis.call('SET', K .. 'ban:' .. key, untilMs, 'PX', untilMs - now) end
+for i = 3, #ARGV, 2 do
+  local key, untilMs = ARGV[i], tonumber(ARGV[i + 1])
+  local current = tonumber(redis.call('GET', K .. 'ban:' .. key) or '0')
+  if untilMs > now and untilMs > current then
+    redis.call('SET', K .. 'ban:' .. key, untilMs, 'PX', untilMs - now)
+  end
   if string.sub(key, 1, 8) == 'visitor:' then
-    cover(string.sub(key, 9))
+    cover(string.sub(key, 9), untilMs)
   else
-    for _, v in ipairs(redis.call('SMEMBERS', K .. 'ip:' .. string.sub(key, 4))) do cover(v) end
+    for _, v in ipairs(redis.call('SMEMBERS', K .. 'ip:' .. string.sub(key, 4))) do cover(v, untilMs) end
   end
 end
-for _, v in ipairs(covered) do
+for _, v in ipairs(order) do
   leave(v)
-  push(v, { type = 'banned', ['until'] = untilMs })
+  push(v, { type = 'banned', ['until'] = covered[v] })
 end
-return #covered
+return #order
 `,
   /**
    * ARGV: grace ms, the most to look at. Visitors whose streams stayed closed past the grace

@@ -1,23 +1,43 @@
 import type { DB } from "../../../db/schema.ts";
-import type { ChatReportReason } from "../../common/chat.ts";
-import { DomainError } from "../errors.ts";
+import type { ChatReportOutcome, ChatReportReason } from "../../common/chat.ts";
+import { DomainError, RateLimitedError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import type { Moderator } from "../moderation/moderator.ts";
 import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
-import type { ChatBans } from "./bans.ts";
+import { type AutomaticGround, banAutomatically, type ChatBans } from "./bans.ts";
+import { BLOCK_MS, keepApart } from "./blocks.ts";
 import type { ChatBroker } from "./broker.ts";
 
 export const CHAT_REPORT_RATE: RateRule = { limit: 20, windowMs: 60 * 60 * 1000 };
-/** Reports from this many different visitors within a day ban the reported visitor. */
+/** Reports from this many independent reporters within a day ban the reported visitor. */
 export const BAN_AFTER_REPORTERS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A reporter's reports of one visitor can act (ban, hold) once within this. */
+export const REPORTER_COUNTS_ONCE_MS = DAY_MS;
+
+/** Who reports: their visitor id and address hash (IPv6 by /64); each is the same reporter. */
+export interface Reporter {
+  visitorId: string;
+  ipKey: string;
+}
 
 /**
  * Records a report of a partner's message (only a partner's, so every reporter was in a chat
  * with the reported visitor), carrying the server's copy of it (never the client's), with the
- * moderator's verdict. A child-safety report, one unsafe message, or reporters from three
- * visitors in a day (not counting reporters the operator keeps dismissing) ban the sender from
- * chat, for as long as their escalation calls for; the ban ends the chat at once.
+ * moderator's verdict. The reporter is never paired with the reported visitor again (as a
+ * block). The same message reported again for the same reason is "alreadyReported"; for
+ * another reason, it is recorded too.
+ *
+ * A report can act on the reported visitor only as a new, independent ground, so that nobody can
+ * aim the rules at someone else:
+ * - a reporter (by visitor or by address) acts once per reported visitor a day, whatever the
+ *   number of messages or reasons;
+ * - while a ban on the reported visitor is in force, a report never escalates it;
+ * - an unsafe verdict from the moderator escalates the ban ladder; so do reports from
+ *   BAN_AFTER_REPORTERS independent reporters within a day (three cookies on one address are one
+ *   reporter; reporters the operator keeps dismissing do not count);
+ * - a child-safety report holds the visitor out of chat at the first rung (1 hour) and tops the
+ *   queue; only the operator's confirmation, or independent reporters, extend it.
  */
 export async function reportChatMessage(
   db: DB,
@@ -27,49 +47,158 @@ export async function reportChatMessage(
     bans: ChatBans;
     limiter: RateLimiter;
   },
-  reporter: { visitorId: string; ipKey: string },
+  reporter: Reporter,
   report: { messageId: string; reason: ChatReportReason },
   now: number,
-): Promise<{ banned: boolean }> {
+): Promise<{ outcome: ChatReportOutcome; banned: boolean }> {
   await deps.limiter.take(visitorSlots("chat-report", reporter, CHAT_REPORT_RATE));
   const message = await deps.broker.partnerMessage(reporter.visitorId, report.messageId);
   if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
+  const reported = { visitorId: message.senderVisitorId, ipKey: message.senderIpKey };
+  // Taken in one step: of reports sent together, only the first can act.
+  let mayAct = await firstReportToday(deps.limiter, reporter, reported.visitorId);
+  // The limits live in memory on one machine: across a restart, the database remembers.
+  if (mayAct && (await actedBefore(db, reporter, reported.visitorId, now))) mayAct = false;
   let safe = true;
   try {
     safe = (await deps.moderator.check(message.content)).safe;
   } catch {
     safe = true;
   }
-  await db
+  const inserted = await db
     .insertInto("chat_reports")
     .values({
-      reported_visitor_id: message.senderVisitorId,
-      reported_ip_key: message.senderIpKey,
+      reported_visitor_id: reported.visitorId,
+      reported_ip_key: reported.ipKey,
       reporter_visitor_id: reporter.visitorId,
+      reporter_ip_key: reporter.ipKey,
       message_id: message.id,
       message_content: message.content,
       reason: report.reason,
       context: "chat",
       is_safe: safe ? 1 : 0,
       created_at: now,
+      acted: mayAct ? 1 : 0,
     })
     .onConflict((oc) => oc.doNothing())
-    .execute();
-  const { reporters } = await db
+    .returning("id")
+    .executeTakeFirst();
+  if (!inserted) return { outcome: "alreadyReported", banned: false };
+  await keepApart(db, deps.broker, reporter.visitorId, reported, now + BLOCK_MS, now);
+  if (!mayAct) return { outcome: "recorded", banned: false };
+  const ground = await groundOf(db, reported.visitorId, report.reason, safe, now);
+  if (!ground) return { outcome: "recorded", banned: false };
+  const banned = await banAutomatically(db, deps.bans, reported, ground, now);
+  if (banned) await deps.broker.ban(banned.bans);
+  return { outcome: "recorded", banned: banned !== undefined };
+}
+
+/**
+ * Whether this is the reporter's first report of the visitor today, by visitor and by address,
+ * within this site's memory of limits: taken in one step, so parallel reports cannot all pass.
+ */
+async function firstReportToday(
+  limiter: RateLimiter,
+  reporter: Reporter,
+  reportedVisitorId: string,
+): Promise<boolean> {
+  const rule = { limit: 1, windowMs: REPORTER_COUNTS_ONCE_MS };
+  try {
+    await limiter.take([
+      { key: `report-acts:${reportedVisitorId}:v:${reporter.visitorId}`, rule },
+      { key: `report-acts:${reportedVisitorId}:ip:${reporter.ipKey}`, rule },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return false;
+    throw error;
+  }
+}
+
+/** Whether a report by this reporter (by visitor or address) acted on this visitor today. */
+async function actedBefore(
+  db: DB,
+  reporter: Reporter,
+  reportedVisitorId: string,
+  now: number,
+): Promise<boolean> {
+  const row = await db
     .selectFrom("chat_reports")
-    .where("reported_visitor_id", "=", message.senderVisitorId)
+    .select("id")
+    .where("reported_visitor_id", "=", reportedVisitorId)
+    .where("created_at", ">", now - REPORTER_COUNTS_ONCE_MS)
+    .where("acted", "=", 1)
+    .where((eb) =>
+      eb.or([
+        eb("reporter_visitor_id", "=", reporter.visitorId),
+        eb("reporter_ip_key", "=", reporter.ipKey),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** What a new, independent report rests on, if anything. */
+async function groundOf(
+  db: DB,
+  reportedVisitorId: string,
+  reason: ChatReportReason,
+  safe: boolean,
+  now: number,
+): Promise<AutomaticGround | undefined> {
+  if (!safe) return "escalate";
+  if (reason === "childSafety") return "hold";
+  const rows = await db
+    .selectFrom("chat_reports")
+    .select(["reporter_visitor_id", "reporter_ip_key"])
+    .where("reported_visitor_id", "=", reportedVisitorId)
     .where("created_at", ">", now - DAY_MS)
     .where("dismissed", "=", 0)
     .where("reporter_visitor_id", "not in", discountedReporters(db, now))
-    .select((eb) => eb.fn.count<number>("reporter_visitor_id").distinct().as("reporters"))
-    .executeTakeFirstOrThrow();
-  const banned =
-    report.reason === "childSafety" || !safe || Number(reporters) >= BAN_AFTER_REPORTERS;
-  if (banned) {
-    const { keys, until } = await deps.bans.ban(message.senderVisitorId, message.senderIpKey);
-    await deps.broker.ban(keys, until);
+    .execute();
+  return independentReporters(rows) >= BAN_AFTER_REPORTERS ? "escalate" : undefined;
+}
+
+/**
+ * How many independent reporters these reports come from: two reports share a reporter when
+ * they share a visitor id or an address hash (so three cookies on one address, or one cookie on
+ * three networks, are one reporter).
+ */
+export function independentReporters(
+  rows: ReadonlyArray<{ reporter_visitor_id: string; reporter_ip_key: string }>,
+): number {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let root = x;
+    while (parent.get(root) !== root) root = parent.get(root) ?? root;
+    parent.set(x, root);
+    return root;
+  };
+  const join = (a: string, b: string) => {
+    for (const x of [a, b]) if (!parent.has(x)) parent.set(x, x);
+    parent.set(find(a), find(b));
+  };
+  for (const row of rows) {
+    const visitor = `v:${row.reporter_visitor_id}`;
+    // Reports from before addresses were kept have none: the visitor alone stands for them.
+    if (row.reporter_ip_key === "") join(visitor, visitor);
+    else join(visitor, `ip:${row.reporter_ip_key}`);
   }
-  return { banned };
+  const roots = new Set<string>();
+  for (const x of parent.keys()) roots.add(find(x));
+  return roots.size;
+}
+
+/** Reports the operator handled are kept this long, then deleted with the text they carry. */
+export const HANDLED_REPORTS_KEPT_MS = 90 * DAY_MS;
+
+export async function purgeHandledReports(db: DB, now: number): Promise<void> {
+  await db
+    .deleteFrom("chat_reports")
+    .where("handled_at", "is not", null)
+    .where("handled_at", "<", now - HANDLED_REPORTS_KEPT_MS)
+    .execute();
 }
 
 /** The chat reporters whose reports the operator dismissed three times in the last 30 days. */

@@ -1,24 +1,25 @@
+import type { DB } from "../../../db/schema.ts";
 import type { ChatMessage } from "../../common/chat.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
-import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import type { RateLimiter } from "../limits/rate-limiter.ts";
 import { hasContactDetails, repeatKey } from "../moderation/contacts.ts";
-import type { ChatBans } from "./bans.ts";
+import { banAutomatically, type ChatBans } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
-import type { ChatRequester } from "./start.ts";
+import type { ChatFloodGate } from "./flood.ts";
+import { REPEAT_MIN_LENGTH, type RepeatMemory, refuseRepeats, type Sender } from "./repeats.ts";
 
 const HOUR = 60 * 60 * 1000;
-
-/** The same text (see repeatKey) to this many different partners an hour; more is refused. */
-export const REPEATS_PER_HOUR: RateRule = { limit: 3, windowMs: HOUR };
-/** Shorter texts ("hi", "hello there") are everyday greetings, not spam. */
-export const REPEAT_MIN_LENGTH = 10;
-/** Refused as spam this often within an hour (bottles or chat), a visitor is muted for an hour. */
-export const SPAM_REFUSALS_TO_MUTE = 2;
-export const MUTE_MS = HOUR;
 /** Contact details sent into this many different chats within an hour cool the sender down. */
 export const LINK_CHATS_TO_COOL_DOWN = 3;
 
-const hashOf = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("base64url");
+/** What the send path needs: the broker, the bans, and the per-process gates. */
+export interface SendDeps {
+  broker: ChatBroker;
+  bans: ChatBans;
+  flood: ChatFloodGate;
+  repeats: RepeatMemory;
+  limiter: RateLimiter;
+}
 
 /** True the first time within the hour that `key` is seen; false after. */
 async function firstTime(limiter: RateLimiter, key: string): Promise<boolean> {
@@ -32,72 +33,46 @@ async function firstTime(limiter: RateLimiter, key: string): Promise<boolean> {
 }
 
 /**
- * Refuses a text sent too often (its normalised form to more than REPEATS_PER_HOUR places):
- * `place` names where this copy goes (a chat, or a bottle throw). A visitor refused so
- * SPAM_REFUSALS_TO_MUTE times within the hour is muted for an hour.
- */
-export async function refuseRepeats(
-  deps: { limiter: RateLimiter; broker: ChatBroker },
-  sender: ChatRequester,
-  text: string,
-  place: string | undefined,
-  now: number,
-): Promise<void> {
-  const key = repeatKey(text);
-  if (key.length < REPEAT_MIN_LENGTH) return;
-  const hash = hashOf(key);
-  if (
-    place &&
-    !(await firstTime(deps.limiter, `repeat-place:${sender.visitorId}:${hash}:${place}`))
-  ) {
-    return;
-  }
-  try {
-    await deps.limiter.take([
-      { key: `repeat:v:${sender.visitorId}:${hash}`, rule: REPEATS_PER_HOUR },
-      { key: `repeat:ip:${sender.ipKey}:${hash}`, rule: REPEATS_PER_HOUR },
-    ]);
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error;
-    try {
-      await deps.limiter.take([
-        {
-          key: `spam-refusals:${sender.visitorId}`,
-          rule: { limit: SPAM_REFUSALS_TO_MUTE - 1, windowMs: HOUR },
-        },
-      ]);
-    } catch (again) {
-      if (!(again instanceof RateLimitedError)) throw again;
-      await deps.broker.mute(sender.visitorId, now + MUTE_MS);
-    }
-    throw new DomainError("SPAM_REPEATED", "the same text too often", error.retryAfterSeconds);
-  }
-}
-
-/**
- * Sends a chat message after the rules a script would break: bans (the broker's), the same text
- * to many partners, and contact details spread over several chats (which cools the sender down with an
- * escalating ban). A message with contact details is delivered marked, so the partner sees a
- * warning and no link.
+ * Sends a chat message through the rules cheapest first: the flood gate (nothing looked up or
+ * kept for a message it refuses), then bans and mutes, then the rules that remember (the same
+ * text to many partners, contact details spread over several chats, which cools the sender
+ * down with a ban), then the broker. A message with contact details is delivered marked, so
+ * the partner sees a warning and no link. (The socket's frame and call caps, and the length,
+ * are checked before this is called.)
  */
 export async function sendChatMessage(
-  deps: { broker: ChatBroker; bans: ChatBans; limiter: RateLimiter },
-  sender: ChatRequester,
+  db: DB,
+  deps: SendDeps,
+  sender: Sender,
   content: string,
   now: number,
 ): Promise<ChatMessage> {
-  // The broker refuses a banned sender itself; the chat is asked for only when a rule needs it
-  // (most messages are short and plain: one step to the broker).
+  if (!deps.flood.allow(sender.visitorId, sender.ipKey)) throw new RateLimitedError(1);
   const contact = hasContactDetails(content);
+  // Most messages are short and plain: no rule remembers them, and the broker itself refuses a
+  // banned sender and keeps a muted one's message from the partner.
   if (!contact && repeatKey(content).length < REPEAT_MIN_LENGTH) {
     return deps.broker.send(sender.visitorId, content);
   }
-  const status = await deps.broker.status(sender.visitorId);
+  const [status, bannedUntil, mutedUntil] = await Promise.all([
+    deps.broker.status(sender.visitorId),
+    deps.bans.until(sender.visitorId, sender.ipKey),
+    deps.broker.mutedUntil(sender.visitorId, sender.ipKey),
+  ]);
+  if (bannedUntil !== null) {
+    throw new DomainError(
+      "CHAT_BANNED",
+      "user is banned from chat",
+      secondsUntil(bannedUntil, now),
+    );
+  }
   if (status.state !== "chatting") throw new DomainError("NOT_FOUND", "not in a chat");
-  await refuseRepeats(deps, sender, content, status.chatId, now);
+  // A muted sender's messages reach no one already: nothing of them is remembered.
+  if (mutedUntil === null) await refuseRepeats(deps, sender, content, status.chatId, now);
   const message = await deps.broker.send(sender.visitorId, content, { contact });
   if (
     contact &&
+    mutedUntil === null &&
     (await firstTime(deps.limiter, `link-chat:${sender.visitorId}:${status.chatId}`))
   ) {
     try {
@@ -109,9 +84,13 @@ export async function sendChatMessage(
       ]);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
-      const { keys, until } = await deps.bans.ban(sender.visitorId, sender.ipKey);
-      await deps.broker.ban(keys, until);
+      const banned = await banAutomatically(db, deps.bans, sender, "escalate", now);
+      if (banned) await deps.broker.ban(banned.bans);
     }
   }
   return message;
+}
+
+function secondsUntil(until: number, now: number): number {
+  return Math.max(1, Math.ceil((until - now) / 1000));
 }

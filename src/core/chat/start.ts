@@ -3,7 +3,7 @@ import type { ChatStatus } from "../../common/chat.ts";
 import { DomainError } from "../errors.ts";
 import type { Country } from "../geo/country-lookup.ts";
 import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
-import { requireAge } from "../safety/ages.ts";
+import { type AgeStanding, answerAgeGate, requireAge } from "../safety/ages.ts";
 import { type ChatBans, recordSighting } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
 
@@ -52,4 +52,20 @@ export async function startChat(
     ipKey: who.ipKey,
     country: { countryCode: who.country.code, country: who.country.name },
   });
+}
+
+/**
+ * Records the chat's safety-gate answer. Under 18 ends a chat or search in progress (the partner
+ * hears only that they left), and refuses the next start.
+ */
+export async function answerChatAge(
+  db: DB,
+  broker: ChatBroker,
+  visitorId: string,
+  adult: boolean,
+  now: number,
+): Promise<AgeStanding> {
+  const standing = await answerAgeGate(db, visitorId, "chat", adult, now);
+  if (standing === "refused") await broker.end(visitorId);
+  return standing;
 }

@@ -15,6 +15,8 @@ export type AgeGate = keyof typeof AGE_GATES;
 export type AgeStanding = "unanswered" | "confirmed" | "refused";
 
 export const REFUSAL_HOLDS_MS = 30 * 24 * 60 * 60 * 1000;
+/** A confirmation is kept as long as the visitor cookie it belongs to lives (400 days). */
+export const CONFIRMATION_KEPT_MS = 400 * 24 * 60 * 60 * 1000;
 /** Answers to either gate: a visitor's, and an address's (a school shares one), a minute. */
 export const AGE_ANSWERS = {
   perVisitor: { limit: 10, windowMs: 60 * 1000 },
@@ -46,7 +48,11 @@ export async function ageStanding(
   return now - row.answered_at < REFUSAL_HOLDS_MS ? "refused" : "unanswered";
 }
 
-/** Records an answer; a refusal still holding is kept, so answering again changes nothing. */
+/**
+ * Records an answer and answers where the visitor stands after it. One statement, in which a
+ * refusal still holding is never overwritten: answers sent together (a batch of "under 18" and
+ * "18 or older") end refused whatever their order, never confirmed.
+ */
 export async function answerAgeGate(
   db: DB,
   visitorId: string,
@@ -54,16 +60,26 @@ export async function answerAgeGate(
   oldEnough: boolean,
   now: number,
 ): Promise<AgeStanding> {
-  if ((await ageStanding(db, visitorId, gate, now)) === "refused") return "refused";
-  const answer = oldEnough ? AGE_GATES[gate].confirmed : AGE_GATES[gate].refused;
+  const { refused } = AGE_GATES[gate];
+  const answer = oldEnough ? AGE_GATES[gate].confirmed : refused;
   await db
     .insertInto("visitor_ages")
     .values({ visitor_id: visitorId, gate, answer, answered_at: now })
     .onConflict((oc) =>
-      oc.columns(["visitor_id", "gate"]).doUpdateSet({ answer, answered_at: now }),
+      oc
+        .columns(["visitor_id", "gate"])
+        .doUpdateSet({ answer, answered_at: now })
+        .where((eb) =>
+          eb.not(
+            eb.and([
+              eb("visitor_ages.answer", "=", refused),
+              eb("visitor_ages.answered_at", ">", now - REFUSAL_HOLDS_MS),
+            ]),
+          ),
+        ),
     )
     .execute();
-  return oldEnough ? "confirmed" : "refused";
+  return ageStanding(db, visitorId, gate, now);
 }
 
 /** Refuses a visitor who declared being too young; with `required`, also one who has not answered. */
@@ -79,4 +95,18 @@ export async function requireAge(
   if (standing === "unanswered" && required) {
     throw new DomainError("AGE_CONFIRMATION_REQUIRED", `the ${gate} age gate is unanswered`);
   }
+}
+
+/** Refusals past their hold, and confirmations past their cookie's life, are deleted. */
+export async function purgeAgeAnswers(db: DB, now: number): Promise<void> {
+  const refusals = Object.values(AGE_GATES).map((gate) => gate.refused);
+  await db
+    .deleteFrom("visitor_ages")
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("answer", "in", refusals), eb("answered_at", "<=", now - REFUSAL_HOLDS_MS)]),
+        eb("answered_at", "<=", now - CONFIRMATION_KEPT_MS),
+      ]),
+    )
+    .execute();
 }

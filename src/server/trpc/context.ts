@@ -8,6 +8,8 @@ import type { FindCounter } from "../../core/bottles/finds.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
 import type { ChatBans } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
+import type { ChatFloodGate } from "../../core/chat/flood.ts";
+import type { RepeatMemory } from "../../core/chat/repeats.ts";
 import type { Country } from "../../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
@@ -24,7 +26,8 @@ export interface Context {
   recentlyShown: RecentlyShown;
   finds: FindCounter;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans };
+  chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate };
+  repeats: RepeatMemory;
   features: FeatureSwitches;
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };

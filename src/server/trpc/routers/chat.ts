@@ -14,17 +14,18 @@ import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
-import { refuseBanned, startChat } from "../../../core/chat/start.ts";
+import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
-import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
+import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
 import { publicProcedure, router } from "../init.ts";
 
 /**
- * The visitor's events, each tracked by its id so a reconnecting stream resumes after it. When
- * the operator switches chat off (here, or on another instance, read within the 5 s the switches
- * are polled), the visitor's search or chat ends the usual way (a partner hears "left"), the
- * stream says "resting" and ends.
+ * The visitor's events in batches (everything waiting in one frame), each tracked by its last
+ * event's id so a reconnecting stream resumes after it. When the operator switches chat off
+ * (here, or on another instance, read within the 5 s the switches are polled), the visitor's
+ * search or chat ends the usual way (a partner hears "left"), the stream says "resting" and
+ * ends.
  */
 async function* trackedEvents(
   chat: { broker: ChatBroker; features: FeatureSwitches },
@@ -39,16 +40,21 @@ async function* trackedEvents(
   let lastId = lastEventId ?? null;
   try {
     const until = AbortSignal.any([signal, switchedOff.signal]);
-    for await (const { id, event } of chat.broker.events(visitorId, lastEventId, until)) {
-      lastId = id;
-      yield tracked(id, event);
+    for await (const batch of chat.broker.events(visitorId, lastEventId, until)) {
+      const last = batch.at(-1);
+      if (!last) continue;
+      lastId = last.id;
+      yield tracked(
+        last.id,
+        batch.map((numbered) => numbered.event),
+      );
     }
   } finally {
     stopListening();
   }
   if (!switchedOff.signal.aborted || signal.aborted) return;
   await chat.broker.end(visitorId);
-  const resting: ChatEvent = { type: "resting" };
+  const resting: ChatEvent[] = [{ type: "resting" }];
   // The last event's id: the stream ends here, and a resume would start after the same point.
   yield tracked(lastId ?? "0", resting);
 }
@@ -83,12 +89,17 @@ export const chatRouter = router({
     };
   }),
 
-  /** The safety gate's answer: 18 or older, or not (which refuses chat for 30 days). */
+  /**
+   * The safety gate's answer: 18 or older, or not (which refuses chat for 30 days and ends a
+   * chat in progress).
+   */
   confirmAge: publicProcedure
     .input(z.object({ adult: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       await ctx.limiter.take(ageAnswerSlots(ctx));
-      return { age: await answerAgeGate(ctx.db, ctx.visitorId, "chat", input.adult, ctx.now()) };
+      return {
+        age: await answerChatAge(ctx.db, ctx.chat.broker, ctx.visitorId, input.adult, ctx.now()),
+      };
     }),
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
@@ -105,7 +116,13 @@ export const chatRouter = router({
 
   send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
     ctx.features.require("chat");
-    return sendChatMessage({ ...ctx.chat, limiter: ctx.limiter }, ctx, input.content, ctx.now());
+    return sendChatMessage(
+      ctx.db,
+      { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
+      ctx,
+      input.content,
+      ctx.now(),
+    );
   }),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
@@ -127,15 +144,16 @@ export const chatRouter = router({
     return { ok: true as const };
   }),
 
+  /** Reports a partner's message; answers whether it was recorded or already reported. */
   report: publicProcedure.input(reportChatInput).mutation(async ({ ctx, input }) => {
-    await reportChatMessage(
+    const { outcome } = await reportChatMessage(
       ctx.db,
       { ...ctx.chat, moderator: ctx.moderator, limiter: ctx.limiter },
       ctx,
       input,
       ctx.now(),
     );
-    return { ok: true as const };
+    return { ok: true as const, outcome };
   }),
 
   /** The targets this server can translate a partner's message into (never its own language). */

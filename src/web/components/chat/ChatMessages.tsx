@@ -1,13 +1,12 @@
 import { CircleX, MessagesSquare } from "lucide-react";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
-import type { ChatMessage, ChatReportReason } from "../../../common/chat.ts";
+import type { ChatMessage, ChatReportOutcome, ChatReportReason } from "../../../common/chat.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { ChatReportDialog } from "./ChatReportDialog.tsx";
 import { ContactWarning } from "./ContactWarning.tsx";
 import type { ChatEntry } from "./chatReducer.ts";
 import { MessageTime } from "./MessageTime.tsx";
 import { PartnerMessage } from "./PartnerMessage.tsx";
-import type { ReportOutcome } from "./useRandomChat.ts";
 
 /** How close to the bottom (px) still counts as "reading the latest", so new lines scroll in. */
 const STICK_TO_BOTTOM_PX = 120;
@@ -21,7 +20,7 @@ export function ChatMessages({
   report,
 }: {
   entries: ChatEntry[];
-  report: (messageId: string, reason: ChatReportReason) => Promise<ReportOutcome>;
+  report: (messageId: string, reason: ChatReportReason) => Promise<ChatReportOutcome>;
 }) {
   const { LL } = useI18n();
   const t = LL.randomChat;

@@ -1,11 +1,11 @@
 import {
   type ChatMessage,
+  type ChatReportOutcome,
   type ChatReportReason,
   chatReportReasons,
 } from "../../../common/chat.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { ReportDialog } from "../ReportDialog.tsx";
-import type { ReportOutcome } from "./useRandomChat.ts";
 
 /**
  * Reports a partner's message: from its own Report button (in an open chat, or one that has
@@ -24,7 +24,7 @@ export function ChatReportDialog({
   message: ChatMessage | null;
   onClose: () => void;
   /** Sends the report (the chat's own call), answering what came of it. */
-  report: (messageId: string, reason: ChatReportReason) => Promise<ReportOutcome>;
+  report: (messageId: string, reason: ChatReportReason) => Promise<ChatReportOutcome>;
   /** The chat is over: the lead says so and the message is quoted, as it is no longer shown. */
   ended?: boolean;
   returnFocus?: () => HTMLElement | null | undefined;

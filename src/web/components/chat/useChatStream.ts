@@ -47,7 +47,8 @@ export function useChatStream(
       onStarted: up,
       onData(tracked) {
         up();
-        handlers.current.onEvent(tracked.data);
+        // Several events may come in one frame, in order.
+        for (const event of tracked.data) handlers.current.onEvent(event);
       },
       onConnectionStateChange(state) {
         if (state.state === "connecting" && state.error) {

@@ -4,6 +4,7 @@ import {
   CHAT_LIMITS,
   type ChatEvent,
   type ChatMessage,
+  type ChatReportOutcome,
   type ChatReportReason,
 } from "../../../common/chat.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
@@ -25,15 +26,6 @@ import { useChatTyping } from "./useChatTyping.ts";
 
 const prefersFinePointer = () =>
   typeof matchMedia === "function" && matchMedia("(pointer: fine)").matches;
-
-/** What came of a chat report: recorded now, or the same report was made before. */
-export type ReportOutcome = "recorded" | "alreadyReported";
-
-/** The server's answer to a report; an answer that does not say counts as recorded. */
-function outcomeOf(answer: unknown): ReportOutcome {
-  const outcome = (answer as { outcome?: unknown } | null)?.outcome;
-  return outcome === "alreadyReported" ? "alreadyReported" : "recorded";
-}
 
 /**
  * The random chat: the reducer's state (chatReducer.ts) over the visitor's chat stream, with
@@ -199,11 +191,14 @@ export function useRandomChat() {
    * Reports a partner's message (in the open chat, or one that has ended: the server keeps its
    * messages a while). Answers what came of it; a refusal throws, for the dialog to say.
    */
-  const report = async (messageId: string, reason: ChatReportReason): Promise<ReportOutcome> => {
+  const report = async (
+    messageId: string,
+    reason: ChatReportReason,
+  ): Promise<ChatReportOutcome> => {
     const { chatId } = current.current;
     act({ type: "reporting", chatId });
     try {
-      return outcomeOf(await client.chat.report.mutate({ messageId, reason }));
+      return (await client.chat.report.mutate({ messageId, reason })).outcome;
     } catch (error) {
       if (mounted.current) act({ type: "report-failed", chatId });
       throw error;

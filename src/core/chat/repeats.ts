@@ -1,0 +1,143 @@
+import { DomainError } from "../errors.ts";
+import { ExpiringMap } from "../limits/expiring-map.ts";
+import { repeatKey } from "../moderation/contacts.ts";
+import type { ChatBroker } from "./broker.ts";
+
+const HOUR = 60 * 60 * 1000;
+
+/** The same text to this many different places (chats, or bottle throws) an hour; more is refused. */
+export const REPEATS_PER_HOUR = 3;
+/** Shorter texts ("hi", "hello there") are everyday greetings, not spam. */
+export const REPEAT_MIN_LENGTH = 10;
+/** Refused as spam this often within an hour (bottles or chat), a visitor is muted for an hour. */
+export const SPAM_REFUSALS_TO_MUTE = 2;
+export const MUTE_MS = HOUR;
+/** The recent texts remembered per sender: a spammer repeats one text, not dozens. */
+export const TEXTS_PER_SENDER = 8;
+/** Senders remembered within one hour's generation before the oldest are let go early. */
+const MAX_SENDERS = 100_000;
+
+interface Sent {
+  key: string;
+  /** The chats (or throws) this text went to within the hour, at most one past the limit. */
+  places: string[];
+  firstAt: number;
+}
+
+/** Who sends: a visitor and their address (IPv6 by /64), each counted on its own. */
+export interface Sender {
+  visitorId: string;
+  ipKey: string;
+}
+
+/**
+ * The texts each sender (visitor, and address) sent lately, to refuse the same text sent to
+ * more than REPEATS_PER_HOUR places an hour. Kept in memory, bounded three ways: only texts of
+ * REPEAT_MIN_LENGTH or more, TEXTS_PER_SENDER per sender, and senders seen in the last one to two
+ * hours (ExpiringMap). Nothing is kept for a text the cheaper checks refused before it got here.
+ *
+ * Two texts are the same when `same` says so on their repeat keys (equal by default): a stricter
+ * comparison can treat near-duplicates as the same text.
+ */
+export class RepeatMemory {
+  readonly #senders: ExpiringMap<string, Sent[]>;
+  readonly #refusals: ExpiringMap<string, { count: number; firstAt: number }>;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly same: (a: string, b: string) => boolean = (a, b) => a === b,
+  ) {
+    this.#senders = new ExpiringMap(HOUR, now, MAX_SENDERS);
+    this.#refusals = new ExpiringMap(HOUR, now, MAX_SENDERS);
+  }
+
+  /**
+   * Notes that `sender` sends `text` to `place`; answers the seconds to wait when it already went
+   * to REPEATS_PER_HOUR other places within the hour (then nothing is noted), else 0.
+   */
+  note(sender: Sender, text: string, place: string): number {
+    const key = repeatKey(text);
+    if (key.length < REPEAT_MIN_LENGTH) return 0;
+    const now = this.now();
+    const found = [`v:${sender.visitorId}`, `ip:${sender.ipKey}`].map((who) => ({
+      who,
+      sent: this.#find(who, key, now),
+    }));
+    for (const { sent } of found) {
+      if (sent && !sent.places.includes(place) && sent.places.length >= REPEATS_PER_HOUR) {
+        return Math.max(1, Math.ceil((sent.firstAt + HOUR - now) / 1000));
+      }
+    }
+    for (const { who, sent } of found) {
+      if (sent) {
+        if (!sent.places.includes(place)) sent.places.push(place);
+        continue;
+      }
+      const texts = this.#senders.get(who) ?? [];
+      texts.unshift({ key, places: [place], firstAt: now });
+      if (texts.length > TEXTS_PER_SENDER) texts.length = TEXTS_PER_SENDER;
+      this.#senders.set(who, texts);
+    }
+    return 0;
+  }
+
+  /** The sender's record of this text within the hour, moved to the front as most recent. */
+  #find(who: string, key: string, now: number): Sent | undefined {
+    const texts = this.#senders.get(who);
+    if (!texts) return undefined;
+    const index = texts.findIndex((sent) => now - sent.firstAt < HOUR && this.same(sent.key, key));
+    if (index === -1) return undefined;
+    const [sent] = texts.splice(index, 1);
+    if (sent) texts.unshift(sent);
+    return sent;
+  }
+
+  /** Counts a refusal as spam; true when it is the one that mutes the visitor. */
+  refused(visitorId: string): boolean {
+    const now = this.now();
+    let entry = this.#refusals.get(visitorId);
+    if (!entry || now - entry.firstAt >= HOUR) {
+      entry = { count: 0, firstAt: now };
+      this.#refusals.set(visitorId, entry);
+    }
+    entry.count += 1;
+    return entry.count === SPAM_REFUSALS_TO_MUTE;
+  }
+
+  /** Senders remembered now (visitors and addresses), for tests and health. */
+  get size(): number {
+    return this.#senders.size;
+  }
+
+  prune(): void {
+    this.#senders.prune();
+    this.#refusals.prune();
+  }
+}
+
+let throws = 0;
+/** A bottle throw is a place of its own: the same text thrown four times an hour is refused. */
+export function throwPlace(): string {
+  throws += 1;
+  return `throw:${throws}`;
+}
+
+/**
+ * Refuses a text sent too often (to more than REPEATS_PER_HOUR places an hour, see RepeatMemory);
+ * a visitor refused so SPAM_REFUSALS_TO_MUTE times within the hour is muted for an hour, by
+ * visitor and by address.
+ */
+export async function refuseRepeats(
+  deps: { repeats: RepeatMemory; broker: ChatBroker },
+  sender: Sender,
+  text: string,
+  place: string,
+  now: number,
+): Promise<void> {
+  const wait = deps.repeats.note(sender, text, place);
+  if (wait === 0) return;
+  if (deps.repeats.refused(sender.visitorId)) {
+    await deps.broker.mute(sender.visitorId, sender.ipKey, now + MUTE_MS);
+  }
+  throw new DomainError("SPAM_REPEATED", "the same text too often", wait);
+}

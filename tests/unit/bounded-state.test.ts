@@ -1,0 +1,161 @@
+import { describe, expect, test } from "bun:test";
+import { ChatFloodGate, FloodGate } from "../../src/core/chat/flood.ts";
+import {
+  REPEATS_PER_HOUR,
+  RepeatMemory,
+  SPAM_REFUSALS_TO_MUTE,
+  TEXTS_PER_SENDER,
+} from "../../src/core/chat/repeats.ts";
+import { TypingWindows } from "../../src/core/chat/typing.ts";
+import { ExpiringMap } from "../../src/core/limits/expiring-map.ts";
+
+const HOUR = 60 * 60 * 1000;
+
+function clock(start = 1_000_000) {
+  let t = start;
+  return {
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+describe("expiring map", () => {
+  test("an entry touched within its window stays; one left alone for two windows is gone", () => {
+    const c = clock();
+    const map = new ExpiringMap<string, number>(1000, c.now);
+    map.set("kept", 1);
+    map.set("left", 2);
+    for (let i = 0; i < 5; i++) {
+      c.advance(900);
+      expect(map.get("kept")).toBe(1);
+    }
+    expect(map.get("left")).toBeUndefined();
+    expect(map.size).toBe(1);
+    c.advance(2000);
+    expect(map.size).toBe(0);
+  });
+
+  test("a flood of new keys within one window lets the oldest go first, never past the bound", () => {
+    const c = clock();
+    const map = new ExpiringMap<number, number>(HOUR, c.now, 1000);
+    for (let i = 0; i < 10_000; i++) map.set(i, i);
+    expect(map.size).toBeLessThanOrEqual(2000);
+    expect(map.get(9999)).toBe(9999);
+    expect(map.get(0)).toBeUndefined();
+  });
+});
+
+describe("flood gate", () => {
+  test("a burst of 10, then 5 a second", () => {
+    const c = clock();
+    const gate = new FloodGate({ ratePerSecond: 5, burst: 10 }, c.now);
+    expect(Array.from({ length: 12 }, () => gate.allow("k")).filter(Boolean)).toHaveLength(10);
+    c.advance(1000);
+    expect(Array.from({ length: 6 }, () => gate.allow("k")).filter(Boolean)).toHaveLength(5);
+    expect(gate.allow("other")).toBe(true);
+  });
+
+  test("an address's visitors together meet its own gate", () => {
+    const c = clock();
+    const gate = new ChatFloodGate(c.now, {
+      perVisitor: { ratePerSecond: 5, burst: 10 },
+      perAddress: { ratePerSecond: 1, burst: 3 },
+    });
+    expect(gate.allow("a", "one-address")).toBe(true);
+    expect(gate.allow("c", "one-address")).toBe(true);
+    expect(gate.allow("a", "one-address")).toBe(true);
+    expect(gate.allow("c", "one-address")).toBe(false);
+    expect(gate.allow("b", "elsewhere")).toBe(true);
+  });
+
+  test("100,000 distinct visitors leave no buckets once their window has passed", () => {
+    const c = clock();
+    const gate = new ChatFloodGate(c.now);
+    for (let i = 0; i < 100_000; i++) gate.allow(`visitor-${i}`, `address-${i % 5000}`);
+    expect(gate.size).toBe(105_000);
+    // Twice the time a bucket takes to refill: every one of them is full again, so gone.
+    c.advance(5000);
+    gate.prune();
+    expect(gate.size).toBe(0);
+  });
+
+  test("a dropped bucket is full again: forgetting it gives nobody more than the burst", () => {
+    const c = clock();
+    const gate = new FloodGate({ ratePerSecond: 5, burst: 10 }, c.now);
+    for (let i = 0; i < 10; i++) gate.allow("k");
+    expect(gate.allow("k")).toBe(false);
+    c.advance(10_000);
+    expect(Array.from({ length: 11 }, () => gate.allow("k")).filter(Boolean)).toHaveLength(10);
+  });
+});
+
+describe("typing windows", () => {
+  test("100,000 visitors who typed once hold no window after it ended", async () => {
+    const c = clock();
+    const told: string[] = [];
+    const windows = new TypingWindows(c.now, (id) => {
+      told.push(id);
+    });
+    for (let i = 0; i < 100_000; i++) await windows.note(`visitor-${i}`, true);
+    expect(told).toHaveLength(100_000);
+    expect(windows.size).toBe(100_000);
+    c.advance(5000);
+    expect(windows.size).toBe(0);
+    windows.close();
+  });
+});
+
+describe("repeat memory", () => {
+  const sender = (n: number) => ({ visitorId: `visitor-${n}`, ipKey: `address-${n}` });
+  const text = "buy cheap pills at my shop today";
+
+  test(`the same text to ${REPEATS_PER_HOUR} chats passes, to a fourth is refused; the same chat again is no new place`, () => {
+    const c = clock();
+    const memory = new RepeatMemory(c.now);
+    for (const chat of ["c1", "c2", "c3", "c3"]) expect(memory.note(sender(1), text, chat)).toBe(0);
+    expect(memory.note(sender(1), text, "c4")).toBeGreaterThan(0);
+    // Punctuation, case and spaces do not make it new.
+    expect(memory.note(sender(1), "BUY cheap pills, at my shop TODAY!!", "c5")).toBeGreaterThan(0);
+    c.advance(HOUR);
+    expect(memory.note(sender(1), text, "c6")).toBe(0);
+  });
+
+  test("a new cookie on the same address counts with the old one", () => {
+    const memory = new RepeatMemory(clock().now);
+    for (const [n, chat] of [
+      [1, "c1"],
+      [2, "c2"],
+      [3, "c3"],
+    ] as const) {
+      expect(memory.note({ visitorId: `cookie-${n}`, ipKey: "shared" }, text, chat)).toBe(0);
+    }
+    expect(memory.note({ visitorId: "cookie-4", ipKey: "shared" }, text, "c4")).toBeGreaterThan(0);
+  });
+
+  test(`refused ${SPAM_REFUSALS_TO_MUTE} times within the hour is the refusal that mutes`, () => {
+    const memory = new RepeatMemory(clock().now);
+    const mutes = Array.from({ length: 4 }, () => memory.refused("v"));
+    expect(mutes.indexOf(true)).toBe(SPAM_REFUSALS_TO_MUTE - 1);
+    expect(mutes.filter(Boolean)).toHaveLength(1);
+  });
+
+  test(`a sender is remembered for at most ${TEXTS_PER_SENDER} texts, and nobody past two hours`, () => {
+    const c = clock();
+    const memory = new RepeatMemory(c.now);
+    // One spammer cycling through many texts keeps only the last few.
+    for (let i = 0; i < 1000; i++) memory.note(sender(1), `advert number ${i} for you`, `c${i}`);
+    for (let i = 0; i < 20_000; i++) memory.note(sender(i + 2), `hello there ${i} friend`, "c");
+    expect(memory.size).toBe(2 * 20_001);
+    c.advance(2 * HOUR);
+    memory.prune();
+    expect(memory.size).toBe(0);
+  });
+
+  test("short greetings are never remembered", () => {
+    const memory = new RepeatMemory(clock().now);
+    for (let i = 0; i < 10; i++) expect(memory.note(sender(1), "hi!", `c${i}`)).toBe(0);
+    expect(memory.size).toBe(0);
+  });
+});
