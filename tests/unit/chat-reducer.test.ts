@@ -142,7 +142,7 @@ describe("chatReducer: messages", () => {
     expect(texts(state)).toEqual(["m1", "m2"]);
   });
 
-  test("a message id seen before is ignored (spec 5), whichever copy comes first", () => {
+  test("a message id seen before is ignored, whichever copy comes first", () => {
     const mine = message("m1", "me");
     const state = run(
       [

@@ -11,7 +11,7 @@ import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
 import "./discover.css";
 
-/** Searching lasts at least this long, while the ocean is asked (spec 9: discover timings)… */
+/** Searching lasts at least this long, while the ocean is asked… */
 const SEARCH_MS = 2000;
 /** …a bottle found rises for this long… */
 const RISE_MS = 2000;

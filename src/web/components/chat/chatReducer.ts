@@ -129,7 +129,8 @@ function close(state: ChatState, text: SystemText, at: number): ChatState {
 
 function add(state: ChatState, chatId: string | null, message: ChatMessage): ChatState {
   if (chatId !== null && chatId !== state.chatId) return state;
-  // The same message twice (the call's answer and the stream's copy share an id; spec 5).
+  // A message is shown once, though it comes twice: the call's answer and the stream's copy
+  // share its id.
   if (state.entries.some((e) => e.kind === "message" && e.message.id === message.id)) return state;
   return {
     ...state,

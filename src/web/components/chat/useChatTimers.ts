@@ -24,7 +24,7 @@ function useAfter(
 }
 
 /**
- * What the chat's state sets going with time (spec 9): the match overlay for 3 s, the partner's
+ * What the chat's state sets going with time: the match overlay for 3 s, the partner's
  * typing indicator for at most 6 s; and the "Chat ended" toast when the partner leaves. An
  * ended chat stays on screen (its messages can still be reported) until the visitor moves on.
  */

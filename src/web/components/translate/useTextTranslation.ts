@@ -42,9 +42,9 @@ function routesFor(
 
 /**
  * One text's translation (a bottle, a partner's message): which languages are offered and by
- * whom, the translation shown, and a toast saying how it went (spec 5). `serverTargets` asks
- * the server what it can translate this text into, `viaServer` asks it to; `locked` is true
- * while another text's translation runs (one at a time, spec 5).
+ * whom, the translation shown, and a toast saying how it went. `serverTargets` asks the server
+ * what it can translate this text into, `viaServer` asks it to; `locked` is true while another
+ * text's translation runs: a page translates one text at a time.
  */
 export function useTextTranslation(
   text: string,
