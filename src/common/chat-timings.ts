@@ -11,3 +11,9 @@ export const CHAT_TIMINGS = {
   /** ...when both have waited this long with nobody else to meet. */
   meetAgainAfterMs: 20_000,
 } as const;
+
+/**
+ * The close code a stopping instance closes its sockets with (WebSocket's "Service Restart"):
+ * the web reconnects at once, to another instance when there is one.
+ */
+export const SERVER_RESTARTING = 1012;

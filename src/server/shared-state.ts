@@ -16,6 +16,8 @@ export interface SharedState {
   broker: ChatBroker;
   /** Several instances share this state (on Redis): a stopping one hands its chats over. */
   shared: boolean;
+  /** Times a PING to Redis, in seconds (only when the state is on Redis). */
+  ping?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,11 @@ export async function openSharedState(
     bans: new RedisChatBans(db, redis, prefix, now),
     broker,
     shared: true,
+    async ping() {
+      const started = performance.now();
+      await redis.ping();
+      return (performance.now() - started) / 1000;
+    },
     async close() {
       await broker.close();
       await Promise.all([redis.quit(), subscriber.quit()]).catch(() => {});

@@ -123,6 +123,22 @@ describe("repeat memory", () => {
     expect(memory.note(sender(1), text, "c6")).toBe(0);
   });
 
+  test("one changed character, a zero-width space or a look-alike does not make a new text", () => {
+    const memory = new RepeatMemory(clock().now);
+    const forms = [
+      "join my channel for free crypto tips",
+      "join my channel for free crypto tipz",
+      "join my\u200B channel for free crypto tips",
+      "jоin my channel for free crypto tips", // a Cyrillic о
+    ];
+    for (const [i, text] of forms.slice(0, 3).entries()) {
+      expect(memory.note(sender(1), text, `c${i}`)).toBe(0);
+    }
+    expect(memory.note(sender(1), forms[3] ?? "", "c3")).toBeGreaterThan(0);
+    // A different sentence is a different text.
+    expect(memory.note(sender(1), "the sea was calm and blue this morning", "c4")).toBe(0);
+  });
+
   test("a new cookie on the same address counts with the old one", () => {
     const memory = new RepeatMemory(clock().now);
     for (const [n, chat] of [
