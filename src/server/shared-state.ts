@@ -16,6 +16,8 @@ export interface SharedState {
   broker: ChatBroker;
   /** Several instances share this state (on Redis): a stopping one hands its chats over. */
   shared: boolean;
+  /** Times a PING to Redis, in seconds (only when the state is on Redis). */
+  ping?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function openSharedState(
       limiter: new MemoryRateLimiter(clock),
       bans,
       broker: new InMemoryChatBroker({
-        now,
+        time: clock,
         isBanned: (visitorId, ipKey) => bans.isBanned(visitorId, ipKey),
         ...chat,
       }),
@@ -52,12 +54,17 @@ export async function openSharedState(
   // A subscribed connection takes no other commands; ioredis subscribes it again after a drop.
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([redis.connect(), subscriber.connect()]);
-  const broker = new RedisChatBroker({ redis, subscriber, prefix, now, ...chat });
+  const broker = new RedisChatBroker({ redis, subscriber, prefix, time: clock, ...chat });
   return {
     limiter: new RedisRateLimiter(redis, prefix, clock),
     bans: new RedisChatBans(db, redis, prefix, now),
     broker,
     shared: true,
+    async ping() {
+      const started = performance.now();
+      await redis.ping();
+      return (performance.now() - started) / 1000;
+    },
     async close() {
       await broker.close();
       await Promise.all([redis.quit(), subscriber.quit()]).catch(() => {});

@@ -28,11 +28,11 @@ export const moderation: Translation["moderation"] = {
     dismiss: "駁回",
   },
   done: {
-    hide: "已隱藏 {subject}",
-    unhide: "{subject} 已放回大海",
-    ban: "已禁止 {subject} 聊天",
-    unban: "已解除 {subject} 的禁止",
-    dismiss: "已駁回 {subject} 的檢舉",
+    hide: "已隱藏{subject}",
+    unhide: "{subject}已放回大海",
+    ban: "已禁止{subject}使用聊天",
+    unban: "已解除{subject}的聊天禁令",
+    dismiss: "已駁回{subject}的檢舉",
   },
   failedTitle: "操作沒有成功",
   switches: {
@@ -61,6 +61,7 @@ export const moderation: Translation["moderation"] = {
     what: "動作",
     subject: "對象",
     undo: "復原",
+    commandLine: "命令列",
     names: {
       hide: "隱藏",
       unhide: "放回大海",
@@ -69,6 +70,8 @@ export const moderation: Translation["moderation"] = {
       dismiss: "駁回",
       switchOn: "開啟",
       switchOff: "停用",
+      operatorAdd: "設為管理員",
+      operatorRemove: "取消管理員",
     },
     details: {
       closed: "關閉了 {count} 則檢舉",

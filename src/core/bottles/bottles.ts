@@ -119,7 +119,7 @@ export async function throwBottle(
   const surfacesAt = availableAt(now, input.driftHours);
   if (surfacesAt >= expiresAt)
     throw new FieldError({ field: "driftHours", kind: "drift_past_expiry" });
-  if (hasContactDetails(input.message)) {
+  if (hasContactDetails(input.message, writer.country.code ?? undefined)) {
     throw new DomainError("CONTENT_HAS_CONTACT", "bottles carry words, not contact details");
   }
 

@@ -1,23 +1,30 @@
 import { Undo2 } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { COMMAND_LINE } from "../../../common/moderation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { moderationTime } from "./moderation-time.ts";
+import { subjectName } from "./subject-name.ts";
 import type { Moderation, ModerationAction, Verb } from "./useModeration.ts";
 
 /** What undoes an action, when it is the latest one on its subject. */
 const undoOf: Partial<Record<string, Verb>> = { hide: "unhide", ban: "unban" };
 
 /**
- * What came of an action, in the operator's language: reports closed, a ban's end, a lift that
- * found no ban. A detail the page cannot read is shown as recorded.
+ * What came of an action, in the operator's language, from the facts recorded with it: reports
+ * closed, a ban's end, a lift that found no ban.
  */
 function ActionDetail({ action }: { action: ModerationAction }) {
   const { LL, locale } = useI18n();
   const t = LL.moderation.actions.details;
-  const { facts } = action;
-  let text = action.detail;
-  if (facts && "closed" in facts) text = t.closed({ count: facts.closed });
-  else if (facts && "until" in facts) text = t.until({ when: moderationTime(facts.until, locale) });
-  else if (facts && "lifted" in facts) text = facts.lifted === 0 ? t.noBan() : "";
+  const { details } = action;
+  let text = "";
+  if (details && "closed" in details && (details.closed > 0 || action.action === "dismiss")) {
+    text = t.closed({ count: details.closed });
+  } else if (details && "until" in details) {
+    text = t.until({ when: moderationTime(details.until, locale) });
+  } else if (details && "lifted" in details && details.lifted.length === 0) {
+    text = t.noBan();
+  }
   return text ? <span className="mod-table__detail">{text}</span> : null;
 }
 
@@ -39,6 +46,16 @@ export function RecentActions({
   const t = LL.moderation.actions;
   const seen = new Set<string>();
   const names: Record<string, () => string> = t.names;
+  const rows = useRef(new Map<number, HTMLTableRowElement>());
+  const { focusAction, focusDone } = moderation;
+  // The row of the action just done takes the focus once the list has it.
+  useEffect(() => {
+    if (!focusAction) return;
+    const done = actions.find((a) => a.subject === focusAction.subject && a.id > focusAction.after);
+    if (!done) return;
+    rows.current.get(done.id)?.focus();
+    focusDone();
+  }, [actions, focusAction, focusDone]);
   return (
     <section className="mod-section" aria-labelledby="mod-actions">
       <h2 id="mod-actions" className="mod-section__title">
@@ -70,12 +87,23 @@ export function RecentActions({
                 seen.add(action.subject);
                 const undo = latest ? undoOf[action.action] : undefined;
                 return (
-                  <tr key={action.id}>
+                  <tr
+                    key={action.id}
+                    tabIndex={-1}
+                    ref={(row) => {
+                      if (row) rows.current.set(action.id, row);
+                      else rows.current.delete(action.id);
+                    }}
+                  >
                     <td>{moderationTime(action.created_at, locale)}</td>
-                    <td>{action.operator}</td>
+                    <td>
+                      {action.operator === COMMAND_LINE
+                        ? LL.moderation.actions.commandLine()
+                        : action.operator}
+                    </td>
                     <td>{names[nameKey(action.action)]?.() ?? action.action}</td>
                     <td>
-                      <code>{action.subject}</code>
+                      {subjectName(LL, action.subject)}
                       <ActionDetail action={action} />
                     </td>
                     <td>
