@@ -2,6 +2,7 @@ import type Redis from "ioredis";
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
 import { RedisScript } from "../redis-script.ts";
+import type { VisitorKeys } from "../requester.ts";
 
 /** A ban on a visitor also covers the address hashes they were seen with this long before. */
 export const SIGHTING_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -76,7 +77,7 @@ export type AutomaticGround = "escalate" | "hold";
 export async function banAutomatically(
   db: DB,
   bans: ChatBans,
-  offender: { visitorId: string; ipKey: string },
+  offender: VisitorKeys,
   ground: AutomaticGround,
   now: number,
 ): Promise<BanResult | undefined> {
@@ -103,7 +104,7 @@ export async function banAutomatically(
 export async function confirmBan(
   db: DB,
   bans: ChatBans,
-  offender: { visitorId: string; ipKey: string },
+  offender: VisitorKeys,
   openSince: number,
   now: number,
 ): Promise<BanResult> {

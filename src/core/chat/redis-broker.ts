@@ -11,6 +11,7 @@ import type { AppErrorCode } from "../../common/errors.ts";
 import { systemTime } from "../clock.ts";
 import { DomainError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
+import type { VisitorKeys } from "../requester.ts";
 import type { KeyBan } from "./bans.ts";
 import type {
   BrokerCounts,
@@ -321,11 +322,7 @@ export class RedisChatBroker implements ChatBroker {
     return (await this.#json<ChatVisitor>("block", visitorId, until)) ?? undefined;
   }
 
-  async rememberBlock(
-    blocker: string,
-    blocked: { visitorId: string; ipKey: string },
-    until: number,
-  ): Promise<void> {
+  async rememberBlock(blocker: string, blocked: VisitorKeys, until: number): Promise<void> {
     await this.#run("rememberBlock", blocker, blocked.visitorId, blocked.ipKey, until);
   }
 

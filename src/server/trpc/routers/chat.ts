@@ -64,7 +64,7 @@ export const chatRouter = router({
   events: chatProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
-    await refuseBanned(ctx.chat.bans, ctx, ctx.now());
+    await refuseBanned(ctx.chat.bans, ctx.requester, ctx.now());
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
     const replaced = new AbortController();
@@ -72,19 +72,19 @@ export const chatRouter = router({
     const ended = signal ? AbortSignal.any([signal, replaced.signal]) : replaced.signal;
     return trackedEvents(
       { broker: ctx.chat.broker, features: ctx.features },
-      ctx.visitorId,
+      ctx.requester.visitorId,
       input?.lastEventId,
       ended,
     );
   }),
 
   me: publicProcedure.query(async ({ ctx }) => {
-    const { code, name } = ctx.country();
+    const { code, name } = ctx.requester.country();
     return {
       countryCode: code,
       country: name,
-      bannedUntil: await ctx.chat.bans.until(ctx.visitorId, ctx.ipKey),
-      age: await ageStanding(ctx.db, ctx.visitorId, "chat", ctx.now()),
+      bannedUntil: await ctx.chat.bans.until(ctx.requester.visitorId, ctx.requester.ipKey),
+      age: await ageStanding(ctx.db, ctx.requester.visitorId, "chat", ctx.now()),
     };
   }),
 
@@ -95,40 +95,45 @@ export const chatRouter = router({
   confirmAge: publicProcedure
     .input(z.object({ adult: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.limiter.take(ageAnswerSlots(ctx));
+      await ctx.limiter.take(ageAnswerSlots(ctx.requester));
       return {
-        age: await answerChatAge(ctx.db, ctx.chat.broker, ctx.visitorId, input.adult, ctx.now()),
+        age: await answerChatAge(
+          ctx.db,
+          ctx.chat.broker,
+          ctx.requester.visitorId,
+          input.adult,
+          ctx.now(),
+        ),
       };
     }),
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
   start: chatProcedure.mutation(({ ctx }) => {
-    return startChat(
-      ctx.db,
-      { ...ctx.chat, limiter: ctx.limiter },
-      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
-      ctx.now(),
-    );
+    return startChat(ctx.db, { ...ctx.chat, limiter: ctx.limiter }, ctx.requester, ctx.now());
   }),
 
   send: chatProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
     return sendChatMessage(
       ctx.db,
       { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
-      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, countryCode: ctx.country().code },
+      {
+        visitorId: ctx.requester.visitorId,
+        ipKey: ctx.requester.ipKey,
+        countryCode: ctx.requester.country().code,
+      },
       input.content,
       ctx.now(),
     );
   }),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
-    await ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
+    await ctx.chat.broker.typing(ctx.requester.visitorId, input.isTyping);
     return { ok: true as const };
   }),
 
   end: publicProcedure.mutation(async ({ ctx }) => {
-    await ctx.chat.broker.end(ctx.visitorId);
+    await ctx.chat.broker.end(ctx.requester.visitorId);
     return { ok: true as const };
   }),
 
@@ -137,7 +142,13 @@ export const chatRouter = router({
    * named by one of their messages.
    */
   block: publicProcedure.input(blockInput).mutation(async ({ ctx, input }) => {
-    await blockPartner(ctx.db, ctx.chat.broker, ctx.visitorId, ctx.now(), input?.messageId);
+    await blockPartner(
+      ctx.db,
+      ctx.chat.broker,
+      ctx.requester.visitorId,
+      ctx.now(),
+      input?.messageId,
+    );
     return { ok: true as const };
   }),
 
@@ -146,7 +157,7 @@ export const chatRouter = router({
     const { outcome } = await reportChatMessage(
       ctx.db,
       { ...ctx.chat, moderator: ctx.moderator, limiter: ctx.limiter },
-      ctx,
+      ctx.requester,
       input,
       ctx.now(),
     );
@@ -157,7 +168,10 @@ export const chatRouter = router({
   translateTargets: publicProcedure
     .input(z.object({ messageId: z.string().min(1).max(64) }))
     .query(async ({ ctx, input }) => {
-      const message = await ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
+      const message = await ctx.chat.broker.partnerMessage(
+        ctx.requester.visitorId,
+        input.messageId,
+      );
       if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
       return { targets: await availableTargets(ctx.translator, message.content) };
     }),
@@ -165,12 +179,15 @@ export const chatRouter = router({
   translate: publicProcedure
     .input(z.object({ messageId: z.string().min(1).max(64), target: z.enum(targetLanguages) }))
     .mutation(async ({ ctx, input }) => {
-      const message = await ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
+      const message = await ctx.chat.broker.partnerMessage(
+        ctx.requester.visitorId,
+        input.messageId,
+      );
       if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
       return translateForVisitor(
         ctx.chatTranslations,
         ctx,
-        ctx,
+        ctx.requester,
         message.content,
         input.target,
         ctx.now(),
