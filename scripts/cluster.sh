@@ -85,18 +85,64 @@ start_cluster() {
   echo "CLUSTER_REDIS_URL=redis://127.0.0.1:$redis_port"
 }
 
-# stop_cluster DIR: stops what start_cluster started there (by its process ids) and removes DIR.
+# start_redis_cluster DIR [PRIMARIES]: a Redis Cluster of PRIMARIES (3) throwaway redis-server
+# processes (cluster-enabled, no replicas, no persistence) joined with `redis-cli --cluster create`,
+# each in DIR/rc-N; prints CLUSTER_REDIS_CLUSTER_URL=redis://host:port,redis://host:port,...
+start_redis_cluster() {
+  local dir="$1" count="${2:-3}" port i nodes=() urls=()
+  for i in $(seq 1 "$count"); do
+    port="$(free_port)" || return 1
+    mkdir -p "$dir/rc-$i"
+    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+      --cluster-enabled yes --cluster-config-file "$dir/rc-$i/nodes.conf" --cluster-node-timeout 2000 \
+      --daemonize yes --pidfile "$dir/rc-$i/redis.pid" --logfile "$dir/rc-$i/redis.log" --dir "$dir/rc-$i" ||
+      { cat "$dir/rc-$i/redis.log" >&2; return 1; }
+    nodes+=("127.0.0.1:$port")
+    urls+=("redis://127.0.0.1:$port")
+  done
+  for node in "${nodes[@]}"; do
+    for _ in $(seq 1 50); do
+      redis-cli -h "${node%:*}" -p "${node#*:}" ping >/dev/null 2>&1 && break
+      sleep 0.1
+    done
+  done
+  redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$dir/rc-create.log" 2>&1 ||
+    { cat "$dir/rc-create.log" >&2; return 1; }
+  # Every node must agree that all slots are served before clients use it.
+  for _ in $(seq 1 100); do
+    local ok=1
+    for node in "${nodes[@]}"; do
+      redis-cli -h "${node%:*}" -p "${node#*:}" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || ok=0
+    done
+    [ "$ok" = 1 ] && break
+    sleep 0.1
+  done
+  local joined
+  joined="$(IFS=,; echo "${urls[*]}")"
+  echo "CLUSTER_REDIS_CLUSTER_URL=$joined"
+}
+
+# Stops a redis-server by the process id in its pid file, waiting until it has exited.
+stop_redis_pid() {
+  local file="$1" pid
+  [ -s "$file" ] || return 0
+  pid="$(cat "$file")"
+  kill "$pid" 2>/dev/null
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+}
+
+# stop_cluster DIR: stops what start_cluster and start_redis_cluster started there (by their
+# process ids) and removes DIR.
 stop_cluster() {
-  local dir="$1" bin pid
+  local dir="$1" bin file
   [ -d "$dir" ] || return 0
   bin="$(pg_bin_dir)"
   if [ -n "$bin" ] && [ -f "$dir/pg/postmaster.pid" ]; then
     as_pg_owner "$bin/pg_ctl" -D "$dir/pg" -m immediate -w stop >/dev/null 2>&1
   fi
-  if [ -s "$dir/redis.pid" ]; then
-    pid="$(cat "$dir/redis.pid")"
-    kill "$pid" 2>/dev/null
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  fi
+  stop_redis_pid "$dir/redis.pid"
+  for file in "$dir"/rc-*/redis.pid; do
+    [ -e "$file" ] && stop_redis_pid "$file"
+  done
   rm -rf "$dir"
 }

@@ -1,28 +1,35 @@
 import { afterAll } from "bun:test";
 import { randomBytes } from "node:crypto";
-import Redis from "ioredis";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
 import { brokerContract } from "../helpers/broker-contract.ts";
+import { redisConnections } from "../helpers/redis.ts";
+import { VirtualTime } from "../helpers/virtual-time.ts";
 
-// Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis and names it here.
-const url = process.env.TEST_REDIS_URL;
-if (!url) throw new Error("TEST_REDIS_URL is not set: run these with CLUSTER=1 ./scripts/test");
-const connections: Redis[] = [];
-afterAll(() => {
-  for (const c of connections) c.disconnect();
-});
+// Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis (and a Redis Cluster) and
+// names it in TEST_REDIS_URL.
+const connections = redisConnections();
+afterAll(() => connections.close());
 
-brokerContract("on Redis", async (options) => {
-  const redis = new Redis(url);
-  const subscriber = new Redis(url);
-  connections.push(redis, subscriber);
-  return new RedisChatBroker({
+brokerContract(`on ${connections.label}`, async (options) => {
+  const { redis, bus } = await connections.open();
+  const time = new VirtualTime();
+  const broker = new RedisChatBroker({
     ...options,
     redis,
-    subscriber,
+    subscriptions: bus,
     // A fresh namespace per test: its own pool, streams and chats.
     prefix: `test:${randomBytes(6).toString("hex")}:`,
-    aliveTtlMs: 600,
+    time,
     sweepEveryMs: 100,
+    onError: (what, error) => console.error(what, error),
   });
+  await broker.connect();
+  return {
+    broker,
+    now: time.now,
+    async advance(ms) {
+      time.advance(ms);
+      await broker.settled();
+    },
+  };
 });
