@@ -34,3 +34,23 @@ export class RedisScript {
     }
   }
 }
+
+/**
+ * Redis cannot be reached right now, or is loading its data or moving slots: the same call may
+ * well succeed in a few seconds. (ioredis's own errors, and Redis's replies that say so.)
+ */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "MaxRetriesPerRequestError" || error.name === "ClusterAllFailedError") {
+    return true;
+  }
+  const message = error.message;
+  return (
+    message === "Connection is closed." ||
+    message.startsWith("Stream isn't writeable") ||
+    /^(LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY)\b/.test(message) ||
+    ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(
+      String((error as { code?: unknown }).code),
+    )
+  );
+}

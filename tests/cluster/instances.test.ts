@@ -3,17 +3,11 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
-import {
-  type ChatTester,
-  chatTester,
-  isType,
-  listening,
-  pairListening,
-  sleep,
-} from "../helpers/chat.ts";
+import { type ChatTester, chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
 import { bottleInput, bottleWriter, CookieJar, failure, trpcClient } from "../helpers/server.ts";
+import { waitUntil } from "./wait.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
@@ -133,7 +127,7 @@ describe("two instances, one site", () => {
           socket.onmessage = (event) => {
             const frame = JSON.parse(String(event.data)) as {
               id?: number;
-              result?: { data?: { data?: ChatEvent } };
+              result?: { data?: { data?: ChatEvent[] } };
             };
             if (frame.id === 3) {
               socket.send(
@@ -145,24 +139,26 @@ describe("two instances, one site", () => {
               );
               return;
             }
-            const e = frame.result?.data?.data;
-            const chat =
-              e?.type === "matched"
-                ? e.chatId
-                : e?.type === "status" && e.status.state === "chatting"
-                  ? e.status.chatId
-                  : undefined;
-            if (!chat) return;
-            if (matched.has(id) && matched.get(id) !== chat)
-              reject(new Error(`${id} matched twice`));
-            matched.set(id, chat);
-            clearTimeout(timer);
-            resolve();
+            // Events arrive in batches.
+            for (const e of frame.result?.data?.data ?? []) {
+              const chat =
+                e.type === "matched"
+                  ? e.chatId
+                  : e.type === "status" && e.status.state === "chatting"
+                    ? e.status.chatId
+                    : undefined;
+              if (!chat) continue;
+              if (matched.has(id) && matched.get(id) !== chat) {
+                reject(new Error(`${id} matched twice`));
+              }
+              matched.set(id, chat);
+              clearTimeout(timer);
+              resolve();
+            }
           };
         });
       }),
     );
-    await sleep(500);
     const byChat = new Map<string, number>();
     for (const chat of matched.values()) byChat.set(chat, (byChat.get(chat) ?? 0) + 1);
     expect(matched.size).toBe(n);
@@ -197,12 +193,15 @@ describe("two instances, one site", () => {
     await a.waitFor((e) => e.type === "message" && e.message.id === unsafe.id);
     await a.api.chat.report.mutate({ messageId: unsafe.id, reason: "harassment" });
     await b.waitFor(isType("banned"));
-    await sleep(1000);
     const again = trpcClient(two.url, {
       "X-Forwarded-For": nextAddress(),
       Cookie: `visitor=${b.visitorId}`,
     });
-    const refused = await failure(again.chat.start.mutate());
+    const refused = await waitUntil(
+      () => failure(again.chat.start.mutate()),
+      "the other instance refusing the banned visitor",
+      1000,
+    );
     expect(refused.data.appCode).toBe("CHAT_BANNED");
   });
 
@@ -216,15 +215,15 @@ describe("two instances, one site", () => {
     await sql.end();
     await op.moderation.setFeature.mutate({ feature: "publicBottles", enabled: false });
     const reader = trpcClient(two.url, { "X-Forwarded-For": nextAddress() });
-    const switchedAt = Date.now();
-    let resting = false;
-    while (!resting && Date.now() - switchedAt < 10_000) {
-      resting = await reader.bottles.publicList.query().then(
-        () => false,
-        async (e) => (await failure(Promise.reject(e))).data.appCode === "FEATURE_RESTING",
-      );
-      if (!resting) await sleep(200);
-    }
+    const resting = await waitUntil(
+      () =>
+        reader.bottles.publicList.query().then(
+          () => false,
+          async (e) => (await failure(Promise.reject(e))).data.appCode === "FEATURE_RESTING",
+        ),
+      "the switch read on the other instance",
+      10_000,
+    );
     expect(resting).toBe(true);
     await op.moderation.setFeature.mutate({ feature: "publicBottles", enabled: true });
   }, 20_000);
@@ -251,11 +250,14 @@ describe("two instances, one site", () => {
     await b.waitFor(isType("partner-left"), 20_000);
     expect(Date.now() - killedAt).toBeLessThan(20_000);
     // The one left waiting on the dead instance is gone from the pool too.
-    let after = await health(two);
-    for (let i = 0; i < 50 && after.waiting > 0; i++) {
-      await sleep(100);
-      after = await health(two);
-    }
+    const after = await waitUntil(
+      async () => {
+        const now = await health(two);
+        return now.waiting === 0 ? now : undefined;
+      },
+      "the pool without the dead instance's visitor",
+      5000,
+    );
     expect(after.waiting).toBe(0);
   }, 30_000);
 });

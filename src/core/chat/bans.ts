@@ -375,7 +375,7 @@ export class RedisChatBans implements ChatBans {
 
   constructor(
     private readonly db: DB,
-    private readonly redis: RedisClient,
+    redis: RedisClient,
     bus: Pick<RedisBus, "onMessage" | "subscribe">,
     keys: RedisKeys,
     private readonly now: () => number,

@@ -3,7 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { AppErrorCode } from "../../common/errors.ts";
-import { RateLimitedError } from "../../core/errors.ts";
+import { asDomainError, RateLimitedError } from "../../core/errors.ts";
 
 /** The web batches a page's queries; no page makes more than a few at once. */
 export const MAX_BATCH_SIZE = 10;
@@ -39,6 +39,9 @@ export async function handleTrpcHttp<TRouter extends AnyRouter>(
     maxBatchSize: MAX_BATCH_SIZE,
     onError: ({ error }) => options.onError?.(error),
     responseMeta({ errors }) {
+      // The database or Redis out of reach, even before a procedure ran (a session's lookup).
+      const away = errors.map((e) => asDomainError(e.cause)).find((e) => e?.code === "UNAVAILABLE");
+      if (away) return { status: 503, headers: { "Retry-After": String(away.retryAfterSeconds) } };
       const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
       if (!(limited instanceof RateLimitedError)) return {};
       return { headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
-import { DomainError } from "../../core/errors.ts";
+import { asDomainError } from "../../core/errors.ts";
 import type { Context } from "./context.ts";
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
@@ -19,6 +19,7 @@ const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   SPAM_REPEATED: "TOO_MANY_REQUESTS",
   FEATURE_RESTING: "SERVICE_UNAVAILABLE",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNAUTHORIZED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
@@ -44,10 +45,11 @@ export function errorData(error: TRPCError): AppErrorData {
   if (cause instanceof ZodError) {
     return { appCode: "INVALID_INPUT", issues: toFieldIssues(cause.issues) };
   }
-  if (cause instanceof DomainError) {
-    const data: AppErrorData = { appCode: cause.code };
-    if (cause.retryAfterSeconds !== undefined) data.retryAfter = cause.retryAfterSeconds;
-    if (cause.issues) data.issues = cause.issues;
+  const domain = asDomainError(cause);
+  if (domain) {
+    const data: AppErrorData = { appCode: domain.code };
+    if (domain.retryAfterSeconds !== undefined) data.retryAfter = domain.retryAfterSeconds;
+    if (domain.issues) data.issues = domain.issues;
     return data;
   }
   return { appCode: appCodeOf[error.code] ?? "INTERNAL" };
@@ -67,8 +69,8 @@ const t = initTRPC.context<Context>().create({
 /** Domain errors become tRPC errors with the matching HTTP status, keeping their cause. */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (result.ok || !(result.error.cause instanceof DomainError)) return result;
-  const cause = result.error.cause;
+  const cause = result.ok ? undefined : asDomainError(result.error.cause);
+  if (result.ok || !cause) return result;
   return {
     ...result,
     error: new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause }),
