@@ -58,6 +58,9 @@ export function connectRedis(
   return new Cluster(nodes, {
     lazyConnect: true,
     enableAutoPipelining: options.pipelined,
+    // ioredis groups auto-pipelined commands by their first argument, which for a script is its
+    // hash, not a key: scripts are sent as they come (each to the node of its keys).
+    autoPipeliningIgnoredCommands: ["evalsha", "eval"],
     clusterRetryStrategy: retryStrategy,
     // Sharded channels (each instance's life channel) are subscribed on the node of their slot.
     shardedSubscribers: options.subscriber,

@@ -160,6 +160,9 @@ class LocalVisitor {
   chain: Promise<unknown> = Promise.resolve();
 }
 
+/** Visitors one sweeping step takes at most (each a few commands: the step stays short). */
+const SWEEP_BATCH = 200;
+
 /** An event id outside any chat (names no place to resume from). */
 const OUTSIDE = "-";
 /** Typing: not kept; it takes the id of the event before it. */
@@ -1033,21 +1036,30 @@ export class RedisChatBroker implements ChatBroker {
       if (Number(held) !== 1) return;
       // Past bans and mutes are let go now and then, a page at a time.
       const cleaning = this.#sweeps++ % 10 === 0;
-      const answer = await this.#poolRun<{
-        dead: string[] | Record<string, never>;
-        chats: Ending[] | Record<string, never>;
-        cursors: [string, string];
-      }>("sweep", [this.#graceMs, 200, ...(cleaning ? this.#cursors : ["-", "-"])]);
-      if (cleaning) this.#cursors = answer.cursors;
-      const chats = Array.isArray(answer.chats) ? answer.chats : [];
-      await this.#finish(chats, (ending) => ({
-        leaver: "",
-        partner: JSON.stringify({ type: "partner-left", chatId: ending.chat }),
-      }));
-      for (const dead of Array.isArray(answer.dead) ? answer.dead : []) {
-        // An instance that sweeps is alive, whatever a clock moved by hand says.
-        if (dead === this.#instance) continue;
-        while (Number(await this.#poolRun<number>("orphan", [dead, 500], dead)) > 0);
+      // Each step is bounded; when many left at once (an instance died), steps follow at once.
+      for (let step = 0; step < 50; step++) {
+        const answer = await this.#poolRun<{
+          dead: string[] | Record<string, never>;
+          chats: Ending[] | Record<string, never>;
+          cursors: [string, string];
+          more: boolean;
+        }>("sweep", [
+          this.#graceMs,
+          SWEEP_BATCH,
+          ...(cleaning && step === 0 ? this.#cursors : ["-", "-"]),
+        ]);
+        if (cleaning && step === 0) this.#cursors = answer.cursors;
+        const chats = Array.isArray(answer.chats) ? answer.chats : [];
+        await this.#finish(chats, (ending) => ({
+          leaver: "",
+          partner: JSON.stringify({ type: "partner-left", chatId: ending.chat }),
+        }));
+        for (const dead of Array.isArray(answer.dead) ? answer.dead : []) {
+          // An instance that sweeps is alive, whatever a clock moved by hand says.
+          if (dead === this.#instance) continue;
+          while (Number(await this.#poolRun<number>("orphan", [dead, 500], dead)) > 0);
+        }
+        if (!answer.more) break;
       }
     } finally {
       this.#sweeping = false;

@@ -417,14 +417,15 @@ return cjson.encode({ chats = chats })
 `,
   /**
    * ARGV: grace ms, the most to take in one step, then cursors ('-' to skip) for letting past
-   * bans and mutes go. Answers the instances whose heartbeat stopped, and the chats of visitors
-   * gone past the grace period, to end on their slots.
+   * bans and mutes go. Answers the instances whose heartbeat stopped, the chats of visitors gone
+   * past the grace period, to end on their slots, and whether more are gone than one step took.
    */
   sweep: `
 local grace, batch = tonumber(ARGV[A + 1]), tonumber(ARGV[A + 2])
 local dead = redis.call('ZRANGEBYSCORE', HB, '-inf', now - hbTtl, 'LIMIT', 0, 10)
 local chats = {}
-for _, v in ipairs(redis.call('ZRANGEBYSCORE', GONE, '-inf', now - grace, 'LIMIT', 0, batch)) do
+local gone = redis.call('ZRANGEBYSCORE', GONE, '-inf', now - grace, 'LIMIT', 0, batch)
+for _, v in ipairs(gone) do
   local s = redis.call('HMGET', VIS, f(v, 'inst'), f(v, 'ip'))
   if not s[1] or s[1] == '' then
     local chat = leave(v, false)
@@ -453,7 +454,7 @@ for i, hash in ipairs({ BANS, MUTES }) do
     cursors[i] = '-'
   end
 end
-return cjson.encode({ dead = dead, chats = chats, cursors = cursors })
+return cjson.encode({ dead = dead, chats = chats, cursors = cursors, more = #gone == batch })
 `,
   /**
    * KEYS' last is the instance's set. ARGV: a dead instance (or the caller, stopping), the most
