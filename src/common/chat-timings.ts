@@ -1,5 +1,5 @@
 // Apart from chat.ts so the first page load, which only needs these numbers, carries no zod.
-/** Spec 9 timings the chat screen follows. */
+/** How long the chat screen shows each passing state. */
 export const CHAT_TIMINGS = {
   matchOverlayMs: 3000,
   partnerLeftResetMs: 3000,

@@ -12,6 +12,7 @@ import type { BrokerOptions } from "../core/chat/broker.ts";
 import { ChatFloodGate } from "../core/chat/flood.ts";
 import { RepeatMemory } from "../core/chat/repeats.ts";
 import { purgeHandledReports } from "../core/chat/reports.ts";
+import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { purgeAgeAnswers } from "../core/safety/ages.ts";
@@ -34,7 +35,11 @@ export interface RunningApp {
 }
 
 export interface AppOptions {
-  now?: () => number;
+  /**
+   * The clock and timers of everything that waits (the system's): limits, sweeps, caches, the
+   * periodic reads of bans and off switches. Tests pass a virtual clock and move it.
+   */
+  clock?: Time;
   /** Chat timings and the flood gate's rules, changed in tests. */
   chat?: Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs"> & {
     flood?: ConstructorParameters<typeof ChatFloodGate>[1];
@@ -47,9 +52,10 @@ export interface AppOptions {
 
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemTime;
+  const now = clock.now;
   assertServable(config);
-  const errors = createErrorLog();
+  const errors = createErrorLog({ scheduler: clock });
   const database = openDatabase(config.database);
   const { db } = database;
   try {
@@ -63,7 +69,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }
   const assets = await loadWebAssets();
   const { flood, ...chatTimings } = options.chat ?? {};
-  const shared = await openSharedState(config, db, now, chatTimings);
+  const shared = await openSharedState(config, db, clock, chatTimings);
   const { bans } = shared;
   // Blocks last 30 days; a broker in memory starts without them.
   await restoreBlocks(db, shared.broker, now());
@@ -77,10 +83,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       ...config.moderation,
       onFallback: (error) => errors.fault("moderation API failed; local lists decided", error),
     }),
-    translator: createTranslator(config.translation),
-    chatTranslations: new ChatTranslations(now),
+    translator: createTranslator(config.translation, clock),
+    chatTranslations: new ChatTranslations(clock),
     recentlyShown: new RecentlyShown(),
-    finds: new FindCounter(db, { onError: (error) => errors.fault("counting finds", error) }),
+    finds: new FindCounter(db, {
+      onError: (error) => errors.fault("counting finds", error),
+      scheduler: clock,
+    }),
     devices: new DeviceCookies(config.secret),
     chat: { broker: shared.broker, bans, flood: new ChatFloodGate(now, flood) },
     repeats: new RepeatMemory(now),
@@ -102,14 +111,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       return new Response("Internal Server Error", { status: 500 });
     },
   });
-  const pruning = setInterval(() => {
+  const pruning = clock.setInterval(() => {
     services.limiter.prune();
     services.chat.flood.prune();
     services.repeats.prune();
   }, 60_000);
   pruning.unref();
   // The operator's ban and unban commands write to the database from another process.
-  const banSync = setInterval(async () => {
+  const banSync = clock.setInterval(async () => {
     try {
       for (const { key, until } of await bans.refresh()) {
         await services.chat.broker.ban([{ key, until }]);
@@ -120,13 +129,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }, options.banSyncMs ?? 10_000);
   banSync.unref();
   // The operator's off switches, set on any instance, take effect here within this.
-  const featureSync = setInterval(() => {
+  const featureSync = clock.setInterval(() => {
     services.features.refresh().catch((error) => errors.fault("reading off switches", error));
   }, options.featureSyncMs ?? 5000);
   featureSync.unref();
   // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
   // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
-  const purging = setInterval(
+  const purging = clock.setInterval(
     () => {
       Promise.all([
         purgeExpiredSessions(db, now()),
@@ -151,13 +160,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
      * database (on SQLite, after folding the WAL into the file).
      */
     async stop() {
-      clearInterval(pruning);
-      clearInterval(purging);
-      clearInterval(banSync);
-      clearInterval(featureSync);
+      clock.clearInterval(pruning);
+      clock.clearInterval(purging);
+      clock.clearInterval(banSync);
+      clock.clearInterval(featureSync);
       // Alone, the site ends its chats; with others, its visitors reconnect to one of them.
       if (shared.shared) socket.reconnectAll();
       else await services.chat.broker.endAll();
+      // Real time, whatever the clock: these wait for the network, not for the site's rules.
       await Bun.sleep(50); // lets the last events reach the sockets
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);

@@ -1,4 +1,5 @@
 import type { TRPCError } from "@trpc/server";
+import { type Scheduler, systemTime } from "../core/clock.ts";
 import { DomainError } from "../core/errors.ts";
 
 /**
@@ -20,6 +21,8 @@ interface Options {
   windowMs?: number;
   /** Distinct faults told apart per window; past this, they share one line. */
   maxKinds?: number;
+  /** The timers the window runs on (the system's). */
+  scheduler?: Scheduler;
 }
 
 const oneLine = (text: string, max = 300) => {
@@ -39,8 +42,9 @@ export function createErrorLog(options: Options = {}): ErrorLog {
     }
     seen.clear();
   };
-  const timer = setInterval(flush, options.windowMs ?? 60_000);
-  timer.unref?.();
+  const scheduler = options.scheduler ?? systemTime;
+  const timer = scheduler.setInterval(flush, options.windowMs ?? 60_000);
+  timer.unref();
 
   const fault = (label: string, error: unknown) => {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -66,7 +70,7 @@ export function createErrorLog(options: Options = {}): ErrorLog {
     },
     flush,
     close() {
-      clearInterval(timer);
+      scheduler.clearInterval(timer);
       flush();
     },
   };

@@ -6,7 +6,7 @@ import type { BrokerOptions, ChatBroker } from "../core/chat/broker.ts";
 import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
 import { RedisChatBroker } from "../core/chat/redis-broker.ts";
 import { RedisKeys } from "../core/chat/redis-keys.ts";
-import { systemChatTime } from "../core/chat/time.ts";
+import type { Time } from "../core/clock.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter.ts";
 import { RedisRateLimiter } from "../core/limits/redis-rate-limiter.ts";
 import { RedisBus } from "../core/redis-bus.ts";
@@ -109,16 +109,17 @@ function watchOutages(clients: RedisClient[], write: (line: string) => void): vo
 export async function openSharedState(
   config: Config,
   db: DB,
-  now: () => number,
+  clock: Time,
   chat: ChatOptions = {},
 ): Promise<SharedState> {
+  const now = clock.now;
   if (!config.redis) {
     const bans = await StoredChatBans.load(db, now);
     return {
-      limiter: new MemoryRateLimiter(now),
+      limiter: new MemoryRateLimiter(clock),
       bans,
       broker: new InMemoryChatBroker({
-        now,
+        time: clock,
         isBanned: (visitorId, ipKey) => bans.isBanned(visitorId, ipKey),
         ...chat,
       }),
@@ -130,7 +131,7 @@ export async function openSharedState(
   const redis = connectRedis(config.redis, { pipelined: true, subscriber: false });
   // A subscribed connection takes no other commands; ioredis subscribes it again after a drop.
   const subscriber = connectRedis(config.redis, { pipelined: false, subscriber: true });
-  const errors = createErrorLog();
+  const errors = createErrorLog({ scheduler: clock });
   watchOutages([redis, subscriber], (line) => console.error(line));
   await Promise.all([redis.connect(), subscriber.connect()]);
   const bus = new RedisBus(subscriber);
@@ -140,7 +141,7 @@ export async function openSharedState(
     redis,
     subscriptions: bus,
     prefix,
-    time: { ...systemChatTime, now },
+    time: clock,
     ...chat,
     // Redis came back empty: the bans and blocks it held are written to it again.
     onRestored: async () => {
@@ -155,7 +156,7 @@ export async function openSharedState(
   await broker.connect();
   await bans.load();
   return {
-    limiter: new RedisRateLimiter(redis, prefix, now),
+    limiter: new RedisRateLimiter(redis, prefix, clock),
     bans,
     broker,
     shared: true,

@@ -2,9 +2,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { RedisChatBans } from "../../src/core/chat/bans.ts";
 import { RedisKeys } from "../../src/core/chat/redis-keys.ts";
+import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { openTestDatabase } from "../helpers/database.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { redisConnections } from "../helpers/redis.ts";
-import { waitUntil } from "./wait.ts";
 
 // The chat bans every instance shares, on the Redis of `CLUSTER=1 ./scripts/test`: two
 // instances (each with its own connections and its copy in memory) on one database.
@@ -30,12 +31,12 @@ async function instances() {
   return { db: database.db, keys, one, two, advance: (ms: number) => (now += ms), now: () => now };
 }
 
-describe(`chat bans on ${connections.label}`, () => {
+describe.skipIf(withoutClusterServers)(`chat bans on ${connections.label}`, () => {
   test("a ban made on one instance holds on the other at once, and a ban in force is never shortened", async () => {
     const { one, two, now } = await instances();
     const until = now() + 60_000;
     await one.bans.put([{ key: "visitor:v1", until }], now());
-    await waitUntil(
+    await eventually(
       async () => (await two.bans.until("v1", "elsewhere")) === until,
       "the ban on the other instance",
       1000,
@@ -57,9 +58,9 @@ describe(`chat bans on ${connections.label}`, () => {
   test("a ban by address covers every visitor from it; lifted on one instance, it is lifted on both", async () => {
     const { one, two, now } = await instances();
     await one.bans.put([{ key: "ip:shared", until: now() + 60_000 }], now());
-    await waitUntil(async () => (await two.bans.until("anyone", "shared")) !== null, "seen", 1000);
+    await eventually(async () => (await two.bans.until("anyone", "shared")) !== null, "seen", 1000);
     await two.bans.lift(["ip:shared"]);
-    await waitUntil(
+    await eventually(
       async () => (await one.bans.until("anyone", "shared")) === null,
       "lifted",
       1000,
@@ -75,7 +76,7 @@ describe(`chat bans on ${connections.label}`, () => {
       .execute();
     expect(await one.bans.refresh()).toEqual([{ key: "visitor:op", until }]);
     // The other instance heard of it already, so it is not new there.
-    await waitUntil(async () => (await two.bans.until("op", "x")) === until, "heard", 1000);
+    await eventually(async () => (await two.bans.until("op", "x")) === until, "heard", 1000);
     expect(await two.bans.refresh()).toEqual([]);
     // Redis restarted empty: the next read writes it again, where the chat's scripts look.
     await one.redis.del(keys.pool("bans"));

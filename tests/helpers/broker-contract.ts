@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe as describeSuite, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import type { BrokerOptions, ChatBroker } from "../../src/core/chat/broker.ts";
 import type { Numbered } from "../../src/core/chat/mailbox.ts";
@@ -95,8 +95,11 @@ const chatting = (e: ChatEvent) =>
  */
 export function brokerContract(
   name: string,
+  /** The broker's servers cannot be reached here: the suite is skipped. */
+  skip: boolean,
   make: (options: ContractOptions) => Promise<BrokerUnderTest>,
 ): void {
+  const describe = skip ? describeSuite.skip : describeSuite;
   const withBroker =
     (options: ContractOptions, body: (b: ChatBroker, t: BrokerUnderTest) => Promise<void>) =>
     async () => {

@@ -98,8 +98,6 @@ export function chatTester(
   return tester;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A test for events of one type, narrowing to it. */
 export const isType =
   <T extends ChatEvent["type"]>(type: T) =>

@@ -17,7 +17,8 @@ export async function startServerProcess(
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "tidings-proc-")),
 ): Promise<ServerProcess> {
-  const child = Bun.spawn(["bun", "src/server/main.ts"], {
+  // The Bun running the tests (the pinned one from .tools/ when bun is not on PATH).
+  const child = Bun.spawn([process.execPath, "src/server/main.ts"], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
     stdin: "ignore",
     stdout: "pipe",

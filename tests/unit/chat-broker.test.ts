@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, jest, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { Mailbox, type Numbered } from "../../src/core/chat/mailbox.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 
 // What only the in-memory broker does (its synchronous listeners, its mailbox, its ban check);
-// the rules both brokers keep are tests/helpers/broker-contract.ts. Its timers are the global
-// ones, faked here: time moves by hand.
-beforeAll(() => jest.useFakeTimers());
-afterAll(() => jest.useRealTimers());
-const pass = (ms: number) => jest.advanceTimersByTime(ms);
+// the rules both brokers keep are the contract (tests/helpers/broker-contract.ts).
 
 const v = (id: string, ipKey = `ip-${id}`) => ({
   visitorId: id,
@@ -16,8 +13,12 @@ const v = (id: string, ipKey = `ip-${id}`) => ({
   country: { countryCode: null, country: "Unknown" },
 });
 
+/** The virtual clock of the broker last made: tests move it instead of waiting. */
+let clock = new VirtualClock(0);
+
 function broker(options: ConstructorParameters<typeof InMemoryChatBroker>[0] = {}) {
-  return new InMemoryChatBroker({ resumeGraceMs: 60_000, ...options });
+  clock = new VirtualClock(0);
+  return new InMemoryChatBroker({ resumeGraceMs: 60_000, time: clock, ...options });
 }
 
 /** A visitor with an open stream who presses start: only they can be paired. */
@@ -61,7 +62,7 @@ describe("matchmaker", () => {
     const pair = [await join(b, "p"), await join(b, "q")];
     for (const { stop } of pair) stop();
     expect((await b.counts()).present).toBeGreaterThan(0);
-    pass(80);
+    clock.advance(80);
     expect(await b.counts()).toMatchObject({ waiting: 0, present: 0, chatting: 0 });
     await b.close();
   });
@@ -189,9 +190,9 @@ describe("chat streams", () => {
   test("with no stream left, the grace period runs out and the partner hears typing stop, then that they left", async () => {
     const { b, events, stop } = await chatting();
     stop.a();
-    pass(10);
+    clock.advance(10);
     expect((await b.status("a")).state).toBe("chatting");
-    pass(60);
+    clock.advance(60);
     expect(await b.status("b")).toEqual({ state: "idle" });
     expect(types(events.b).slice(-2)).toEqual(["typing", "partner-left"]);
     await b.close();
@@ -204,7 +205,7 @@ describe("chat streams", () => {
     await b.start(v("a"));
     await b.end("a");
     stop();
-    pass(40);
+    clock.advance(40);
     const lastId = seen[seen.length - 1]?.id;
     const later: Numbered[] = [];
     b.listen("a", lastId, (n) => later.push(n));
@@ -220,7 +221,7 @@ describe("chat streams", () => {
         throw new Error("socket gone");
       }),
     ).toThrow("socket gone");
-    pass(40);
+    clock.advance(40);
     expect(await b.status("w")).toEqual({ state: "idle" });
     await b.close();
   });

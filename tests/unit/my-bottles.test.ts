@@ -16,6 +16,7 @@ import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { answerAgeGate } from "../../src/core/safety/ages.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
 const NOW = Date.UTC(2026, 0, 15, 12);
@@ -35,7 +36,7 @@ beforeEach(async () => {
   database = await openTestDatabase();
   db = database.db;
   deps = {
-    limiter: new MemoryRateLimiter(() => NOW),
+    limiter: new MemoryRateLimiter(new VirtualClock(NOW)),
     moderator: new LocalModerator(),
     broker: new InMemoryChatBroker(),
     recentlyShown: new RecentlyShown(),
@@ -246,12 +247,20 @@ describe("the find counter", () => {
   test("writes a moment later, once per bottle and visitor, without waiting to be asked", async () => {
     const writer = visitor("writer");
     const { id } = await thrown(db, deps, writer, bottle("Counted soon"), NOW);
-    const counter = new FindCounter(db, { flushAfterMs: 20 });
+    const clock = new VirtualClock(NOW);
+    const counter = new FindCounter(db, { flushAfterMs: 20, scheduler: clock });
     const find = { bottleId: id, visitorId: "reader", countryCode: "US", foundAt: NOW };
     counter.note(find);
     counter.note({ ...find, countryCode: "JP", foundAt: NOW + 1 });
+    expect(counter.pending).toBe(1);
+    clock.advance(19);
+    await counter.settled();
     expect(await findsOf()).toEqual([]);
-    await Bun.sleep(80);
+    expect(counter.pending).toBe(1);
+    // The delay passes: the write starts by itself.
+    clock.advance(1);
+    expect(counter.pending).toBe(0);
+    await counter.settled();
     const [row] = await db.selectFrom("bottle_finds").selectAll().execute();
     expect(row).toEqual({ bottle_id: id, visitor_id: "reader", country_code: "US", found_at: NOW });
     // Noted again later (a discover after the write): still one row.
@@ -262,12 +271,19 @@ describe("the find counter", () => {
 
   test("holds at most maxPending before writing them at once", async () => {
     const { id } = await thrown(db, deps, visitor("writer"), bottle("Found a lot"), NOW);
-    const counter = new FindCounter(db, { flushAfterMs: 60_000, maxPending: 3 });
-    for (const name of ["a", "b", "c"]) {
+    const clock = new VirtualClock(NOW);
+    const counter = new FindCounter(db, { flushAfterMs: 60_000, maxPending: 3, scheduler: clock });
+    for (const name of ["a", "b"]) {
       counter.note({ bottleId: id, visitorId: name, countryCode: null, foundAt: NOW });
     }
-    await counter.flush(); // waits for the write the third note started
+    expect(counter.pending).toBe(2);
+    // The third starts the write at once, with no time passing.
+    counter.note({ bottleId: id, visitorId: "c", countryCode: null, foundAt: NOW });
+    expect(counter.pending).toBe(0);
+    await counter.settled();
     expect((await findsOf()).map((row) => row.visitor_id)).toEqual(["a", "b", "c"]);
+    // The write took the first note's timer with it.
+    expect(clock.pending).toBe(0);
   });
 
   test("a find of a bottle gone since does not keep the others from being counted", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { CHAT_LIMITS, type ChatMessage, type ChatStatus } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
+import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
 import type { KeyBan } from "./bans.ts";
 import type {
@@ -28,17 +29,18 @@ interface Presence {
   mailbox: Mailbox;
   chatId?: string;
   /** Set while the visitor has no open stream; leaving happens when it fires. */
-  graceTimer?: ReturnType<typeof setTimeout>;
+  graceTimer?: TimerHandle;
 }
 
 interface Waiting {
   visitor: ChatVisitor;
   since: number;
   /** Looks again once the wait allows meeting a recent partner. */
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: TimerHandle;
 }
 
 export class InMemoryChatBroker implements ChatBroker {
+  readonly #time: Time;
   readonly #now: () => number;
   readonly #isBanned: (visitorId: string, ipKey: string) => boolean;
   readonly #resumeGraceMs: number;
@@ -50,10 +52,7 @@ export class InMemoryChatBroker implements ChatBroker {
    * their grace period cannot resume from a number in the mailbox they had before. */
   #mailboxes = 0;
   readonly #messageIds = new RandomIds();
-  readonly #typing = new TypingWindows(
-    () => this.#now(),
-    (visitorId, isTyping) => this.#tellTyping(visitorId, isTyping),
-  );
+  readonly #typing: TypingWindows;
 
   /** Waiting visitors, longest-waiting first (a Map keeps insertion order). */
   readonly #pool = new Map<string, Waiting>();
@@ -65,17 +64,21 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #blocks = new Map<string, number>();
   /** "visitor:<id>" or "ip:<hash>" → until when their messages reach no one. */
   readonly #muted = new Map<string, number>();
-  readonly #sweeper: ReturnType<typeof setInterval>;
+  readonly #sweeper: TimerHandle;
 
   constructor(options: BrokerOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    this.#time = options.time ?? systemTime;
+    this.#now = () => this.#time.now();
+    this.#typing = new TypingWindows(this.#time, (visitorId, isTyping) =>
+      this.#tellTyping(visitorId, isTyping),
+    );
     this.#isBanned = options.isBanned ?? (() => false);
     this.#resumeGraceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#skipPartnerMs = options.skipPartnerMs ?? 10 * 60 * 1000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
-    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
-    this.#sweeper.unref?.();
+    this.#sweeper = this.#time.setInterval(() => this.#sweep(), 60_000);
+    this.#sweeper.unref();
   }
 
   /** A visitor's presence, made on first need; with no stream open it lasts the grace period. */
@@ -130,7 +133,7 @@ export class InMemoryChatBroker implements ChatBroker {
   ): () => void {
     const presence = this.#presenceOf(visitorId);
     if (presence.graceTimer) {
-      clearTimeout(presence.graceTimer);
+      this.#time.clearTimeout(presence.graceTimer);
       presence.graceTimer = undefined;
     }
     const { mailbox } = presence;
@@ -162,8 +165,8 @@ export class InMemoryChatBroker implements ChatBroker {
 
   /** With no stream open, the visitor gets a grace period to come back before they leave. */
   #startGrace(visitorId: string, presence: Presence): void {
-    if (presence.graceTimer) clearTimeout(presence.graceTimer);
-    presence.graceTimer = setTimeout(() => {
+    this.#time.clearTimeout(presence.graceTimer);
+    presence.graceTimer = this.#time.setTimeout(() => {
       presence.graceTimer = undefined;
       if (presence.mailbox.readers === 0) {
         this.#end(visitorId);
@@ -171,7 +174,7 @@ export class InMemoryChatBroker implements ChatBroker {
         this.#presence.delete(visitorId);
       }
     }, this.#resumeGraceMs);
-    presence.graceTimer.unref?.();
+    presence.graceTimer.unref();
   }
 
   #pairKey(a: string, b: string): string {
@@ -212,7 +215,7 @@ export class InMemoryChatBroker implements ChatBroker {
   #leavePool(visitorId: string): boolean {
     const waiting = this.#pool.get(visitorId);
     if (!waiting) return false;
-    if (waiting.timer) clearTimeout(waiting.timer);
+    this.#time.clearTimeout(waiting.timer);
     this.#pool.delete(visitorId);
     return true;
   }
@@ -241,14 +244,14 @@ export class InMemoryChatBroker implements ChatBroker {
     }
     if (again) return this.#pair(again.visitor, me.visitor);
     if (!me.timer && !waitedEnough(me)) {
-      me.timer = setTimeout(
+      me.timer = this.#time.setTimeout(
         () => {
           me.timer = undefined;
           if (this.#pool.get(visitorId) === me) this.#match(visitorId);
         },
         me.since + this.#meetAgainAfterMs - now,
       );
-      me.timer.unref?.();
+      me.timer.unref();
     }
     return undefined;
   }
@@ -472,11 +475,9 @@ export class InMemoryChatBroker implements ChatBroker {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#sweeper);
-    for (const presence of this.#presence.values()) {
-      if (presence.graceTimer) clearTimeout(presence.graceTimer);
-    }
+    this.#time.clearInterval(this.#sweeper);
+    for (const presence of this.#presence.values()) this.#time.clearTimeout(presence.graceTimer);
     this.#typing.close();
-    for (const waiting of this.#pool.values()) if (waiting.timer) clearTimeout(waiting.timer);
+    for (const waiting of this.#pool.values()) this.#time.clearTimeout(waiting.timer);
   }
 }

@@ -7,6 +7,7 @@ import {
   type ChatStatus,
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
+import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
 import { type RedisClient, RedisScript } from "../redis-script.ts";
 import type { KeyBan } from "./bans.ts";
@@ -29,7 +30,6 @@ import {
   type PoolScript,
   poolScriptSource,
 } from "./redis-pool-lua.ts";
-import { type ChatTime, systemChatTime, type TimerHandle } from "./time.ts";
 import { TypingWindows } from "./typing.ts";
 
 /** The subscriptions the broker needs, on a connection of its own (see RedisBus). */
@@ -44,14 +44,12 @@ export interface ChatSubscriptions {
   onReconnect(handler: () => void): void;
 }
 
-export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned" | "now"> {
+export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   /** Commands and scripts. */
   redis: RedisClient;
   subscriptions: ChatSubscriptions;
   /** Keys and channels start with this, so several sites (or tests) can share one Redis. */
   prefix?: string;
-  /** The clock and timers (heartbeats, sweeps, looking again at the pool, typing). */
-  time?: ChatTime;
   /** How often the instance tells Redis it lives; it counts as dead after three missed. */
   heartbeatMs?: number;
   /** How often one instance at a time looks for visitors gone past the grace period. */
@@ -214,7 +212,7 @@ export class RedisChatBroker implements ChatBroker {
   readonly #bus: ChatSubscriptions;
   readonly #keys: RedisKeys;
   readonly #instance = randomBytes(9).toString("base64url");
-  readonly #time: ChatTime;
+  readonly #time: Time;
   readonly #graceMs: number;
   readonly #meetAgainAfterMs: number;
   readonly #keepEndedMs: number;
@@ -249,7 +247,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#redis = options.redis;
     this.#bus = options.subscriptions;
     this.#keys = new RedisKeys(options.prefix ?? "tidings:");
-    this.#time = options.time ?? systemChatTime;
+    this.#time = options.time ?? systemTime;
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
@@ -277,10 +275,8 @@ export class RedisChatBroker implements ChatBroker {
     this.#beat = new RedisScript(this.#redis, BEAT);
     this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE);
     this.#leaseRelease = new RedisScript(this.#redis, LEASE_RELEASE);
-    this.#typing = new TypingWindows(
-      () => this.#time.now(),
-      (visitorId, isTyping) => this.#tellTyping(visitorId, isTyping),
-      this.#time,
+    this.#typing = new TypingWindows(this.#time, (visitorId, isTyping) =>
+      this.#tellTyping(visitorId, isTyping),
     );
 
     this.#bus.onMessage(this.#keys.visitorChannelPrefix, (channel, payload) =>

@@ -1,6 +1,6 @@
+import type { Time, TimerHandle } from "../clock.ts";
 import { ExpiringMap } from "../limits/expiring-map.ts";
 import { TYPING_EVENTS_PER_SECOND } from "./broker.ts";
-import { type ChatTime, systemChatTime, type TimerHandle } from "./time.ts";
 
 const WINDOW_MS = 1000 / TYPING_EVENTS_PER_SECOND;
 
@@ -21,14 +21,14 @@ export class TypingWindows {
   readonly #windows: ExpiringMap<string, Window>;
   /** Timers waiting to tell a held state, so closing stops them all. */
   readonly #timers = new Set<TimerHandle>();
+  readonly now: () => number;
 
   constructor(
-    private readonly now: () => number,
+    private readonly time: Time,
     private readonly tell: (visitorId: string, isTyping: boolean) => Promise<void> | void,
-    /** The timers that tell a held state (the system's unless a test moves its own). */
-    private readonly timers: Pick<ChatTime, "setTimeout" | "clearTimeout"> = systemChatTime,
   ) {
-    this.#windows = new ExpiringMap(4 * WINDOW_MS, now);
+    this.now = () => time.now();
+    this.#windows = new ExpiringMap(4 * WINDOW_MS, this.now);
   }
 
   async note(visitorId: string, isTyping: boolean): Promise<void> {
@@ -46,7 +46,7 @@ export class TypingWindows {
     window.held = isTyping;
     if (window.timer) return;
     const open = window;
-    const timer = this.timers.setTimeout(() => {
+    const timer = this.time.setTimeout(() => {
       this.#timers.delete(timer);
       open.timer = undefined;
       const held = open.held;
@@ -60,7 +60,7 @@ export class TypingWindows {
       this.#windows.set(visitorId, open);
       void Promise.resolve(this.tell(visitorId, held)).catch(() => {});
     }, open.endsAt - now);
-    timer.unref();
+    timer.unref?.();
     open.timer = timer;
     this.#timers.add(timer);
   }
@@ -74,14 +74,14 @@ export class TypingWindows {
   forget(visitorId: string): void {
     const window = this.#windows.get(visitorId);
     if (window?.timer) {
-      this.timers.clearTimeout(window.timer);
+      this.time.clearTimeout(window.timer);
       this.#timers.delete(window.timer);
     }
     this.#windows.delete(visitorId);
   }
 
   close(): void {
-    for (const timer of this.#timers) this.timers.clearTimeout(timer);
+    for (const timer of this.#timers) this.time.clearTimeout(timer);
     this.#timers.clear();
     this.#windows.clear();
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type Clock, systemTime } from "../clock.ts";
 import { RateLimitedError } from "../errors.ts";
 import { isCluster, type RedisClient, RedisScript } from "../redis-script.ts";
 import type { RateLimiter, Reservation, Slot } from "./rate-limiter.ts";
@@ -66,7 +67,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(
     redis: RedisClient,
     private readonly prefix = "tidings:",
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemTime,
   ) {
     this.#take = new RedisScript(redis, TAKE);
     this.#refund = new RedisScript(redis, REFUND);
@@ -77,7 +78,7 @@ export class RedisRateLimiter implements RateLimiter {
     const token = randomBytes(6).toString("base64url");
     const named = slots.map((slot) => ({ ...slot, key: `${this.prefix}limit:${slot.key}` }));
     const groups = this.#cluster ? named.map((slot) => [slot]) : [named];
-    const now = this.now();
+    const now = this.clock.now();
     const waits = await Promise.all(
       groups.map(async (group) =>
         Number(

@@ -4,6 +4,7 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { AppErrorCode } from "../../common/errors.ts";
 import { asDomainError, RateLimitedError } from "../../core/errors.ts";
+import { httpStatusOfError } from "./init.ts";
 
 /** The web batches a page's queries; no page makes more than a few at once. */
 export const MAX_BATCH_SIZE = 10;
@@ -38,13 +39,20 @@ export async function handleTrpcHttp<TRouter extends AnyRouter>(
     createContext: options.createContext,
     maxBatchSize: MAX_BATCH_SIZE,
     onError: ({ error }) => options.onError?.(error),
-    responseMeta({ errors }) {
-      // The database or Redis out of reach, even before a procedure ran (a session's lookup).
+    responseMeta({ errors, paths }) {
+      if (errors.length === 0) return {};
+      const statuses = new Set(errors.map(httpStatusOfError));
+      // One call, or a batch failing alike, answers its status; a mixed batch, 207 as tRPC does.
+      const status =
+        statuses.size === 1 && errors.length === (paths?.length ?? 1)
+          ? (statuses.values().next().value as number)
+          : 207;
+      // The database or Redis out of reach: try again in a few seconds.
       const away = errors.map((e) => asDomainError(e.cause)).find((e) => e?.code === "UNAVAILABLE");
-      if (away) return { status: 503, headers: { "Retry-After": String(away.retryAfterSeconds) } };
+      if (away) return { status, headers: { "Retry-After": String(away.retryAfterSeconds) } };
       const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
-      if (!(limited instanceof RateLimitedError)) return {};
-      return { headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };
+      if (!(limited instanceof RateLimitedError)) return { status };
+      return { status, headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };
     },
   });
   if (!response.headers.get("content-type")?.startsWith("text/event-stream")) return response;

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
 import { asDomainError } from "../../core/errors.ts";
@@ -40,6 +41,28 @@ const appCodeOf: Partial<Record<TRPC_ERROR_CODE_KEY, AppErrorCode>> = {
   UNPROCESSABLE_CONTENT: "INVALID_INPUT",
 };
 
+/** The HTTP status of each tRPC code, as tRPC itself answers it. */
+const httpStatusOf = Object.fromEntries(
+  (Object.keys(TRPC_ERROR_CODES_BY_KEY) as TRPC_ERROR_CODE_KEY[]).map((code) => [
+    code,
+    getHTTPStatusCodeFromError(new TRPCError({ code })),
+  ]),
+) as Record<TRPC_ERROR_CODE_KEY, number>;
+
+/**
+ * The tRPC code an error is answered with: a domain error (thrown by core, which knows nothing
+ * of tRPC, and so wrapped by tRPC as an internal error) by what it means.
+ */
+export function trpcCodeOfError(error: TRPCError): TRPC_ERROR_CODE_KEY {
+  const cause = asDomainError(error.cause);
+  return cause ? trpcCodeOf[cause.code] : error.code;
+}
+
+/** The HTTP status an error is answered with (see trpcCodeOfError). */
+export function httpStatusOfError(error: TRPCError): number {
+  return httpStatusOf[trpcCodeOfError(error)];
+}
+
 export function errorData(error: TRPCError): AppErrorData {
   const cause = error.cause;
   if (cause instanceof ZodError) {
@@ -60,25 +83,27 @@ const t = initTRPC.context<Context>().create({
   isDev: false,
   // Subscriptions run over the WebSocket only; over HTTP they are refused (see handler.ts).
   sse: { enabled: false },
+  // Domain errors are mapped here, once, for every transport (the HTTP status of a domain error
+  // is set in trpc/http.ts's responseMeta): a middleware would cost every call a copy of its
+  // options and result, errors or not.
   errorFormatter({ shape, error }) {
     const { stack: _stack, ...data } = shape.data;
-    return { ...shape, data: { ...data, ...errorData(error) } };
+    const cause = asDomainError(error.cause);
+    if (!cause) {
+      return { ...shape, data: { ...data, ...errorData(error) } };
+    }
+    const code = trpcCodeOf[cause.code];
+    return {
+      ...shape,
+      message: cause.message,
+      code: TRPC_ERROR_CODES_BY_KEY[code],
+      data: { ...data, code, httpStatus: httpStatusOf[code], ...errorData(error) },
+    };
   },
 });
 
-/** Domain errors become tRPC errors with the matching HTTP status, keeping their cause. */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  const cause = result.ok ? undefined : asDomainError(result.error.cause);
-  if (result.ok || !cause) return result;
-  return {
-    ...result,
-    error: new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause }),
-  };
-});
-
 export const router = t.router;
-export const publicProcedure = t.procedure.use(domainErrors);
+export const publicProcedure = t.procedure;
 
 /** For operators only (`tidings operator add`); anyone else gets FORBIDDEN. */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -92,7 +92,7 @@ export const chatRouter = router({
     return sendChatMessage(
       ctx.db,
       { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
-      ctx,
+      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, countryCode: ctx.country().code },
       input.content,
       ctx.now(),
     );
