@@ -10,6 +10,7 @@ import {
   type TestServer,
   trpcClient,
 } from "../helpers/server.ts";
+import { distinctText } from "../helpers/texts.ts";
 
 // Password hashing (and here, many of them) is slow by design: on a busy machine these tests
 // need the room ./scripts/test gives every test, also when run as a bare `bun test`.
@@ -182,7 +183,7 @@ describe("an attacker cannot lock the owner out of their own browser", () => {
 });
 
 describe("bottle throws in batches and in parallel", () => {
-  const bottle = (i: number) => bottleInput(`batch bottle ${i}`, { isPublic: true });
+  const bottle = (i: number) => bottleInput(distinctText(i), { isPublic: true });
 
   test("a batch of 40 throws is refused whole; four batches of 10 land at most the limit", async () => {
     const address = nextAddress();

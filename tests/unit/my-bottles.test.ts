@@ -18,6 +18,7 @@ import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { answerAgeGate } from "../../src/core/safety/ages.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
+import { distinctText } from "../helpers/texts.ts";
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const HOUR = 60 * 60 * 1000;
@@ -214,20 +215,20 @@ describe("my bottles", () => {
     // Past the throwing limits (5 a minute): a limiter of its own for each.
     const fresh = () => ({ ...deps, limiter: new MemoryRateLimiter() });
     for (let i = 0; i < 23; i++) {
-      await thrown(db, fresh(), writer, bottle(`Bottle number ${i}`), NOW + i);
+      await thrown(db, fresh(), writer, bottle(distinctText(i)), NOW + i);
     }
     await thrown(db, fresh(), writer, bottle("Still drifting", { driftHours: 5 }), NOW + 30);
     const first = await listMyBottles(db, deps, writer, null, NOW + 40);
     expect(first.bottles).toHaveLength(20);
     expect(first.bottles[0]).toMatchObject({ message: "Still drifting", state: "drifting" });
-    expect(first.bottles[1]?.message).toBe("Bottle number 22");
+    expect(first.bottles[1]?.message).toBe(distinctText(22));
     expect(first.nextCursor).not.toBeNull();
     const second = await listMyBottles(db, deps, writer, first.nextCursor, NOW + 40);
     expect(second.bottles.map((b) => b.message)).toEqual([
-      "Bottle number 3",
-      "Bottle number 2",
-      "Bottle number 1",
-      "Bottle number 0",
+      distinctText(3),
+      distinctText(2),
+      distinctText(1),
+      distinctText(0),
     ]);
     expect(second.nextCursor).toBeNull();
     // Past its expiry (8 days on), before the hourly purge, a bottle reads as expired.
