@@ -2358,6 +2358,10 @@ type RootTranslation = {
 			 * U​n​d​o
 			 */
 			undo: string
+			/**
+			 * C​o​m​m​a​n​d​ ​l​i​n​e
+			 */
+			commandLine: string
 			names: {
 				/**
 				 * H​i​d
@@ -2387,6 +2391,14 @@ type RootTranslation = {
 				 * S​w​i​t​c​h​e​d​ ​o​f​f
 				 */
 				switchOff: string
+				/**
+				 * M​a​d​e​ ​o​p​e​r​a​t​o​r
+				 */
+				operatorAdd: string
+				/**
+				 * R​e​m​o​v​e​d​ ​o​p​e​r​a​t​o​r
+				 */
+				operatorRemove: string
 			}
 			details: {
 				/**
@@ -4866,6 +4878,10 @@ export type TranslationFunctions = {
 			 * Undo
 			 */
 			undo: () => LocalizedString
+			/**
+			 * Command line
+			 */
+			commandLine: () => LocalizedString
 			names: {
 				/**
 				 * Hid
@@ -4895,6 +4911,14 @@ export type TranslationFunctions = {
 				 * Switched off
 				 */
 				switchOff: () => LocalizedString
+				/**
+				 * Made operator
+				 */
+				operatorAdd: () => LocalizedString
+				/**
+				 * Removed operator
+				 */
+				operatorRemove: () => LocalizedString
 			}
 			details: {
 				/**

@@ -8,3 +8,9 @@ export const CHAT_TIMINGS = {
   /** The client's reconnect delays: 1, 2, 5, then every 10 s. */
   reconnectDelaysMs: [1000, 2000, 5000, 10_000],
 } as const;
+
+/**
+ * The close code a stopping instance closes its sockets with (WebSocket's "Service Restart"):
+ * the web reconnects at once, to another instance when there is one.
+ */
+export const SERVER_RESTARTING = 1012;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
+import { DEVICE_TRUST_MS, DeviceCookies } from "../../src/core/auth/devices.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
@@ -216,5 +217,41 @@ describe("bottle throws in batches and in parallel", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(
       BOTTLE_RATES.throwPerMinute.limit,
     );
+  });
+});
+
+// Last: it moves the clock past the trust period, past every other test's windows.
+describe("device cookies expire on the server", () => {
+  test("a device cookie older than DEVICE_TRUST_MS no longer lets its browser past the lock", async () => {
+    clock.jump(60 * 60 * 1000);
+    const owner = await account("aging-owner", "aging-password");
+    await owner.api.auth.signOut.mutate();
+    // The browser keeps its cookie past the trust period (a cookie's own age is the browser's
+    // word); the server counts from when it issued the token.
+    clock.jump(DEVICE_TRUST_MS + 1000);
+    for (let i = 0; i < SIGN_IN_RULES.perAccount.limit + 2; i++) {
+      clock.advance(1000);
+      await failure(
+        browser().api.auth.signIn.mutate({ username: "aging-owner", password: `a${i}-guess` }),
+      );
+    }
+    const { status } = await failure(
+      owner.api.auth.signIn.mutate({ username: "aging-owner", password: "aging-password" }),
+    );
+    expect(status).toBe(429);
+  });
+
+  test("a token from before the trust period ends is trusted; one signed for a later time is not", () => {
+    let now = Date.UTC(2026, 0, 1);
+    const devices = new DeviceCookies("a-secret-of-at-least-thirty-two-chars", () => now);
+    const token = devices.issue("owner");
+    now += DEVICE_TRUST_MS - 1;
+    expect(devices.trusted(token, "owner")).not.toBeNull();
+    now += 1;
+    expect(devices.trusted(token, "owner")).toBeNull();
+    // Changing the issue time breaks the signature.
+    const [name, nonce, , signature] = token.split(".");
+    const later = `${name}.${nonce}.${now.toString(36)}.${signature}`;
+    expect(devices.trusted(later, "owner")).toBeNull();
   });
 });

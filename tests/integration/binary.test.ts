@@ -35,7 +35,7 @@ interface Running {
 async function serve(folder: string, env: Record<string, string> = {}): Promise<Running> {
   const child = Bun.spawn([binary, "--port", "0", "--host", "127.0.0.1", "--trust-proxy"], {
     cwd: folder,
-    env: { ...process.env, LOG_FORMAT: "off", ...env },
+    env: { ...process.env, LOG_FORMAT: "off", SHUTDOWN_DRAIN: "0s", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -194,8 +194,8 @@ describe("sinking", () => {
     const writer = visitor("writer");
     const { id } = await thrown(db, deps, writer, bottle("Sunk for good"), NOW);
     await sinkBottle(db, deps.limiter, writer, id);
-    expect(await setBottleHidden(db, id, false, NOW)).toBe(false);
-    expect(await setBottleHidden(db, id, true, NOW)).toBe(true);
+    expect(await setBottleHidden(db, id, false, NOW)).toBeNull();
+    expect(await setBottleHidden(db, id, true, NOW)).toEqual({ closed: 0 });
     expect((await listMyBottles(db, deps, writer, null, NOW)).bottles[0]?.state).toBe("sunk");
     expect(await discover(visitor("reader"))).toBeNull();
   });

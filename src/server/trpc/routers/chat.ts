@@ -15,7 +15,7 @@ import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start
 import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
-import { publicProcedure, router } from "../init.ts";
+import { chatProcedure, publicProcedure, router } from "../init.ts";
 
 /**
  * The visitor's events in batches (everything waiting in one frame), each tracked by its last
@@ -39,10 +39,9 @@ async function* trackedEvents(
 
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
-  events: publicProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
+  events: chatProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
-    ctx.features.require("chat");
     await refuseBanned(ctx.chat.bans, ctx, ctx.now());
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
@@ -77,8 +76,7 @@ export const chatRouter = router({
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
-  start: publicProcedure.mutation(({ ctx }) => {
-    ctx.features.require("chat");
+  start: chatProcedure.mutation(({ ctx }) => {
     return startChat(
       ctx.db,
       { ...ctx.chat, limiter: ctx.limiter },
@@ -87,8 +85,7 @@ export const chatRouter = router({
     );
   }),
 
-  send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
-    ctx.features.require("chat");
+  send: chatProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
     return sendChatMessage(
       ctx.db,
       { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
