@@ -31,6 +31,8 @@ export interface MatchLoadOptions {
   spreadMs: number;
   firstVisitor?: number;
   probe?: ProbeTargets;
+  /** The quiet time measured by the probe before the presses (2 s unless given). */
+  quietMs?: number;
 }
 
 export interface MatchLoadResult {
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
   let idle: ProbeResult | null = null;
   if (probe) {
     await probe.begin();
-    await Bun.sleep(2000);
+    await Bun.sleep(options.quietMs ?? 2000);
     idle = await probe.end();
   }
   await probe?.begin();
