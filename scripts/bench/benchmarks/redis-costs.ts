@@ -70,7 +70,7 @@ const commands = (byCommand: Record<string, number>) =>
 
 function notesOf(r: CostResult, where: string): string[] {
   return [
-    `${where}: ${r.setup}; per message ${commands(r.message.byCommand)}; per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)}; presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. ${r.seconds} s.`,
+    `${where}: ${r.setup}; per message ${commands(r.message.byCommand)}; per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)}; presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. Per visitor connecting (their chat stream opened): ${two(r.connect.executed)} commands, ${one(r.connect.redisCpuUs)} µs; leaving (the stream closed and, past the grace period, let go by the sweep): ${two(r.leave.executed)} commands, ${one(r.leave.redisCpuUs)} µs; per chat ended by one side: ${two(r.end.executed)} commands, ${one(r.end.redisCpuUs)} µs. The run took ${r.seconds} s.`,
   ];
 }
 
@@ -102,6 +102,12 @@ async function run(size: Size): Promise<Section> {
       startRedisUs: single.startPerVisitor.redisCpuUs,
       presenceCommands: single.presence.commandsPerVisitorSecond,
       presenceRedisUs: single.presence.redisCpuUsPerVisitorSecond,
+      connectExecuted: single.connect.executed,
+      connectRedisUs: single.connect.redisCpuUs,
+      leaveExecuted: single.leave.executed,
+      leaveRedisUs: single.leave.redisCpuUs,
+      endExecuted: single.end.executed,
+      endRedisUs: single.end.redisCpuUs,
     },
   };
 }

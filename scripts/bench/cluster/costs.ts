@@ -63,6 +63,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
   const TYPING_PER_VISITOR = small ? 2 : 6;
   const BACKGROUND_SECONDS = size === "smoke" ? 0.5 : small ? 1 : 3;
 
+  const PREFIX = "bench:";
   const servers = startServers({ redisCluster });
   const redisUrl = (redisCluster ? servers.clusterUrl : servers.redisUrl) ?? "";
   const instances: Instance[] = [];
@@ -72,7 +73,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const env = {
       DB_URL: await servers.database("bench_costs"),
       REDIS_URL: redisUrl,
-      REDIS_PREFIX: "bench:",
+      REDIS_PREFIX: PREFIX,
       SECRET: randomBytes(24).toString("hex"),
     };
     instances.push(await startInstance(env), await startInstance(env));
@@ -149,7 +150,11 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     // Presence: connected visitors, idle, half on each instance.
     const idle = Array.from({ length: IDLE_VISITORS }, () => newVisitor("idle"));
     visitors.push(...idle);
-    await connectAll(idle, (i) => (i % 2 ? two : one).url, false);
+    // A visitor connecting: their chat stream opened (they are written as present on its instance).
+    const connect = await measure(
+      () => IDLE_VISITORS,
+      () => connectAll(idle, (i) => (i % 2 ? two : one).url, false),
+    );
     await sleep(1000);
     const presenceBefore = await readRedis(nodes);
     const presenceStarted = performance.now();
@@ -166,7 +171,28 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       ),
       byCommand: presenceDelta.byCommand,
     };
-    for (const v of idle) v.close();
+    // Leaving: the stream closed, and past the grace period the sweep lets the visitor go.
+    const goneVisitors = async () => {
+      let count = 0;
+      for (const node of nodes) {
+        // On a Cluster only the pool's node holds the key; the others answer MOVED.
+        count += await node.zcard(`${PREFIX}{pool}:gone`).catch(() => 0);
+      }
+      return count;
+    };
+    const leave = await measure(
+      () => IDLE_VISITORS,
+      async () => {
+        for (const v of idle) v.close();
+        const deadline = Date.now() + 60_000;
+        await sleep(1000);
+        // A smoke run does not wait out the grace period (15 s): its figure is the close alone.
+        while (size !== "smoke" && (await goneVisitors()) > 0) {
+          if (Date.now() > deadline) fail("the visitors who left were not let go in 60 s");
+          await sleep(200);
+        }
+      },
+    );
 
     // Starts: pairs across the instances (the first waits on one, the second pairs on the other).
     const pairs = Array.from({ length: PAIRS }, () => [newVisitor("a"), newVisitor("b")] as const);
@@ -261,6 +287,19 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       () => typeAway(2),
     );
 
+    // Ends: one side of each pair ends the chat; both are told.
+    const end = await measure(
+      () => pairs.length,
+      async () => {
+        await Promise.all(pairs.map(([a]) => a.end()));
+        const deadline = Date.now() + 30_000;
+        while (pairs.some(([a, b]) => a.chat() || b.chat())) {
+          if (Date.now() > deadline) fail("chats were not ended for both sides");
+          await sleep(20);
+        }
+      },
+    );
+
     // The raw Redis relay: one PUBLISH per message to a channel another connection subscribes to.
     const publisher = new Redis(servers.redisUrl, { enableAutoPipelining: true });
     const subscriber = new Redis(servers.redisUrl);
@@ -299,6 +338,9 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       typing: { ...typing, sentByInstances: typingSent },
       startPerVisitor: { ...start, sentByInstances: startSent },
       presence,
+      connect,
+      leave,
+      end,
       rawPublishRelay: { ...raw, sentByInstances: 1 },
       slowlogOver1ms: slowlog,
       seconds: round((performance.now() - began) / 1000, 1),
