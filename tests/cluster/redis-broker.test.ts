@@ -1,30 +1,36 @@
-import { afterAll, describe } from "bun:test";
+import { afterAll } from "bun:test";
 import { randomBytes } from "node:crypto";
-import Redis from "ioredis";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
 import { brokerContract } from "../helpers/broker-contract.ts";
-import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { VirtualClock } from "../helpers/clock.ts";
+import { withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { redisConnections } from "../helpers/redis.ts";
 
-// Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis and names it here.
-const url = clusterServers?.redisUrl ?? "";
-const connections: Redis[] = [];
-afterAll(() => {
-  for (const c of connections) c.disconnect();
-});
+// Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis (and a Redis Cluster) and
+// names it in TEST_REDIS_URL.
+const connections = redisConnections();
+afterAll(() => connections.close());
 
-describe.skipIf(withoutClusterServers)("the Redis broker", () => {
-  brokerContract("on Redis", async (options) => {
-    const redis = new Redis(url);
-    const subscriber = new Redis(url);
-    connections.push(redis, subscriber);
-    return new RedisChatBroker({
-      ...options,
-      redis,
-      subscriber,
-      // A fresh namespace per test: its own pool, streams and chats.
-      prefix: `test:${randomBytes(6).toString("hex")}:`,
-      aliveTtlMs: 600,
-      sweepEveryMs: 100,
-    });
+brokerContract(`on ${connections.label}`, withoutClusterServers, async (options) => {
+  const { redis, bus } = await connections.open();
+  const time = new VirtualClock();
+  const broker = new RedisChatBroker({
+    ...options,
+    redis,
+    subscriptions: bus,
+    // A fresh namespace per test: its own pool, streams and chats.
+    prefix: `test:${randomBytes(6).toString("hex")}:`,
+    time,
+    sweepEveryMs: 100,
+    onError: (what, error) => console.error(what, error),
   });
+  await broker.connect();
+  return {
+    broker,
+    now: time.now,
+    async advance(ms) {
+      time.advance(ms);
+      await broker.settled();
+    },
+  };
 });
