@@ -201,6 +201,8 @@ for (const viewport of [
       await expect(dialog).toHaveClass(/bottle-modal/);
       await expect(page.locator(".home-bottle.is-drifting")).toHaveCount(1);
       await page.keyboard.press("Escape");
+      // Closing hands focus back on the page's next tick.
+      await page.clock.runFor(300);
       await expect(dialog).toBeHidden();
       // Focus is back in the sea, on a bottle that is still afloat.
       await expect(page.locator(".home-bottle:focus:not(:disabled)")).toHaveCount(1);
