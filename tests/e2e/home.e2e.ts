@@ -27,7 +27,7 @@ test.describe("home page", () => {
     await page.goto("/en", { waitUntil: "commit" });
     const overlay = page.getByText("Loading message bottles…");
     await expect(overlay).toBeVisible();
-    await expect(overlay).toBeHidden({ timeout: 3_000 });
+    await expect(overlay).toBeHidden();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
@@ -154,9 +154,9 @@ test.describe("home page", () => {
       "/zh/discover",
     );
     await expect(page.getByRole("button", { name: /^漂流瓶 \d+$/ })).toHaveCount(8);
-    await expect(page.getByText("小提示：點一下漂流中的瓶子，看看裡面裝了什麼訊息！")).toBeVisible({
-      timeout: 5_000,
-    });
+    await expect(
+      page.getByText("小提示：點一下漂流中的瓶子，看看裡面裝了什麼訊息！"),
+    ).toBeVisible();
     await page.getByRole("button", { name: "關閉", exact: true }).click();
     await page.getByRole("link", { name: "尋找瓶子" }).click();
     await expect(page).toHaveURL(/\/zh\/discover$/);
