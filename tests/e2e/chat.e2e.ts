@@ -742,7 +742,7 @@ test.describe("random chat, scanned", () => {
     await page.waitForTimeout(5000);
     await expect(chatPanel(page)).toHaveCount(0);
     for (const p of [page, other]) {
-      await expect(chatPanel(p)).toBeVisible({ timeout: 25_000 });
+      await expect(chatPanel(p)).toBeVisible({ timeout: 40_000 });
     }
     await page.getByRole("button", { name: "End chat" }).click();
     await other.context().close();
