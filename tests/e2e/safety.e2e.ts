@@ -379,6 +379,8 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   baseURL,
   consoleErrors,
 }) => {
+  // Reporters, an operator's sign-up and a dozen actions, each waiting for the server.
+  test.setTimeout(120_000);
   // A reader and an operator, each with an account, two page loads after the actions and two
   // scans: more than the default half minute on a busy machine.
   test.setTimeout(60_000);
