@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { CHAT_LIMITS, type ChatEvent, type ChatMessage, type ChatStatus } from "../../common/chat.ts";
+import {
+  CHAT_LIMITS,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatStatus,
+} from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import { DomainError } from "../errors.ts";
 import type { KeyBan } from "./bans.ts";

@@ -76,11 +76,14 @@ export function anyoneFrom(preferences: MatchPreferences | undefined, since: num
 
 /** How well two fit: 2 a shared language and interest, 1 a shared language, 0 nothing shared. */
 export function fitOf(a: Seeker, b: Seeker): 0 | 1 | 2 {
-  const la = a.preferences?.languages ?? [];
-  const lb = b.preferences?.languages ?? [];
-  if (!la.some((language) => lb.includes(language))) return 0;
-  const ib = new Set((b.preferences?.interests ?? []).map((i) => i.key));
-  return (a.preferences?.interests ?? []).some((i) => ib.has(i.key)) ? 2 : 1;
+  const pa = a.preferences;
+  const pb = b.preferences;
+  // A handful of languages and interests each: loops, no allocation (the pool scans often).
+  if (!pa || !pb || !pa.languages.some((language) => pb.languages.includes(language))) return 0;
+  for (const mine of pa.interests) {
+    for (const theirs of pb.interests) if (mine.key === theirs.key) return 2;
+  }
+  return 1;
 }
 
 /**

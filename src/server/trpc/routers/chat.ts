@@ -6,6 +6,7 @@ import {
   sendChatInput,
   typingInput,
 } from "../../../common/chat.ts";
+import { matchPreferencesInput } from "../../../common/chat-preferences.ts";
 import { targetLanguages } from "../../../common/translation.ts";
 import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
@@ -77,14 +78,22 @@ export const chatRouter = router({
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
-  start: publicProcedure.mutation(({ ctx }) => {
+  /** Joins the pool, asking for a shared language or interest if the visitor named any. */
+  start: publicProcedure.input(matchPreferencesInput.optional()).mutation(({ ctx, input }) => {
     ctx.features.require("chat");
     return startChat(
       ctx.db,
       { ...ctx.chat, limiter: ctx.limiter },
       { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
+      input,
       ctx.now(),
     );
+  }),
+
+  /** A visitor waiting for a shared language takes anyone now. */
+  widen: publicProcedure.mutation(async ({ ctx }) => {
+    await ctx.chat.broker.widen(ctx.visitorId);
+    return { ok: true as const };
   }),
 
   send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {

@@ -1,0 +1,141 @@
+import { describe, expect, test } from "bun:test";
+import { matchPreferencesInput } from "../../src/common/chat-preferences.ts";
+import { targetLanguages } from "../../src/common/translation.ts";
+import type { ChatBroker, ChatVisitor } from "../../src/core/chat/broker.ts";
+import {
+  anyoneFrom,
+  fitOf,
+  type MatchPreferences,
+  matchPreferencesOf,
+} from "../../src/core/chat/preferences.ts";
+import { type ContractOptions, open } from "./broker-contract.ts";
+import { isType } from "./chat.ts";
+
+const INTERESTS = ["hiking", "music", "chess", "cooking", "films", "cats", "travel", "books"];
+
+/** A small random generator of our own, so a failing run can be repeated from its seed. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function visitorWith(id: string, asked: { languages: string[]; interests: string[] }): ChatVisitor {
+  const preferences = matchPreferencesOf(matchPreferencesInput.parse(asked));
+  return {
+    visitorId: id,
+    ipKey: `ip-${id}`,
+    country: { countryCode: "TW", country: "Taiwan" },
+    ...(preferences ? { preferences } : {}),
+  };
+}
+
+/**
+ * Matching by shared language and interest, kept alike by every broker: the best fit first,
+ * first come first served within it, never two visitors who share no language while either
+ * still insists on one, and everyone paired exactly once in the end.
+ */
+export function preferencesContract(
+  name: string,
+  make: (options: ContractOptions) => Promise<ChatBroker>,
+): void {
+  describe(`${name}: matching by language and interest`, () => {
+    test("a shared language and interest first, then a language; the longest-waiting within each", async () => {
+      const b = await make({ resumeGraceMs: 60_000 });
+      try {
+        const join = async (id: string, languages: string[], interests: string[] = []) => {
+          const stream = open(b, id);
+          await stream.waitFor(isType("status"));
+          await b.start(visitorWith(id, { languages, interests }));
+          return stream;
+        };
+        // Waiting, and sharing no language with each other: English, Japanese, Korean.
+        await join("w1", ["en"], ["chess"]);
+        await join("w2", ["ja"], ["hiking"]);
+        await join("w3", ["ko"], ["Hiking"]);
+        // Speaking all three and liking hiking: the first who shares a language and an
+        // interest (w2), not the first who shares a language (w1).
+        const me = await join("me", ["en", "ja", "ko"], ["hiking", "cats"]);
+        const matched = await me.waitFor(isType("matched"));
+        expect(matched).toMatchObject({ shared: { languages: ["ja"], interests: ["hiking"] } });
+        expect((await b.status("w2")).state).toBe("chatting");
+        // Then a shared language, first come first served: w1 waited longer than w3.
+        const next = await join("next", ["en", "ko"], ["films"]);
+        await next.waitFor(isType("matched"));
+        expect((await b.status("w1")).state).toBe("chatting");
+        expect((await b.status("w3")).state).toBe("waiting");
+        // Anyone is not paired with one still waiting for a shared language...
+        const anyone = await join("anyone", []);
+        expect((await b.status("anyone")).state).toBe("waiting");
+        // ...until that one widens (or their fallback passes).
+        await b.widen("w3");
+        const found = await anyone.waitFor(isType("matched"));
+        expect(found).toMatchObject({ shared: { languages: [], interests: [] } });
+        expect((await b.status("w3")).state).toBe("chatting");
+      } finally {
+        await b.close();
+      }
+    });
+
+    test("2,000 starts with random preferences: compatible pairs only until the fallback, then everyone exactly once", {
+      timeout: 60_000,
+    }, async () => {
+      const b = await make({ resumeGraceMs: 60_000 });
+      try {
+        const next = random(2026);
+        const asked = new Map<string, MatchPreferences | undefined>();
+        const ids = Array.from({ length: 2000 }, (_, i) => `v${i}`);
+        const streams = ids.map((id) => open(b, id));
+        await Promise.all(streams.map((s) => s.waitFor(isType("status"))));
+        for (const id of ids) {
+          const anyone = next() < 0.2;
+          const languages = anyone
+            ? []
+            : targetLanguages.filter((_, i) => i === 0 || next() < 0.15).slice(0, 3);
+          const interests = anyone ? [] : INTERESTS.filter(() => next() < 0.25).slice(0, 5);
+          const visitor = visitorWith(id, { languages, interests });
+          asked.set(id, visitor.preferences);
+          await b.start(visitor);
+        }
+        const partnerOf = async () => {
+          const chats = new Map<string, string[]>();
+          for (const id of ids) {
+            const status = await b.status(id);
+            if (status.state === "chatting") {
+              chats.set(status.chatId, [...(chats.get(status.chatId) ?? []), id]);
+            }
+          }
+          return chats;
+        };
+        // Before anyone's fallback: every pair shares a language, or neither asked for one.
+        const seeker = (id: string) => {
+          const preferences = asked.get(id);
+          return {
+            ...(preferences ? { preferences } : {}),
+            anyoneFrom: anyoneFrom(preferences, 0),
+          };
+        };
+        for (const members of (await partnerOf()).values()) {
+          expect(members).toHaveLength(2);
+          const [x = "", y = ""] = members;
+          const fit = fitOf(seeker(x), seeker(y));
+          const neitherAsked = seeker(x).anyoneFrom === 0 && seeker(y).anyoneFrom === 0;
+          expect(fit > 0 || neitherAsked).toBe(true);
+        }
+        // Everyone's fallback passes: everyone is paired exactly once.
+        for (const id of ids) {
+          if ((await b.status(id)).state === "waiting") await b.widen(id);
+        }
+        const chats = await partnerOf();
+        const paired = [...chats.values()].flat();
+        expect(new Set(paired).size).toBe(paired.length);
+        expect(paired.length).toBe(ids.length);
+        for (const stream of streams) stream.stop();
+      } finally {
+        await b.close();
+      }
+    });
+  });
+}
