@@ -79,9 +79,7 @@ export function preferencesContract(
       }
     });
 
-    test("2,000 starts with random preferences: compatible pairs only until the fallback, then everyone exactly once", {
-      timeout: 60_000,
-    }, async () => {
+    test("2,000 starts with random preferences: compatible pairs only until the fallback, then everyone exactly once", async () => {
       const b = await make({ resumeGraceMs: 60_000 });
       try {
         const next = random(2026);
@@ -136,6 +134,6 @@ export function preferencesContract(
       } finally {
         await b.close();
       }
-    });
+    }, 60_000);
   });
 }
