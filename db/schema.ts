@@ -165,12 +165,16 @@ export interface VisitorAgesTable {
 
 export interface ModerationActionsTable {
   id: Generated<number>;
-  /** The operator's username. */
+  /** The operator's username, or "command line" for the `tidings` commands. */
   operator: string;
   action: string;
-  /** What it acted on: "bottle:<id>", "visitor:<id>", "ip:<hash>", "feature:<name>". */
+  /**
+   * What it acted on: "bottle:<id>", "visitor:<id>", "ip:<hash>", "feature:<name>",
+   * "account:<username>".
+   */
   subject: string;
-  detail: string;
+  /** The action's facts as JSON, one schema per action (src/core/admin/audit.ts). */
+  details: string;
   created_at: number;
 }
 

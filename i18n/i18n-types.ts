@@ -2353,6 +2353,10 @@ type RootTranslation = {
 			 * U​n​d​o
 			 */
 			undo: string
+			/**
+			 * C​o​m​m​a​n​d​ ​l​i​n​e
+			 */
+			commandLine: string
 			names: {
 				/**
 				 * H​i​d
@@ -2382,6 +2386,14 @@ type RootTranslation = {
 				 * S​w​i​t​c​h​e​d​ ​o​f​f
 				 */
 				switchOff: string
+				/**
+				 * M​a​d​e​ ​o​p​e​r​a​t​o​r
+				 */
+				operatorAdd: string
+				/**
+				 * R​e​m​o​v​e​d​ ​o​p​e​r​a​t​o​r
+				 */
+				operatorRemove: string
 			}
 			details: {
 				/**
@@ -4857,6 +4869,10 @@ export type TranslationFunctions = {
 			 * Undo
 			 */
 			undo: () => LocalizedString
+			/**
+			 * Command line
+			 */
+			commandLine: () => LocalizedString
 			names: {
 				/**
 				 * Hid
@@ -4886,6 +4902,14 @@ export type TranslationFunctions = {
 				 * Switched off
 				 */
 				switchOff: () => LocalizedString
+				/**
+				 * Made operator
+				 */
+				operatorAdd: () => LocalizedString
+				/**
+				 * Removed operator
+				 */
+				operatorRemove: () => LocalizedString
 			}
 			details: {
 				/**

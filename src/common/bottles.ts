@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { locales } from "./locales.ts";
 
-/** The spec leaves the length open; we choose 1,000 characters after trimming. */
+/** A bottle holds at most 1,000 characters after trimming. */
 export const BOTTLE_LIMITS = {
   message: 1000,
   driftMaxHours: 168,
@@ -23,7 +23,7 @@ export const bottleReportReasons = [
 ] as const;
 export type BottleReportReason = (typeof bottleReportReasons)[number];
 
-/** Expiry days as the spec reads them: capped at 7, and 0 or less means 7. */
+/** Expiry days: 1 to 7; more than 7 is capped at 7, and 0 or less means the full 7. */
 export function normalizeExpiryDays(days: number): number {
   return days <= 0 || days > BOTTLE_LIMITS.expiryMaxDays ? DEFAULT_EXPIRY_DAYS : days;
 }

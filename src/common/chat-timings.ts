@@ -1,5 +1,5 @@
 // Apart from chat.ts so the first page load, which only needs these numbers, carries no zod.
-/** Spec 9 timings the chat screen follows. */
+/** How long the chat screen shows each passing state. */
 export const CHAT_TIMINGS = {
   matchOverlayMs: 3000,
   partnerLeftResetMs: 3000,
@@ -8,3 +8,9 @@ export const CHAT_TIMINGS = {
   /** The client's reconnect delays: 1, 2, 5, then every 10 s. */
   reconnectDelaysMs: [1000, 2000, 5000, 10_000],
 } as const;
+
+/**
+ * The close code a stopping instance closes its sockets with (WebSocket's "Service Restart"):
+ * the web reconnects at once, to another instance when there is one.
+ */
+export const SERVER_RESTARTING = 1012;

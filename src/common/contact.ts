@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Bounds chosen for the contact form; the spec leaves them open. */
+/** The contact form's bounds: 100 characters of name, 254 of e-mail address, 5,000 of message. */
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
 export const contactInput = z.object({

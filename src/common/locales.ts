@@ -43,7 +43,7 @@ export function isLocale(value: unknown): value is Locale {
   return value === "en" || value === "zh-TW";
 }
 
-/** zh when the first language the browser names starts with "zh", otherwise en (spec 2, Routing). */
+/** zh when the first language the browser names starts with "zh", otherwise en. */
 export function detectPrefix(acceptLanguage: string | null | undefined): Prefix {
   const first = (acceptLanguage ?? "").split(",")[0]?.trim().toLowerCase() ?? "";
   return first.startsWith("zh") ? "zh" : "en";

@@ -17,7 +17,7 @@ export const titleKeyOfSlug = {
 } as const satisfies Record<PageSlug, string>;
 export type TitleKey = (typeof titleKeyOfSlug)[PageSlug] | "auth" | "notFound" | "forbidden";
 
-/** The About page is English only (spec 2), and so is its metadata. */
+/** The About page is English only, under /en and /zh alike, and so is its metadata. */
 export const aboutMeta = {
   title: "About Tidings · Anonymous messages in bottles",
   description:

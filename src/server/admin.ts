@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UnsupportedOnEngineError } from "../../db/backend.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { audited, COMMAND_LINE, detailsText, listActions } from "../core/admin/audit.ts";
 import {
   banFromChat,
   coveredKeys,
@@ -13,8 +14,9 @@ import {
 import { moderationQueue, setOperator } from "../core/admin/queue.ts";
 import { escalate } from "../core/chat/bans.ts";
 import { listContactMessages } from "../core/contact/contact.ts";
+import { newestSnapshot, restoreSnapshot, takeLockAlone } from "./backups.ts";
 import { UsageError } from "./cli.ts";
-import type { Config } from "./config.ts";
+import { type Config, parseDuration } from "./config.ts";
 
 export const adminCommands = [
   "reports",
@@ -26,6 +28,8 @@ export const adminCommands = [
   "stats",
   "contact",
   "backup",
+  "restore",
+  "audit",
   "migrate",
 ];
 
@@ -66,6 +70,57 @@ async function chatsNow(config: Config): Promise<string> {
   }
 }
 
+/** A length of time for people: "3 h", "2 d", "40 min". */
+function age(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} d`;
+}
+
+/** `--since`: a date (2026-01-31, or an ISO time) or a length of time back (7d, 12h). */
+function sinceOf(value: string | undefined, now: number): number {
+  if (value === undefined) return now - 30 * 24 * 60 * 60 * 1000;
+  const back = parseDuration(value);
+  if (back !== null) return now - back;
+  const at = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !Number.isFinite(at))
+    throw new UsageError(
+      `--since takes a date (2026-01-31) or a length of time (7d), got ${value}`,
+    );
+  return at;
+}
+
+/**
+ * Puts a snapshot in place of the SQLite database. Refused while a site serves from this data
+ * folder (it holds the serving lock), so the running site never has its file swapped under it.
+ */
+function restore(config: Config, file: string, print: Print, now: number): void {
+  if (config.database.engine !== "sqlite") {
+    throw new UsageError(
+      "this site's database is PostgreSQL: restore a pg_dump copy with pg_restore instead.",
+    );
+  }
+  if (!existsSync(file)) throw new UsageError(`no file ${file}`);
+  const lock = takeLockAlone(config.dataDir);
+  if (!lock) {
+    throw new UsageError(
+      `the site is running from ${config.dataDir}: stop it first, then restore, then start it again`,
+    );
+  }
+  try {
+    const kept = restoreSnapshot(file, config.database.file, now);
+    print(`restored ${file} to ${config.database.file}`);
+    print(
+      kept ? `the database it replaced is kept as ${kept}` : "there was no database to replace",
+    );
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  } finally {
+    lock.release();
+  }
+}
+
 /** Runs one operator command against the database in the data folder. */
 export async function runAdmin(
   config: Config,
@@ -85,6 +140,14 @@ export async function runAdmin(
   };
   if (command !== "ban" && options.hours !== undefined)
     throw new UsageError("--hours goes with ban");
+  if (command !== "audit" && options.since !== undefined)
+    throw new UsageError("--since goes with audit");
+  // Restore works on the file itself, with no connection open to it.
+  if (command === "restore") {
+    expectArgs(1);
+    restore(config, resolve(args[0] ?? ""), print, now);
+    return;
+  }
   const database = openDatabase(config.database);
   const { db } = database;
   try {
@@ -118,8 +181,11 @@ export async function runAdmin(
         if (verb !== "add" && verb !== "remove") {
           throw new UsageError("operator takes add or remove, then a username");
         }
-        if (!(await setOperator(db, username, verb === "add")))
-          throw new UsageError(`no account named ${username}`);
+        await audited(db, COMMAND_LINE, `account:${username}`, now, async (trx) => {
+          if (!(await setOperator(trx, username, verb === "add")))
+            throw new UsageError(`no account named ${username}`);
+          return { action: verb === "add" ? "operator add" : "operator remove", details: {} };
+        });
         print(
           verb === "add" ? `${username} is an operator` : `${username} is no longer an operator`,
         );
@@ -129,10 +195,18 @@ export async function runAdmin(
       case "unhide": {
         expectArgs(1);
         const id = bottleIdOf(args[0]);
-        if (!(await setBottleHidden(db, id, command === "hide", now)))
-          throw new UsageError(
-            command === "hide" ? `no bottle ${id}` : `no bottle ${id} to put back (sunk ones stay)`,
-          );
+        await audited(db, COMMAND_LINE, `bottle:${id}`, now, async (trx) => {
+          const done = await setBottleHidden(trx, id, command === "hide", now);
+          if (!done)
+            throw new UsageError(
+              command === "hide"
+                ? `no bottle ${id}`
+                : `no bottle ${id} to put back (sunk ones stay)`,
+            );
+          return command === "hide"
+            ? { action: "hide", details: done }
+            : { action: "unhide", details: {} };
+        });
         print(`bottle ${id} ${command === "hide" ? "hidden" : "visible again"}`);
         return;
       }
@@ -146,19 +220,27 @@ export async function runAdmin(
         ) {
           throw new UsageError("--hours takes a number more than 0, at most 8760");
         }
-        // Without --hours, the ban is as long as the key's escalation calls for.
-        const until =
-          options.hours === undefined
-            ? await escalate(db, await coveredKeys(db, key, now), now)
-            : now + hours * 60 * 60 * 1000;
-        const keys = await banFromChat(db, key, until, now);
-        for (const banned of keys) print(`${banned} banned from chat until ${when(until)} UTC`);
+        const { details } = await audited(db, COMMAND_LINE, key, now, async (trx) => {
+          // Without --hours, the ban is as long as the key's escalation calls for.
+          const until =
+            options.hours === undefined
+              ? await escalate(trx, await coveredKeys(trx, key, now), now)
+              : now + hours * 60 * 60 * 1000;
+          const keys = await banFromChat(trx, key, until, now);
+          return { action: "ban" as const, details: { keys, until } };
+        });
+        for (const banned of details.keys)
+          print(`${banned} banned from chat until ${when(details.until)} UTC`);
         return;
       }
       case "unban": {
         expectArgs(1);
         const key = banKeyOf(args[0]);
-        const lifted = await unbanFromChat(db, key, now);
+        const { details } = await audited(db, COMMAND_LINE, key, now, async (trx) => ({
+          action: "unban" as const,
+          details: { lifted: await unbanFromChat(trx, key, now) },
+        }));
+        const { lifted } = details;
         if (lifted.length === 0) print(`${key} was not banned`);
         for (const k of lifted) print(`${k} may chat again`);
         return;
@@ -171,6 +253,24 @@ export async function runAdmin(
         print(`bottles public:    ${stats.public}`);
         print(`reports open:      ${stats.openReports}`);
         print(`chats now:         ${await chatsNow(config)}`);
+        if (database.engine === "sqlite") {
+          const newest = newestSnapshot(config.backups.dir);
+          print(
+            `last backup:       ${newest ? `${when(newest.takenAt)} UTC (${age(now - newest.takenAt)} ago), ${newest.file}` : `none in ${config.backups.dir}`}`,
+          );
+        }
+        return;
+      }
+      case "audit": {
+        expectArgs(0);
+        const since = sinceOf(options.since, now);
+        const actions = await listActions(db, { since, limit: 10_000 });
+        if (actions.length === 0) print(`no moderation actions since ${when(since)} UTC`);
+        for (const a of actions) {
+          print(
+            `${when(a.created_at)}  ${a.operator}  ${a.action}  ${a.subject}  ${detailsText(a.details)}`.trimEnd(),
+          );
+        }
         return;
       }
       case "contact": {

@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { FeatureSwitches } from "../core/admin/features.ts";
+import { openReportCount } from "../core/admin/operator.ts";
 import { DeviceCookies } from "../core/auth/devices.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
@@ -12,15 +13,20 @@ import type { BrokerOptions } from "../core/chat/broker.ts";
 import { ChatFloodGate } from "../core/chat/flood.ts";
 import { RepeatMemory } from "../core/chat/repeats.ts";
 import { purgeHandledReports } from "../core/chat/reports.ts";
+import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { purgeAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
+import { holdServingLock, newestSnapshot, scheduleBackups } from "./backups.ts";
 import { assertServable, type Config } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
 import { createHandler } from "./handler.ts";
+import { Health } from "./health.ts";
+import { createLogger } from "./log.ts";
+import { bearerMatches, SiteMetrics, timedBroker } from "./metrics.ts";
 import type { Services } from "./services.ts";
 import { openSharedState } from "./shared-state.ts";
 import { createWebSocket } from "./ws.ts";
@@ -30,11 +36,22 @@ export interface RunningApp {
   server: Server<any>;
   url: URL;
   services: Services;
+  /** The metrics listener on METRICS_PORT, when one is set. */
+  metricsUrl?: URL;
+  /**
+   * The start of a stop: /healthz/ready answers 503 while the site keeps serving for the drain
+   * period (SHUTDOWN_DRAIN), so a load balancer lets the instance go first.
+   */
+  drain(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface AppOptions {
-  now?: () => number;
+  /**
+   * The clock and timers of everything that waits (the system's): limits, sweeps, caches, the
+   * periodic reads of bans and off switches. Tests pass a virtual clock and move it.
+   */
+  clock?: Time;
   /** Chat timings and the flood gate's rules, changed in tests. */
   chat?: Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs"> & {
     flood?: ConstructorParameters<typeof ChatFloodGate>[1];
@@ -47,15 +64,31 @@ export interface AppOptions {
 
 /** Opens and migrates the database, bundles the front end, and listens. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemTime;
+  const now = clock.now;
   assertServable(config);
-  const errors = createErrorLog();
-  const database = openDatabase(config.database);
+  const log = createLogger(config.logFormat);
+  const metrics = new SiteMetrics(now);
+  const errors = createErrorLog({
+    scheduler: clock,
+    write: (line, reqId) => log.error(reqId ? { reqId } : {}, line),
+    onFault: () => metrics.faults.inc(),
+  });
+  const database = openDatabase(config.database, {
+    log: (event) =>
+      metrics.dbQueries.observe(
+        { outcome: event.level === "error" ? "error" : "ok" },
+        event.queryDurationMillis / 1000,
+      ),
+  });
   const { db } = database;
+  // `tidings restore` refuses while a site holds this (SQLite: the database is a file here).
+  const lock = config.database.engine === "sqlite" ? holdServingLock(config.dataDir) : undefined;
   try {
     await migrateToLatest(database);
   } catch (error) {
     await database.close().catch(() => {});
+    lock?.release();
     // An unreachable server says only ECONNREFUSED; the operator needs to know which one.
     throw new Error(`could not open and migrate the ${database.where}: ${String(error)}`, {
       cause: error,
@@ -63,10 +96,16 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }
   const assets = await loadWebAssets();
   const { flood, ...chatTimings } = options.chat ?? {};
-  const shared = await openSharedState(config, db, now, chatTimings);
+  const shared = await openSharedState(config, db, clock, chatTimings);
   const { bans } = shared;
+  const broker = timedBroker(shared.broker, metrics, now);
+  metrics.watch({
+    chatCounts: () => broker.counts(),
+    openReports: () => openReportCount(db),
+    redisPing: shared.ping,
+  });
   // Blocks last 30 days; a broker in memory starts without them.
-  await restoreBlocks(db, shared.broker, now());
+  await restoreBlocks(db, broker, now());
   const services: Services = {
     config,
     db,
@@ -77,14 +116,23 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       ...config.moderation,
       onFallback: (error) => errors.fault("moderation API failed; local lists decided", error),
     }),
-    translator: createTranslator(config.translation),
-    chatTranslations: new ChatTranslations(now),
+    translator: createTranslator(config.translation, clock),
+    chatTranslations: new ChatTranslations(clock),
     recentlyShown: new RecentlyShown(),
-    finds: new FindCounter(db, { onError: (error) => errors.fault("counting finds", error) }),
-    devices: new DeviceCookies(config.secret),
-    chat: { broker: shared.broker, bans, flood: new ChatFloodGate(now, flood) },
+    finds: new FindCounter(db, {
+      onError: (error) => errors.fault("counting finds", error),
+      scheduler: clock,
+    }),
+    devices: new DeviceCookies(config.secret, now),
+    chat: { broker, bans, flood: new ChatFloodGate(now, flood) },
     repeats: new RepeatMemory(now),
     features: new FeatureSwitches(db, config.features),
+    metrics,
+    log,
+    health: new Health(db, config.database.engine, {
+      redisPing: shared.ping,
+      onFailure: (check, error) => errors.fault(`readiness: ${check}`, error),
+    }),
     now,
   };
   await services.features.refresh();
@@ -102,14 +150,53 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       return new Response("Internal Server Error", { status: 500 });
     },
   });
-  const pruning = setInterval(() => {
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : Bun.serve({
+          port: config.metrics.port,
+          hostname: config.metrics.host,
+          development: false,
+          async fetch(request) {
+            if (new URL(request.url).pathname !== "/metrics") {
+              return new Response("Not Found", { status: 404 });
+            }
+            if (config.metrics.token && !bearerMatches(request, config.metrics.token)) {
+              return new Response("Unauthorized", { status: 401 });
+            }
+            const { body, contentType } = await metrics.text();
+            return new Response(body, { headers: { "Content-Type": contentType } });
+          },
+        });
+  const newest = newestSnapshot(config.backups.dir);
+  if (newest) metrics.backupLastSuccess.set(newest.takenAt / 1000);
+  const backups =
+    config.backups.everyMs === undefined
+      ? undefined
+      : scheduleBackups({
+          backend: database,
+          dir: config.backups.dir,
+          everyMs: config.backups.everyMs,
+          keep: config.backups.keep,
+          now,
+          onSnapshot({ file, takenAt }) {
+            metrics.backups.inc({ outcome: "ok" });
+            metrics.backupLastSuccess.set(takenAt / 1000);
+            log.info({ file }, `backup: ${file}`);
+          },
+          onFailure(error) {
+            metrics.backups.inc({ outcome: "failed" });
+            errors.fault("scheduled backup failed", error);
+          },
+        });
+  const pruning = clock.setInterval(() => {
     services.limiter.prune();
     services.chat.flood.prune();
     services.repeats.prune();
   }, 60_000);
   pruning.unref();
   // The operator's ban and unban commands write to the database from another process.
-  const banSync = setInterval(async () => {
+  const banSync = clock.setInterval(async () => {
     try {
       for (const { key, until } of await bans.refresh()) {
         await services.chat.broker.ban([{ key, until }]);
@@ -120,13 +207,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }, options.banSyncMs ?? 10_000);
   banSync.unref();
   // The operator's off switches, set on any instance, take effect here within this.
-  const featureSync = setInterval(() => {
+  const featureSync = clock.setInterval(() => {
     services.features.refresh().catch((error) => errors.fault("reading off switches", error));
   }, options.featureSyncMs ?? 5000);
   featureSync.unref();
   // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
   // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
-  const purging = setInterval(
+  const purging = clock.setInterval(
     () => {
       Promise.all([
         purgeExpiredSessions(db, now()),
@@ -141,30 +228,44 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     60 * 60 * 1000,
   );
   purging.unref();
+  let drained: Promise<void> | undefined;
   return {
     server,
     url: server.url,
     services,
+    metricsUrl: metricsServer?.url,
+    drain() {
+      services.health.drain();
+      drained ??= Bun.sleep(config.shutdownDrainMs);
+      return drained;
+    },
     /**
      * Stops accepting, tells chat partners (or, with other instances, sends its visitors to
      * them), lets requests in flight (and their writes) finish for a moment, then closes the
      * database (on SQLite, after folding the WAL into the file).
      */
     async stop() {
-      clearInterval(pruning);
-      clearInterval(purging);
-      clearInterval(banSync);
-      clearInterval(featureSync);
+      services.health.drain();
+      clock.clearInterval(pruning);
+      clock.clearInterval(purging);
+      clock.clearInterval(banSync);
+      clock.clearInterval(featureSync);
+      backups?.stop();
       // Alone, the site ends its chats; with others, its visitors reconnect to one of them.
       if (shared.shared) socket.reconnectAll();
       else await services.chat.broker.endAll();
+      // Real time, whatever the clock: these wait for the network, not for the site's rules.
       await Bun.sleep(50); // lets the last events reach the sockets
+      // "Server restarting": the web reconnects at once (to another instance, when there is one).
+      socket.closeAll();
       await Promise.race([server.stop(false), Bun.sleep(2500)]);
       await server.stop(true);
+      await metricsServer?.stop(true);
       await shared.close();
       // The finds of the last moment are written before the database closes.
       await services.finds.flush();
       await database.close();
+      lock?.release();
       errors.close();
     },
   };

@@ -21,7 +21,7 @@ const settingFlags = new Map<string, string>(
 const booleanSettings = new Set<string>(
   settings.flatMap((s) => (s.flag && s.switch ? [s.flag] : [])),
 );
-const commandOptions = new Set(["--hours"]);
+const commandOptions = new Set(["--hours", "--since"]);
 
 /** Reads `tidings [command] [args] [--flag value]`; refuses what it does not know. */
 export function parseArguments(argv: readonly string[]): Invocation {
@@ -78,6 +78,8 @@ export function helpText(): string {
     "  tidings stats                      bottles live, drifting, public; open reports; chats now",
     "  tidings contact                    stored contact messages",
     "  tidings backup <file>              a consistent copy of the SQLite database, taken while serving",
+    "  tidings restore <file>             put a copy back in place of the database (the site stopped)",
+    "  tidings audit [--since 7d|<date>]  what operators did, from the page and these commands",
     "  tidings migrate                    bring the database up to date",
     "  tidings --help | --version",
     "",

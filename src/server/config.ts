@@ -22,6 +22,28 @@ export interface SettingMeta {
 /** Each setting's metadata, keyed by its schema. */
 export const settingMeta = z.registry<SettingMeta>();
 
+/** A length of time as the operator writes it: `90s`, `30m`, `6h`, `1d` (or `500ms`). */
+export function parseDuration(value: string): number | null {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(value.trim());
+  if (!match) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "ms"];
+  return Number(match[1]) * unit;
+}
+
+const duration = (min: number) =>
+  z.string().transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms === null) {
+      ctx.addIssue({ code: "custom", message: "expected a length of time such as 30s, 6h or 1d" });
+      return z.NEVER;
+    }
+    if (ms < min) {
+      ctx.addIssue({ code: "custom", message: `at least ${min / 1000} seconds` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 function setting<T extends z.ZodType>(schema: T, meta: SettingMeta): T {
   settingMeta.add(schema, meta);
   return schema;
@@ -160,7 +182,37 @@ export const settingsSchema = z.object({
   }),
   LOG_FORMAT: setting(z.enum(["text", "json", "off"]).default("text"), {
     shown: "text",
-    help: "Request log lines: text, json, or off.",
+    help: "Log lines: text (for people), json (one object per line, for a collector), or off.",
+  }),
+  METRICS_PORT: setting(z.coerce.number().int().min(0).max(65535).optional(), {
+    flag: "--metrics-port",
+    shown: "none",
+    help: "Serve Prometheus metrics at /metrics on this port of METRICS_HOST only.",
+  }),
+  METRICS_HOST: setting(z.string().min(1).default("127.0.0.1"), {
+    shown: "127.0.0.1",
+    help: "Address the metrics port listens on.",
+  }),
+  METRICS_TOKEN: setting(z.string().min(16).max(256).optional(), {
+    shown: "none",
+    help: "At least 16 characters: /metrics also answers on the site's port to this bearer token.",
+  }),
+  SHUTDOWN_DRAIN: setting(duration(0).default(5000), {
+    shown: "5s",
+    help: "After SIGTERM, /healthz/ready answers 503 and the site serves this long before stopping.",
+  }),
+  BACKUP_EVERY: setting(duration(60_000).optional(), {
+    flag: "--backup-every",
+    shown: "none",
+    help: "Snapshot the SQLite database this often (e.g. 6h) into BACKUP_DIR.",
+  }),
+  BACKUP_KEEP: setting(z.coerce.number().int().min(1).max(10_000).default(14), {
+    shown: "14",
+    help: "How many scheduled snapshots to keep (the oldest go first).",
+  }),
+  BACKUP_DIR: setting(z.string().min(1).optional(), {
+    shown: "DATA_DIR/backups",
+    help: "Folder for scheduled snapshots.",
   }),
   ANALYTICS_SCRIPT_URL: setting(z.url().optional(), {
     shown: "none",
@@ -215,6 +267,18 @@ const configSchema = settingsSchema.transform((e) => {
       deeplApiKey: e.DEEPL_API_KEY,
     },
     logFormat: e.LOG_FORMAT,
+    metrics: {
+      port: e.METRICS_PORT,
+      host: e.METRICS_HOST,
+      token: e.METRICS_TOKEN,
+    },
+    /** How long a stopping instance keeps serving while its load balancer lets it go. */
+    shutdownDrainMs: e.SHUTDOWN_DRAIN,
+    backups: {
+      everyMs: e.BACKUP_EVERY,
+      keep: e.BACKUP_KEEP,
+      dir: resolve(e.BACKUP_DIR ?? join(dataDir, "backups")),
+    },
     analytics: e.ANALYTICS_SCRIPT_URL
       ? { scriptUrl: e.ANALYTICS_SCRIPT_URL, siteId: e.ANALYTICS_SITE_ID }
       : undefined,
@@ -246,6 +310,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * instances, and without Redis each would keep a chat pool, limits and bans of its own.
  */
 export function assertServable(config: Config): void {
+  if (config.database.engine === "postgres" && config.backups.everyMs !== undefined) {
+    throw new ConfigError(
+      "BACKUP_EVERY snapshots a SQLite database; this site's is PostgreSQL: back it up with " +
+        "pg_dump or WAL archiving (see the README), and unset BACKUP_EVERY.",
+    );
+  }
   if (config.database.engine === "postgres" && !config.redis) {
     throw new ConfigError(
       "DB_URL names a PostgreSQL database, which is for running several instances; set REDIS_URL " +

@@ -1,4 +1,5 @@
 import type { TRPCError } from "@trpc/server";
+import { type Scheduler, systemTime } from "../core/clock.ts";
 import { DomainError } from "../core/errors.ts";
 
 /**
@@ -7,19 +8,24 @@ import { DomainError } from "../core/errors.ts";
  * when the minute ends: nothing a client sends can grow the log without bound.
  */
 export interface ErrorLog {
-  fault(label: string, error: unknown): void;
+  /** A fault; `reqId` names the request it happened in, when there is one. */
+  fault(label: string, error: unknown, reqId?: string): void;
   /** tRPC's errors: only an internal error that is no domain error is a fault. */
-  trpc(error: TRPCError): void;
+  trpc(error: TRPCError, reqId?: string): void;
   /** Writes what the last minute held back; called by the timer, and at stop. */
   flush(): void;
   close(): void;
 }
 
 interface Options {
-  write?: (line: string) => void;
+  write?: (line: string, reqId?: string) => void;
+  /** Told of every fault, folded or not (the metrics count them). */
+  onFault?: () => void;
   windowMs?: number;
   /** Distinct faults told apart per window; past this, they share one line. */
   maxKinds?: number;
+  /** The timers the window runs on (the system's). */
+  scheduler?: Scheduler;
 }
 
 const oneLine = (text: string, max = 300) => {
@@ -39,10 +45,12 @@ export function createErrorLog(options: Options = {}): ErrorLog {
     }
     seen.clear();
   };
-  const timer = setInterval(flush, options.windowMs ?? 60_000);
-  timer.unref?.();
+  const scheduler = options.scheduler ?? systemTime;
+  const timer = scheduler.setInterval(flush, options.windowMs ?? 60_000);
+  timer.unref();
 
-  const fault = (label: string, error: unknown) => {
+  const fault = (label: string, error: unknown, reqId?: string) => {
+    options.onFault?.();
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     let kind = oneLine(`${label}: ${detail}`);
     if (!seen.has(kind) && seen.size >= maxKinds) kind = "other server errors";
@@ -53,20 +61,20 @@ export function createErrorLog(options: Options = {}): ErrorLog {
     }
     seen.set(kind, 0);
     const stack = error instanceof Error && error.stack ? `\n${error.stack}` : "";
-    write(`${kind}${stack.length > 4000 ? `${stack.slice(0, 4000)}…` : stack}`);
+    write(`${kind}${stack.length > 4000 ? `${stack.slice(0, 4000)}…` : stack}`, reqId);
   };
 
   return {
     fault,
-    trpc(error) {
+    trpc(error, reqId) {
       if (error.code !== "INTERNAL_SERVER_ERROR") return;
       const cause = error.cause;
       if (cause instanceof DomainError && cause.code !== "INTERNAL") return;
-      fault("tRPC", cause ?? error);
+      fault("tRPC", cause ?? error, reqId);
     },
     flush,
     close() {
-      clearInterval(timer);
+      scheduler.clearInterval(timer);
       flush();
     },
   };

@@ -12,6 +12,8 @@ import {
   visitorCookie,
   visitorOf,
 } from "./identity.ts";
+import { type Logger, requestIdOf } from "./log.ts";
+import { bearerMatches, type RouteKind } from "./metrics.ts";
 import { renderPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 import { handleTrpcHttp, trpcRefusal } from "./trpc/http.ts";
@@ -90,6 +92,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     server: AnyServer,
     cookies: Bun.CookieMap,
     visitor: Visitor,
+    reqId: string,
   ): Promise<Response> {
     const tooLarge = () =>
       trpcRefusal("PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE", "Request too large");
@@ -108,7 +111,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
         router: appRouter,
         endpoint: "/trpc",
         createContext: context,
-        onError: (error) => errors.trpc(error),
+        onError: (error) => errors.trpc(error, reqId),
       }),
     );
   }
@@ -140,47 +143,101 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     return response;
   }
 
+  /** What each request was, for the metrics: a bounded set, never the path itself. */
+  type Routed = { kind: RouteKind; response: Response | undefined };
+
   async function route(
     request: Request,
     server: AnyServer,
     cookies: Bun.CookieMap,
     visitor: Visitor,
-  ): Promise<Response | undefined> {
+    reqId: string,
+  ): Promise<Routed> {
     const url = new URL(request.url);
     const path = url.pathname;
     if (path === "/healthz") {
       const counts = await services.chat.broker.counts();
-      return Response.json({
+      const response = Response.json({
         ok: true,
         version: config.version,
         chats: counts.chatting,
         waiting: counts.waiting,
         present: counts.present,
       });
+      return { kind: "health", response };
+    }
+    // The process answers: nothing else is asked.
+    if (path === "/healthz/live") {
+      return { kind: "health", response: Response.json({ ok: true, version: config.version }) };
+    }
+    if (path === "/healthz/ready") {
+      const { ready, checks } = await services.health.ready();
+      const response = Response.json({ ready, checks }, { status: ready ? 200 : 503 });
+      response.headers.set("Cache-Control", "no-store");
+      return { kind: "health", response };
+    }
+    if (path === "/metrics") {
+      return { kind: "metrics", response: await metricsAnswer(request, config.metrics.token) };
     }
     if (path === "/trpc" && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
-      return socket.upgrade(request, server, originOf(url), visitor);
+      return {
+        kind: "websocket",
+        response: socket.upgrade(request, server, originOf(url), visitor),
+      };
     }
     if (path === "/trpc" || path.startsWith("/trpc/")) {
-      return trpc(request, url, server, cookies, visitor);
+      return { kind: "trpc", response: await trpc(request, url, server, cookies, visitor, reqId) };
     }
+    if (assets.files.has(path)) return { kind: "asset", response: asset(request, path) };
+    const response = await page(request, url, server, cookies, visitor);
+    const kind = response.status === 301 || response.status === 302 ? "redirect" : "page";
+    return { kind: response.status === 405 ? "other" : kind, response };
+  }
 
-    const asset = assets.files.get(path);
-    if (asset) {
-      const cache = {
-        "Cache-Control": "public, max-age=31536000, immutable",
-        ETag: asset.etag,
-        Vary: "Accept-Encoding",
-      };
-      if (request.headers.get("if-none-match") === asset.etag) {
-        return new Response(null, { status: 304, headers: cache });
-      }
-      const headers = { ...cache, "Content-Type": asset.type };
-      if (asset.gzip && acceptsGzip(request)) {
-        return new Response(asset.gzip, { headers: { ...headers, "Content-Encoding": "gzip" } });
-      }
-      return new Response(asset.body, { headers });
+  /**
+   * Metrics on the site's own port only to the operator's bearer token (METRICS_TOKEN); without
+   * one they are served only on METRICS_PORT, so they are never public by default.
+   */
+  async function metricsAnswer(request: Request, token: string | undefined): Promise<Response> {
+    if (!token) return new Response("Not Found", { status: 404 });
+    if (!bearerMatches(request, token)) {
+      return new Response("Unauthorized", {
+        status: 401,
+        headers: { "WWW-Authenticate": 'Bearer realm="metrics"' },
+      });
     }
+    const { body, contentType } = await services.metrics.text();
+    return new Response(body, {
+      headers: { "Content-Type": contentType, "Cache-Control": "no-store" },
+    });
+  }
+
+  function asset(request: Request, path: string): Response {
+    const asset = assets.files.get(path);
+    if (!asset) return new Response("Not Found", { status: 404 });
+    const cache = {
+      "Cache-Control": "public, max-age=31536000, immutable",
+      ETag: asset.etag,
+      Vary: "Accept-Encoding",
+    };
+    if (request.headers.get("if-none-match") === asset.etag) {
+      return new Response(null, { status: 304, headers: cache });
+    }
+    const headers = { ...cache, "Content-Type": asset.type };
+    if (asset.gzip && acceptsGzip(request)) {
+      return new Response(asset.gzip, { headers: { ...headers, "Content-Encoding": "gzip" } });
+    }
+    return new Response(asset.body, { headers });
+  }
+
+  async function page(
+    request: Request,
+    url: URL,
+    server: AnyServer,
+    cookies: Bun.CookieMap,
+    visitor: Visitor,
+  ): Promise<Response> {
+    const path = url.pathname;
     if (request.method !== "GET" && request.method !== "HEAD") {
       return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
     }
@@ -225,16 +282,19 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     );
   }
 
-  const log = requestLogger(config.logFormat);
-
   return async function handle(request: Request, server: AnyServer): Promise<Response | undefined> {
     const started = performance.now();
+    const reqId = requestIdOf(request);
     const cookies = cookiesOf(request);
     const visitor = visitorOf(cookies, https);
-    const routed = await route(request, server, cookies, visitor);
-    log(request, routed?.status ?? 101, performance.now() - started);
+    const { kind, response: routed } = await route(request, server, cookies, visitor, reqId);
+    const status = routed?.status ?? 101;
+    const ms = performance.now() - started;
+    services.metrics.request(kind, status, ms);
+    logRequest(services.log, request, status, ms, reqId);
     if (!routed) return undefined; // upgraded to a WebSocket
     const response = withHeaders(routed, baseHeaders);
+    response.headers.set("X-Request-Id", reqId);
     // Immutable assets may be shared by caches, so they never carry a personal cookie.
     if (visitor.isNew && !response.headers.get("Cache-Control")?.includes("immutable")) {
       response.headers.append("Set-Cookie", visitorCookie(services, visitor));
@@ -244,19 +304,15 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
 }
 
 /** One line per request: method, route, status, duration; never addresses or message text. */
-function requestLogger(format: "text" | "json" | "off") {
-  return (request: Request, status: number, ms: number) => {
-    if (format === "off") return;
-    const url = new URL(request.url);
-    const route = url.pathname.length > 120 ? `${url.pathname.slice(0, 120)}…` : url.pathname;
-    const time = new Date().toISOString();
-    const duration = Math.round(ms * 10) / 10;
-    if (format === "json") {
-      console.log(JSON.stringify({ time, method: request.method, route, status, ms: duration }));
-    } else {
-      console.log(`${time} ${request.method} ${route} ${status} ${duration}ms`);
-    }
-  };
+function logRequest(log: Logger, request: Request, status: number, ms: number, reqId: string) {
+  if (!log.isLevelEnabled("info")) return;
+  const path = new URL(request.url).pathname;
+  const route = path.length > 120 ? `${path.slice(0, 120)}…` : path;
+  const duration = Math.round(ms * 10) / 10;
+  log.info(
+    { reqId, method: request.method, route, status, ms: duration },
+    `${request.method} ${route} ${status} ${duration}ms`,
+  );
 }
 
 function redirect(location: string, status: 301 | 302): Response {

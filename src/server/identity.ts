@@ -1,3 +1,4 @@
+import { DEVICE_TRUST_MS } from "../core/auth/devices.ts";
 import { validateSessionToken } from "../core/auth/sessions.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
@@ -6,7 +7,7 @@ import type { Services } from "./services.ts";
 import { type Context, LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
 
 const VISITOR_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
-const DEVICE_MAX_AGE_SECONDS = 180 * 24 * 60 * 60;
+const DEVICE_MAX_AGE_SECONDS = DEVICE_TRUST_MS / 1000;
 const VISITOR_ID = /^[A-Za-z0-9_-]{22}$/;
 
 export function isHttps(services: Services): boolean {
@@ -97,6 +98,7 @@ export async function contextFor(
     chat: services.chat,
     repeats: services.repeats,
     features: services.features,
+    metrics: services.metrics,
     connection: {},
     visitorId: visitor.id,
     ipKey: ipKey(services.config.secret, ip),

@@ -3,7 +3,7 @@ import { startApp } from "./app.ts";
 import { helpText, parseArguments, UsageError } from "./cli.ts";
 import { ConfigError, loadConfig, VERSION } from "./config.ts";
 
-/** After a stop signal, the process ends within this long whatever is still running. */
+/** After the drain period, the process ends within this long whatever is still running. */
 const SHUTDOWN_LIMIT_MS = 5000;
 
 async function main(): Promise<void> {
@@ -33,6 +33,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // SIGTERM is a load balancer's or a service manager's: the instance is let go first.
+    // SIGINT is someone at the terminal, who wants it stopped now.
+    const drainMs = signal === "SIGTERM" ? config.shutdownDrainMs : 0;
+    if (drainMs > 0) {
+      console.log(
+        `${signal}: not ready any more; serving ${drainMs / 1000} s more before stopping`,
+      );
+      await app.drain();
+    }
     console.log(`${signal}: finishing requests, telling chat partners, closing the database`);
     setTimeout(() => {
       console.error("shutdown took too long; exiting");

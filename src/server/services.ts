@@ -14,6 +14,9 @@ import type { ChatTranslations } from "../core/translation/memory-cache.ts";
 import type { Translator } from "../core/translation/translator.ts";
 import type { WebAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+import type { Health } from "./health.ts";
+import type { Logger } from "./log.ts";
+import type { SiteMetrics } from "./metrics.ts";
 
 /** The chat's shared parts: the broker, the bans, and this process's flood gate. */
 export interface ChatServices {
@@ -40,5 +43,8 @@ export interface Services {
   /** The texts each sender sent lately, to refuse the same one sent too often (chat and bottles). */
   repeats: RepeatMemory;
   features: FeatureSwitches;
+  metrics: SiteMetrics;
+  log: Logger;
+  health: Health;
   now: () => number;
 }

@@ -4,6 +4,7 @@ import { type ChatBans, RedisChatBans, StoredChatBans } from "../core/chat/bans.
 import type { BrokerOptions, ChatBroker } from "../core/chat/broker.ts";
 import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
 import { RedisChatBroker } from "../core/chat/redis-broker.ts";
+import type { Time } from "../core/clock.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter.ts";
 import { RedisRateLimiter } from "../core/limits/redis-rate-limiter.ts";
 import type { Config } from "./config.ts";
@@ -15,6 +16,8 @@ export interface SharedState {
   broker: ChatBroker;
   /** Several instances share this state (on Redis): a stopping one hands its chats over. */
   shared: boolean;
+  /** Times a PING to Redis, in seconds (only when the state is on Redis). */
+  ping?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -27,16 +30,17 @@ type ChatOptions = Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs">;
 export async function openSharedState(
   config: Config,
   db: DB,
-  now: () => number,
+  clock: Time,
   chat: ChatOptions = {},
 ): Promise<SharedState> {
+  const now = clock.now;
   if (!config.redis) {
     const bans = await StoredChatBans.load(db, now);
     return {
-      limiter: new MemoryRateLimiter(now),
+      limiter: new MemoryRateLimiter(clock),
       bans,
       broker: new InMemoryChatBroker({
-        now,
+        time: clock,
         isBanned: (visitorId, ipKey) => bans.isBanned(visitorId, ipKey),
         ...chat,
       }),
@@ -50,12 +54,17 @@ export async function openSharedState(
   // A subscribed connection takes no other commands; ioredis subscribes it again after a drop.
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([redis.connect(), subscriber.connect()]);
-  const broker = new RedisChatBroker({ redis, subscriber, prefix, now, ...chat });
+  const broker = new RedisChatBroker({ redis, subscriber, prefix, time: clock, ...chat });
   return {
-    limiter: new RedisRateLimiter(redis, prefix, now),
+    limiter: new RedisRateLimiter(redis, prefix, clock),
     bans: new RedisChatBans(db, redis, prefix, now),
     broker,
     shared: true,
+    async ping() {
+      const started = performance.now();
+      await redis.ping();
+      return (performance.now() - started) / 1000;
+    },
     async close() {
       await broker.close();
       await Promise.all([redis.quit(), subscriber.quit()]).catch(() => {});

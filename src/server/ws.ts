@@ -1,5 +1,6 @@
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { SERVER_RESTARTING } from "../common/chat-timings.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
 import type { ErrorLog } from "./error-log.ts";
@@ -81,6 +82,10 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
   const strikes = new WeakMap<ServerWebSocket<SocketData<Upgrade>>, number>();
   const websocket: WebSocketHandler<SocketData<Upgrade>> = {
     ...trpc.websocket,
+    open(socket) {
+      services.metrics.websockets.inc();
+      trpc.websocket.open?.(socket);
+    },
     // Like an HTTP batch, a frame holds at most MAX_BATCH_SIZE calls: a larger one is refused
     // before any call runs (each call answered with the refusal, so no client waits on one), and
     // a socket that keeps sending them is closed.
@@ -101,6 +106,7 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
       });
     },
     close(socket, code, reason) {
+      services.metrics.websockets.dec();
       for (const key of keysOf(socket.data.upgrade)) count(key, -1);
       trpc.websocket.close?.(socket, code, reason);
     },
@@ -151,5 +157,11 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     return new Response("Upgrade failed", { status: 400 });
   }
 
-  return { websocket, upgrade, reconnectAll: trpc.broadcastReconnectNotification };
+  return {
+    websocket,
+    upgrade,
+    reconnectAll: trpc.broadcastReconnectNotification,
+    /** Closes every socket as "server restarting"; the web reconnects at once. */
+    closeAll: () => trpc.closeAll(SERVER_RESTARTING, "server restarting"),
+  };
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
-// Findings 6, 7 and 8 of the abuse review: cookies, bodies and the Host header.
+// Cookies, bodies and the Host header, tried as a script would: a malformed cookie counts as
+// absent, the body cap holds however a body is sent, and a forged Host is never reflected.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();

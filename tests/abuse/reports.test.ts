@@ -10,6 +10,7 @@ import {
   visitorId,
 } from "../helpers/chat.ts";
 import { rows, startTestServer, type TestServer } from "../helpers/server.ts";
+import { distinctText } from "../helpers/texts.ts";
 
 // Reports as an attacker would aim them at an innocent visitor: the same reporter again and
 // again, reports while a ban holds, several cookies on one address, reports sent all at once.
@@ -40,7 +41,7 @@ async function chatWith(victim: ChatTester, partner: ChatTester, n: number) {
   await pairListening(partner, victim);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const sent = await victim.api.chat.send.mutate({ content: `an ordinary message ${++said}` });
+    const sent = await victim.api.chat.send.mutate({ content: distinctText(++said) });
     await partner.waitFor((e) => e.type === "message" && e.message.id === sent.id);
     ids.push(sent.id);
   }

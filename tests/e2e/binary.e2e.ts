@@ -17,6 +17,7 @@ test.describe("the compiled binary", () => {
     execFileSync("bun", ["scripts/build.ts", "--outfile", binary]);
     server = spawn(binary, ["--port", "0", "--host", "127.0.0.1"], {
       cwd: folder,
+      env: { ...process.env, SHUTDOWN_DRAIN: "0s" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     url = await new Promise<string>((resolve, reject) => {

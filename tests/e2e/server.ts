@@ -21,6 +21,8 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
       TRUST_PROXY: "true",
       SITE_URL: "https://tidings.example.org",
       CONTACT_EMAIL: "hello@tidings.example.org",
+      // The suite's own instances: stopped at its end, with no load balancer to let them go.
+      SHUTDOWN_DRAIN: "0s",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -2,6 +2,7 @@ import { expect } from "bun:test";
 import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
+import { chatSocketOptions } from "../../src/web/lib/trpc.ts";
 
 let counter = 0;
 /** A well-formed visitor cookie value of our own choosing. */
@@ -30,7 +31,15 @@ export interface ChatTester {
  */
 export function chatTester(
   baseUrl: string,
-  options: { visitorId?: string; address?: string; origin?: string } = {},
+  options: {
+    visitorId?: string;
+    address?: string;
+    origin?: string;
+    /** Where each (re)connection goes, as a load balancer would choose; `baseUrl` by default. */
+    url?: () => string;
+    /** Reconnect as the web does (its socket options), not every 100 ms. */
+    asTheWeb?: boolean;
+  } = {},
 ): ChatTester {
   const id = options.visitorId ?? visitorId();
   const headers = {
@@ -44,10 +53,12 @@ export function chatTester(
       super(url, { headers, protocols } as unknown as string[]);
     }
   }
+  const url = () => `${(options.url?.() ?? baseUrl).replace(/^http/, "ws")}/trpc`;
   const client = createWSClient({
-    url: `${baseUrl.replace(/^http/, "ws")}/trpc`,
+    ...(options.asTheWeb
+      ? { ...chatSocketOptions(url), lazy: { enabled: false, closeMs: 0 } }
+      : { url, retryDelayMs: () => 100 }),
     WebSocket: HeaderedWebSocket as unknown as typeof WebSocket,
-    retryDelayMs: () => 100,
   });
   const api = createTRPCClient<AppRouter>({ links: [wsLink({ client })] });
   const waiters = new Set<() => void>();
@@ -97,8 +108,6 @@ export function chatTester(
   };
   return tester;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A test for events of one type, narrowing to it. */
 export const isType =

@@ -17,8 +17,17 @@ export async function startServerProcess(
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "tidings-proc-")),
 ): Promise<ServerProcess> {
-  const child = Bun.spawn(["bun", "src/server/main.ts"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
+  // The Bun running the tests (the pinned one from .tools/ when bun is not on PATH). No drain by
+  // default: a test that stops a site is its only client.
+  const child = Bun.spawn([process.execPath, "src/server/main.ts"], {
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SHUTDOWN_DRAIN: "0s",
+      ...env,
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

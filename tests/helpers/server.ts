@@ -17,20 +17,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A clock tests can move. */
-export function testClock(start = Date.UTC(2026, 0, 15, 12)) {
-  let t = start;
-  return {
-    now: () => t,
-    advance(ms: number) {
-      t += ms;
-    },
-    set(ms: number) {
-      t = ms;
-    },
-  };
-}
-
 /**
  * A real server on port 0 with a fresh temporary folder and a database of its own: a SQLite file
  * in the folder, or, when TEST_DB_URL names a PostgreSQL server (`CLUSTER=1 ./scripts/test`), a

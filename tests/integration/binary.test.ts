@@ -1,10 +1,14 @@
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { chatTester } from "../helpers/chat.ts";
+
+// Each operator command starts the binary anew: a second alone, several on a busy machine, so
+// these tests get the room ./scripts/test gives every test, also under a bare `bun test`.
+setDefaultTimeout(20_000);
 
 /**
  * The self-hosted binary, as an operator runs it: built with `bun run build`, started in
@@ -31,7 +35,7 @@ interface Running {
 async function serve(folder: string, env: Record<string, string> = {}): Promise<Running> {
   const child = Bun.spawn([binary, "--port", "0", "--host", "127.0.0.1", "--trust-proxy"], {
     cwd: folder,
-    env: { ...process.env, LOG_FORMAT: "off", ...env },
+    env: { ...process.env, LOG_FORMAT: "off", SHUTDOWN_DRAIN: "0s", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -154,6 +158,10 @@ describe("the binary", () => {
     const site = await serve(folder);
     const answered: number[] = [];
     let writing = true;
+    let tenAnswered: () => void = () => {};
+    const underWay = new Promise<void>((resolve) => {
+      tenAnswered = resolve;
+    });
     const writer = (async () => {
       let i = 0;
       while (writing) {
@@ -162,13 +170,15 @@ describe("the binary", () => {
           if (response.status === 200) {
             const body = (await response.json()) as { result: { data: { id: number } } };
             answered.push(body.result.data.id);
+            if (answered.length === 10) tenAnswered();
           }
         } catch {
           return; // the server is gone
         }
       }
     })();
-    await Bun.sleep(700);
+    // Killed in the middle of the stream: after ten answers, with the next write under way.
+    await underWay;
     site.process.kill("SIGKILL");
     await site.process.exited;
     writing = false;

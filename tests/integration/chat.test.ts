@@ -6,9 +6,9 @@ import {
   isType,
   listening,
   pairListening,
-  sleep,
   visitorId,
 } from "../helpers/chat.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const GRACE_MS = 400;
@@ -59,7 +59,9 @@ describe("pairing and messages", () => {
   test("messages go both ways with server ids and times, and typing is relayed", async () => {
     const { a, b } = await pair();
     await b.api.chat.typing.mutate({ isTyping: true });
-    expect(await a.waitFor((e) => e.type === "typing" && e.isTyping)).toBeTruthy();
+    // The first typing event the partner sees says "typing".
+    const typing = await a.waitFor(isType("typing"));
+    expect(typing).toMatchObject({ type: "typing", isTyping: true });
     const sent = await a.api.chat.send.mutate({ content: "  Hello from the shore  " });
     expect(sent).toMatchObject({ from: "me", content: "Hello from the shore", countryCode: "TW" });
     expect(sent.id).toMatch(/^[A-Za-z0-9_-]{12}$/);
@@ -118,22 +120,30 @@ describe("drops and departures", () => {
     a.close();
     await b.api.chat.send.mutate({ content: "while you were away 1" });
     await b.api.chat.send.mutate({ content: "while you were away 2" });
-    await sleep(GRACE_MS / 3);
+    // Another pair parts after the drop: once its partner is told, the drop's grace period
+    // has run out too, and the resumed visitor's partner must still have been told nothing.
+    const after = await pair(tester(), tester());
     const back = tester({ visitorId: id, address: "168.95.1.1" });
     back.listen(resumeFrom);
     await back.waitFor(
       (e) => e.type === "message" && e.message.content === "while you were away 2",
     );
-    await sleep(GRACE_MS);
+    after.a.close();
+    await after.b.waitFor(isType("partner-left"), GRACE_MS + 5000);
+    // Each side's stream keeps its order: anything owed before these would have come first.
+    const last = await b.api.chat.send.mutate({ content: "last of the tide" });
+    await back.waitFor((e) => e.type === "message" && e.message.id === last.id);
     expect(messagesOf(back).map((m) => m.content)).toEqual([
       "while you were away 1",
       "while you were away 2",
+      "last of the tide",
     ]);
+    const still = await back.api.chat.send.mutate({ content: "still here" });
+    await b.waitFor((e) => e.type === "message" && e.message.id === still.id);
     expect(b.events.some((e) => e.type === "partner-left")).toBe(false);
-    await back.api.chat.send.mutate({ content: "still here" });
-    await b.waitFor((e) => e.type === "message" && e.message.content === "still here");
     back.close();
     b.close();
+    after.b.close();
   });
 
   test("after the grace period the partner is told", async () => {
@@ -212,8 +222,12 @@ describe("flooding", () => {
     expect(refused.length).toBeLessThan(40);
     const sent = await calm.a.api.chat.send.mutate({ content: "calm waters" });
     await calm.b.waitFor((e) => e.type === "message" && e.message.id === sent.id);
-    await sleep(1100);
-    await flood.a.api.chat.send.mutate({ content: "after a breath" });
+    // A refused message takes nothing, so the flooder may try until the bucket has refilled.
+    const breath = await eventually(
+      () => flood.a.api.chat.send.mutate({ content: "after a breath" }),
+      "a message after a breath",
+    );
+    await flood.b.waitFor((e) => e.type === "message" && e.message.id === breath.id);
     for (const t of [flood.a, flood.b, calm.a, calm.b]) t.close();
   });
 });

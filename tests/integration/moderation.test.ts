@@ -58,7 +58,8 @@ describe("who may moderate", () => {
   test("an operator may; a signed-in visitor gets 403, an anonymous one 401", async () => {
     const op = await account("harbour_master", true);
     expect((await op.api.auth.me.query()).isOperator).toBe(true);
-    expect((await op.api.moderation.queue.query()).groups).toBeArray();
+    // Nothing reported yet: an empty queue, answered.
+    expect((await op.api.moderation.queue.query()).groups).toEqual([]);
     const reader = await account("just_a_reader");
     expect((await reader.api.auth.me.query()).isOperator).toBe(false);
     expect((await failure(reader.api.moderation.queue.query())).status).toBe(403);
@@ -222,18 +223,78 @@ describe("off switches", () => {
       bottles: false,
       publicBottles: false,
     });
+    // Every switched procedure rests, signed in or not (reporting and liking bottles too).
+    const reader = await account("resting_reader");
     for (const call of [
-      visitor.api.chat.start.mutate(),
-      visitor.api.bottles.throw.mutate(bottle("Resting sea")),
-      visitor.api.bottles.discover.query(),
-      visitor.api.bottles.publicList.query(),
+      () => visitor.api.chat.start.mutate(),
+      () => visitor.api.chat.send.mutate({ content: "anyone?" }),
+      () => visitor.api.bottles.throw.mutate(bottle("Resting sea")),
+      () => visitor.api.bottles.discover.query(),
+      () => visitor.api.bottles.publicList.query(),
+      () => reader.api.bottles.report.mutate({ bottleId: 1, reason: "spam" }),
+      () => reader.api.bottles.toggleLike.mutate({ bottleId: 1 }),
+      () => visitor.api.bottles.report.mutate({ bottleId: 1, reason: "spam" }),
     ]) {
-      expect((await failure(call)).data.appCode).toBe("FEATURE_RESTING");
+      expect((await failure(call())).data.appCode).toBe("FEATURE_RESTING");
     }
+    // What is not switched stays: a writer's own bottles, the queue.
+    expect((await visitor.api.bottles.mine.query({})).bottles).toBeArray();
+    expect((await op.api.moderation.queue.query()).features.bottles).toBe(false);
     for (const feature of ["chat", "bottles", "publicBottles"] as const) {
       await op.api.moderation.setFeature.mutate({ feature, enabled: true });
     }
     expect((await visitor.api.chat.start.mutate()).state).toBe("waiting");
     await visitor.api.chat.end.mutate();
+  });
+});
+
+describe("the audit trail of the page", () => {
+  test("every action taken from the page is recorded with the operator and its facts", async () => {
+    const op = await account("audit_keeper", true);
+    const writer = browser();
+    await writer.api.bottles.confirmAge.mutate({ atLeast13: true });
+    const { id } = await writer.api.bottles.throw.mutate(bottle("A bottle to hide and put back"));
+    const reporter = await account("audit_reporter");
+    await reporter.api.bottles.report.mutate({ bottleId: id, reason: "spam" });
+    const [sender, partner] = await Promise.all([
+      listening(chatTester(server.url, { address: "100.82.0.1" })),
+      listening(chatTester(server.url, { address: "100.82.0.2" })),
+    ]);
+    await pairListening(partner, sender);
+    const message = await sender.api.chat.send.mutate({ content: "a perfectly calm message" });
+    await partner.waitFor((e) => e.type === "message" && e.message.id === message.id);
+    await partner.api.chat.report.mutate({ messageId: message.id, reason: "harassment" });
+    const visitor = `visitor:${sender.visitorId}`;
+
+    await op.api.moderation.hide.mutate({ subject: `bottle:${id}` });
+    await op.api.moderation.unhide.mutate({ subject: `bottle:${id}` });
+    await (await account("audit_reporter_two")).api.bottles.report.mutate({
+      bottleId: id,
+      reason: "scam",
+    });
+    await op.api.moderation.dismiss.mutate({ subject: `bottle:${id}` });
+    const { until } = await op.api.moderation.ban.mutate({ subject: visitor });
+    await sender.waitFor((e) => e.type === "banned");
+    const { lifted } = await op.api.moderation.unban.mutate({ subject: visitor });
+    await op.api.moderation.setFeature.mutate({ feature: "publicBottles", enabled: false });
+    await op.api.moderation.setFeature.mutate({ feature: "publicBottles", enabled: true });
+    // A refused action leaves no record.
+    await failure(op.api.moderation.hide.mutate({ subject: "bottle:987654" }));
+    sender.close();
+    partner.close();
+
+    const actions = (await op.api.moderation.queue.query()).actions
+      .filter((a) => a.operator === "audit_keeper")
+      .reverse();
+    expect(actions.map((a) => [a.action, a.subject, a.details])).toEqual([
+      ["hide", `bottle:${id}`, { closed: 1 }],
+      ["unhide", `bottle:${id}`, {}],
+      ["dismiss", `bottle:${id}`, { closed: 1 }],
+      ["ban", visitor, { keys: expect.arrayContaining([visitor]), until }],
+      ["unban", visitor, { lifted }],
+      ["switch off", "feature:publicBottles", {}],
+      ["switch on", "feature:publicBottles", {}],
+    ]);
+    expect(lifted).toContain(visitor);
   });
 });

@@ -35,8 +35,11 @@ async function admin(command: string, ...args: string[]): Promise<string> {
   const lines: string[] = [];
   const options: Record<string, string> = {};
   const words = args.filter((a, i) => {
-    if (a === "--hours") options.hours = args[i + 1] ?? "";
-    return a !== "--hours" && args[i - 1] !== "--hours";
+    for (const option of ["hours", "since"]) {
+      if (a === `--${option}`) options[option] = args[i + 1] ?? "";
+      if (a === `--${option}` || args[i - 1] === `--${option}`) return false;
+    }
+    return true;
   });
   await runAdmin(config, command, words, options, (line) => lines.push(line), now);
   return lines.join("\n");
@@ -134,6 +137,27 @@ describe(`operator commands on ${testEngine}`, () => {
     expect(await admin("operator", "remove", "u")).toBe("u is no longer an operator");
     await expect(admin("operator", "add", "nobody")).rejects.toThrow(/no account named nobody/);
     await expect(admin("operator", "promote", "u")).rejects.toThrow(/add or remove/);
+    await expect(admin("hide", "99999")).rejects.toThrow(/no bottle 99999/);
+
+    // Every action above is in the audit trail, by the command line, with its facts; the
+    // refused ones left nothing.
+    const audit = (await admin("audit", "--since", "2026-01-01")).split("\n");
+    const until = (hours: number) => new Date(now + hours * 3_600_000).toISOString();
+    expect(audit).toEqual([
+      "2026-01-15 12:00  command line  hide  bottle:1  closed=1",
+      "2026-01-15 12:00  command line  unhide  bottle:1",
+      `2026-01-15 12:00  command line  ban  ${banned}  keys=${banned} until=${until(2)}`,
+      `2026-01-15 12:00  command line  ban  ${banned}  keys=${banned} until=${until(3)}`,
+      `2026-01-15 12:00  command line  unban  ${banned}  lifted=${banned}`,
+      `2026-01-15 12:00  command line  unban  ${banned}  lifted=none`,
+      "2026-01-15 12:00  command line  operator add  account:U",
+      "2026-01-15 12:00  command line  operator remove  account:u",
+    ]);
+    expect(await admin("audit", "--since", "1h")).toContain("operator remove");
+    expect(await admin("audit", "--since", "2026-02-01")).toBe(
+      "no moderation actions since 2026-02-01 00:00 UTC",
+    );
+    await expect(admin("audit", "--since", "last week")).rejects.toThrow(/--since takes/);
   });
 
   test("hide names a bottle that exists", async () => {

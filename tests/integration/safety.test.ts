@@ -6,9 +6,9 @@ import {
   isType,
   listening,
   pairListening,
-  sleep,
   visitorId,
 } from "../helpers/chat.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
   bottleInput,
   failure,
@@ -17,17 +17,24 @@ import {
   trpcClient,
 } from "../helpers/server.ts";
 
-// The safety rules a visitor meets (issue: trust and safety), on whichever engine the suites
+// The safety rules a visitor meets, on whichever engine the suites
 // run on: the age gates, blocks, links and contact details, repeats and mutes, child safety.
 let server: TestServer;
 const open: ChatTester[] = [];
 beforeAll(async () => {
   server = await startTestServer({ TRUST_PROXY: "true" });
 });
-// Each test's visitors leave: a closed stream takes a waiting visitor out of the pool at once.
+// Each test's visitors leave: a closed stream takes a waiting visitor out of the pool at once,
+// and the next test starts once the server has seen them go.
 afterEach(async () => {
-  for (const t of open.splice(0)) t.close();
-  await sleep(100);
+  const leaving = open.splice(0);
+  for (const t of leaving) t.close();
+  const { broker } = server.app.services.chat;
+  const waiting = async () =>
+    (await Promise.all(leaving.map((t) => broker.status(t.visitorId)))).filter(
+      (status) => status.state === "waiting",
+    ).length;
+  await eventually(async () => (await waiting()) === 0, "the pool without them");
 });
 afterAll(() => server.close());
 
@@ -94,8 +101,8 @@ describe("block", () => {
     await a.api.chat.block.mutate();
     await b.waitFor(isType("partner-left"));
     expect(await a.start()).toEqual({ state: "waiting" });
+    // Both wait, each listening: had they been paired again, b's start would have said so.
     expect(await b.start()).toEqual({ state: "waiting" });
-    await sleep(200);
     expect(count(a, "matched")).toBe(1);
     await b.api.chat.end.mutate();
     // The blocked one again, with a fresh cookie from the same address.

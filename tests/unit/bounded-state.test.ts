@@ -8,6 +8,7 @@ import {
 } from "../../src/core/chat/repeats.ts";
 import { TypingWindows } from "../../src/core/chat/typing.ts";
 import { ExpiringMap } from "../../src/core/limits/expiring-map.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -93,9 +94,9 @@ describe("flood gate", () => {
 
 describe("typing windows", () => {
   test("100,000 visitors who typed once hold no window after it ended", async () => {
-    const c = clock();
+    const c = new VirtualClock(1_000_000);
     const told: string[] = [];
-    const windows = new TypingWindows(c.now, (id) => {
+    const windows = new TypingWindows(c, (id) => {
       told.push(id);
     });
     for (let i = 0; i < 100_000; i++) await windows.note(`visitor-${i}`, true);
@@ -120,6 +121,22 @@ describe("repeat memory", () => {
     expect(memory.note(sender(1), "BUY cheap pills, at my shop TODAY!!", "c5")).toBeGreaterThan(0);
     c.advance(HOUR);
     expect(memory.note(sender(1), text, "c6")).toBe(0);
+  });
+
+  test("one changed character, a zero-width space or a look-alike does not make a new text", () => {
+    const memory = new RepeatMemory(clock().now);
+    const forms = [
+      "join my channel for free crypto tips",
+      "join my channel for free crypto tipz",
+      "join my\u200B channel for free crypto tips",
+      "jоin my channel for free crypto tips", // a Cyrillic о
+    ];
+    for (const [i, text] of forms.slice(0, 3).entries()) {
+      expect(memory.note(sender(1), text, `c${i}`)).toBe(0);
+    }
+    expect(memory.note(sender(1), forms[3] ?? "", "c3")).toBeGreaterThan(0);
+    // A different sentence is a different text.
+    expect(memory.note(sender(1), "the sea was calm and blue this morning", "c4")).toBe(0);
   });
 
   test("a new cookie on the same address counts with the old one", () => {

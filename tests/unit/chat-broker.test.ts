@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { Mailbox, type Numbered } from "../../src/core/chat/mailbox.ts";
 import { InMemoryChatBroker, RandomIds } from "../../src/core/chat/memory-broker.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 
 const v = (id: string, ipKey = `ip-${id}`) => ({
   visitorId: id,
@@ -9,8 +10,12 @@ const v = (id: string, ipKey = `ip-${id}`) => ({
   country: { countryCode: null, country: "Unknown" },
 });
 
+/** The virtual clock of the broker last made: tests move it instead of waiting. */
+let clock = new VirtualClock(0);
+
 function broker(options: ConstructorParameters<typeof InMemoryChatBroker>[0] = {}) {
-  return new InMemoryChatBroker({ resumeGraceMs: 60_000, ...options });
+  clock = new VirtualClock(0);
+  return new InMemoryChatBroker({ resumeGraceMs: 60_000, time: clock, ...options });
 }
 
 /** A visitor with an open stream who presses start: only they can be paired. */
@@ -106,8 +111,7 @@ describe("matchmaker", () => {
   });
 
   test("partners who parted prefer anyone else, and meet again after both waited 20 s alone", async () => {
-    let now = 0;
-    const b = broker({ now: () => now, meetAgainAfterMs: 20 });
+    const b = broker({ meetAgainAfterMs: 20 });
     await join(b, "a");
     await join(b, "b");
     await b.end("a");
@@ -118,11 +122,9 @@ describe("matchmaker", () => {
     await b.end("c");
     expect(await b.start(v("a"))).toEqual({ state: "waiting" });
     // Only b is there; neither has waited long enough yet.
-    now += 10;
-    await Bun.sleep(5);
+    clock.advance(10);
     expect(await b.status("a")).toEqual({ state: "waiting" });
-    now += 20;
-    await Bun.sleep(40);
+    clock.advance(20);
     expect(await b.status("a")).toMatchObject({ state: "chatting" });
     expect(await b.status("b")).toMatchObject({ state: "chatting" });
     await b.close();
@@ -186,8 +188,7 @@ describe("matchmaker", () => {
   });
 
   test("typing reaches the partner at most twice a second, and the last state always does", async () => {
-    let now = 0;
-    const b = broker({ now: () => now });
+    const b = broker();
     await join(b, "a");
     const partner = await join(b, "b");
     const typing = () =>
@@ -197,8 +198,7 @@ describe("matchmaker", () => {
     for (let i = 0; i < 1000; i++) await b.typing("a", i % 2 === 0);
     expect(typing()).toEqual([true]);
     await b.typing("a", false);
-    now += 500;
-    await Bun.sleep(600);
+    clock.advance(500);
     expect(typing()).toEqual([true, false]);
     await b.close();
   });
@@ -213,7 +213,7 @@ describe("matchmaker", () => {
     const pair = [await join(b, "p"), await join(b, "q")];
     for (const { stop } of pair) stop();
     expect((await b.counts()).present).toBeGreaterThan(0);
-    await Bun.sleep(80);
+    clock.advance(80);
     expect(await b.counts()).toMatchObject({ waiting: 0, present: 0, chatting: 0 });
     await b.close();
   });
@@ -341,9 +341,9 @@ describe("chat streams", () => {
   test("with no stream left, the grace period runs out and the partner hears they left", async () => {
     const { b, events, stop } = await chatting();
     stop.a();
-    await Bun.sleep(10);
+    clock.advance(10);
     expect((await b.status("a")).state).toBe("chatting");
-    await Bun.sleep(60);
+    clock.advance(60);
     expect(await b.status("b")).toEqual({ state: "idle" });
     expect(types(events.b).slice(-2)).toEqual(["typing", "partner-left"]);
     await b.close();
@@ -355,7 +355,7 @@ describe("chat streams", () => {
     stop.a(); // stopping twice does not count twice
     const again: Numbered[] = [];
     b.listen("a", null, (n) => again.push(n));
-    await Bun.sleep(60);
+    clock.advance(60);
     expect((await b.status("a")).state).toBe("chatting");
     expect(again[0]?.event).toMatchObject({ type: "status", status: { state: "chatting" } });
     await b.close();
@@ -368,7 +368,7 @@ describe("chat streams", () => {
     await b.start(v("a"));
     await b.end("a");
     stop();
-    await Bun.sleep(40);
+    clock.advance(40);
     const lastId = seen[seen.length - 1]?.id;
     const later: Numbered[] = [];
     b.listen("a", lastId, (n) => later.push(n));
@@ -384,7 +384,7 @@ describe("chat streams", () => {
         throw new Error("socket gone");
       }),
     ).toThrow("socket gone");
-    await Bun.sleep(40);
+    clock.advance(40);
     expect(await b.status("w")).toEqual({ state: "idle" });
     await b.close();
   });

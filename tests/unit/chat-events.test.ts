@@ -47,7 +47,6 @@ describe("eventStream", () => {
     const abort = new AbortController();
     const stream = eventStream(s.listen, abort.signal);
     const waiting = stream.next();
-    await Bun.sleep(1);
     abort.abort();
     expect(await waiting).toEqual({ done: true, value: undefined });
     expect(s.listeners).toBe(0);

@@ -41,7 +41,7 @@ const inChat = run([
 const texts = (state: ChatState) =>
   state.entries.map((e) => (e.kind === "message" ? e.message.id : `[${e.text}]`));
 
-describe("chatReducer: idle → searching → matched → partner left → idle (spec 4)", () => {
+describe("chatReducer: idle → searching → matched → partner left → idle", () => {
   test("Find Someone waits for the connection, then the pool", () => {
     const connecting = run([{ type: "start" }]);
     expect(connecting.phase).toBe("connecting");
@@ -121,7 +121,7 @@ describe("chatReducer: messages", () => {
     expect(texts(state)).toEqual(["m1", "m2"]);
   });
 
-  test("a message id seen before is ignored (spec 5), whichever copy comes first", () => {
+  test("a message id seen before is ignored, whichever copy comes first", () => {
     const mine = message("m1", "me");
     const state = run(
       [

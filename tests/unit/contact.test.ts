@@ -8,6 +8,7 @@ import {
 } from "../../src/core/contact/contact.ts";
 import { RateLimitedError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -23,7 +24,7 @@ const message = { name: "Mei", email: "mei@example.org", message: "Hello from th
 
 describe("contact messages", () => {
   test("are stored with the visitor's language, newest first", async () => {
-    const limiter = new MemoryRateLimiter(() => 0);
+    const limiter = new MemoryRateLimiter(new VirtualClock(0));
     await sendContactMessage(db, limiter, sender, message, 1000);
     await sendContactMessage(db, limiter, sender, { ...message, name: "Lin" }, 2000);
     const rows = await listContactMessages(db);
@@ -32,7 +33,7 @@ describe("contact messages", () => {
   });
 
   test("past the rate limit are refused and not stored", async () => {
-    const limiter = new MemoryRateLimiter(() => 0);
+    const limiter = new MemoryRateLimiter(new VirtualClock(0));
     for (let i = 0; i < CONTACT_RATE.limit; i++)
       await sendContactMessage(db, limiter, sender, message, i);
     await expect(sendContactMessage(db, limiter, sender, message, 99)).rejects.toBeInstanceOf(

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { TRPCError } from "@trpc/server";
 import { DomainError } from "../../src/core/errors.ts";
 import { createErrorLog } from "../../src/server/error-log.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 
 function log(maxKinds?: number) {
   const lines: string[] = [];
@@ -23,6 +24,25 @@ describe("the error log", () => {
     errors.fault("request", new Error("disk full"));
     expect(lines).toHaveLength(3);
     errors.close();
+  });
+
+  test("each minute ends by itself: the count is written and the fault may be logged again", () => {
+    const clock = new VirtualClock(0);
+    const lines: string[] = [];
+    const errors = createErrorLog({ write: (line) => lines.push(line), scheduler: clock });
+    for (let i = 0; i < 3; i++) errors.fault("request", new Error("disk full"));
+    clock.advance(59_999);
+    expect(lines).toHaveLength(1);
+    clock.advance(1);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain("repeated 2 more times");
+    errors.fault("request", new Error("disk full"));
+    expect(lines).toHaveLength(3);
+    // A quiet minute writes nothing; closing stops the timer.
+    clock.advance(60_000);
+    expect(lines).toHaveLength(3);
+    errors.close();
+    expect(clock.pending).toBe(0);
   });
 
   test("distinct faults past the bound share one line; long messages are cut", () => {

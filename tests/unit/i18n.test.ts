@@ -15,7 +15,7 @@ describe("dictionaries", () => {
     ]);
   });
 
-  test("the spec's strings are used as written", () => {
+  test("the not-found page's title reads as written in each language", () => {
     expect(en.notFound.title).toBe("Oops! Page not found");
     expect(zhTW.notFound.title).toBe("糟糕！找不到頁面");
   });

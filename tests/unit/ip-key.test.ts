@@ -10,6 +10,16 @@ describe("subscriberPrefix", () => {
     expect(subscriberPrefix("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
     expect(subscriberPrefix("2001:0db8:0001:0002::9")).toBe("2001:db8:1:2::/64");
     expect(subscriberPrefix("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    // The groups after "::" fill from the right: here one zero group is left out.
+    expect(subscriberPrefix("2001:db8::1:2:3:4:5")).toBe("2001:db8:0:1::/64");
+    expect(subscriberPrefix("::1")).toBe("0:0:0:0::/64");
+    expect(subscriberPrefix("FE80::1")).toBe("fe80:0:0:0::/64");
+  });
+  test("only an IPv4-mapped address is read as IPv4, with groups of any length", () => {
+    expect(subscriberPrefix("::ffff:198.51.100.77")).toBe("198.51.100.77");
+    expect(subscriberPrefix("::FFFF:198.51.100.77")).toBe("198.51.100.77");
+    // An IPv6 address that merely ends in an IPv4 one is an IPv6 subscriber.
+    expect(subscriberPrefix("2001:db8:1:2::ffff:198.51.100.77")).toBe("2001:db8:1:2::/64");
   });
 });
 
@@ -17,6 +27,8 @@ describe("ipKey", () => {
   test("the same subscriber gets the same key; the raw address is not in it", () => {
     const a = ipKey("s".repeat(32), "2001:db8:1:2::1");
     expect(a).toBe(ipKey("s".repeat(32), "2001:db8:1:2:ffff::9"));
+    // 22 characters of base64url (132 bits): short to store, far from colliding.
+    expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(a).not.toContain("2001");
   });
   test("another secret or subscriber gives another key", () => {

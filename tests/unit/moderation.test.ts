@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import {
   createModerator,
   ExternalModerator,
@@ -225,6 +225,7 @@ describe("ExternalModerator and the fallback", () => {
   let requests: { authorization: string | null; contentType: string | null; body: unknown }[];
   let server: ReturnType<typeof Bun.serve>;
   let url: string;
+  const stalled: Array<() => void> = [];
 
   beforeAll(() => {
     server = Bun.serve({
@@ -238,7 +239,8 @@ describe("ExternalModerator and the fallback", () => {
         });
         if (answer === "error") return new Response("overloaded", { status: 503 });
         if (answer === "malformed") return new Response("{ not json", { status: 200 });
-        if (answer === "slow") await Bun.sleep(500);
+        // A slow server answers only once the test is over, long after the moderator's timeout.
+        if (answer === "slow") await new Promise<void>((resolve) => stalled.push(resolve));
         const input = typeof body === "object" && body && "input" in body ? body.input : "";
         const flagged = typeof input === "string" && input.includes("I will hurt you");
         return Response.json({
@@ -256,6 +258,9 @@ describe("ExternalModerator and the fallback", () => {
   beforeEach(() => {
     answer = "openai";
     requests = [];
+  });
+  afterEach(() => {
+    for (const release of stalled.splice(0)) release();
   });
 
   const external = () => new ExternalModerator({ url, apiKey: "sk-test", timeoutMs: 100 });

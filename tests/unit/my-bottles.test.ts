@@ -16,7 +16,9 @@ import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
 import { answerAgeGate } from "../../src/core/safety/ages.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
+import { distinctText } from "../helpers/texts.ts";
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const HOUR = 60 * 60 * 1000;
@@ -35,7 +37,7 @@ beforeEach(async () => {
   database = await openTestDatabase();
   db = database.db;
   deps = {
-    limiter: new MemoryRateLimiter(() => NOW),
+    limiter: new MemoryRateLimiter(new VirtualClock(NOW)),
     moderator: new LocalModerator(),
     broker: new InMemoryChatBroker(),
     recentlyShown: new RecentlyShown(),
@@ -192,8 +194,8 @@ describe("sinking", () => {
     const writer = visitor("writer");
     const { id } = await thrown(db, deps, writer, bottle("Sunk for good"), NOW);
     await sinkBottle(db, deps.limiter, writer, id);
-    expect(await setBottleHidden(db, id, false, NOW)).toBe(false);
-    expect(await setBottleHidden(db, id, true, NOW)).toBe(true);
+    expect(await setBottleHidden(db, id, false, NOW)).toBeNull();
+    expect(await setBottleHidden(db, id, true, NOW)).toEqual({ closed: 0 });
     expect((await listMyBottles(db, deps, writer, null, NOW)).bottles[0]?.state).toBe("sunk");
     expect(await discover(visitor("reader"))).toBeNull();
   });
@@ -213,20 +215,20 @@ describe("my bottles", () => {
     // Past the throwing limits (5 a minute): a limiter of its own for each.
     const fresh = () => ({ ...deps, limiter: new MemoryRateLimiter() });
     for (let i = 0; i < 23; i++) {
-      await thrown(db, fresh(), writer, bottle(`Bottle number ${i}`), NOW + i);
+      await thrown(db, fresh(), writer, bottle(distinctText(i)), NOW + i);
     }
     await thrown(db, fresh(), writer, bottle("Still drifting", { driftHours: 5 }), NOW + 30);
     const first = await listMyBottles(db, deps, writer, null, NOW + 40);
     expect(first.bottles).toHaveLength(20);
     expect(first.bottles[0]).toMatchObject({ message: "Still drifting", state: "drifting" });
-    expect(first.bottles[1]?.message).toBe("Bottle number 22");
+    expect(first.bottles[1]?.message).toBe(distinctText(22));
     expect(first.nextCursor).not.toBeNull();
     const second = await listMyBottles(db, deps, writer, first.nextCursor, NOW + 40);
     expect(second.bottles.map((b) => b.message)).toEqual([
-      "Bottle number 3",
-      "Bottle number 2",
-      "Bottle number 1",
-      "Bottle number 0",
+      distinctText(3),
+      distinctText(2),
+      distinctText(1),
+      distinctText(0),
     ]);
     expect(second.nextCursor).toBeNull();
     // Past its expiry (8 days on), before the hourly purge, a bottle reads as expired.
@@ -246,12 +248,20 @@ describe("the find counter", () => {
   test("writes a moment later, once per bottle and visitor, without waiting to be asked", async () => {
     const writer = visitor("writer");
     const { id } = await thrown(db, deps, writer, bottle("Counted soon"), NOW);
-    const counter = new FindCounter(db, { flushAfterMs: 20 });
+    const clock = new VirtualClock(NOW);
+    const counter = new FindCounter(db, { flushAfterMs: 20, scheduler: clock });
     const find = { bottleId: id, visitorId: "reader", countryCode: "US", foundAt: NOW };
     counter.note(find);
     counter.note({ ...find, countryCode: "JP", foundAt: NOW + 1 });
+    expect(counter.pending).toBe(1);
+    clock.advance(19);
+    await counter.settled();
     expect(await findsOf()).toEqual([]);
-    await Bun.sleep(80);
+    expect(counter.pending).toBe(1);
+    // The delay passes: the write starts by itself.
+    clock.advance(1);
+    expect(counter.pending).toBe(0);
+    await counter.settled();
     const [row] = await db.selectFrom("bottle_finds").selectAll().execute();
     expect(row).toEqual({ bottle_id: id, visitor_id: "reader", country_code: "US", found_at: NOW });
     // Noted again later (a discover after the write): still one row.
@@ -262,12 +272,19 @@ describe("the find counter", () => {
 
   test("holds at most maxPending before writing them at once", async () => {
     const { id } = await thrown(db, deps, visitor("writer"), bottle("Found a lot"), NOW);
-    const counter = new FindCounter(db, { flushAfterMs: 60_000, maxPending: 3 });
-    for (const name of ["a", "b", "c"]) {
+    const clock = new VirtualClock(NOW);
+    const counter = new FindCounter(db, { flushAfterMs: 60_000, maxPending: 3, scheduler: clock });
+    for (const name of ["a", "b"]) {
       counter.note({ bottleId: id, visitorId: name, countryCode: null, foundAt: NOW });
     }
-    await counter.flush(); // waits for the write the third note started
+    expect(counter.pending).toBe(2);
+    // The third starts the write at once, with no time passing.
+    counter.note({ bottleId: id, visitorId: "c", countryCode: null, foundAt: NOW });
+    expect(counter.pending).toBe(0);
+    await counter.settled();
     expect((await findsOf()).map((row) => row.visitor_id)).toEqual(["a", "b", "c"]);
+    // The write took the first note's timer with it.
+    expect(clock.pending).toBe(0);
   });
 
   test("a find of a bottle gone since does not keep the others from being counted", async () => {

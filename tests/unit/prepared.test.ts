@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,16 +51,21 @@ describe("prepared queries", () => {
   });
 
   test("run directly on the database outside a transaction, through it inside one", async () => {
-    expect(sqliteOf(db)).toBeDefined();
-    await db
+    expect(sqliteOf(db)).toBeInstanceOf(Database);
+    // Seen inside the transaction, checked outside it: a failed expect thrown in there would be
+    // taken for the rollback.
+    let inside: { sqlite: unknown; names: unknown } | undefined;
+    const outcome = await db
       .transaction()
       .execute(async (trx) => {
-        expect(sqliteOf(trx)).toBeUndefined();
+        const sqlite = sqliteOf(trx);
         await addMessage(trx, { name: "Gone", at: 1000 });
-        expect(await namesSince(trx, { since: 0 })).toEqual([{ name: "Gone" }]);
+        inside = { sqlite, names: await namesSince(trx, { since: 0 }) };
         throw new Error("roll back");
       })
-      .catch(() => {});
+      .catch((error: Error) => error.message);
+    expect(outcome).toBe("roll back");
+    expect(inside).toEqual({ sqlite: undefined, names: [{ name: "Gone" }] });
     // The rollback took the prepared insert with it.
     expect(await namesSince(db, { since: 0 })).toEqual([]);
   });

@@ -10,12 +10,14 @@ import { CompositeTranslator } from "../../src/core/translation/composite.ts";
 import { DeepLTranslator } from "../../src/core/translation/deepl.ts";
 import { createTranslator } from "../../src/core/translation/index.ts";
 import { LibreTranslateTranslator } from "../../src/core/translation/libretranslate.ts";
+import { ChatTranslations } from "../../src/core/translation/memory-cache.ts";
 import { isMainlyChinese, OpenccTranslator } from "../../src/core/translation/opencc.ts";
 import {
   TranslationError,
   type TranslationErrorKind,
   type Translator,
 } from "../../src/core/translation/translator.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
 /** Resolves with the TranslationError kind the promise rejected with. */
@@ -77,11 +79,28 @@ function serve(handler: (seen: Seen) => Response | Promise<Response>) {
 }
 const servers: Array<{ stop(force?: boolean): Promise<void> }> = [];
 afterEach(async () => {
+  for (const release of stalled.splice(0)) release();
   await Promise.all(servers.splice(0).map((s) => s.stop(true)));
 });
 
+/** Answers that never come until the test is over, and word of each request that waits so. */
+const stalled: Array<() => void> = [];
+function stall(): { reached: Promise<void>; answer: () => Promise<void> } {
+  let reached: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  return {
+    reached: arrived,
+    answer: () => {
+      reached();
+      return new Promise<void>((resolve) => stalled.push(resolve));
+    },
+  };
+}
+
 describe("the translate menu's languages", () => {
-  test("are the eight of the spec", () => {
+  test("are eight, in menu order", () => {
     expect([...targetLanguages]).toEqual(["en", "zh-TW", "zh-CN", "ja", "ko", "es", "fr", "de"]);
   });
 });
@@ -200,12 +219,24 @@ describe("LibreTranslate", () => {
         ? Response.json(recentLanguages)
         : new Response("down", { status: 503 }),
     );
-    const patient = new LibreTranslateTranslator({ url: server.url, retryDiscoveryMs: 60_000 });
+    const clock = new VirtualClock();
+    const patient = new LibreTranslateTranslator({
+      url: server.url,
+      retryDiscoveryMs: 60_000,
+      time: clock,
+    });
     await patient.ready();
     up = true;
     await patient.ready();
+    clock.advance(59_999);
+    await patient.ready();
     expect(patient.targets()).toEqual([]);
     expect(server.seen).toHaveLength(1);
+    // A minute after the failure, the next question asks again.
+    clock.advance(1);
+    await patient.ready();
+    expect(patient.targets()).toEqual(["en", "zh-TW", "zh-CN", "ja"]);
+    expect(server.seen).toHaveLength(2);
 
     const eager = new LibreTranslateTranslator({ url: server.url, retryDiscoveryMs: 0 });
     up = false;
@@ -215,16 +246,27 @@ describe("LibreTranslate", () => {
     expect(eager.targets()).toEqual(["en", "zh-TW", "zh-CN", "ja"]);
   });
 
-  test("a server slower than the timeout is unavailable", async () => {
+  test("a server slower than the timeout is unavailable, once the timeout has passed", async () => {
+    const slow = stall();
     const server = serve(async ({ path }) => {
       if (path === "/languages") return Response.json(recentLanguages);
-      await Bun.sleep(1000);
+      await slow.answer();
       return Response.json({ translatedText: "too late" });
     });
-    const libre = new LibreTranslateTranslator({ url: server.url, timeoutMs: 100 });
-    const started = performance.now();
-    expect(await failureKind(libre.translate("Hello", "ja"))).toBe("unavailable");
-    expect(performance.now() - started).toBeLessThan(900);
+    const clock = new VirtualClock();
+    const libre = new LibreTranslateTranslator({ url: server.url, timeoutMs: 100, time: clock });
+    let settled = false;
+    const outcome = failureKind(libre.translate("Hello", "ja")).finally(() => {
+      settled = true;
+    });
+    await slow.reached;
+    clock.advance(99);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    clock.advance(1);
+    expect(await outcome).toBe("unavailable");
+    // Answered requests leave no timer behind.
+    expect(clock.pending).toBe(0);
   });
 });
 
@@ -295,12 +337,23 @@ describe("DeepL", () => {
     const dead = new DeepLTranslator({ apiKey: "k", baseUrl: "http://127.0.0.1:9" });
     expect(await failureKind(dead.translate("a", "ja"))).toBe("unavailable");
 
+    const stalling = stall();
     const slow = serve(async () => {
-      await Bun.sleep(1000);
+      await stalling.answer();
       return Response.json({ translations: [{ detected_source_language: "EN", text: "late" }] });
     });
-    const impatient = new DeepLTranslator({ apiKey: "k", baseUrl: slow.url, timeoutMs: 100 });
-    expect(await failureKind(impatient.translate("a", "ja"))).toBe("unavailable");
+    const clock = new VirtualClock();
+    const impatient = new DeepLTranslator({
+      apiKey: "k",
+      baseUrl: slow.url,
+      timeoutMs: 100,
+      scheduler: clock,
+    });
+    const outcome = failureKind(impatient.translate("a", "ja"));
+    await stalling.reached;
+    clock.advance(100);
+    expect(await outcome).toBe("unavailable");
+    expect(clock.pending).toBe(0);
   });
 });
 
@@ -465,5 +518,38 @@ describe("translation cache", () => {
       cached: false,
     });
     expect(flaky.calls).toHaveLength(2);
+  });
+});
+
+describe("chat translations in memory", () => {
+  const HOUR = 60 * 60 * 1000;
+
+  test("are kept for an hour, then forgotten", async () => {
+    const clock = new VirtualClock();
+    const memory = new ChatTranslations(clock);
+    await memory.put("h1", "ja", "こんにちは");
+    clock.advance(HOUR);
+    expect(await memory.get("h1", "ja")).toBe("こんにちは");
+    expect(await memory.get("h1", "ko")).toBeUndefined();
+    clock.advance(1);
+    expect(await memory.get("h1", "ja")).toBeUndefined();
+    expect(memory.size).toBe(0);
+  });
+
+  test("hold at most their bound, the oldest written forgotten first", async () => {
+    const clock = new VirtualClock();
+    const memory = new ChatTranslations(clock, 3);
+    for (const hash of ["a", "b", "c"]) {
+      await memory.put(hash, "en", hash.toUpperCase());
+      clock.advance(1000);
+    }
+    // Written again, "a" becomes the newest.
+    await memory.put("a", "en", "A again");
+    await memory.put("d", "en", "D");
+    expect(memory.size).toBe(3);
+    expect(await memory.get("b", "en")).toBeUndefined();
+    expect(await memory.get("a", "en")).toBe("A again");
+    expect(await memory.get("c", "en")).toBe("C");
+    expect(await memory.get("d", "en")).toBe("D");
   });
 });

@@ -60,6 +60,7 @@ export const moderation = {
     what: "What",
     subject: "On",
     undo: "Undo",
+    commandLine: "Command line",
     names: {
       hide: "Hid",
       unhide: "Put back",
@@ -68,6 +69,8 @@ export const moderation = {
       dismiss: "Dismissed",
       switchOn: "Switched on",
       switchOff: "Switched off",
+      operatorAdd: "Made operator",
+      operatorRemove: "Removed operator",
     },
     details: {
       closed: "{count:number} report{{s}} closed",

@@ -61,6 +61,7 @@ export const moderation: Translation["moderation"] = {
     what: "動作",
     subject: "對象",
     undo: "復原",
+    commandLine: "命令列",
     names: {
       hide: "隱藏",
       unhide: "放回大海",
@@ -69,6 +70,8 @@ export const moderation: Translation["moderation"] = {
       dismiss: "駁回",
       switchOn: "開啟",
       switchOff: "停用",
+      operatorAdd: "設為管理員",
+      operatorRemove: "取消管理員",
     },
     details: {
       closed: "關閉了 {count} 則檢舉",

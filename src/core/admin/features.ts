@@ -43,12 +43,25 @@ export class FeatureSwitches {
   }
 
   async set(feature: Feature, enabled: boolean, now: number): Promise<void> {
-    const value = enabled ? "on" : "off";
-    await this.db
-      .insertInto("site_settings")
-      .values({ key: `feature:${feature}`, value, updated_at: now })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now }))
-      .execute();
+    await storeFeature(this.db, feature, enabled, now);
     await this.refresh();
   }
+}
+
+/**
+ * Writes an off switch where every instance reads it. Run it in the transaction that records
+ * the action, then refresh the switches.
+ */
+export async function storeFeature(
+  trx: DB,
+  feature: Feature,
+  enabled: boolean,
+  now: number,
+): Promise<void> {
+  const value = enabled ? "on" : "off";
+  await trx
+    .insertInto("site_settings")
+    .values({ key: `feature:${feature}`, value, updated_at: now })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now }))
+    .execute();
 }

@@ -1,38 +1,37 @@
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
 import { hideBottle, SUNK_BY_WRITER } from "../bottles/bottles.ts";
-import { banKeysOf } from "../chat/bans.ts";
+import { banKeysOf, type KeyBan } from "../chat/bans.ts";
 
 /**
- * Hides or shows a bottle; hiding closes its open reports. False when there is no such bottle
- * (to show: none its writer has not sunk).
+ * Hides or shows a bottle; hiding closes its open reports (answered: how many). Null when there
+ * is no such bottle (to show: none its writer has not sunk). Run it in the transaction that
+ * records the action.
  */
 export async function setBottleHidden(
-  db: DB,
+  trx: DB,
   bottleId: number,
   hidden: boolean,
   now: number,
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    if (hidden) {
-      if (!(await hideBottle(trx, bottleId))) return false;
-      await trx
-        .updateTable("bottle_reports")
-        .set({ handled_at: now })
-        .where("bottle_id", "=", bottleId)
-        .where("handled_at", "is", null)
-        .execute();
-      return true;
-    }
-    // A bottle its writer sank stays out of the ocean: only the moderators' hiding is undone.
-    const result = await trx
-      .updateTable("bottles")
-      .set({ hidden: 0 })
-      .where("id", "=", bottleId)
-      .where("hidden", "!=", SUNK_BY_WRITER)
+): Promise<{ closed: number } | null> {
+  if (hidden) {
+    if (!(await hideBottle(trx, bottleId))) return null;
+    const closed = await trx
+      .updateTable("bottle_reports")
+      .set({ handled_at: now })
+      .where("bottle_id", "=", bottleId)
+      .where("handled_at", "is", null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  });
+    return { closed: Number(closed.numUpdatedRows) };
+  }
+  // A bottle its writer sank stays out of the ocean: only the moderators' hiding is undone.
+  const result = await trx
+    .updateTable("bottles")
+    .set({ hidden: 0 })
+    .where("id", "=", bottleId)
+    .where("hidden", "!=", SUNK_BY_WRITER)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0 ? { closed: 0 } : null;
 }
 
 /** A ban key as the operator types it: "visitor:<id>" or "ip:<hash>". */
@@ -51,40 +50,70 @@ export async function coveredKeys(db: DB, key: string, now: number): Promise<str
 /**
  * Bans a visitor or an address hash from chat until `until`, closing reports against it; a
  * visitor's ban also covers the address hashes seen with them in the last day. Answers the
- * keys banned.
+ * keys banned. Run it in the transaction that records the action.
  */
 export async function banFromChat(
-  db: DB,
+  trx: DB,
   key: string,
   until: number,
   now: number,
 ): Promise<string[]> {
-  const keys = await coveredKeys(db, key, now);
-  await db.transaction().execute(async (trx) => {
+  const keys = await coveredKeys(trx, key, now);
+  await storeChatBans(trx, keys, until, now);
+  for (const k of keys) {
+    const parsed = parseBanKey(k);
+    if (!parsed) continue;
+    const column = parsed.kind === "visitor" ? "reported_visitor_id" : "reported_ip_key";
     await trx
-      .insertInto("chat_bans")
-      .values(keys.map((k) => ({ key: k, until, created_at: now })))
-      .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
+      .updateTable("chat_reports")
+      .set({ handled_at: now })
+      .where(column, "=", parsed.id)
+      .where("handled_at", "is", null)
       .execute();
-    for (const k of keys) {
-      const parsed = parseBanKey(k);
-      if (!parsed) continue;
-      const column = parsed.kind === "visitor" ? "reported_visitor_id" : "reported_ip_key";
-      await trx
-        .updateTable("chat_reports")
-        .set({ handled_at: now })
-        .where(column, "=", parsed.id)
-        .where("handled_at", "is", null)
-        .execute();
-    }
-  });
+  }
   return keys;
 }
 
-/** Lifts a ban (a visitor's with the address hashes seen with them); answers the keys lifted. */
-export async function unbanFromChat(db: DB, key: string, now: number): Promise<string[]> {
-  const keys = await coveredKeys(db, key, now);
-  const lifted = await db
+/** Writes chat bans to the database, where every instance reads them. */
+export async function storeChatBans(
+  trx: DB,
+  keys: readonly string[],
+  until: number,
+  now: number,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await trx
+    .insertInto("chat_bans")
+    .values(keys.map((k) => ({ key: k, until, created_at: now })))
+    .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
+    .execute();
+}
+
+/**
+ * Writes bans of their own ends to the database as the running site's bans write them: a ban in
+ * force is never shortened.
+ */
+export async function storeKeyBans(trx: DB, bans: readonly KeyBan[], now: number): Promise<void> {
+  if (bans.length === 0) return;
+  await trx
+    .insertInto("chat_bans")
+    .values(bans.map(({ key, until }) => ({ key, until, created_at: now })))
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        until: sql<number>`CASE WHEN chat_bans.until > excluded.until THEN chat_bans.until ELSE excluded.until END`,
+        created_at: now,
+      }),
+    )
+    .execute();
+}
+
+/**
+ * Lifts a ban (a visitor's with the address hashes seen with them); answers the keys lifted.
+ * Run it in the transaction that records the action.
+ */
+export async function unbanFromChat(trx: DB, key: string, now: number): Promise<string[]> {
+  const keys = await coveredKeys(trx, key, now);
+  const lifted = await trx
     .deleteFrom("chat_bans")
     .where("key", "in", keys)
     .returning("key")
@@ -114,6 +143,16 @@ export async function oceanStats(db: DB, now: number): Promise<OceanStats> {
       ),
     ])
     .executeTakeFirstOrThrow();
+  return {
+    live: Number(row.live ?? 0),
+    drifting: Number(row.drifting ?? 0),
+    public: Number(row.public ?? 0),
+    openReports: await openReportCount(db),
+  };
+}
+
+/** Reports waiting for the operator, of bottles and of chat visitors. */
+export async function openReportCount(db: DB): Promise<number> {
   const bottleReports = await db
     .selectFrom("bottle_reports")
     .where("handled_at", "is", null)
@@ -124,10 +163,5 @@ export async function oceanStats(db: DB, now: number): Promise<OceanStats> {
     .where("handled_at", "is", null)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
-  return {
-    live: Number(row.live ?? 0),
-    drifting: Number(row.drifting ?? 0),
-    public: Number(row.public ?? 0),
-    openReports: Number(bottleReports.n) + Number(chatReports.n),
-  };
+  return Number(bottleReports.n) + Number(chatReports.n);
 }

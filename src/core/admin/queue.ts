@@ -1,7 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
-import { type ChatBans, confirmBan } from "../chat/bans.ts";
-import type { ChatBroker } from "../chat/broker.ts";
+import { type ChatBans, confirmBan, type KeyBan } from "../chat/bans.ts";
 import { DomainError } from "../errors.ts";
+import { storeKeyBans } from "./operator.ts";
 
 /** One report in the queue, as the operator reads it. */
 export interface QueuedReport {
@@ -168,15 +168,17 @@ export function visitorOf(subject: string): string {
  * An operator confirms a reported chat visitor's ban from the queue: from the address of their
  * latest report and the others seen with them, for as long as their escalation calls for (see
  * confirmBan: a ban the same reports already escalated is extended to their addresses, not
- * escalated again); ends their chat and closes their reports.
+ * escalated again); closes their reports. Everything is written through `trx`, the transaction
+ * that records the action; once it commits, the caller has the running site hold `bans` and
+ * end the chats they cover.
  */
 export async function banQueuedVisitor(
-  db: DB,
-  chat: { bans: ChatBans; broker: ChatBroker },
+  trx: DB,
+  chat: { bans: ChatBans },
   visitorId: string,
   now: number,
-): Promise<{ keys: string[]; until: number }> {
-  const open = await db
+): Promise<{ keys: string[]; until: number; bans: KeyBan[] }> {
+  const open = await trx
     .selectFrom("chat_reports")
     .select(["reported_ip_key", "created_at"])
     .where("reported_visitor_id", "=", visitorId)
@@ -185,7 +187,7 @@ export async function banQueuedVisitor(
     .execute();
   const latest =
     open.at(-1) ??
-    (await db
+    (await trx
       .selectFrom("chat_reports")
       .select(["reported_ip_key", "created_at"])
       .where("reported_visitor_id", "=", visitorId)
@@ -194,24 +196,35 @@ export async function banQueuedVisitor(
       .executeTakeFirst());
   if (!latest) throw new DomainError("NOT_FOUND", "no reports of this visitor");
   const openSince = open[0]?.created_at ?? now;
+  // The running site's bans as they are, except that what confirmBan decides is written through
+  // this transaction: held by the site only once the record of it commits.
+  const inTransaction: ChatBans = {
+    until: (id, ipKey) => chat.bans.until(id, ipKey),
+    claim: async () => false,
+    put: (bans, at) => storeKeyBans(trx, bans, at),
+    refresh: async () => [],
+    lift: async () => {},
+  };
   const banned = await confirmBan(
-    db,
-    chat.bans,
+    trx,
+    inTransaction,
     { visitorId, ipKey: latest.reported_ip_key },
     openSince,
     now,
   );
-  await chat.broker.ban(banned.bans);
-  await db
+  await trx
     .updateTable("chat_reports")
     .set({ handled_at: now })
     .where("reported_visitor_id", "=", visitorId)
     .where("handled_at", "is", null)
     .execute();
-  return { keys: banned.bans.map((ban) => ban.key), until: banned.until };
+  return { keys: banned.bans.map((ban) => ban.key), until: banned.until, bans: banned.bans };
 }
 
-/** Closes a subject's open reports as dismissed: the operator found nothing wrong. */
+/**
+ * Closes a subject's open reports as dismissed: the operator found nothing wrong. Run it in the
+ * transaction that records the action.
+ */
 export async function dismissReports(db: DB, subject: string, now: number): Promise<number> {
   const parsed = parseSubject(subject);
   const result =
@@ -231,62 +244,10 @@ export async function dismissReports(db: DB, subject: string, now: number): Prom
   return Number(result.numUpdatedRows);
 }
 
-/** Records what an operator did, with whom and when. */
-export async function recordAction(
-  db: DB,
-  operator: string,
-  action: string,
-  subject: string,
-  detail: string,
-  now: number,
-): Promise<void> {
-  await db
-    .insertInto("moderation_actions")
-    .values({ operator, action, subject, detail, created_at: now })
-    .execute();
-}
-
-/** The detail recorded with an action: plain words, for the database and the CLI. */
-export const actionDetail = {
-  ban: (keys: string[], until: number) =>
-    `${keys.join(" ")} until ${new Date(until).toISOString()}`,
-  unban: (lifted: string[]) => lifted.join(" "),
-  dismiss: (closed: number) => `${closed} reports`,
-};
-
 /**
- * What a recorded detail says, as numbers the moderation page words in the operator's
- * language: reports closed by a dismissal, a ban's end, how many bans a lift found in force.
+ * Makes an existing account an operator, or takes that away; false when there is no such
+ * account. Run it in the transaction that records the action.
  */
-export type ActionFacts = { closed: number } | { until: number } | { lifted: number } | null;
-
-/** Reads back what `actionDetail` wrote. */
-export function actionFacts(action: string, detail: string): ActionFacts {
-  if (action === "dismiss") {
-    const closed = /^(\d+) reports$/.exec(detail)?.[1];
-    return closed === undefined ? null : { closed: Number(closed) };
-  }
-  if (action === "ban") {
-    const until = Date.parse(/ until (\S+)$/.exec(detail)?.[1] ?? "");
-    return Number.isFinite(until) ? { until } : null;
-  }
-  if (action === "unban")
-    return { lifted: detail.trim() === "" ? 0 : detail.trim().split(/\s+/).length };
-  return null;
-}
-
-export async function recentActions(db: DB, limit = 50) {
-  const rows = await db
-    .selectFrom("moderation_actions")
-    .selectAll()
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ ...row, facts: actionFacts(row.action, row.detail) }));
-}
-
-/** Makes an existing account an operator, or takes that away; false when there is no such account. */
 export async function setOperator(db: DB, username: string, operator: boolean): Promise<boolean> {
   const result = await db
     .updateTable("users")

@@ -27,7 +27,7 @@ export const BOTTLE_RATES = {
   report: { limit: 20, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, RateRule>;
 
-/** The random pick draws from this many of the newest available bottles (spec 9). */
+/** The random pick draws from this many of the newest available bottles. */
 export const PICK_POOL = 50;
 /** The public page fetches this many (and shows at most 12). */
 export const PUBLIC_LIST_SIZE = 20;
@@ -119,7 +119,7 @@ export async function throwBottle(
   const surfacesAt = availableAt(now, input.driftHours);
   if (surfacesAt >= expiresAt)
     throw new FieldError({ field: "driftHours", kind: "drift_past_expiry" });
-  if (hasContactDetails(input.message)) {
+  if (hasContactDetails(input.message, writer.country.code ?? undefined)) {
     throw new DomainError("CONTENT_HAS_CONTACT", "bottles carry words, not contact details");
   }
 
@@ -290,7 +290,7 @@ export async function discoverBottle(
   return toCard(row);
 }
 
-/** The newest public bottles (spec: 20 fetched, the page shows 12). */
+/** The newest public bottles: 20 fetched, of which the page shows 12. */
 export async function listPublicBottles(
   db: DB,
   userId: string | null,
@@ -350,7 +350,7 @@ export async function toggleLike(
 
 /**
  * Records one report per user and bottle, with the moderator's verdict on the bottle (a
- * moderation error counts as safe, spec 5). A child-safety report, one report of an unsafe
+ * moderation that fails counts as safe). A child-safety report, one report of an unsafe
  * bottle, or three reporters (not counting readers the operator keeps dismissing) take it out
  * of the ocean and the public list at once.
  */

@@ -1,4 +1,5 @@
 import type { DB } from "../../../db/schema.ts";
+import { type Scheduler, systemTime, type TimerHandle } from "../clock.ts";
 
 /** One visitor shown one bottle by discover (never its writer), with their country only. */
 export interface Find {
@@ -15,6 +16,8 @@ export interface FindCounterOptions {
   maxPending?: number;
   /** A write that failed, for the server's bounded error log. */
   onError?: (error: unknown) => void;
+  /** The timers the delay runs on (the system's). */
+  scheduler?: Scheduler;
 }
 
 /** Rows per INSERT: 4 values each, far below both engines' limits on bound values. */
@@ -32,11 +35,12 @@ const ROWS_PER_INSERT = 250;
  */
 export class FindCounter {
   readonly #pending = new Map<string, Find>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerHandle | undefined;
   #writing: Promise<void> = Promise.resolve();
   readonly #flushAfterMs: number;
   readonly #maxPending: number;
   readonly #onError: (error: unknown) => void;
+  readonly #scheduler: Scheduler;
 
   constructor(
     private readonly db: DB,
@@ -45,6 +49,17 @@ export class FindCounter {
     this.#flushAfterMs = options.flushAfterMs ?? 100;
     this.#maxPending = options.maxPending ?? 2000;
     this.#onError = options.onError ?? (() => {});
+    this.#scheduler = options.scheduler ?? systemTime;
+  }
+
+  /** Finds noted and not yet handed to a write. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Resolves once the writes already started are done, starting none. */
+  settled(): Promise<void> {
+    return this.#writing;
   }
 
   /** Notes a find; synchronous and never throws, so discover cannot fail for it. */
@@ -54,14 +69,14 @@ export class FindCounter {
     if (this.#pending.size >= this.#maxPending) {
       void this.flush();
     } else if (!this.#timer) {
-      this.#timer = setTimeout(() => void this.flush(), this.#flushAfterMs);
-      this.#timer.unref?.();
+      this.#timer = this.#scheduler.setTimeout(() => void this.flush(), this.#flushAfterMs);
+      this.#timer.unref();
     }
   }
 
   /** Writes every waiting find (after any write under way); resolves once they are stored. */
   flush(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.#scheduler.clearTimeout(this.#timer);
     this.#timer = undefined;
     const finds = [...this.#pending.values()];
     this.#pending.clear();

@@ -71,8 +71,9 @@ function localDate(
 }
 
 /**
- * 23:59:59.999 in `timeZone` on the day `days` after the writer's today (spec 5: expiry ends
- * at the end of that day). Daylight-saving changes between now and then are accounted for.
+ * 23:59:59.999 in `timeZone` on the day `days` after the writer's today: a bottle expires at
+ * the end of its last day where it was written. Daylight-saving changes between now and then
+ * are accounted for.
  */
 export function expiryAt(now: number, days: number, timeZone: string): number {
   const today = localDate(timeZone, now);

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatPartner, ChatStatus } from "../../common/chat.ts";
+import type { Time } from "../clock.ts";
 import type { KeyBan } from "./bans.ts";
 import type { Numbered } from "./mailbox.ts";
 import type { MatchPreferences } from "./preferences.ts";
@@ -92,7 +93,8 @@ export interface ChatBroker {
 }
 
 export interface BrokerOptions {
-  now?: () => number;
+  /** The clock and timers (grace periods, rematches, sweeps, typing windows); the system's by default. */
+  time?: Time;
   /** Whether a visitor may chat now (bans); checked when starting and matching. */
   isBanned?: (visitorId: string, ipKey: string) => boolean;
   resumeGraceMs?: number;

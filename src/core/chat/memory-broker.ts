@@ -6,6 +6,7 @@ import {
   type ChatStatus,
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
+import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
 import type { KeyBan } from "./bans.ts";
 import type {
@@ -33,17 +34,18 @@ interface Presence {
   mailbox: Mailbox;
   chatId?: string;
   /** Set while the visitor has no open stream; leaving happens when it fires. */
-  graceTimer?: ReturnType<typeof setTimeout>;
+  graceTimer?: TimerHandle;
 }
 
 interface Waiting extends Seeker {
   visitor: ChatVisitor;
   since: number;
   /** Looks again once their fallback delay ends, or a recent partner may be met again. */
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: TimerHandle;
 }
 
 export class InMemoryChatBroker implements ChatBroker {
+  readonly #time: Time;
   readonly #now: () => number;
   readonly #isBanned: (visitorId: string, ipKey: string) => boolean;
   readonly #resumeGraceMs: number;
@@ -55,10 +57,7 @@ export class InMemoryChatBroker implements ChatBroker {
    * their grace period cannot resume from a number in the mailbox they had before. */
   #mailboxes = 0;
   readonly #messageIds = new RandomIds();
-  readonly #typing = new TypingWindows(
-    () => this.#now(),
-    (visitorId, isTyping) => this.#tellTyping(visitorId, isTyping),
-  );
+  readonly #typing: TypingWindows;
 
   /** Waiting visitors, longest-waiting first (a Map keeps insertion order). */
   readonly #pool = new Map<string, Waiting>();
@@ -70,17 +69,21 @@ export class InMemoryChatBroker implements ChatBroker {
   readonly #blocks = new Map<string, number>();
   /** "visitor:<id>" or "ip:<hash>" → until when their messages reach no one. */
   readonly #muted = new Map<string, number>();
-  readonly #sweeper: ReturnType<typeof setInterval>;
+  readonly #sweeper: TimerHandle;
 
   constructor(options: BrokerOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    this.#time = options.time ?? systemTime;
+    this.#now = () => this.#time.now();
+    this.#typing = new TypingWindows(this.#time, (visitorId, isTyping) =>
+      this.#tellTyping(visitorId, isTyping),
+    );
     this.#isBanned = options.isBanned ?? (() => false);
     this.#resumeGraceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#skipPartnerMs = options.skipPartnerMs ?? 10 * 60 * 1000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
-    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
-    this.#sweeper.unref?.();
+    this.#sweeper = this.#time.setInterval(() => this.#sweep(), 60_000);
+    this.#sweeper.unref();
   }
 
   /** A visitor's presence, made on first need; with no stream open it lasts the grace period. */
@@ -135,7 +138,7 @@ export class InMemoryChatBroker implements ChatBroker {
   ): () => void {
     const presence = this.#presenceOf(visitorId);
     if (presence.graceTimer) {
-      clearTimeout(presence.graceTimer);
+      this.#time.clearTimeout(presence.graceTimer);
       presence.graceTimer = undefined;
     }
     const { mailbox } = presence;
@@ -167,8 +170,8 @@ export class InMemoryChatBroker implements ChatBroker {
 
   /** With no stream open, the visitor gets a grace period to come back before they leave. */
   #startGrace(visitorId: string, presence: Presence): void {
-    if (presence.graceTimer) clearTimeout(presence.graceTimer);
-    presence.graceTimer = setTimeout(() => {
+    this.#time.clearTimeout(presence.graceTimer);
+    presence.graceTimer = this.#time.setTimeout(() => {
       presence.graceTimer = undefined;
       if (presence.mailbox.readers === 0) {
         this.#end(visitorId);
@@ -176,7 +179,7 @@ export class InMemoryChatBroker implements ChatBroker {
         this.#presence.delete(visitorId);
       }
     }, this.#resumeGraceMs);
-    presence.graceTimer.unref?.();
+    presence.graceTimer.unref();
   }
 
   #pairKey(a: string, b: string): string {
@@ -233,7 +236,7 @@ export class InMemoryChatBroker implements ChatBroker {
   #leavePool(visitorId: string): boolean {
     const waiting = this.#pool.get(visitorId);
     if (!waiting) return false;
-    if (waiting.timer) clearTimeout(waiting.timer);
+    this.#time.clearTimeout(waiting.timer);
     this.#pool.delete(visitorId);
     return true;
   }
@@ -277,14 +280,14 @@ export class InMemoryChatBroker implements ChatBroker {
     if (chosen) return this.#pair(chosen, me);
     const next = [me.anyoneFrom, me.since + this.#meetAgainAfterMs].filter((at) => at > now);
     if (!me.timer && next.length > 0) {
-      me.timer = setTimeout(
+      me.timer = this.#time.setTimeout(
         () => {
           me.timer = undefined;
           if (this.#pool.get(visitorId) === me) this.#match(visitorId);
         },
         Math.min(...next) - now,
       );
-      me.timer.unref?.();
+      me.timer.unref();
     }
     return undefined;
   }
@@ -517,12 +520,10 @@ export class InMemoryChatBroker implements ChatBroker {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#sweeper);
-    for (const presence of this.#presence.values()) {
-      if (presence.graceTimer) clearTimeout(presence.graceTimer);
-    }
+    this.#time.clearInterval(this.#sweeper);
+    for (const presence of this.#presence.values()) this.#time.clearTimeout(presence.graceTimer);
     this.#typing.close();
-    for (const waiting of this.#pool.values()) if (waiting.timer) clearTimeout(waiting.timer);
+    for (const waiting of this.#pool.values()) this.#time.clearTimeout(waiting.timer);
   }
 }
 

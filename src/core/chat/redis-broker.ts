@@ -8,6 +8,7 @@ import {
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppErrorCode } from "../../common/errors.ts";
+import { systemTime } from "../clock.ts";
 import { DomainError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
 import type { KeyBan } from "./bans.ts";
@@ -78,7 +79,7 @@ export class RedisChatBroker implements ChatBroker {
   /** Streams open on this instance, by visitor. */
   readonly #local = new Map<string, Set<LocalStream>>();
   readonly #typing = new TypingWindows(
-    () => this.#now(),
+    { ...systemTime, now: () => this.#now() },
     async (visitorId, isTyping) => {
       await this.#run("typing", visitorId, isTyping ? "1" : "0");
     },
@@ -92,7 +93,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#redis = options.redis;
     this.#subscriber = options.subscriber;
     this.#prefix = options.prefix ?? "tidings:";
-    this.#now = options.now ?? Date.now;
+    this.#now = options.time?.now ?? Date.now;
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#aliveTtlMs = options.aliveTtlMs ?? 3000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;

@@ -1,6 +1,6 @@
 import { DomainError } from "../errors.ts";
 import { ExpiringMap } from "../limits/expiring-map.ts";
-import { repeatKey } from "../moderation/contacts.ts";
+import { nearDuplicate, repeatKey } from "../moderation/contacts.ts";
 import type { ChatBroker } from "./broker.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -36,8 +36,8 @@ export interface Sender {
  * REPEAT_MIN_LENGTH or more, TEXTS_PER_SENDER per sender, and senders seen in the last one to two
  * hours (ExpiringMap). Nothing is kept for a text the cheaper checks refused before it got here.
  *
- * Two texts are the same when `same` says so on their repeat keys (equal by default): a stricter
- * comparison can treat near-duplicates as the same text.
+ * Two texts are the same when their repeat keys are near duplicates (see nearDuplicate): one
+ * changed character, a zero-width space or a look-alike does not make a new text.
  */
 export class RepeatMemory {
   readonly #senders: ExpiringMap<string, Sent[]>;
@@ -45,7 +45,7 @@ export class RepeatMemory {
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly same: (a: string, b: string) => boolean = (a, b) => a === b,
+    private readonly same: (a: string, b: string) => boolean = nearDuplicate,
   ) {
     this.#senders = new ExpiringMap(HOUR, now, MAX_SENDERS);
     this.#refusals = new ExpiringMap(HOUR, now, MAX_SENDERS);

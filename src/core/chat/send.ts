@@ -43,12 +43,13 @@ async function firstTime(limiter: RateLimiter, key: string): Promise<boolean> {
 export async function sendChatMessage(
   db: DB,
   deps: SendDeps,
-  sender: Sender,
+  sender: Sender & { countryCode?: string | null },
   content: string,
   now: number,
 ): Promise<ChatMessage> {
   if (!deps.flood.allow(sender.visitorId, sender.ipKey)) throw new RateLimitedError(1);
-  const contact = hasContactDetails(content);
+  // The sender's country tells short national phone numbers apart from other numbers.
+  const contact = hasContactDetails(content, sender.countryCode ?? undefined);
   // Most messages are short and plain: no rule remembers them, and the broker itself refuses a
   // banned sender and keeps a muted one's message from the partner.
   if (!contact && repeatKey(content).length < REPEAT_MIN_LENGTH) {

@@ -1,3 +1,4 @@
+import type { Time, TimerHandle } from "../clock.ts";
 import { ExpiringMap } from "../limits/expiring-map.ts";
 import { TYPING_EVENTS_PER_SECOND } from "./broker.ts";
 
@@ -7,7 +8,7 @@ interface Window {
   endsAt: number;
   /** What was said within the window, told when it ends. */
   held?: boolean;
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: TimerHandle;
 }
 
 /**
@@ -19,13 +20,15 @@ interface Window {
 export class TypingWindows {
   readonly #windows: ExpiringMap<string, Window>;
   /** Timers waiting to tell a held state, so closing stops them all. */
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #timers = new Set<TimerHandle>();
+  readonly now: () => number;
 
   constructor(
-    private readonly now: () => number,
+    private readonly time: Time,
     private readonly tell: (visitorId: string, isTyping: boolean) => Promise<void> | void,
   ) {
-    this.#windows = new ExpiringMap(4 * WINDOW_MS, now);
+    this.now = () => time.now();
+    this.#windows = new ExpiringMap(4 * WINDOW_MS, this.now);
   }
 
   async note(visitorId: string, isTyping: boolean): Promise<void> {
@@ -43,7 +46,7 @@ export class TypingWindows {
     window.held = isTyping;
     if (window.timer) return;
     const open = window;
-    const timer = setTimeout(() => {
+    const timer = this.time.setTimeout(() => {
       this.#timers.delete(timer);
       open.timer = undefined;
       const held = open.held;
@@ -71,14 +74,14 @@ export class TypingWindows {
   forget(visitorId: string): void {
     const window = this.#windows.get(visitorId);
     if (window?.timer) {
-      clearTimeout(window.timer);
+      this.time.clearTimeout(window.timer);
       this.#timers.delete(window.timer);
     }
     this.#windows.delete(visitorId);
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
+    for (const timer of this.#timers) this.time.clearTimeout(timer);
     this.#timers.clear();
     this.#windows.clear();
   }

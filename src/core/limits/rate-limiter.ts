@@ -1,3 +1,4 @@
+import { type Clock, systemTime } from "../clock.ts";
 import { RateLimitedError } from "../errors.ts";
 
 export interface RateRule {
@@ -50,7 +51,12 @@ export function visitorSlots(
 export class MemoryRateLimiter implements RateLimiter {
   readonly #hits = new Map<string, { times: number[]; windowMs: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: Clock = systemTime) {}
+
+  /** Keys remembered now (each an action and who did it); `prune` keeps it bounded. */
+  get size(): number {
+    return this.#hits.size;
+  }
 
   /** Milliseconds until `key` may act again under `rule`; 0 when it may act now. */
   #waitFor({ key, rule }: Slot, at: number): number {
@@ -62,7 +68,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Synchronous all the way, so nothing else runs between the checks and the records. */
   takeNow(slots: readonly Slot[]): Reservation {
-    const at = this.now();
+    const at = this.clock.now();
     let wait = 0;
     for (const slot of slots) wait = Math.max(wait, this.#waitFor(slot, at));
     if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
@@ -92,7 +98,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   prune(): void {
-    const at = this.now();
+    const at = this.clock.now();
     for (const [key, { times, windowMs }] of this.#hits) {
       if ((times.at(-1) ?? 0) + windowMs <= at) this.#hits.delete(key);
     }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type Redis from "ioredis";
+import { type Clock, systemTime } from "../clock.ts";
 import { RateLimitedError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
 import type { RateLimiter, Reservation, Slot } from "./rate-limiter.ts";
@@ -38,7 +39,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = "tidings:",
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemTime,
   ) {
     this.#take = new RedisScript(redis, TAKE);
   }
@@ -47,7 +48,9 @@ export class RedisRateLimiter implements RateLimiter {
     const keys = slots.map((slot) => `${this.prefix}limit:${slot.key}`);
     const token = randomBytes(9).toString("base64url");
     const rules = slots.flatMap(({ rule }) => [rule.limit, rule.windowMs]);
-    const wait = Number(await this.#take.run(keys, [this.now(), slots.length, token, ...rules]));
+    const wait = Number(
+      await this.#take.run(keys, [this.clock.now(), slots.length, token, ...rules]),
+    );
     if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
     let refunded = false;
     return {

@@ -1,4 +1,5 @@
 import type { TargetLanguage } from "../../common/translation.ts";
+import { type Scheduler, systemTime, timeoutSignal } from "../clock.ts";
 import { type Fetch, TranslationError, type Translator } from "./translator.ts";
 
 /** DeepL's target_lang for each menu language; DeepL serves all eight. */
@@ -19,6 +20,8 @@ export interface DeepLOptions {
   baseUrl?: string;
   fetch?: Fetch;
   timeoutMs?: number;
+  /** The timers the timeout runs on (the system's). */
+  scheduler?: Scheduler;
 }
 
 export class DeepLTranslator implements Translator {
@@ -27,6 +30,7 @@ export class DeepLTranslator implements Translator {
   readonly #baseUrl: string;
   readonly #fetch: Fetch;
   readonly #timeoutMs: number;
+  readonly #scheduler: Scheduler;
 
   constructor(options: DeepLOptions) {
     this.#apiKey = options.apiKey;
@@ -36,6 +40,7 @@ export class DeepLTranslator implements Translator {
     ).replace(/\/+$/, "");
     this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#scheduler = options.scheduler ?? systemTime;
   }
 
   targets(): readonly TargetLanguage[] {
@@ -43,6 +48,16 @@ export class DeepLTranslator implements Translator {
   }
 
   async translate(text: string, target: TargetLanguage): Promise<string> {
+    // The timeout also covers reading the body, so a server that stalls mid-answer times out.
+    const timeout = timeoutSignal(this.#scheduler, this.#timeoutMs);
+    try {
+      return await this.#translate(text, target, timeout.signal);
+    } finally {
+      timeout.done();
+    }
+  }
+
+  async #translate(text: string, target: TargetLanguage, signal: AbortSignal): Promise<string> {
     let response: Response;
     try {
       response = await this.#fetch(`${this.#baseUrl}/v2/translate`, {
@@ -52,7 +67,7 @@ export class DeepLTranslator implements Translator {
           "content-type": "application/json",
         },
         body: JSON.stringify({ text: [text], target_lang: DEEPL_TARGETS[target] }),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal,
       });
     } catch (cause) {
       throw new TranslationError("unavailable", "deepl could not be reached", { cause });

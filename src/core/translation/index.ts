@@ -1,3 +1,4 @@
+import { systemTime, type Time } from "../clock.ts";
 import { CompositeTranslator } from "./composite.ts";
 import { DeepLTranslator } from "./deepl.ts";
 import { LibreTranslateTranslator } from "./libretranslate.ts";
@@ -21,14 +22,20 @@ export interface TranslationSettings {
  * OpenCC always, and first: exact and offline for Chinese script changes, and it declines
  * everything else. Then DeepL, then LibreTranslate, when the operator has configured them.
  */
-export function createTranslator(settings: TranslationSettings): Translator {
+export function createTranslator(
+  settings: TranslationSettings,
+  time: Time = systemTime,
+): Translator {
   const translators: Translator[] = [new OpenccTranslator()];
-  if (settings.deeplApiKey) translators.push(new DeepLTranslator({ apiKey: settings.deeplApiKey }));
+  if (settings.deeplApiKey) {
+    translators.push(new DeepLTranslator({ apiKey: settings.deeplApiKey, scheduler: time }));
+  }
   if (settings.libreTranslateUrl) {
     translators.push(
       new LibreTranslateTranslator({
         url: settings.libreTranslateUrl,
         apiKey: settings.libreTranslateKey,
+        time,
       }),
     );
   }

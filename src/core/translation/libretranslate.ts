@@ -1,4 +1,5 @@
 import { type TargetLanguage, targetLanguages } from "../../common/translation.ts";
+import { systemTime, type Time, timeoutSignal } from "../clock.ts";
 import { type Fetch, TranslationError, type Translator } from "./translator.ts";
 
 /**
@@ -24,6 +25,8 @@ export interface LibreTranslateOptions {
   timeoutMs?: number;
   /** After a failed language discovery, how long to wait before asking again. */
   retryDiscoveryMs?: number;
+  /** The clock and timers for the pause and the timeout (the system's). */
+  time?: Time;
 }
 
 export class LibreTranslateTranslator implements Translator {
@@ -33,6 +36,7 @@ export class LibreTranslateTranslator implements Translator {
   readonly #fetch: Fetch;
   readonly #timeoutMs: number;
   readonly #retryDiscoveryMs: number;
+  readonly #time: Time;
   /** Menu language → the server's code; unknown until the server has said what it offers. */
   #codes: Map<TargetLanguage, string> | undefined;
   #discovery: Promise<void> | undefined;
@@ -44,6 +48,7 @@ export class LibreTranslateTranslator implements Translator {
     this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#retryDiscoveryMs = options.retryDiscoveryMs ?? 30_000;
+    this.#time = options.time ?? systemTime;
   }
 
   /** Empty until the server's languages are known; asking starts the discovery. */
@@ -56,7 +61,10 @@ export class LibreTranslateTranslator implements Translator {
   ready(): Promise<void> {
     if (this.#codes) return Promise.resolve();
     if (this.#discovery) return this.#discovery;
-    if (this.#failedAt !== undefined && Date.now() - this.#failedAt < this.#retryDiscoveryMs) {
+    if (
+      this.#failedAt !== undefined &&
+      this.#time.now() - this.#failedAt < this.#retryDiscoveryMs
+    ) {
       return Promise.resolve();
     }
     this.#discovery = this.#discover()
@@ -66,7 +74,7 @@ export class LibreTranslateTranslator implements Translator {
           this.#failedAt = undefined;
         },
         () => {
-          this.#failedAt = Date.now();
+          this.#failedAt = this.#time.now();
         },
       )
       .finally(() => {
@@ -125,12 +133,19 @@ export class LibreTranslateTranslator implements Translator {
   }
 
   async #request(path: string, init: RequestInit): Promise<unknown> {
+    // The timeout also covers reading the body, so a server that stalls mid-answer times out.
+    const timeout = timeoutSignal(this.#time, this.#timeoutMs);
+    try {
+      return await this.#requestWithin(path, init, timeout.signal);
+    } finally {
+      timeout.done();
+    }
+  }
+
+  async #requestWithin(path: string, init: RequestInit, signal: AbortSignal): Promise<unknown> {
     let response: Response;
     try {
-      response = await this.#fetch(`${this.#url}${path}`, {
-        ...init,
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
+      response = await this.#fetch(`${this.#url}${path}`, { ...init, signal });
     } catch (cause) {
       throw new TranslationError("unavailable", "libretranslate could not be reached", { cause });
     }

@@ -1,4 +1,5 @@
 import type { TargetLanguage } from "../../common/translation.ts";
+import { type Clock, systemTime } from "../clock.ts";
 import type { TranslationStore } from "./cache.ts";
 
 /**
@@ -10,7 +11,7 @@ export class ChatTranslations implements TranslationStore {
   readonly #entries = new Map<string, { text: string; at: number }>();
 
   constructor(
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemTime,
     private readonly maxEntries = 1000,
     private readonly ttlMs = 60 * 60 * 1000,
   ) {}
@@ -23,7 +24,7 @@ export class ChatTranslations implements TranslationStore {
     const key = `${target}:${hash}`;
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (this.now() - entry.at > this.ttlMs) {
+    if (this.clock.now() - entry.at > this.ttlMs) {
       this.#entries.delete(key);
       return undefined;
     }
@@ -33,7 +34,7 @@ export class ChatTranslations implements TranslationStore {
   async put(hash: string, target: TargetLanguage, text: string): Promise<void> {
     const key = `${target}:${hash}`;
     this.#entries.delete(key);
-    this.#entries.set(key, { text, at: this.now() });
+    this.#entries.set(key, { text, at: this.clock.now() });
     for (const oldest of this.#entries.keys()) {
       if (this.#entries.size <= this.maxEntries) break;
       this.#entries.delete(oldest);

@@ -15,6 +15,7 @@ import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
 import type { ChatTranslations } from "../../core/translation/memory-cache.ts";
 import type { Translator } from "../../core/translation/translator.ts";
+import type { SiteMetrics } from "../metrics.ts";
 
 /** What every procedure knows about the request; identities come from cookies, never input. */
 export interface Context {
@@ -29,6 +30,7 @@ export interface Context {
   chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate };
   repeats: RepeatMemory;
   features: FeatureSwitches;
+  metrics: SiteMetrics;
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };
   visitorId: string;

@@ -3,8 +3,18 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
+import type { Feature } from "../../core/admin/features.ts";
 import { DomainError } from "../../core/errors.ts";
 import type { Context } from "./context.ts";
+
+/** What a procedure declares about itself, read by the middlewares below. */
+export interface Meta {
+  /**
+   * The part of the site the procedure belongs to: while the operator has it switched off, the
+   * call is refused with FEATURE_RESTING before anything else runs.
+   */
+  feature?: Feature;
+}
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   INVALID_INPUT: "BAD_REQUEST",
@@ -77,32 +87,64 @@ export function errorData(error: TRPCError): AppErrorData {
   return { appCode: appCodeOf[error.code] ?? "INTERNAL" };
 }
 
-const t = initTRPC.context<Context>().create({
-  // Stack traces never leave the server.
-  isDev: false,
-  // Subscriptions run over the WebSocket only; over HTTP they are refused (see handler.ts).
-  sse: { enabled: false },
-  // Domain errors are mapped here, once, for every transport (the HTTP status of a domain error
-  // is set in trpc/http.ts's responseMeta): a middleware would cost every call a copy of its
-  // options and result, errors or not.
-  errorFormatter({ shape, error }) {
-    const { stack: _stack, ...data } = shape.data;
-    const cause = error.cause;
-    if (!(cause instanceof DomainError)) {
-      return { ...shape, data: { ...data, ...errorData(error) } };
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Stack traces never leave the server.
+    isDev: false,
+    // Subscriptions run over the WebSocket only; over HTTP they are refused (see handler.ts).
+    sse: { enabled: false },
+    // Domain errors are mapped here, once, for every transport (the HTTP status of a domain error
+    // is set in trpc/http.ts's responseMeta): a middleware would cost every call a copy of its
+    // options and result, errors or not.
+    errorFormatter({ shape, error }) {
+      const { stack: _stack, ...data } = shape.data;
+      const cause = error.cause;
+      if (!(cause instanceof DomainError)) {
+        return { ...shape, data: { ...data, ...errorData(error) } };
+      }
+      const code = trpcCodeOf[cause.code];
+      return {
+        ...shape,
+        message: cause.message,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
+        data: { ...data, code, httpStatus: httpStatusOf[code], ...errorData(error) },
+      };
+    },
+  });
+
+/**
+ * One middleware for every call (each middleware costs tRPC two copies of the call's options):
+ * the operator's off switch of the procedure's part of the site, declared once per procedure
+ * with `.meta({ feature })`; then the call counted once it is answered, by procedure and the HTTP
+ * status it is answered with, with its time and what it meant (a refusal's rule, a message
+ * relayed, a chat asked for, a report filed).
+ */
+const observed = t.middleware(async ({ ctx, path, meta, next }) => {
+  const started = performance.now();
+  if (meta?.feature) {
+    try {
+      ctx.features.require(meta.feature);
+    } catch (refusal) {
+      const error = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refusal });
+      ctx.metrics.procedure(path, httpStatusOfError(error), errorData(error).appCode, 0);
+      throw refusal;
     }
-    const code = trpcCodeOf[cause.code];
-    return {
-      ...shape,
-      message: cause.message,
-      code: TRPC_ERROR_CODES_BY_KEY[code],
-      data: { ...data, code, httpStatus: httpStatusOf[code], ...errorData(error) },
-    };
-  },
+  }
+  const result = await next();
+  const error = result.ok ? null : result.error;
+  ctx.metrics.procedure(
+    path,
+    error ? httpStatusOfError(error) : 200,
+    error ? errorData(error).appCode : null,
+    performance.now() - started,
+  );
+  return result;
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(observed);
 
 /** For operators only (`tidings operator add`); anyone else gets FORBIDDEN. */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
@@ -118,3 +160,6 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!user || !session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign-in required" });
   return next({ ctx: { ...ctx, user, session } });
 });
+
+/** The chat's procedures that rest while the operator has switched the chat off. */
+export const chatProcedure = publicProcedure.meta({ feature: "chat" });

@@ -89,6 +89,8 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter, TUpgrade>(
 ): {
   websocket: WebSocketHandler<SocketData<TUpgrade>>;
   broadcastReconnectNotification(): void;
+  /** Closes every open socket with this close code and reason. */
+  closeAll(code: number, reason: string): void;
 } {
   /** In the place of `ws`'s server: tRPC listens for `connection` and reads `clients`. */
   const server = Object.assign(new EventEmitter(), { clients: new Set<SocketBridge<TUpgrade>>() });
@@ -125,5 +127,9 @@ export function createTrpcWebSocketHandler<TRouter extends AnyRouter, TUpgrade>(
       bridge.removeAllListeners();
     },
   };
-  return { websocket, broadcastReconnectNotification };
+  const closeAll = (code: number, reason: string) => {
+    flush();
+    for (const bridge of server.clients) bridge.close(code, reason);
+  };
+  return { websocket, broadcastReconnectNotification, closeAll };
 }

@@ -7,7 +7,7 @@ import { useI18n } from "../lib/i18n.tsx";
 import { AccountMenu } from "./AccountMenu.tsx";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 
-/** The spec's threshold for the header's background. */
+/** Scrolled past this, the header takes its background (at the top it lies on the page). */
 const SCROLL_THRESHOLD_PX = 10;
 
 /** The header's pages, each named in the dictionary as in page titles ("random-chat": randomChat). */

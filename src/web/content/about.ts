@@ -1,4 +1,5 @@
-// English only on /en and /zh alike (spec 2), so the About copy lives here, not in the dictionaries.
+// The About page is in English under /en and /zh alike, so its copy lives here, not in the
+// dictionaries.
 
 export type OfferIcon = "bottle" | "anonymous" | "global" | "chat";
 export type ValueIcon = "kindness" | "privacy" | "curiosity" | "safety";

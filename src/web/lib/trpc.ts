@@ -1,7 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
 import { createTRPCReact, getQueryKey } from "@trpc/react-query";
-import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
+import { CHAT_TIMINGS, SERVER_RESTARTING } from "../../common/chat-timings.ts";
 import type { AppRouter } from "../../server/trpc/routers/index.ts";
 import { appCodeOf } from "./errors.ts";
 import { type FeatureStates, featureOfPath, withResting } from "./feature-paths.ts";
@@ -35,16 +35,45 @@ export const queryClient: QueryClient = new QueryClient({
 const delays = CHAT_TIMINGS.reconnectDelaysMs;
 
 /**
+ * How long to wait before reconnecting: at once (spread over half a second, so a stopping
+ * instance's visitors do not all land in the same instant) after the server said it is
+ * restarting, otherwise the usual backoff.
+ */
+export function reconnectDelay(attempt: number, restarting: boolean): number {
+  if (restarting && attempt === 0) return Math.floor(Math.random() * 500);
+  return delays[Math.min(attempt, delays.length - 1)] ?? 10_000;
+}
+
+/**
+ * The chat socket's options: opened only while needed, kept alive with pings, and reconnected
+ * with backoff, or at once when the server closed it as restarting.
+ */
+export function chatSocketOptions(url: () => string) {
+  let restarting = false;
+  return {
+    url,
+    lazy: { enabled: true, closeMs: 10_000 },
+    onOpen: () => {
+      restarting = false;
+    },
+    onClose: (cause?: { code?: number }) => {
+      restarting = cause?.code === SERVER_RESTARTING;
+    },
+    retryDelayMs: (attempt: number) => reconnectDelay(attempt, restarting),
+    keepAlive: { enabled: true, intervalMs: 15_000, pongTimeoutMs: 5_000 },
+  };
+}
+
+/**
  * Subscriptions and chat calls go over one WebSocket (opened only when the chat needs it);
  * everything else over HTTP.
  */
 export function createTrpcClient(currentLocale: () => string) {
-  const socket = createWSClient({
-    url: () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/trpc`,
-    lazy: { enabled: true, closeMs: 10_000 },
-    retryDelayMs: (attempt) => delays[Math.min(attempt, delays.length - 1)] ?? 10_000,
-    keepAlive: { enabled: true, intervalMs: 15_000, pongTimeoutMs: 5_000 },
-  });
+  const socket = createWSClient(
+    chatSocketOptions(
+      () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/trpc`,
+    ),
+  );
   return trpc.createClient({
     links: [
       splitLink({

@@ -33,7 +33,7 @@ const valueIcons: Record<ValueIcon, LucideIcon> = {
   safety: ShieldCheck,
 };
 
-/** The About page: English on both prefixes (spec 2); the header and footer keep the page's language. */
+/** The About page: English on both prefixes; the header and footer keep the page's language. */
 export function AboutPage() {
   const email = siteConfig().contactEmail;
 
@@ -143,7 +143,7 @@ export function AboutPage() {
 
       <AboutSection id="cta" kind="cta" title={about.cta.title}>
         <p className="about-cta__body">{about.cta.body}</p>
-        {/* The spec names /en/create: the call to action is part of the English-only page. */}
+        {/* The call to action leads to /en/create: it is part of the English-only page. */}
         <PageLink
           to="create"
           icon={BottleWine}

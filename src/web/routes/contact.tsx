@@ -14,7 +14,7 @@ import { siteConfig } from "../lib/site.ts";
 import { trpc } from "../lib/trpc.ts";
 import "./contact.css";
 
-/** The shortest the sending state lasts, so it never flickers (spec 9: contact send delay). */
+/** The shortest the sending state lasts, so it never flickers. */
 const MIN_SENDING_MS = 1000;
 
 const fields = ["name", "email", "message"] as const;

@@ -19,9 +19,9 @@ import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./create.css";
 
-/** The success animation plays this long before the toast (spec 9: send success). */
+/** The success animation plays this long before the toast… */
 const THROW_ANIMATION_MS = 3000;
-/** After the toast, this long until the discover page (spec 9: send success). */
+/** …and after the toast, this long until the discover page. */
 const REDIRECT_AFTER_TOAST_MS = 500;
 /** How often the surfacing and expiry times on screen are brought up to date. */
 const CLOCK_TICK_MS = 30_000;
@@ -56,7 +56,7 @@ export function CreatePage() {
   const [thrown, setThrown] = useState<BottleVariant>();
   const startFindsClock = useStartFindsClock();
 
-  // After the throw: the animation, then the toast, then the discover page (spec 4).
+  // After the throw: the animation, then the toast, then the discover page.
   const onThrown = (hours: number) => {
     setThrown(bottleVariants[Math.floor(Math.random() * bottleVariants.length)] ?? "blue");
     startFindsClock();

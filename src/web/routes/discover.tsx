@@ -11,7 +11,7 @@ import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
 import "./discover.css";
 
-/** Searching lasts this long before a bottle rises (spec 9: discover timings)… */
+/** Searching lasts this long before a bottle rises… */
 const SEARCH_MS = 2000;
 /** …it rises for this long before it is fetched and opened… */
 const RISE_MS = 2000;

@@ -7,7 +7,7 @@ import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./faq.css";
 
-/** The six questions, in the order the spec lists them (spec 2, FAQ). */
+/** The six questions, in the order the page asks them, from how it works to languages. */
 const questionKeys = [
   "howItWorks",
   "driftDuration",

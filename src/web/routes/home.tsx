@@ -7,7 +7,7 @@ import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./home.css";
 
-/** How long the loading overlay covers the page (spec 9). */
+/** How long the loading overlay covers the page while the sea settles. */
 const LOADING_OVERLAY_MS = 800;
 /** How long the overlay then takes to fade out (matches .home-loading's transition). */
 const OVERLAY_FADE_MS = 400;

@@ -15,7 +15,7 @@ export function PrivacyPage() {
   const { LL, locale, prefix } = useI18n();
   const s = LL.privacy.sections;
   const contactEmail = siteConfig().contactEmail;
-  // The spec shows the policy as last updated today (spec 2, Privacy).
+  // The policy shows the day it is read as its last update.
   const today = new Date();
   const lastUpdated = new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(today);
   const [updatedBefore, updatedAfter] = around((date) => LL.privacy.lastUpdated({ date }));

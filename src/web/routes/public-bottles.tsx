@@ -12,8 +12,8 @@ import { trpc } from "../lib/trpc.ts";
 import "./public-bottles.css";
 
 /**
- * Where the bottles float, as % of the ocean's width and height (spec 9: 12 preset positions
- * in an area 600 px high). Four loose columns keep them apart from 360 px to 1440 px wide.
+ * Where the bottles float, as % of the ocean's width and height: 12 set places in an area
+ * 600 px high. Four loose columns keep them apart from 360 px to 1440 px wide.
  */
 const POSITIONS: ReadonlyArray<{ x: number; y: number; tilt: number }> = [
   { x: 12, y: 19, tilt: -10 },
@@ -29,7 +29,7 @@ const POSITIONS: ReadonlyArray<{ x: number; y: number; tilt: number }> = [
   { x: 64, y: 78, tilt: -10 },
   { x: 88, y: 82, tilt: 7 },
 ];
-/** The page shows at most this many of the bottles it fetches (spec 9). */
+/** The page shows at most this many of the bottles it fetches: one for each place. */
 const SHOWN = POSITIONS.length;
 /** The light on the water's surface: two periods of a gentle wave, scrolled by half. */
 const SURFACE_PATH = "M0 9 Q60 1 120 9 T240 9 T360 9 T480 9 T600 9 T720 9 T840 9 T960 9";

@@ -18,21 +18,23 @@ import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const bottlesRouter = router({
-  throw: publicProcedure.input(createBottleInput).mutation(({ ctx, input }) => {
-    ctx.features.require("bottles");
-    return throwBottle(
-      ctx.db,
-      { ...ctx, broker: ctx.chat.broker },
-      {
-        visitorId: ctx.visitorId,
-        ipKey: ctx.ipKey,
-        userId: ctx.user?.id ?? null,
-        country: ctx.country(),
-      },
-      input,
-      ctx.now(),
-    );
-  }),
+  throw: publicProcedure
+    .meta({ feature: "bottles" })
+    .input(createBottleInput)
+    .mutation(({ ctx, input }) =>
+      throwBottle(
+        ctx.db,
+        { ...ctx, broker: ctx.chat.broker },
+        {
+          visitorId: ctx.visitorId,
+          ipKey: ctx.ipKey,
+          userId: ctx.user?.id ?? null,
+          country: ctx.country(),
+        },
+        input,
+        ctx.now(),
+      ),
+    ),
 
   /** Where the visitor stands at the bottles' age gate (13 or older). */
   age: publicProcedure.query(async ({ ctx }) => ({
@@ -49,8 +51,7 @@ export const bottlesRouter = router({
       };
     }),
 
-  discover: publicProcedure.query(async ({ ctx }) => {
-    ctx.features.require("bottles");
+  discover: publicProcedure.meta({ feature: "bottles" }).query(async ({ ctx }) => {
     return {
       bottle: await discoverBottle(
         ctx.db,
@@ -67,10 +68,9 @@ export const bottlesRouter = router({
     };
   }),
 
-  publicList: publicProcedure.query(async ({ ctx }) => {
-    ctx.features.require("publicBottles");
-    return { bottles: await listPublicBottles(ctx.db, ctx.user?.id ?? null, ctx.now()) };
-  }),
+  publicList: publicProcedure.meta({ feature: "publicBottles" }).query(async ({ ctx }) => ({
+    bottles: await listPublicBottles(ctx.db, ctx.user?.id ?? null, ctx.now()),
+  })),
 
   /**
    * My bottles: what this browser threw and, signed in, what the account threw anywhere. Not
@@ -113,25 +113,30 @@ export const bottlesRouter = router({
       ),
     ),
 
-  toggleLike: protectedProcedure.input(bottleIdInput).mutation(({ ctx, input }) => {
-    ctx.features.require("bottles");
-    return toggleLike(
-      ctx.db,
-      ctx.limiter,
-      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
-      input.bottleId,
-      ctx.now(),
-    );
-  }),
+  toggleLike: protectedProcedure
+    .meta({ feature: "bottles" })
+    .input(bottleIdInput)
+    .mutation(({ ctx, input }) =>
+      toggleLike(
+        ctx.db,
+        ctx.limiter,
+        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
+        input.bottleId,
+        ctx.now(),
+      ),
+    ),
 
-  report: protectedProcedure.input(reportBottleInput).mutation(async ({ ctx, input }) => {
-    await reportBottle(
-      ctx.db,
-      ctx,
-      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
-      input,
-      ctx.now(),
-    );
-    return { ok: true as const };
-  }),
+  report: protectedProcedure
+    .meta({ feature: "bottles" })
+    .input(reportBottleInput)
+    .mutation(async ({ ctx, input }) => {
+      await reportBottle(
+        ctx.db,
+        ctx,
+        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
+        input,
+        ctx.now(),
+      );
+      return { ok: true as const };
+    }),
 });

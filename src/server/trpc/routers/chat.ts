@@ -16,7 +16,7 @@ import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start
 import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { translateForVisitor } from "../../../core/translation/service.ts";
-import { publicProcedure, router } from "../init.ts";
+import { chatProcedure, publicProcedure, router } from "../init.ts";
 
 /**
  * The visitor's events in batches (everything waiting in one frame), each tracked by its last
@@ -40,10 +40,9 @@ async function* trackedEvents(
 
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
-  events: publicProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
+  events: chatProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
-    ctx.features.require("chat");
     await refuseBanned(ctx.chat.bans, ctx, ctx.now());
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
@@ -79,8 +78,7 @@ export const chatRouter = router({
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
   /** Joins the pool, asking for a shared language or interest if the visitor named any. */
-  start: publicProcedure.input(matchPreferencesInput.optional()).mutation(({ ctx, input }) => {
-    ctx.features.require("chat");
+  start: chatProcedure.input(matchPreferencesInput.optional()).mutation(({ ctx, input }) => {
     return startChat(
       ctx.db,
       { ...ctx.chat, limiter: ctx.limiter },
@@ -91,17 +89,16 @@ export const chatRouter = router({
   }),
 
   /** A visitor waiting for a shared language takes anyone now. */
-  widen: publicProcedure.mutation(async ({ ctx }) => {
+  widen: chatProcedure.mutation(async ({ ctx }) => {
     await ctx.chat.broker.widen(ctx.visitorId);
     return { ok: true as const };
   }),
 
-  send: publicProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
-    ctx.features.require("chat");
+  send: chatProcedure.input(sendChatInput).mutation(({ ctx, input }) => {
     return sendChatMessage(
       ctx.db,
       { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
-      ctx,
+      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, countryCode: ctx.country().code },
       input.content,
       ctx.now(),
     );

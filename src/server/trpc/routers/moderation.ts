@@ -1,94 +1,116 @@
 import { z } from "zod";
-import { features } from "../../../core/admin/features.ts";
+import { audited, listActions } from "../../../core/admin/audit.ts";
+import { features, storeFeature } from "../../../core/admin/features.ts";
 import { setBottleHidden, unbanFromChat } from "../../../core/admin/operator.ts";
 import {
-  actionDetail,
   banQueuedVisitor,
   bottleOf,
   dismissReports,
   moderationQueue,
-  recentActions,
-  recordAction,
   visitorOf,
 } from "../../../core/admin/queue.ts";
+import type { KeyBan } from "../../../core/chat/bans.ts";
+import { DomainError } from "../../../core/errors.ts";
 import { operatorProcedure, router } from "../init.ts";
 
 const subjectInput = z.object({ subject: z.string().min(1).max(100) });
 
-/** The moderation queue and the off switches, for operators only; every action is recorded. */
+const noBottle = () => new DomainError("NOT_FOUND", "no such bottle");
+
+/**
+ * The moderation queue and the off switches, for operators only. Every action is recorded in
+ * the same transaction as the action itself, so neither exists without the other.
+ */
 export const moderationRouter = router({
   queue: operatorProcedure.query(async ({ ctx }) => ({
     groups: await moderationQueue(ctx.db, ctx.chat.bans),
     features: ctx.features.states,
-    actions: await recentActions(ctx.db),
+    actions: await listActions(ctx.db),
   })),
 
   hide: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
-    await setBottleHidden(ctx.db, bottleOf(input.subject), true, ctx.now());
-    await recordAction(ctx.db, ctx.user.username, "hide", input.subject, "", ctx.now());
+    const now = ctx.now();
+    await audited(ctx.db, ctx.user.username, input.subject, now, async (trx) => {
+      const hidden = await setBottleHidden(trx, bottleOf(input.subject), true, now);
+      if (!hidden) throw noBottle();
+      return { action: "hide", details: hidden };
+    });
     return { ok: true as const };
   }),
 
   unhide: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
-    await setBottleHidden(ctx.db, bottleOf(input.subject), false, ctx.now());
-    await recordAction(ctx.db, ctx.user.username, "unhide", input.subject, "", ctx.now());
+    const now = ctx.now();
+    await audited(ctx.db, ctx.user.username, input.subject, now, async (trx) => {
+      if (!(await setBottleHidden(trx, bottleOf(input.subject), false, now))) throw noBottle();
+      return { action: "unhide", details: {} };
+    });
     return { ok: true as const };
   }),
 
   /** Bans a reported visitor from chat, for as long as their escalation calls for. */
   ban: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
+    const now = ctx.now();
     const visitorId = visitorOf(input.subject);
-    const { keys, until } = await banQueuedVisitor(ctx.db, ctx.chat, visitorId, ctx.now());
-    await recordAction(
+    let bans: KeyBan[] = [];
+    const { details } = await audited(
       ctx.db,
       ctx.user.username,
-      "ban",
       input.subject,
-      actionDetail.ban(keys, until),
-      ctx.now(),
+      now,
+      async (trx) => {
+        const banned = await banQueuedVisitor(trx, ctx.chat, visitorId, now);
+        bans = banned.bans;
+        return { action: "ban" as const, details: { keys: banned.keys, until: banned.until } };
+      },
     );
-    return { until };
+    // Recorded: now the running site holds it (every instance, on Redis), and the chats it
+    // covers end.
+    await ctx.chat.bans.put(bans, now);
+    await ctx.chat.broker.ban(bans);
+    return { until: details.until };
   }),
 
   unban: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
-    const lifted = await unbanFromChat(ctx.db, `visitor:${visitorOf(input.subject)}`, ctx.now());
-    await ctx.chat.bans.lift(lifted);
-    await recordAction(
+    const now = ctx.now();
+    const key = `visitor:${visitorOf(input.subject)}`;
+    const { details } = await audited(
       ctx.db,
       ctx.user.username,
-      "unban",
       input.subject,
-      actionDetail.unban(lifted),
-      ctx.now(),
+      now,
+      async (trx) => ({
+        action: "unban" as const,
+        details: { lifted: await unbanFromChat(trx, key, now) },
+      }),
     );
-    return { lifted };
+    await ctx.chat.bans.lift(details.lifted);
+    return { lifted: details.lifted };
   }),
 
   dismiss: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
-    const closed = await dismissReports(ctx.db, input.subject, ctx.now());
-    await recordAction(
+    const now = ctx.now();
+    const { details } = await audited(
       ctx.db,
       ctx.user.username,
-      "dismiss",
       input.subject,
-      actionDetail.dismiss(closed),
-      ctx.now(),
+      now,
+      async (trx) => ({
+        action: "dismiss" as const,
+        details: { closed: await dismissReports(trx, input.subject, now) },
+      }),
     );
-    return { closed };
+    return { closed: details.closed };
   }),
 
   setFeature: operatorProcedure
     .input(z.object({ feature: z.enum(features), enabled: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.features.set(input.feature, input.enabled, ctx.now());
-      await recordAction(
-        ctx.db,
-        ctx.user.username,
-        input.enabled ? "switch on" : "switch off",
-        `feature:${input.feature}`,
-        "",
-        ctx.now(),
-      );
+      const now = ctx.now();
+      await audited(ctx.db, ctx.user.username, `feature:${input.feature}`, now, async (trx) => {
+        await storeFeature(trx, input.feature, input.enabled, now);
+        return { action: input.enabled ? "switch on" : "switch off", details: {} };
+      });
+      await ctx.features.refresh();
       return { features: ctx.features.states };
     }),
 });

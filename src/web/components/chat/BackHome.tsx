@@ -2,7 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { useI18n } from "../../lib/i18n.tsx";
 import { PageLink } from "../PageLink.tsx";
 
-/** The spec's back link to the home page of the current language. */
+/** The chat page's way back: a link to the home page of the current language. */
 export function BackHome({ className = "random-chat__back" }: { className?: string }) {
   const { LL } = useI18n();
   return (

@@ -23,7 +23,7 @@ export function PartnerMessage({
 }: {
   message: ChatMessage;
   locked: boolean;
-  /** Tells the list when this line's translation starts and ends (one at a time, spec 5). */
+  /** Tells the list when this line's translation starts and ends: one translates at a time. */
   onTranslating: (id: string, busy: boolean) => void;
   onReport: () => void;
   reportButtonRef: (element: HTMLButtonElement | null) => void;

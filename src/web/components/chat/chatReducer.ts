@@ -1,4 +1,4 @@
-// The random chat as a pure state machine (spec 4): idle → connecting → searching → chatting →
+// The random chat as a pure state machine: idle → connecting → searching → chatting →
 // (partner left: a red line, read-only for 3 s) → idle. Every server event and every answer to
 // the visitor's own calls goes through `chatReducer`; timers, toasts and calls live in the hooks.
 import type { ChatEvent, ChatMessage, ChatPartner, ChatStatus } from "../../../common/chat.ts";
@@ -100,7 +100,8 @@ function close(state: ChatState, text: SystemText, at: number): ChatState {
 
 function add(state: ChatState, chatId: string | null, message: ChatMessage): ChatState {
   if (chatId !== null && chatId !== state.chatId) return state;
-  // The same message twice (the call's answer and the stream's copy share an id; spec 5).
+  // A message is shown once, though it comes twice: the call's answer and the stream's copy
+  // share its id.
   if (state.entries.some((e) => e.kind === "message" && e.message.id === message.id)) return state;
   return {
     ...state,

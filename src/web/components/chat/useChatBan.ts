@@ -4,9 +4,9 @@ import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { timeLeftText } from "./time-left.ts";
 
-/** Where the ban expiry is kept between visits (spec 3: local storage, ban-expiry timestamp). */
+/** Where a ban's end is kept between visits: local storage, as a timestamp. */
 export const BAN_STORAGE_KEY = "chat-ban-until";
-/** A ban's end when the server did not say (spec 9: chat ban default 24 h). */
+/** A ban's end when the server did not say how long: 24 hours from now. */
 const DEFAULT_BAN_S = 24 * 60 * 60;
 /** The "about N hours" on screen is brought up to date this often. */
 const BAN_TICK_MS = 60_000;
@@ -16,7 +16,7 @@ export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 /** Where a mute's end is kept, so a reloaded page still says it (the server tells it once). */
 export const MUTE_STORAGE_KEY = "chat-muted-until";
 
-/** A time kept under `key` while it is still ahead; one that has passed is cleared (spec 5). */
+/** A time kept under `key` while it is still ahead; one that has passed is cleared, not shown. */
 export function readStored(key: string, now = Date.now()): number | null {
   try {
     const until = Number(localStorage.getItem(key));

@@ -24,7 +24,7 @@ function useAfter(
 }
 
 /**
- * What the chat's state sets going with time (spec 9): the match overlay for 3 s, the ended
+ * What the chat's state sets going with time: the match overlay for 3 s, the ended
  * chat back to idle 3 s later, the partner's typing indicator for at most 6 s; and the "Chat
  * ended" toast when the partner leaves.
  */

@@ -180,7 +180,8 @@ export function useRandomChat() {
     }
   };
 
-  // Leaving the page (another route, or the tab) while searching or chatting ends it (spec 4).
+  // Leaving the page (another route, or the tab) while searching or chatting ends the search or
+  // the chat: nobody is left talking to a visitor who has gone.
   useEffect(() => {
     mounted.current = true;
     const active = () => {

@@ -5,7 +5,7 @@ import { useI18n } from "../../lib/i18n.tsx";
 import { useFieldContext, useFormState } from "../form/context.ts";
 import { formatWhen } from "./bottle-time.ts";
 
-/** When the bottle expires: 1, 3, 5 or 7 days (spec 9), and the moment that means. */
+/** When the bottle expires: 1, 3, 5 or 7 days, and the moment that means. */
 export function ExpiryField({ expiresAt, conflictId }: { expiresAt: number; conflictId?: string }) {
   const { LL, locale } = useI18n();
   const field = useFieldContext<number>();

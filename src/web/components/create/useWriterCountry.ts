@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { trpc } from "../../lib/trpc.ts";
 
-/** An unknown country is looked up once more after this long (spec 9: location retry). */
+/** An unknown country is looked up once more after this long (a first look-up may fail). */
 const LOCATION_RETRY_MS = 2000;
 
 /** Looks the writer's country up on load, and once more after a pause when it is unknown. */

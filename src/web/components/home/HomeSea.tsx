@@ -19,14 +19,14 @@ import { createBottles, DRIFT_REMOVE_MS, type FloatingBottle } from "./floating-
 const loadSeaBottle = () => import("../bottle/SeaBottle.tsx");
 const SeaBottle = lazy(() => loadSeaBottle().then((m) => ({ default: m.SeaBottle })));
 
-/** The tip appears this long after the page opens (spec 9)… */
+/** The tip appears this long after the page opens… */
 const TIP_SHOW_MS = 3000;
-/** …and hides this long after the page opens, unless closed earlier (spec 9). */
+/** …and hides this long after the page opens, unless closed earlier. */
 const TIP_HIDE_MS = 8000;
 
 /**
  * The home page's sea: eight floating bottles and the tip. A clicked bottle opens a random
- * public bottle's card and drifts away, leaving the page 6 s later (spec 4: home bottle).
+ * public bottle's card and drifts away, leaving the page 6 s later.
  */
 export function HomeSea() {
   const { LL } = useI18n();

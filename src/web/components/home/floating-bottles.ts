@@ -1,8 +1,8 @@
 import { type BottleVariant, bottleVariants } from "../Bottle.tsx";
 
-/** A clicked bottle drifts away and leaves the page this long after the click (spec 9). */
+/** A clicked bottle drifts away and leaves the page this long after the click. */
 export const DRIFT_REMOVE_MS = 6000;
-/** Floating bottles in the sea (spec 9). */
+/** Floating bottles in the home page's sea. */
 const BOTTLE_COUNT = 8;
 /** The sea is cut into a grid with one bottle per cell, so bottles never pile up. */
 const SEA_COLUMNS = 4;
@@ -15,7 +15,7 @@ const ROTATE_RANGE_DEG = [-18, 18] as const;
 /** Bobbing phase offset, so the bottles do not rise and fall together. */
 const DELAY_RANGE_S = [0, 4] as const;
 
-/** A bottle of the home sea (spec 3, "Home floating bottle"). Positions are % of the sea. */
+/** A bottle of the home sea: where it floats, its size, tilt and look. Positions are % of the sea. */
 export interface FloatingBottle {
   id: number;
   x: number;

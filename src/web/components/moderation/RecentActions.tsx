@@ -1,4 +1,5 @@
 import { Undo2 } from "lucide-react";
+import { COMMAND_LINE } from "../../../common/moderation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { moderationTime } from "./moderation-time.ts";
 import type { Moderation, ModerationAction, Verb } from "./useModeration.ts";
@@ -7,17 +8,21 @@ import type { Moderation, ModerationAction, Verb } from "./useModeration.ts";
 const undoOf: Partial<Record<string, Verb>> = { hide: "unhide", ban: "unban" };
 
 /**
- * What came of an action, in the operator's language: reports closed, a ban's end, a lift that
- * found no ban. A detail the page cannot read is shown as recorded.
+ * What came of an action, in the operator's language, from the facts recorded with it: reports
+ * closed, a ban's end, a lift that found no ban.
  */
 function ActionDetail({ action }: { action: ModerationAction }) {
   const { LL, locale } = useI18n();
   const t = LL.moderation.actions.details;
-  const { facts } = action;
-  let text = action.detail;
-  if (facts && "closed" in facts) text = t.closed({ count: facts.closed });
-  else if (facts && "until" in facts) text = t.until({ when: moderationTime(facts.until, locale) });
-  else if (facts && "lifted" in facts) text = facts.lifted === 0 ? t.noBan() : "";
+  const { details } = action;
+  let text = "";
+  if (details && "closed" in details && (details.closed > 0 || action.action === "dismiss")) {
+    text = t.closed({ count: details.closed });
+  } else if (details && "until" in details) {
+    text = t.until({ when: moderationTime(details.until, locale) });
+  } else if (details && "lifted" in details && details.lifted.length === 0) {
+    text = t.noBan();
+  }
   return text ? <span className="mod-table__detail">{text}</span> : null;
 }
 
@@ -72,7 +77,11 @@ export function RecentActions({
                 return (
                   <tr key={action.id}>
                     <td>{moderationTime(action.created_at, locale)}</td>
-                    <td>{action.operator}</td>
+                    <td>
+                      {action.operator === COMMAND_LINE
+                        ? LL.moderation.actions.commandLine()
+                        : action.operator}
+                    </td>
                     <td>{names[nameKey(action.action)]?.() ?? action.action}</td>
                     <td>
                       <code>{action.subject}</code>

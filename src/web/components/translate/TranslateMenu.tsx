@@ -10,7 +10,7 @@ import "./TranslateMenu.css";
 export interface TranslateMenuProps {
   /** The text's translation: what is offered and by whom, what is shown, whether it runs. */
   of: TextTranslation;
-  /** Another text's translation is running: the menu stays shut (spec 5: one at a time). */
+  /** Another text's translation is running: the menu stays shut (one translation at a time). */
   locked?: boolean;
   /** The trigger's accessible name; without it the trigger is named by its visible text. */
   label?: string;

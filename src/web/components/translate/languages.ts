@@ -3,7 +3,7 @@ import type { TargetLanguage } from "../../../common/translation.ts";
 
 type LanguageKey = keyof TranslationFunctions["translation"]["languages"];
 
-/** The translate menu's languages (spec 9), each in its own name and under its dictionary key. */
+/** The translate menu's eight languages, each in its own name and under its dictionary key. */
 export const languages: Record<TargetLanguage, { autonym: string; key: LanguageKey }> = {
   en: { autonym: "English", key: "en" },
   "zh-TW": { autonym: "繁體中文", key: "zhTW" },

@@ -54,8 +54,8 @@ function useServerLanguages(): ReadonlySet<TargetLanguage> | undefined {
 
 /**
  * One text's translation (a bottle, a partner's message): which languages are offered and by
- * whom, the translation shown, and a toast saying how it went (spec 5). `viaServer` asks the
- * server; `locked` is true while another text's translation runs (one at a time, spec 5).
+ * whom, the translation shown, and a toast saying how it went. `viaServer` asks the server;
+ * `locked` is true while another text's translation runs: a page translates one text at a time.
  */
 export function useTextTranslation(
   text: string,

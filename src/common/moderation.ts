@@ -1,0 +1,2 @@
+/** The actor recorded for what an operator did with the `tidings` commands. */
+export const COMMAND_LINE = "command line";

@@ -1,0 +1,212 @@
+import { Database } from "bun:sqlite";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { DatabaseBackend } from "../../db/backend.ts";
+
+/**
+ * Scheduled snapshots of the SQLite database, each checked before it counts, and the restore of
+ * one. Snapshots are named by the time they were taken, so the folder sorts oldest first.
+ */
+
+const SNAPSHOT = /^tidings-(\d{8}T\d{6}(?:\d{3})?Z)\.db$/;
+
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:]/g, "").replace(".", "");
+}
+
+function timeOf(name: string): number | null {
+  const match = SNAPSHOT.exec(name)?.[1];
+  if (!match) return null;
+  const iso = `${match.slice(0, 4)}-${match.slice(4, 6)}-${match.slice(6, 8)}T${match.slice(9, 11)}:${match.slice(11, 13)}:${match.slice(13, 15)}.${match.slice(15, 18) || "000"}Z`;
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The snapshots in a folder, oldest first. */
+export function listSnapshots(dir: string): Array<{ file: string; takenAt: number }> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const takenAt = timeOf(name);
+      return takenAt === null ? [] : [{ file: join(dir, name), takenAt }];
+    })
+    .sort((a, b) => a.takenAt - b.takenAt);
+}
+
+/** What `PRAGMA integrity_check` says of a database file: "ok", or its first complaints. */
+export function integrityOf(file: string): string {
+  let db: Database | undefined;
+  try {
+    db = new Database(file, { readonly: true });
+    const rows = db.query("PRAGMA integrity_check").all() as Array<{ integrity_check: string }>;
+    const findings = rows.map((row) => row.integrity_check);
+    if (findings.length === 1 && findings[0] === "ok") {
+      // A Tidings database has run its migrations.
+      const migrated = db
+        .query("SELECT count(*) AS n FROM sqlite_master WHERE name = 'kysely_migration'")
+        .get() as { n: number };
+      return migrated.n === 1 ? "ok" : "not a Tidings database (no migrations table)";
+    }
+    return findings.slice(0, 3).join("; ");
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Takes one snapshot into `dir`: a consistent copy (VACUUM INTO, safe while serving) under a
+ * temporary name, checked with `PRAGMA integrity_check`, and only then given its final name;
+ * then the oldest beyond `keep` are deleted. Throws when any step fails, leaving no half file.
+ */
+export async function takeSnapshot(
+  backend: Pick<DatabaseBackend, "backup">,
+  dir: string,
+  keep: number,
+  now: number,
+): Promise<{ file: string; takenAt: number }> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `tidings-${stamp(now)}.db`);
+  const partial = `${file}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    await backend.backup(partial);
+    const integrity = integrityOf(partial);
+    if (integrity !== "ok")
+      throw new Error(`the snapshot failed its integrity check: ${integrity}`);
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+  const all = listSnapshots(dir);
+  for (const old of all.slice(0, Math.max(0, all.length - keep))) rmSync(old.file, { force: true });
+  return { file, takenAt: now };
+}
+
+export interface BackupScheduleOptions {
+  backend: Pick<DatabaseBackend, "backup">;
+  dir: string;
+  everyMs: number;
+  keep: number;
+  now: () => number;
+  onSnapshot(snapshot: { file: string; takenAt: number }): void;
+  onFailure(error: unknown): void;
+}
+
+/**
+ * Snapshots every `everyMs`: the first as soon as the newest one in the folder is that old (at
+ * once when there is none), so restarts neither skip nor crowd them.
+ */
+export function scheduleBackups(options: BackupScheduleOptions): { stop(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  const run = async () => {
+    try {
+      options.onSnapshot(
+        await takeSnapshot(options.backend, options.dir, options.keep, options.now()),
+      );
+    } catch (error) {
+      options.onFailure(error);
+    }
+  };
+  const next = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = run().finally(() => {
+        running = undefined;
+        next(options.everyMs);
+      });
+    }, delay);
+    timer.unref?.();
+  };
+  const newest = listSnapshots(options.dir).at(-1);
+  next(newest ? Math.max(0, newest.takenAt + options.everyMs - options.now()) : 0);
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      void running;
+    },
+  };
+}
+
+/** The newest snapshot's age, as `tidings stats` and the metrics tell it. */
+export function newestSnapshot(dir: string): { file: string; takenAt: number } | undefined {
+  return listSnapshots(dir).at(-1);
+}
+
+/**
+ * A lock the serving site holds in its data folder for as long as it runs: a shared lock on a
+ * small SQLite file, which the operating system lets go of when the process ends however it
+ * ends. Several instances may hold it at once; `tidings restore` needs it alone.
+ */
+export const LOCK_FILE = "serving.lock";
+
+export function holdServingLock(dataDir: string): { release(): void } {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
+  lock.run("PRAGMA busy_timeout = 5000");
+  lock.run("CREATE TABLE IF NOT EXISTS serving (note TEXT)");
+  // A read inside an open transaction keeps SQLite's shared lock on the file until it ends.
+  lock.run("BEGIN");
+  lock.query("SELECT count(*) FROM serving").get();
+  return {
+    release() {
+      lock.run("COMMIT");
+      lock.close();
+    },
+  };
+}
+
+/**
+ * Takes the serving lock alone (no running site holds it), or answers null at once when a site
+ * does. While it is held, no site starts on this folder.
+ */
+export function takeLockAlone(dataDir: string): { release(): void } | null {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
+  lock.run("PRAGMA busy_timeout = 0");
+  try {
+    lock.run("BEGIN EXCLUSIVE");
+  } catch {
+    lock.close();
+    return null;
+  }
+  return {
+    release() {
+      lock.run("ROLLBACK");
+      lock.close();
+    },
+  };
+}
+
+/**
+ * Puts a snapshot in the database's place: the snapshot is checked first, the database it
+ * replaces is kept beside it (with its -wal and -shm files) under `.replaced-<time>`, and the
+ * snapshot itself stays where it was. Answers the name the replaced database was kept under.
+ */
+export function restoreSnapshot(
+  snapshot: string,
+  databaseFile: string,
+  now: number,
+): string | null {
+  const integrity = integrityOf(snapshot);
+  if (integrity !== "ok")
+    throw new Error(`${snapshot} is not a sound Tidings database: ${integrity}`);
+  let kept: string | null = null;
+  if (existsSync(databaseFile)) {
+    kept = `${databaseFile}.replaced-${stamp(now)}`;
+    renameSync(databaseFile, kept);
+  }
+  for (const suffix of ["-wal", "-shm"]) {
+    if (!existsSync(databaseFile + suffix)) continue;
+    if (kept) renameSync(databaseFile + suffix, kept + suffix);
+    else rmSync(databaseFile + suffix);
+  }
+  mkdirSync(join(databaseFile, ".."), { recursive: true });
+  copyFileSync(snapshot, databaseFile);
+  return kept;
+}

@@ -1,0 +1,27 @@
+// Mutation testing of core/, folder by folder: `bun run mutate` (not part of ./scripts/test).
+// Stryker changes the code one mutant at a time and runs the folder's own tests through Bun; a
+// mutant no test notices is a behaviour no test pins down. Pick the folder and its tests with
+// MUTATE and MUTATE_TESTS, e.g.
+//   MUTATE='src/core/chat/**/*.ts' MUTATE_TESTS='tests/unit/chat-broker.test.ts' bun run mutate
+// The default is src/core/limits with its unit tests. One mutant at a time (the machine is
+// shared); the report is written to reports/mutation/.
+const folders = (process.env.MUTATE ?? "src/core/limits/**/*.ts").split(/\s+/).filter(Boolean);
+const tests =
+  process.env.MUTATE_TESTS ?? "tests/unit/rate-limiter.test.ts tests/unit/ip-key.test.ts";
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: "command",
+  // The pinned Bun, as ./scripts/test finds it (on PATH, or installed in .tools/).
+  commandRunner: { command: `bun test --timeout 20000 ${tests}` },
+  mutate: folders,
+  coverageAnalysis: "off",
+  concurrency: 1,
+  timeoutMS: 60_000,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/mutation.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  tempDirName: ".stryker-tmp",
+  ignorePatterns: [".tools", "data", "dist", "reports", "test-results", "playwright-report"],
+  cleanTempDir: true,
+};

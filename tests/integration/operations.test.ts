@@ -1,0 +1,313 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../db/migrate.ts";
+import {
+  integrityOf,
+  listSnapshots,
+  restoreSnapshot,
+  takeSnapshot,
+} from "../../src/server/backups.ts";
+import { chatTester, listening } from "../helpers/chat.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { sampled, scrape } from "../helpers/metrics.ts";
+import { startServerProcess } from "../helpers/process.ts";
+import { bottleInput, bottleWriter, CookieJar, trpcClient } from "../helpers/server.ts";
+
+// The site as an operator runs it: a real process, stopped with SIGTERM, logging, backing up
+// and restored with the `tidings` command. These run on SQLite whatever the suites run on:
+// snapshots and restore are SQLite's (PostgreSQL has pg_dump).
+const work = mkdtempSync(join(tmpdir(), "tidings-ops-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const sqlite = { DB_URL: "", REDIS_URL: "" };
+
+/** Runs `tidings <command>` as the operator would, beside the site. */
+async function tidings(dataDir: string, ...args: string[]) {
+  const child = Bun.spawn(["bun", "src/server/main.ts", ...args], {
+    env: { ...process.env, ...sqlite, DATA_DIR: dataDir, LOG_FORMAT: "off" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, out: out + err };
+}
+
+/** Waits for `check` to hold, asking again as soon as each answer comes (bounded). */
+async function until<T>(ask: () => Promise<T>, check: (value: T) => boolean) {
+  const { value } = await eventually(
+    async () => {
+      const value = await ask();
+      return check(value) ? { value } : null;
+    },
+    "the condition",
+    10_000,
+  );
+  return value;
+}
+
+describe("SIGTERM", () => {
+  test("ready answers 503 at once, the site serves through the drain, then sockets close as restarting", async () => {
+    const dataDir = mkdtempSync(join(work, "drain-"));
+    const site = await startServerProcess(
+      { ...sqlite, SHUTDOWN_DRAIN: "2s", LOG_FORMAT: "off", TRUST_PROXY: "true" },
+      dataDir,
+    );
+    // A visitor's open chat socket, as a browser holds it.
+    const tester = await listening(chatTester(site.url, { address: "100.92.0.1" }));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      const socket = new WebSocket(`${site.url.replace(/^http/, "ws")}/trpc`, {
+        headers: { Origin: site.url, Cookie: "visitor=drainwatcher0000000000" },
+      } as unknown as string[]);
+      socket.addEventListener("close", (event) =>
+        resolve({ code: event.code, reason: event.reason }),
+      );
+    });
+    expect((await fetch(`${site.url}/healthz/ready`)).status).toBe(200);
+
+    site.process.kill("SIGTERM");
+    const ready = await until(
+      () => fetch(`${site.url}/healthz/ready`),
+      (r) => r.status === 503,
+    );
+    expect(await ready.json()).toMatchObject({ checks: { serving: "shutting down" } });
+    // Still serving: the process answers, a bottle is thrown.
+    expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
+    const thrown = await (await bottleWriter(site.url)).bottles.throw.mutate(
+      bottleInput("In the drain"),
+    );
+    expect(thrown.id).toBeGreaterThan(0);
+
+    expect(await closed).toEqual({ code: 1012, reason: "server restarting" });
+    expect(await site.process.exited).toBe(0);
+    expect(site.output()).toContain("not ready any more");
+    tester.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+});
+
+describe("logs", () => {
+  test("LOG_FORMAT=json: one JSON object a line, with level and request id, never an address", async () => {
+    const site = await startServerProcess({ ...sqlite, LOG_FORMAT: "json", TRUST_PROXY: "true" });
+    try {
+      const answer = await fetch(`${site.url}/healthz/live`, {
+        headers: { "X-Request-Id": "probe-1234", "X-Forwarded-For": "192.0.2.77" },
+      });
+      expect(answer.headers.get("x-request-id")).toBe("probe-1234");
+      const own = await fetch(`${site.url}/en`, { headers: { "X-Forwarded-For": "192.0.2.78" } });
+      const ownId = own.headers.get("x-request-id") ?? "";
+      expect(ownId).toMatch(/^[a-z0-9]+-[a-z0-9]+$/);
+      const lines = await until(
+        async () =>
+          site
+            .output()
+            .split("\n")
+            .filter((line) => line.startsWith("{")),
+        (found) => found.some((line) => line.includes(ownId)),
+      );
+      const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(events.find((e) => e.reqId === "probe-1234")).toMatchObject({
+        level: "info",
+        method: "GET",
+        route: "/healthz/live",
+        status: 200,
+        msg: expect.stringContaining("GET /healthz/live 200"),
+      });
+      expect(events.find((e) => e.reqId === ownId)).toMatchObject({ route: "/en", status: 200 });
+      for (const e of events) expect(typeof e.time).toBe("string");
+      expect(site.output()).not.toContain("192.0.2.7");
+    } finally {
+      await site.stop();
+    }
+  }, 30_000);
+
+  test("by default, short lines for people", async () => {
+    const site = await startServerProcess({ ...sqlite, LOG_FORMAT: "text", TRUST_PROXY: "true" });
+    try {
+      await fetch(`${site.url}/healthz/live`, {
+        headers: { "X-Request-Id": "people-42", "X-Forwarded-For": "192.0.2.79" },
+      });
+      const line = await until(
+        async () =>
+          site
+            .output()
+            .split("\n")
+            .find((l) => l.includes("[people-42]")),
+        (found) => found !== undefined,
+      );
+      expect(line).toMatch(
+        /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/healthz\/live 200 [\d.]+ms .*\[people-42\]$/,
+      );
+      expect(site.output()).not.toContain("192.0.2.79");
+    } finally {
+      await site.stop();
+    }
+  }, 30_000);
+});
+
+// Five different bottles (the same text thrown again and again is refused as spam).
+const sayings = [
+  "The tide keeps every secret",
+  "A lighthouse dreams of ships",
+  "Salt on the wind this morning",
+  "Gulls argue over the harbour",
+  "Moonlight folds over the bay",
+];
+
+describe("backups that restore", () => {
+  test("bottles written, backed up on schedule, data deleted, restored: all found again", async () => {
+    const dataDir = mkdtempSync(join(work, "site-"));
+    const backupDir = join(dataDir, "backups");
+    const token = "a-scrape-token-for-the-test";
+    const env = { ...sqlite, LOG_FORMAT: "off", METRICS_TOKEN: token };
+    const withBackups = { ...env, BACKUP_EVERY: "1h", BACKUP_KEEP: "3" };
+    const stopped = async (site: Awaited<ReturnType<typeof startServerProcess>>) => {
+      site.process.kill("SIGTERM");
+      expect(await site.process.exited).toBe(0);
+    };
+    // The writer's own cookie: My bottles lists what this browser threw.
+    const jar = new CookieJar();
+    let site = await startServerProcess(env, dataDir);
+    const writer = await bottleWriter(site.url, {}, jar);
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await writer.bottles.throw.mutate(bottleInput(sayings[i] ?? ""))).id);
+    }
+    await stopped(site);
+
+    // Started again with snapshots on: a folder without one gets its first at once.
+    site = await startServerProcess(withBackups, dataDir);
+    const [snapshot] = await until(
+      async () => listSnapshots(backupDir),
+      (found) => found.length === 1,
+    );
+    expect(integrityOf(snapshot?.file ?? "")).toBe("ok");
+    const samples = await scrape(`${site.url}/metrics`, token);
+    expect(sampled(samples, "tidings_backups_total", { outcome: "ok" })).toBe(1);
+    expect(sampled(samples, "tidings_backup_age_seconds")).toBeLessThan(60);
+    const stats = await tidings(dataDir, "stats", "--port", new URL(site.url).port);
+    expect(stats.out).toMatch(
+      /last backup:\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC \(0 min ago\), .*tidings-/,
+    );
+
+    // Restore refuses while the site runs, and changes nothing.
+    const refused = await tidings(dataDir, "restore", snapshot?.file ?? "");
+    expect(refused.code).toBe(2);
+    expect(refused.out).toContain("the site is running");
+    expect((await trpcClient(site.url, {}, jar).bottles.mine.query({})).bottles.length).toBe(5);
+    await stopped(site);
+
+    // The data is lost.
+    for (const name of ["tidings.db", "tidings.db-wal", "tidings.db-shm"]) {
+      rmSync(join(dataDir, name), { force: true });
+    }
+    const restored = await tidings(dataDir, "restore", snapshot?.file ?? "");
+    expect(restored.out).toContain(`restored ${snapshot?.file}`);
+    expect(restored.code).toBe(0);
+    expect(restored.out).toContain("there was no database to replace");
+
+    site = await startServerProcess(withBackups, dataDir);
+    try {
+      const mine = await trpcClient(site.url, {}, jar).bottles.mine.query({});
+      expect(mine.bottles.map((b) => b.id).sort((a, b) => a - b)).toEqual(ids);
+      expect(mine.bottles.map((b) => b.message).sort()).toEqual([...sayings].sort());
+      // The snapshot restored from is still there; none was taken over it.
+      expect(listSnapshots(backupDir).length).toBe(1);
+    } finally {
+      await site.stop();
+    }
+  }, 90_000);
+
+  test("restore keeps the database it replaces, and refuses a damaged snapshot", async () => {
+    const dataDir = mkdtempSync(join(work, "replace-"));
+    const database = openDatabase(join(dataDir, "tidings.db"));
+    const { migrateToLatest } = await import("../../db/migrate.ts");
+    await migrateToLatest(database);
+    const snapshot = join(work, "replace-snapshot.db");
+    await database.backup(snapshot);
+    await database.close();
+
+    const done = await tidings(dataDir, "restore", snapshot);
+    expect(done.code).toBe(0);
+    const kept = readdirSync(dataDir).filter((name) => name.startsWith("tidings.db.replaced-"));
+    expect(kept.length).toBe(1);
+    expect(done.out).toContain(kept[0] ?? "kept");
+    expect(integrityOf(join(dataDir, kept[0] ?? ""))).toBe("ok");
+
+    const damaged = join(work, "damaged.db");
+    writeFileSync(damaged, "SQLite format 3\u0000 but nothing after it");
+    const refused = await tidings(dataDir, "restore", damaged);
+    expect(refused.code).toBe(2);
+    expect(refused.out).toContain("not a sound Tidings database");
+    expect(() => restoreSnapshot(damaged, join(dataDir, "tidings.db"), Date.now())).toThrow();
+  }, 30_000);
+
+  test("snapshots are checked, the oldest beyond BACKUP_KEEP go, a failure is logged and counted", async () => {
+    const dataDir = mkdtempSync(join(work, "keep-"));
+    const database = openDatabase(join(dataDir, "tidings.db"));
+    const { migrateToLatest } = await import("../../db/migrate.ts");
+    await migrateToLatest(database);
+    const dir = join(dataDir, "snapshots");
+    const start = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 4; i++) await takeSnapshot(database, dir, 3, start + i * 3_600_000);
+    expect(listSnapshots(dir).map((s) => s.takenAt)).toEqual([
+      start + 3_600_000,
+      start + 2 * 3_600_000,
+      start + 3 * 3_600_000,
+    ]);
+    await database.close();
+
+    // A backup folder that cannot be made (a file stands in its place): logged and counted.
+    const blocked = join(dataDir, "not-a-folder");
+    writeFileSync(blocked, "a file");
+    const site = await startServerProcess(
+      {
+        ...sqlite,
+        BACKUP_EVERY: "1h",
+        BACKUP_DIR: join(blocked, "backups"),
+        METRICS_TOKEN: "a-scrape-token-for-the-test",
+        LOG_FORMAT: "json",
+      },
+      dataDir,
+    );
+    try {
+      const samples = await until(
+        () => scrape(`${site.url}/metrics`, "a-scrape-token-for-the-test"),
+        (found) => (sampled(found, "tidings_backups_total", { outcome: "failed" }) ?? 0) >= 1,
+      );
+      expect(sampled(samples, "tidings_backups_total", { outcome: "ok" })).toBeUndefined();
+      expect(sampled(samples, "tidings_backup_age_seconds")).toBeNaN();
+      const line = site
+        .output()
+        .split("\n")
+        .find((l) => l.includes("scheduled backup failed"));
+      expect(JSON.parse(line ?? "{}")).toMatchObject({ level: "error" });
+    } finally {
+      await site.stop();
+    }
+  }, 30_000);
+});
+
+describe("start", () => {
+  test("BACKUP_EVERY on a PostgreSQL site is refused with what to do instead", async () => {
+    const child = Bun.spawn(["bun", "src/server/main.ts"], {
+      env: {
+        ...process.env,
+        DATA_DIR: mkdtempSync(join(work, "pg-")),
+        DB_URL: "postgres://nobody@127.0.0.1:1/none",
+        REDIS_URL: "redis://127.0.0.1:1",
+        BACKUP_EVERY: "6h",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [err, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect(code).toBe(2);
+    expect(err).toContain("pg_dump");
+  }, 30_000);
+});

@@ -1,0 +1,145 @@
+import { describe, expect, test } from "bun:test";
+import {
+  nearDuplicate,
+  repeatKey,
+  sameText,
+  textFingerprint,
+} from "../../src/core/moderation/contacts.ts";
+import {
+  minHashSignature,
+  SHORT_KEY,
+  sharedShingles,
+  withinEdits,
+} from "../../src/core/moderation/near-duplicate.ts";
+
+const same = (a: string, b: string) => nearDuplicate(repeatKey(a), repeatKey(b));
+
+const SPAM =
+  "Hot singles in your area want to meet you tonight, click the link in my profile and sign up for free now";
+const WALK =
+  "I walked along the shore this morning and the tide was further out than I have ever seen it. " +
+  "There were crabs everywhere, and a little girl kept naming each one after her classmates.";
+const 散步 =
+  "今天早上沿著海邊散步，潮水退得比平常還遠，沙灘上到處都是小螃蟹。後來下起雨，我就躲進碼頭旁的咖啡店。";
+
+describe("repeat keys", () => {
+  test("a zero-width space, a look-alike, case and punctuation do not change the key", () => {
+    expect(repeatKey("buy cheap pills here")).toBe(repeatKey("Buy cheap\u200b pills here!!!"));
+    expect(repeatKey("buy cheap pills here")).toBe(repeatKey("bսy сheap pіlls here"));
+    expect(repeatKey("ＢＵＹ　ｎｏｗ")).toBe(repeatKey("buy now"));
+    expect(repeatKey("你好，世界！")).toBe(repeatKey("你好 世界"));
+  });
+  test("Chinese is not folded to Latin", () => {
+    expect(repeatKey("七下丁山")).toBe("七下丁山");
+  });
+});
+
+describe("near duplicates", () => {
+  test("one changed character does not make a new text, short or long", () => {
+    expect(same("buy cheap pills here", "buy cheap pilks here")).toBe(true);
+    expect(same(SPAM, SPAM.replace("tonight", "tonite"))).toBe(true);
+    expect(same(WALK, WALK.replace("crabs", "crab5"))).toBe(true);
+    expect(same(散步, 散步.replace("咖啡店", "咖啡廳"))).toBe(true);
+  });
+
+  test("a zero-width space, a look-alike or added symbols do not make a new text", () => {
+    expect(same(SPAM, SPAM.replace("profile", "pro\u200bfile"))).toBe(true);
+    expect(same(SPAM, SPAM.replace("area", "аrеа"))).toBe(true);
+    expect(same(SPAM, `${SPAM}!! ❤️❤️`)).toBe(true);
+  });
+
+  test("a word added or sentences swapped in a long text do not make a new text", () => {
+    expect(same(SPAM, SPAM.replace("for free", "for free today"))).toBe(true);
+    const [first, second] = WALK.split(". ");
+    expect(same(WALK, `${second}. ${first}.`)).toBe(true);
+  });
+
+  test("short greetings one letter apart stay two texts", () => {
+    // Under ten characters of key no edit is allowed: one letter is often the whole difference
+    // ("hello sea", "hello see"), and the send path does not count repeats that short.
+    expect(same("hello sea", "hello see")).toBe(false);
+    expect(same("hi there", "hi where")).toBe(false);
+    expect(same("hello sea", "Hello, sea!")).toBe(true);
+  });
+
+  test("genuinely different sentences stay different", () => {
+    expect(same("I love cats so much", "I love dogs so much")).toBe(false);
+    expect(
+      same(
+        "Hi! I'm Mei from Taipei and I love the sea, long walks on the beach and old films. What about you?",
+        "Hi! I'm Lin from Tainan and I love the mountains, long hikes in the forest and new music. What about you?",
+      ),
+    ).toBe(false);
+    expect(
+      same(
+        "The weather has been so strange this week, sunny in the morning and then pouring rain every afternoon",
+        "The weather has been so strange this month, cold in the morning and then warm and sunny every afternoon",
+      ),
+    ).toBe(false);
+    expect(
+      same(
+        散步,
+        "昨天晚上我在家裡看電影，是一部很老的法國片，劇情有點慢但是畫面很美，看完之後我就去睡覺了。",
+      ),
+    ).toBe(false);
+    expect(same(WALK, WALK.slice(0, WALK.length / 2))).toBe(false);
+  });
+
+  test("fingerprints compare as the texts do", () => {
+    const texts = [SPAM, SPAM.replace("tonight", "tonite"), WALK, 散步, "hello sea", "hello see"];
+    for (const a of texts) {
+      for (const b of texts) {
+        expect(sameText(textFingerprint(a), textFingerprint(b))).toBe(same(a, b));
+      }
+    }
+    expect(textFingerprint("hello sea").signature.length).toBe(0);
+    expect(textFingerprint(SPAM).signature.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the comparisons", () => {
+  function levenshtein(a: string, b: string): number {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const current = [i];
+      for (let j = 1; j <= b.length; j++) {
+        current[j] = Math.min(
+          (previous[j] ?? 0) + 1,
+          (current[j - 1] ?? 0) + 1,
+          (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+      }
+      previous = current;
+    }
+    return previous[b.length] ?? 0;
+  }
+
+  test("the banded edit distance agrees with the full one", () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const word = () =>
+      Array.from({ length: random(SHORT_KEY) }, () => "abc"[random(3)] ?? "a").join("");
+    for (let i = 0; i < 2000; i++) {
+      const a = word();
+      const b = random(2) === 0 ? word() : a.slice(0, random(a.length + 1)) + word().slice(0, 3);
+      const limit = random(7);
+      expect(withinEdits(a, b, limit)).toBe(levenshtein(a, b) <= limit);
+    }
+  });
+
+  test("the shingle estimate is close to the true share", () => {
+    const shingles = (key: string) =>
+      new Set(Array.from({ length: key.length - 2 }, (_, i) => key.slice(i, i + 3)));
+    const a = repeatKey(SPAM);
+    const b = repeatKey(SPAM.replace("in my profile", "in my bio").replace("free", "nothing"));
+    const sa = shingles(a);
+    const sb = shingles(b);
+    const common = [...sa].filter((shingle) => sb.has(shingle)).length;
+    const jaccard = common / (sa.size + sb.size - common);
+    const estimate = sharedShingles(minHashSignature(a), minHashSignature(b));
+    expect(Math.abs(estimate - jaccard)).toBeLessThan(0.15);
+  });
+});
