@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { matchPreferencesInput } from "../../src/common/chat-preferences.ts";
+import { MATCH_FALLBACK_MS, matchPreferencesInput } from "../../src/common/chat-preferences.ts";
 import { targetLanguages } from "../../src/common/translation.ts";
 import type { ChatBroker, ChatVisitor } from "../../src/core/chat/broker.ts";
 import {
@@ -10,6 +10,7 @@ import {
 } from "../../src/core/chat/preferences.ts";
 import { type ContractOptions, open } from "./broker-contract.ts";
 import { isType } from "./chat.ts";
+import { VirtualClock } from "./clock.ts";
 
 const INTERESTS = ["hiking", "music", "chess", "cooking", "films", "cats", "travel", "books"];
 
@@ -74,6 +75,52 @@ export function preferencesContract(
         const found = await anyone.waitFor(isType("matched"));
         expect(found).toMatchObject({ shared: { languages: [], interests: [] } });
         expect((await b.status("w3")).state).toBe("chatting");
+      } finally {
+        await b.close();
+      }
+    });
+
+    test("nobody shares their language: anyone once the fallback delay has passed, not before", async () => {
+      const clock = new VirtualClock();
+      const b = await make({ resumeGraceMs: 60_000, time: clock });
+      try {
+        const join = async (id: string, languages: string[], interests: string[] = []) => {
+          const stream = open(b, id);
+          await stream.waitFor(isType("status"));
+          await b.start(visitorWith(id, { languages, interests }));
+          return stream;
+        };
+        const ja = await join("ja", ["ja"], ["音乐"]);
+        const ko = await join("ko", ["ko"], ["音樂", "chess"]);
+        clock.advance(MATCH_FALLBACK_MS - 100);
+        expect((await b.status("ja")).state).toBe("waiting");
+        expect((await b.status("ko")).state).toBe("waiting");
+        clock.advance(200);
+        // Paired at random after all, and told the interest they happen to share, each in the
+        // script they wrote it in.
+        const matched = await ja.waitFor(isType("matched"));
+        expect(matched).toMatchObject({ shared: { languages: [], interests: ["音乐"] } });
+        expect(await ko.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: ["音樂"] },
+        });
+        // One who asked for nothing is not paired with a visitor still insisting on a language...
+        const en = await join("en", ["en"]);
+        const anyone = await join("anyone", []);
+        expect((await b.status("anyone")).state).toBe("waiting");
+        // ...until that visitor's fallback passes; nothing is shared, and nothing is said.
+        clock.advance(MATCH_FALLBACK_MS + 100);
+        expect(await anyone.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: [] },
+        });
+        expect(await en.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: [] },
+        });
+        // Two who asked for nothing hear nothing about shared ground.
+        const x = await join("x", []);
+        const y = await join("y", []);
+        const plain = await y.waitFor(isType("matched"));
+        expect(plain).not.toHaveProperty("shared");
+        expect(await x.waitFor(isType("matched"))).not.toHaveProperty("shared");
       } finally {
         await b.close();
       }

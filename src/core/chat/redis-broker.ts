@@ -8,7 +8,7 @@ import {
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import type { AppErrorCode } from "../../common/errors.ts";
-import { systemTime } from "../clock.ts";
+import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
 import { RedisScript } from "../redis-script.ts";
 import type { KeyBan } from "./bans.ts";
@@ -21,6 +21,7 @@ import type {
 } from "./broker.ts";
 import type { Numbered } from "./mailbox.ts";
 import { RandomIds } from "./memory-broker.ts";
+import { anyoneFrom } from "./preferences.ts";
 import { prelude, SCRIPTS, type ScriptName } from "./redis-lua.ts";
 import { TypingWindows } from "./typing.ts";
 
@@ -70,6 +71,7 @@ export class RedisChatBroker implements ChatBroker {
   readonly #subscriber: Redis;
   readonly #prefix: string;
   readonly #instance = randomBytes(9).toString("base64url");
+  readonly #time: Time;
   readonly #now: () => number;
   readonly #graceMs: number;
   readonly #aliveTtlMs: number;
@@ -84,8 +86,11 @@ export class RedisChatBroker implements ChatBroker {
       await this.#run("typing", visitorId, isTyping ? "1" : "0");
     },
   );
-  /** Looks again at a waiting visitor once a recent partner may be met again. */
-  readonly #rematch = new Map<string, Timer>();
+  /**
+   * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
+   * may be met again.
+   */
+  readonly #rematch = new Set<TimerHandle>();
   readonly #timers: Timer[] = [];
   #closed = false;
 
@@ -93,7 +98,8 @@ export class RedisChatBroker implements ChatBroker {
     this.#redis = options.redis;
     this.#subscriber = options.subscriber;
     this.#prefix = options.prefix ?? "tidings:";
-    this.#now = options.time?.now ?? Date.now;
+    this.#time = options.time ?? systemTime;
+    this.#now = () => this.#time.now();
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
     this.#aliveTtlMs = options.aliveTtlMs ?? 3000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
@@ -253,30 +259,51 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   async start(visitor: ChatVisitor): Promise<ChatStatus> {
+    const { preferences } = visitor;
+    // Languages and interest keys between separators, so the pool script compares them with a
+    // plain find; the labels (the visitor's own words) only for the "matched" event.
+    const languages = preferences?.languages.length ? ` ${preferences.languages.join(" ")} ` : "";
+    const interests = preferences?.interests.length
+      ? `\n${preferences.interests.map((i) => i.key).join("\n")}\n`
+      : "";
+    const fallbackMs = anyoneFrom(preferences, 0);
     const answer = await this.#json<ChatStatus | { banned: true }>(
       "start",
       visitor.visitorId,
       visitor.ipKey,
       visitor.country.countryCode ?? "",
       visitor.country.country,
+      fallbackMs,
+      languages,
+      interests,
+      preferences ? JSON.stringify(preferences) : "",
       this.#chatId(),
     );
     if (!answer || "banned" in answer) {
       throw new DomainError("CHAT_BANNED", "user is banned from chat");
     }
-    if (answer.state === "waiting") this.#matchLater(visitor.visitorId);
+    if (answer.state === "waiting") this.#matchLater(visitor.visitorId, fallbackMs);
     return answer;
   }
 
-  /** Once a recent partner may be met again, this instance looks at the pool once more. */
-  #matchLater(visitorId: string): void {
-    if (this.#rematch.has(visitorId)) return;
-    const timer = setTimeout(() => {
-      this.#rematch.delete(visitorId);
-      void this.#run("match", visitorId, this.#chatId()).catch(() => {});
-    }, this.#meetAgainAfterMs + 50);
-    timer.unref?.();
-    this.#rematch.set(visitorId, timer);
+  async widen(visitorId: string): Promise<void> {
+    await this.#run("widen", visitorId, this.#chatId());
+  }
+
+  /**
+   * When the visitor's fallback delay ends and when a recent partner may be met again, this
+   * instance looks at the pool once more for them (a no-op if they were paired meanwhile).
+   */
+  #matchLater(visitorId: string, fallbackMs: number): void {
+    for (const ms of new Set([fallbackMs, this.#meetAgainAfterMs])) {
+      if (ms <= 0) continue;
+      const timer = this.#time.setTimeout(() => {
+        this.#rematch.delete(timer);
+        void this.#run("match", visitorId, this.#chatId()).catch(() => {});
+      }, ms + 50);
+      timer.unref();
+      this.#rematch.add(timer);
+    }
   }
 
   async send(
@@ -388,7 +415,7 @@ export class RedisChatBroker implements ChatBroker {
   async close(): Promise<void> {
     this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
-    for (const timer of this.#rematch.values()) clearTimeout(timer);
+    for (const timer of this.#rematch) this.#time.clearTimeout(timer);
     this.#typing.close();
     await this.#subscriber.unsubscribe(this.#channel()).catch(() => {});
   }

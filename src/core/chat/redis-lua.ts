@@ -7,7 +7,9 @@
  * Keys, under the prefix:
  *   ticket             INCR counter: the pool's order, first come first served, no clocks
  *   pool               ZSET visitor -> ticket
- *   v:<id>             HASH ip, cc, country, chat (current chat id), since (joined the pool)
+ *   v:<id>             HASH ip, cc, country, chat (current chat id), since (joined the pool);
+ *                      while in the pool only: anyone (when anyone will do), and when they
+ *                      asked for any: langs (" en ja "), ikeys (each between newlines), prefs (JSON)
  *   alive:<id>         count of open streams, with a TTL the holding instances refresh
  *   where:<id>         SET of instances holding a stream of the visitor
  *   present            ZSET visitor -> last seen (stream open or closed at); swept after the grace
@@ -35,9 +37,10 @@ local K = ARGV[1]
 local now = tonumber(ARGV[2])
 local cfg = { skipPartnerMs = ${cfg.skipPartnerMs}, keepEndedMs = ${cfg.keepEndedMs}, meetAgainAfterMs = ${cfg.meetAgainAfterMs} }
 
+-- An event table, or its JSON already encoded (cjson writes an empty list as {}).
 local function push(v, event)
   local key = K .. 'ev:' .. v
-  local json = cjson.encode(event)
+  local json = type(event) == 'string' and event or cjson.encode(event)
   local id = redis.call('XADD', key, 'MAXLEN', '~', 200, '*', 'e', json)
   -- Long enough to resume after any grace period, short enough not to pile up (ten minutes).
   redis.call('PEXPIRE', key, 600000)
@@ -64,6 +67,13 @@ local function currentChat(v)
   local h = redis.call('HMGET', K .. 'chat:' .. chat, 'a', 'b', 'ended')
   if not h[1] or (h[3] and h[3] ~= '') then return nil end
   return { id = chat, a = h[1], b = h[2] }
+end
+
+-- Leaves the pool; what the visitor asked of a match goes with it. True when they were in it.
+local function unpool(v)
+  if redis.call('ZREM', K .. 'pool', v) == 0 then return false end
+  redis.call('HDEL', K .. 'v:' .. v, 'anyone', 'langs', 'ikeys', 'prefs')
+  return true
 end
 
 local function status(v)
@@ -103,7 +113,7 @@ end
 
 -- Leaves the pool or the chat; the partner hears it. True when there was something to leave.
 local function leave(v)
-  if redis.call('ZREM', K .. 'pool', v) == 1 then
+  if unpool(v) then
     push(v, { type = 'idle' })
     return true
   end
@@ -123,24 +133,85 @@ local function blocked(a, b)
     or redis.call('EXISTS', K .. 'blockip:' .. b .. '|' .. aip) == 1
 end
 
+local function list(t)
+  if #t == 0 then return '[]' end
+  return cjson.encode(t)
+end
+
+-- The "matched" event for one side: the partner's country, and what the two share in that
+-- side's own words when either asked for anything.
+local function matched(id, to, toPrefs, other, otherPrefs)
+  local json = cjson.encode({ type = 'matched', chatId = id, partner = partnerOf(other) })
+  if not toPrefs and not otherPrefs then return json end
+  local languages, interests = {}, {}
+  if toPrefs then
+    local theirs = otherPrefs or { languages = {}, interests = {} }
+    for _, l in ipairs(toPrefs.languages) do
+      for _, m in ipairs(theirs.languages) do
+        if l == m then languages[#languages + 1] = l break end
+      end
+    end
+    for _, i in ipairs(toPrefs.interests) do
+      for _, j in ipairs(theirs.interests) do
+        if i.key == j.key then interests[#interests + 1] = i.label break end
+      end
+    end
+  end
+  return string.sub(json, 1, -2) .. ',"shared":{"languages":' .. list(languages)
+    .. ',"interests":' .. list(interests) .. '}}'
+end
+
+local function prefsOf(v)
+  local json = redis.call('HGET', K .. 'v:' .. v, 'prefs')
+  if not json then return nil end
+  return cjson.decode(json)
+end
+
 local function pair(first, second)
   local id = ARGV[#ARGV]
+  local firstPrefs, secondPrefs = prefsOf(first), prefsOf(second)
   redis.call('HSET', K .. 'chat:' .. id, 'a', first, 'b', second, 'ended', '')
   redis.call('SADD', K .. 'chats', id)
   for _, v in ipairs({ first, second }) do
-    redis.call('ZREM', K .. 'pool', v)
+    unpool(v)
     redis.call('HSET', K .. 'v:' .. v, 'chat', id)
     redis.call('LPUSH', K .. 'vchats:' .. v, id)
     redis.call('LTRIM', K .. 'vchats:' .. v, 0, 9)
     redis.call('PEXPIRE', K .. 'vchats:' .. v, cfg.keepEndedMs)
   end
-  push(first, { type = 'matched', chatId = id, partner = partnerOf(second) })
-  push(second, { type = 'matched', chatId = id, partner = partnerOf(first) })
+  push(first, matched(id, first, firstPrefs, second, secondPrefs))
+  push(second, matched(id, second, secondPrefs, first, firstPrefs))
   return { state = 'chatting', chatId = id, partner = partnerOf(first) }
 end
 
--- Pairs a waiting, listening visitor with the longest-waiting other one who is listening, not
--- banned and not a recent partner; a recent partner only when both waited long enough alone.
+-- A waiting visitor as the matching rule sees them: when anyone will do, their languages as
+-- " en ja " and interest keys each between newlines (found with plain string.find).
+local function seeker(v)
+  local h = redis.call('HMGET', K .. 'v:' .. v, 'anyone', 'langs', 'ikeys')
+  return { anyone = tonumber(h[1] or '0'), langs = h[2], ikeys = h[3] }
+end
+
+local function shares(list, other, sep)
+  for item in string.gmatch(list, '[^' .. sep .. ']+') do
+    if string.find(other, sep .. item .. sep, 1, true) then return true end
+  end
+  return false
+end
+
+-- The matching rule, as preferences.ts states it: 2 a shared language and interest, 1 a shared
+-- language, 0 anyone once both accept anyone, -1 while either still insists on a language.
+local function tier(a, b)
+  if a.langs and b.langs and shares(a.langs, b.langs, ' ') then
+    if a.ikeys and b.ikeys and shares(a.ikeys, b.ikeys, '\\n') then return 2 end
+    return 1
+  end
+  if now >= a.anyone and now >= b.anyone then return 0 end
+  return -1
+end
+
+-- Pairs a waiting, listening visitor with another who is listening, not banned, not blocked and
+-- not a recent partner, by the matching rule: the longest-waiting of the best tier. A recent
+-- partner only when both waited long enough alone and nobody else fits.
 local function match(me)
   if not redis.call('ZSCORE', K .. 'pool', me) then return nil end
   if redis.call('EXISTS', K .. 'alive:' .. me) == 0 then return nil end
@@ -148,21 +219,30 @@ local function match(me)
     local since = tonumber(redis.call('HGET', K .. 'v:' .. v, 'since') or now)
     return now - since >= cfg.meetAgainAfterMs
   end
-  local again = nil
+  local mine = seeker(me)
+  local language, anyone, again = nil, nil, nil
   for _, other in ipairs(redis.call('ZRANGE', K .. 'pool', 0, 499)) do
     if other ~= me and redis.call('EXISTS', K .. 'alive:' .. other) == 1 then
       if banned(other) then
-        redis.call('ZREM', K .. 'pool', other)
-      elseif blocked(me, other) then
-        -- never met again while the block lasts
-      elseif redis.call('EXISTS', pairKey(me, other)) == 1 then
-        if not again and waited(me) and waited(other) then again = other end
-      else
-        return pair(other, me)
+        unpool(other)
+      elseif not blocked(me, other) then
+        local t = tier(mine, seeker(other))
+        if t < 0 then
+          -- not yet: one of them still waits for a shared language
+        elseif redis.call('EXISTS', pairKey(me, other)) == 1 then
+          if not again and waited(me) and waited(other) then again = other end
+        elseif t == 2 then
+          return pair(other, me)
+        elseif t == 1 then
+          language = language or other
+        else
+          anyone = anyone or other
+        end
       end
     end
   end
-  if again then return pair(again, me) end
+  local chosen = language or anyone or again
+  if chosen then return pair(chosen, me) end
   return nil
 end
 
@@ -175,7 +255,11 @@ end
 
 /** The scripts: each is the prelude and a body; ARGV after the prefix and time as named. */
 export const SCRIPTS = {
-  /** ARGV: visitor, ip, country code ('' for none), country, chat id to use if paired. */
+  /**
+   * ARGV: visitor, ip, country code ('' for none), country, how long until anyone will do (ms),
+   * languages (" en ja ", or '' for none asked), interest keys (each between newlines, or ''), what they
+   * asked as JSON ('' for nothing), chat id to use if paired.
+   */
   start: `
 local v = ARGV[3]
 local hash = K .. 'v:' .. v
@@ -188,13 +272,25 @@ if banned(v) then return cjson.encode({ banned = true }) end
 local current = status(v)
 if current.state ~= 'idle' then return cjson.encode(current) end
 redis.call('ZADD', K .. 'pool', redis.call('INCR', K .. 'ticket'), v)
-redis.call('HSET', hash, 'since', now)
+redis.call('HSET', hash, 'since', now, 'anyone', now + tonumber(ARGV[7]))
+redis.call('HDEL', hash, 'langs', 'ikeys', 'prefs')
+if ARGV[8] ~= '' then redis.call('HSET', hash, 'langs', ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('HSET', hash, 'ikeys', ARGV[9]) end
+if ARGV[10] ~= '' then redis.call('HSET', hash, 'prefs', ARGV[10]) end
 if not redis.call('ZSCORE', K .. 'present', v) then redis.call('ZADD', K .. 'present', now, v) end
 push(v, { type = 'waiting' })
 return cjson.encode(match(v) or { state = 'waiting' })
 `,
   /** ARGV: visitor, chat id to use if paired. Pairs a waiting visitor if anyone fits now. */
   match: "return encode(match(ARGV[3]))",
+  /** ARGV: visitor, chat id to use if paired. A waiting visitor takes anyone from now on. */
+  widen: `
+local v = ARGV[3]
+if not redis.call('ZSCORE', K .. 'pool', v) then return nil end
+local anyone = tonumber(redis.call('HGET', K .. 'v:' .. v, 'anyone') or now)
+if anyone > now then redis.call('HSET', K .. 'v:' .. v, 'anyone', now) end
+return encode(match(v))
+`,
   /** ARGV: visitor. */
   status: "return cjson.encode(status(ARGV[3]))",
   /** ARGV: visitor, instance, alive TTL ms, chat id to use if paired. A stream opens. */
@@ -217,7 +313,7 @@ redis.call('ZADD', K .. 'present', now, v)
 if left <= 0 then
   redis.call('DEL', K .. 'alive:' .. v)
   redis.call('SREM', K .. 'where:' .. v, ARGV[4])
-  if redis.call('ZREM', K .. 'pool', v) == 1 then push(v, { type = 'idle' }) end
+  if unpool(v) then push(v, { type = 'idle' }) end
 end
 return left
 `,
