@@ -398,6 +398,10 @@ type RootTranslation = {
 			 */
 			tip: string
 			/**
+			 * T​i​p​:​ ​T​a​p​ ​a​ ​f​l​o​a​t​i​n​g​ ​b​o​t​t​l​e​ ​t​o​ ​v​i​e​w​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​i​n​s​i​d​e​!
+			 */
+			tipTouch: string
+			/**
 			 * T​h​e​ ​s​e​a​ ​i​s​ ​e​m​p​t​y
 			 */
 			emptySeaTitle: string
@@ -1446,6 +1450,11 @@ type RootTranslation = {
 		 */
 		searchingHint: string
 		/**
+		 * S​o​m​e​o​n​e​ ​n​e​w​ ​c​o​m​e​s​ ​f​i​r​s​t​:​ ​y​o​u​r​ ​l​a​s​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​p​a​i​r​e​d​ ​w​i​t​h​ ​y​o​u​ ​a​g​a​i​n​ ​o​n​l​y​ ​i​f​ ​y​o​u​ ​b​o​t​h​ ​w​a​i​t​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​ ​w​i​t​h​ ​n​o​b​o​d​y​ ​e​l​s​e​ ​a​r​o​u​n​d​.
+		 * @param {number} seconds
+		 */
+		rematchHint: RequiredParams<'seconds'>
+		/**
 		 * C​a​n​c​e​l
 		 */
 		cancel: string
@@ -1467,6 +1476,10 @@ type RootTranslation = {
 		 * E​n​d​ ​c​h​a​t
 		 */
 		end: string
+		/**
+		 * C​l​o​s​e
+		 */
+		close: string
 		/**
 		 * N​e​x​t
 		 */
@@ -1524,6 +1537,10 @@ type RootTranslation = {
 		 * T​h​e​ ​c​o​n​n​e​c​t​i​o​n​ ​w​a​s​ ​l​o​s​t​ ​a​n​d​ ​t​h​i​s​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.
 		 */
 		chatLost: string
+		/**
+		 * R​e​p​o​r​t​e​d​ ​—​ ​y​o​u​ ​w​o​n​'​t​ ​b​e​ ​m​a​t​c​h​e​d​ ​w​i​t​h​ ​t​h​e​m​ ​a​g​a​i​n​.
+		 */
+		reported: string
 		/**
 		 * C​h​a​t​ ​e​n​d​e​d
 		 */
@@ -1591,6 +1608,22 @@ type RootTranslation = {
 		 * R​e​p​o​r​t​ ​t​h​i​s​ ​m​e​s​s​a​g​e
 		 */
 		reportLabel: string
+		/**
+		 * R​e​p​o​r​t​e​d
+		 */
+		reportedTitle: string
+		/**
+		 * T​h​a​n​k​ ​y​o​u​.​ ​Y​o​u​ ​w​o​n​'​t​ ​b​e​ ​m​a​t​c​h​e​d​ ​w​i​t​h​ ​t​h​e​m​ ​a​g​a​i​n​.
+		 */
+		reportedBody: string
+		/**
+		 * A​l​r​e​a​d​y​ ​r​e​p​o​r​t​e​d
+		 */
+		alreadyReportedTitle: string
+		/**
+		 * Y​o​u​ ​r​e​p​o​r​t​e​d​ ​t​h​i​s​ ​m​e​s​s​a​g​e​ ​f​o​r​ ​t​h​a​t​ ​r​e​a​s​o​n​ ​b​e​f​o​r​e​;​ ​i​t​ ​i​s​ ​w​i​t​h​ ​t​h​e​ ​m​o​d​e​r​a​t​o​r​s​.
+		 */
+		alreadyReportedBody: string
 		/**
 		 * R​e​p​o​r​t​ ​t​h​i​s​ ​m​e​s​s​a​g​e
 		 */
@@ -1702,6 +1735,10 @@ type RootTranslation = {
 		 */
 		blockFailedTitle: string
 		/**
+		 * O​n​c​e​ ​t​h​e​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​,​ ​B​l​o​c​k​ ​n​e​e​d​s​ ​a​ ​m​e​s​s​a​g​e​ ​f​r​o​m​ ​y​o​u​r​ ​p​a​r​t​n​e​r​ ​t​o​ ​k​n​o​w​ ​t​h​e​m​ ​b​y​.
+		 */
+		blockNothing: string
+		/**
 		 * E​n​d​ ​&​ ​r​e​p​o​r​t
 		 */
 		endReport: string
@@ -1709,6 +1746,10 @@ type RootTranslation = {
 		 * E​n​d​ ​&​ ​r​e​p​o​r​t​ ​n​e​e​d​s​ ​a​ ​m​e​s​s​a​g​e​ ​f​r​o​m​ ​y​o​u​r​ ​p​a​r​t​n​e​r​ ​t​o​ ​r​e​p​o​r​t​.
 		 */
 		endReportNothing: string
+		/**
+		 * R​e​p​o​r​t​ ​n​e​e​d​s​ ​a​ ​m​e​s​s​a​g​e​ ​f​r​o​m​ ​y​o​u​r​ ​p​a​r​t​n​e​r​ ​t​o​ ​r​e​p​o​r​t​.
+		 */
+		reportNothing: string
 		/**
 		 * T​h​e​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.​ ​T​e​l​l​ ​u​s​ ​w​h​a​t​ ​i​s​ ​w​r​o​n​g​ ​w​i​t​h​ ​t​h​i​s​ ​m​e​s​s​a​g​e​.​ ​Y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​n​o​t​ ​t​o​l​d​ ​t​h​a​t​ ​y​o​u​ ​r​e​p​o​r​t​e​d​ ​i​t​.
 		 */
@@ -1741,9 +1782,13 @@ type RootTranslation = {
 		 */
 		menu: string
 		/**
-		 * N​o​t​ ​a​v​a​i​l​a​b​l​e​ ​h​e​r​e
+		 * C​h​e​c​k​i​n​g​ ​w​h​i​c​h​ ​l​a​n​g​u​a​g​e​s​ ​w​o​r​k​…
 		 */
-		unavailable: string
+		checking: string
+		/**
+		 * N​o​ ​t​r​a​n​s​l​a​t​i​o​n​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​f​o​r​ ​t​h​i​s​ ​m​e​s​s​a​g​e​ ​h​e​r​e​.
+		 */
+		none: string
 		/**
 		 * O​n​ ​t​h​i​s​ ​d​e​v​i​c​e
 		 */
@@ -2970,6 +3015,10 @@ export type TranslationFunctions = {
 			 */
 			tip: () => LocalizedString
 			/**
+			 * Tip: Tap a floating bottle to view the message inside!
+			 */
+			tipTouch: () => LocalizedString
+			/**
 			 * The sea is empty
 			 */
 			emptySeaTitle: () => LocalizedString
@@ -3997,6 +4046,10 @@ export type TranslationFunctions = {
 		 */
 		searchingHint: () => LocalizedString
 		/**
+		 * Someone new comes first: your last partner is paired with you again only if you both wait {seconds} seconds with nobody else around.
+		 */
+		rematchHint: (arg: { seconds: number }) => LocalizedString
+		/**
 		 * Cancel
 		 */
 		cancel: () => LocalizedString
@@ -4016,6 +4069,10 @@ export type TranslationFunctions = {
 		 * End chat
 		 */
 		end: () => LocalizedString
+		/**
+		 * Close
+		 */
+		close: () => LocalizedString
 		/**
 		 * Next
 		 */
@@ -4072,6 +4129,10 @@ export type TranslationFunctions = {
 		 * The connection was lost and this chat has ended.
 		 */
 		chatLost: () => LocalizedString
+		/**
+		 * Reported — you won't be matched with them again.
+		 */
+		reported: () => LocalizedString
 		/**
 		 * Chat ended
 		 */
@@ -4134,6 +4195,22 @@ export type TranslationFunctions = {
 		 * Report this message
 		 */
 		reportLabel: () => LocalizedString
+		/**
+		 * Reported
+		 */
+		reportedTitle: () => LocalizedString
+		/**
+		 * Thank you. You won't be matched with them again.
+		 */
+		reportedBody: () => LocalizedString
+		/**
+		 * Already reported
+		 */
+		alreadyReportedTitle: () => LocalizedString
+		/**
+		 * You reported this message for that reason before; it is with the moderators.
+		 */
+		alreadyReportedBody: () => LocalizedString
 		/**
 		 * Report this message
 		 */
@@ -4245,6 +4322,10 @@ export type TranslationFunctions = {
 		 */
 		blockFailedTitle: () => LocalizedString
 		/**
+		 * Once the chat has ended, Block needs a message from your partner to know them by.
+		 */
+		blockNothing: () => LocalizedString
+		/**
 		 * End & report
 		 */
 		endReport: () => LocalizedString
@@ -4252,6 +4333,10 @@ export type TranslationFunctions = {
 		 * End & report needs a message from your partner to report.
 		 */
 		endReportNothing: () => LocalizedString
+		/**
+		 * Report needs a message from your partner to report.
+		 */
+		reportNothing: () => LocalizedString
 		/**
 		 * The chat has ended. Tell us what is wrong with this message. Your chat partner is not told that you reported it.
 		 */
@@ -4283,9 +4368,13 @@ export type TranslationFunctions = {
 		 */
 		menu: () => LocalizedString
 		/**
-		 * Not available here
+		 * Checking which languages work…
 		 */
-		unavailable: () => LocalizedString
+		checking: () => LocalizedString
+		/**
+		 * No translation is available for this message here.
+		 */
+		none: () => LocalizedString
 		/**
 		 * On this device
 		 */

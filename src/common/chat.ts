@@ -29,6 +29,8 @@ export const reportChatInput = z.object({
   messageId: z.string().min(1).max(64),
   reason: z.enum(chatReportReasons),
 });
+/** Block: the partner of the chat in progress, or, once it has ended, the sender of `messageId`. */
+export const blockInput = z.object({ messageId: z.string().min(1).max(64) }).optional();
 export const chatEventsInput = z.object({ lastEventId: z.string().max(32).nullish() }).optional();
 
 /** Who is on the other side: only a country, never anything else. */
@@ -62,7 +64,12 @@ export type ChatEvent =
   | { type: "partner-left"; chatId: string }
   | { type: "banned"; until: number }
   /** The visitor's messages reach no one until then (repeated spam). */
-  | { type: "muted"; until: number };
+  | { type: "muted"; until: number }
+  /**
+   * The operator switched chat off: any search or chat has ended (a partner hears "left"), and
+   * the stream ends after this.
+   */
+  | { type: "resting" };
 
 /** The visitor's state when a stream (re)starts, so a reloaded page can draw itself. */
 export type ChatStatus =

@@ -74,7 +74,8 @@ function normalize(pathname: string): string {
 
 export type Resolution =
   | { kind: "page"; prefix: Prefix; slug: PageSlug }
-  | { kind: "auth" }
+  /** The sign-in page: /auth speaks the visitor's language; /en/auth and /zh/auth their own. */
+  | { kind: "auth"; prefix?: Prefix }
   | { kind: "redirect"; location: string }
   | { kind: "not-found" };
 
@@ -88,6 +89,7 @@ export function resolvePath(pathname: string, acceptLanguage?: string | null): R
   if (path === "/auth") return { kind: "auth" };
   const { prefix, rest } = splitPrefix(path);
   if (prefix) {
+    if (rest === "/auth") return { kind: "auth", prefix };
     const slug = rest.slice(1);
     if ((pageSlugs as readonly string[]).includes(slug) && !slug.includes("/")) {
       return { kind: "page", prefix, slug: slug as PageSlug };

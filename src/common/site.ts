@@ -5,6 +5,11 @@ export interface SiteConfig {
   siteUrl: string | null;
   /** The contact address, when the operator has set one. */
   contactEmail: string | null;
+  /**
+   * The operator's off switches as they stood when the page was made, so it draws the right
+   * page (or the resting one) from the start. Absent in a page built without a server.
+   */
+  features?: { chat: boolean; bottles: boolean; publicBottles: boolean };
 }
 
 export const SITE_CONFIG_ELEMENT_ID = "site-config";

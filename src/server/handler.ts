@@ -66,17 +66,16 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     status: number,
     forbidden = false,
   ): Response {
-    const locale =
-      resolution.kind === "page"
-        ? localeOfPrefix(resolution.prefix)
-        : // Pages without a prefix (not found, /auth) speak the browser's language.
-          localeOfPrefix(detectPrefix(request.headers.get("accept-language")));
+    const prefix =
+      resolution.kind === "page" || resolution.kind === "auth" ? resolution.prefix : undefined;
+    // Pages without a prefix (not found, /auth) speak the browser's language.
+    const locale = localeOfPrefix(prefix ?? detectPrefix(request.headers.get("accept-language")));
     const body = renderPage(assets.html, {
       resolution,
       locale,
       dictionary: assets.dictionaries[locale],
       origin: config.publicOrigin,
-      site,
+      site: { ...site, features: services.features.states },
       analytics: config.analytics,
       forbidden,
     });

@@ -94,6 +94,8 @@ const routeTree = rootRoute.addChildren([
     // Not resting with the bottles: a writer can always see and sink their own.
     page("my-bottles", MyBottlesPage),
     page("moderation", ModerationPage),
+    // The sign-in page in the prefix's language (the header links to /auth).
+    page("auth", AuthPage),
   ]),
 ]);
 

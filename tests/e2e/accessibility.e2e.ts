@@ -1,6 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { scan, type Violation } from "./axe";
 import { expect, test } from "./fixtures";
+import { signUp, throwBottle, unique } from "./helpers";
 
 // The site's Content-Security-Policy refuses the inline script that brings axe in, so this
 // file's browser contexts (and only they) bypass it.
@@ -66,6 +67,82 @@ for (const viewport of [
         await expect(page.getByRole("dialog")).toBeVisible();
         await page.clock.runFor(1000);
         violations.push(...(await scan(page, `/${prefix} with a bottle open`)));
+
+        expect(violations).toEqual([]);
+      });
+
+      test(`/${prefix} with every dropdown and dialog open has no violations`, async ({
+        page,
+        request,
+        baseURL,
+      }) => {
+        test.setTimeout(120_000);
+        const words = {
+          en: {
+            language: /^Language/,
+            translate: "Translate",
+            like: /^Like this bottle/,
+            signIn: "Sign in to continue",
+            report: "Report this bottle",
+          },
+          zh: {
+            language: /^語言/,
+            translate: "翻譯",
+            like: /^為這個瓶子按讚/,
+            signIn: "請先登入",
+            report: "檢舉這個瓶子",
+          },
+        }[prefix];
+        // A public bottle, so a floating bottle holds one (whatever else floats there).
+        await throwBottle(request, baseURL, `Scanned ${unique()}`, { isPublic: true });
+        await page.clock.install();
+        const violations: Violation[] = [];
+        const settled = () =>
+          page.evaluate(() =>
+            Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+          );
+        const menu = page.getByRole("menu");
+
+        await page.goto(`/${prefix}`);
+        await settle(page);
+        await page.getByRole("button", { name: words.language }).click();
+        await expect(menu).toBeVisible();
+        violations.push(...(await scan(page, `/${prefix} with the language menu open`)));
+        await page.keyboard.press("Escape");
+        await expect(menu).toBeHidden();
+
+        // A floating bottle's dialog, its translate menu, and the sign-in dialog its heart opens.
+        await page.locator(".home-bottle").first().click();
+        const dialog = page.getByRole("dialog");
+        await expect(dialog.getByRole("button", { name: words.translate })).toBeVisible();
+        await dialog.getByRole("button", { name: words.translate }).click();
+        await expect(menu.getByRole("menuitem").first()).toBeVisible();
+        await page.clock.runFor(1000);
+        violations.push(...(await scan(page, `/${prefix} with a bottle's translate menu open`)));
+        await page.keyboard.press("Escape");
+        await expect(menu).toBeHidden();
+        await dialog.getByRole("button", { name: words.like }).click();
+        const signIn = page.getByRole("dialog", { name: words.signIn });
+        await expect(signIn).toBeVisible();
+        await page.clock.runFor(1000);
+        await settled();
+        violations.push(...(await scan(page, `/${prefix} with the sign-in dialog open`)));
+
+        // Signed in: the account menu, and a bottle's report dialog.
+        await signUp(page, baseURL);
+        await page.goto(`/${prefix}`);
+        await settle(page);
+        await page.getByRole("button", { name: /reader-/ }).click();
+        await expect(menu).toBeVisible();
+        violations.push(...(await scan(page, `/${prefix} with the account menu open`)));
+        await page.keyboard.press("Escape");
+        await page.locator(".home-bottle").first().click();
+        await page.getByRole("dialog").getByRole("button", { name: words.report }).click();
+        const report = page.getByRole("dialog", { name: words.report });
+        await expect(report).toBeVisible();
+        await page.clock.runFor(1000);
+        await settled();
+        violations.push(...(await scan(page, `/${prefix} with the report dialog open`)));
 
         expect(violations).toEqual([]);
       });

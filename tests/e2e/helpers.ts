@@ -219,3 +219,38 @@ export function deviceTranslations(page: Page): Promise<string[]> {
     () => (window as unknown as { deviceTranslations: string[] }).deviceTranslations,
   );
 }
+
+/** Something that must not show, even for a moment: an element (CSS selector) holding a text. */
+export interface Watched {
+  selector: string;
+  text: string;
+}
+
+/**
+ * Watches every page `page` loads, from its first script on, for the `watched` elements: any
+ * that appears even for a moment is recorded (a MutationObserver runs before the browser
+ * paints), so a control or a page that flashes before the right one is caught.
+ */
+export async function watchForFlashes(page: Page, watched: readonly Watched[]): Promise<void> {
+  await page.addInitScript((all: readonly Watched[]) => {
+    const seen = new Set<string>();
+    (window as unknown as { flashed: Set<string> }).flashed = seen;
+    const check = () => {
+      for (const { selector, text } of all) {
+        for (const element of document.querySelectorAll(selector)) {
+          if (element.textContent?.includes(text)) seen.add(text);
+        }
+      }
+    };
+    new MutationObserver(check).observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  }, watched);
+}
+
+/** Which of the watched texts this page has shown since it loaded. */
+export function flashed(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window as unknown as { flashed: Set<string> }).flashed]);
+}

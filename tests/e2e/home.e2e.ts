@@ -66,6 +66,28 @@ test.describe("home page", () => {
     await expect(tip).toBeHidden();
   });
 
+  test("on a touch screen the tip says Tap, in both languages", async ({ browser, baseURL }) => {
+    const phone = await browser.newContext({
+      baseURL,
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    const page = await phone.newPage();
+    await page.clock.install();
+    for (const [path, tap, click] of [
+      ["/en", "Tip: Tap a floating bottle to view the message inside!", TIP],
+      ["/zh", "小提示：輕觸漂流中的瓶子，看看裡面裝了什麼訊息！", "小提示：點一下"],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await page.clock.runFor(3500);
+      await expect(page.getByText(tap)).toBeVisible();
+      await expect(page.getByText(click)).toHaveCount(0);
+    }
+    await phone.close();
+  });
+
   test("the tip hides by itself after 8 s", async ({ page }) => {
     test.setTimeout(20_000);
     await page.goto("/en");

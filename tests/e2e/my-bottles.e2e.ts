@@ -194,10 +194,23 @@ for (const viewport of VIEWPORTS) {
 
         await toasts.getByRole("link", { name: w.see }).click();
         await expect(page).toHaveURL(`/${language}/my-bottles`);
-        await expect(page.getByRole("heading", { level: 1, name: w.title })).toBeVisible();
+        // Followed, the toast has said its piece and leaves; the page's heading has the focus
+        // the link had.
+        await expect(page.getByRole("heading", { level: 1, name: w.title })).toBeFocused();
+        await expect(toasts).toHaveCount(0);
 
         const card = page.getByRole("article").filter({ hasText: message });
         await expect(card).toHaveCount(1);
+        // Nothing lies over the bottle's Sink button.
+        const sinkButton = card.getByRole("button", { name: w.sink });
+        await sinkButton.scrollIntoViewIfNeeded();
+        expect(
+          await sinkButton.evaluate((button) => {
+            const box = button.getBoundingClientRect();
+            const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            return top !== null && button.contains(top);
+          }),
+        ).toBe(true);
         await expect(card).toContainText(w.inOcean);
         await expect(card.getByText(w.public, { exact: true })).toBeVisible();
         const finds = await countIn(card, w.finds);

@@ -52,6 +52,29 @@ test("/auth exists and speaks the stored language", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "登入" })).toBeVisible();
 });
 
+test("/en/auth and /zh/auth open the sign-in page in their language; the heading names the tab", async ({
+  page,
+  consoleErrors,
+}) => {
+  for (const [path, lang, signIn, createTab] of [
+    ["/en/auth", "en", "Sign in", "Create account"],
+    ["/zh/auth", "zh-TW", "登入", "註冊帳號"],
+  ] as const) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    await expect(page.locator("html")).toHaveAttribute("lang", lang);
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toHaveText(signIn);
+    // The form is the header's sign-in page: the same fields, the same two tabs.
+    await expect(page.getByRole("tab", { name: signIn })).toHaveAttribute("aria-selected", "true");
+    await page.getByRole("tab", { name: createTab }).click();
+    await expect(heading).toHaveText(createTab);
+    await page.getByRole("tab", { name: signIn }).click();
+    await expect(heading).toHaveText(signIn);
+  }
+  expect(consoleErrors).toEqual([]);
+});
+
 test("the title follows client-side navigation", async ({ page }) => {
   await page.goto("/en");
   await expect(page).toHaveTitle("Tidings · Messages in bottles");

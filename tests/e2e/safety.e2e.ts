@@ -2,12 +2,14 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { scan } from "./axe";
 import { expect, test } from "./fixtures";
 import {
+  flashed,
   makeOperator,
   openPublicBottle,
   otherAddress,
   signUp,
   throwBottle,
   unique,
+  watchForFlashes,
 } from "./helpers";
 import { startE2eServer } from "./server";
 
@@ -45,12 +47,12 @@ const GATE = {
     contact: /^請勿分享任何聯絡方式：電話號碼、電子郵件地址、連結/,
     anyMoment: "你隨時都可以結束聊天、封鎖對方或檢舉訊息。",
     partnerSees: /^對方只會看到你的國家和國旗：.*未知$/,
-    question: "隨機聊天僅限成人，請確認年齡。",
+    question: "隨機聊天只開放給滿 18 歲的人，請確認你的年齡。",
     adult: "我已滿 18 歲",
     under18: "我未滿 18 歲",
     find: "找人聊天",
     youAppearAs: "對方會看到你來自",
-    refusedTitle: "隨機聊天僅限成年人",
+    refusedTitle: "隨機聊天要滿 18 歲才能使用",
     refusedBody: "隨機聊天只開放給 18 歲以上的人，所以目前不會為你開啟。",
     write: "寫一封信",
     findBottle: "尋找瓶子",
@@ -117,6 +119,8 @@ for (const size of WIDTHS) {
       const viewport = { width: size.width, height: size.height };
       const adult = await visitor(browser, baseURL, otherAddress(), viewport);
       let page = adult.page;
+      // No start button before the server has said where the visitor stands, not for a moment.
+      await watchForFlashes(page, [{ selector: "button", text: words.find }]);
       await page.goto(`/${language}/random-chat`);
 
       // The notice, then the question; no start button until it is answered.
@@ -128,6 +132,7 @@ for (const size of WIDTHS) {
       const question = page.getByRole("group", { name: words.question });
       await expect(question).toBeVisible();
       await expect(page.getByRole("button", { name: words.find })).toHaveCount(0);
+      expect(await flashed(page)).toEqual([]);
       for (const answer of [words.adult, words.under18]) {
         await expect(question.getByRole("button", { name: answer })).toBeEnabled();
       }
@@ -151,6 +156,10 @@ for (const size of WIDTHS) {
       const address = otherAddress();
       const young = await visitor(browser, baseURL, address, viewport);
       page = young.page;
+      await watchForFlashes(page, [
+        { selector: "button", text: words.find },
+        { selector: "h3", text: words.title },
+      ]);
       await page.goto(`/${language}/random-chat`);
       await page.getByRole("button", { name: words.under18 }).click();
       const refusal = page.getByRole("status").filter({ hasText: words.refusedTitle });
@@ -192,6 +201,9 @@ for (const size of WIDTHS) {
       expect(start.text).toContain("AGE_REFUSED");
       await page.reload();
       await checkRefused();
+      // Refused, the visitor sees only the refusal: neither the start button nor the question
+      // flashed before it.
+      expect(await flashed(page)).toEqual([]);
       expect(unexpected(young.errors)).toEqual([]);
       await young.context.close();
 
@@ -442,9 +454,12 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   );
   expect(hidden.status).toBe(200);
   await expect(hideCard).toHaveCount(0);
+  // Said in words, not the queue's internal key; the row of what was done takes the focus
+  // the Hide button had.
   await expect(
-    desk.locator("[data-sonner-toast]").filter({ hasText: `bottle:${ids.hide} hidden` }),
+    desk.locator("[data-sonner-toast]").filter({ hasText: `Bottle ${ids.hide} hidden` }),
   ).toBeVisible();
+  await expect(desk.locator("[data-sonner-toast]").filter({ hasText: "bottle:" })).toHaveCount(0);
   // Dismiss: the reports close, the bottle stays where it was.
   for (const id of [ids.dismiss, ids.urgent]) {
     const dismissed = await answerOf(desk, "moderation.dismiss", () =>
@@ -453,9 +468,18 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
     expect(dismissed.status).toBe(200);
     await expect(card(id)).toHaveCount(0);
   }
+  await expect(
+    desk
+      .getByRole("region", { name: "Recent actions" })
+      .getByRole("row")
+      .filter({ hasText: new RegExp(`Bottle ${ids.urgent}(?!\\d)`) })
+      .first(),
+  ).toBeFocused();
 
   const actions = desk.getByRole("region", { name: "Recent actions" });
-  const rows = (id: number) => actions.getByRole("row").filter({ hasText: `bottle:${id}` });
+  const rows = (id: number) =>
+    actions.getByRole("row").filter({ hasText: new RegExp(`Bottle ${id}(?!\\d)`) });
+  await expect(actions).not.toContainText("bottle:");
   const settled = async () => {
     for (const id of Object.values(ids)) await expect(card(id)).toHaveCount(0);
     await expect(rows(ids.hide)).toContainText("Hid");
@@ -495,7 +519,7 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
     desk
       .getByRole("region", { name: "最近的處理" })
       .getByRole("row")
-      .filter({ hasText: `bottle:${id}` });
+      .filter({ hasText: new RegExp(`瓶子 ${id}(?!\\d)`) });
   await expect(zhRows(ids.hide)).toHaveCount(2);
   await expect(zhRows(ids.hide).first()).toContainText("放回大海");
   await expect(zhRows(ids.hide).getByRole("button")).toHaveCount(0);
@@ -525,6 +549,8 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
 test("off switches: the operator rests chat and bottles from the moderation page; resting pages offer only what is on", async ({
   browser,
 }) => {
+  // Three pages and a chat on a site of its own, with the operator's page beside them.
+  test.setTimeout(120_000);
   // A site of its own: switching parts off on the shared one would rest them for every test.
   const site = await startE2eServer({ CHAT_ENABLED: "false" });
   try {
@@ -536,9 +562,30 @@ test("off switches: the operator rests chat and bottles from the moderation page
       });
     const visit = await contextOf();
     const page = await visit.newPage();
+    // What must never show for a moment: the chat's real page while it rests, a bottle rising
+    // from an empty ocean, a resting page where the part is on.
+    await watchForFlashes(page, [
+      { selector: "button", text: "Find Someone to Chat With" },
+      { selector: "h3", text: "Before your first chat" },
+      { selector: "p", text: "A bottle appears!" },
+      { selector: "h1", text: "The ocean is resting" },
+    ]);
+
+    // A new site's ocean is empty: the search ends in "no bottles", no bottle rises first.
+    await page.clock.install();
+    await page.goto("/en/discover");
+    await expect(page.getByText("Searching for bottles…")).toBeVisible();
+    await page.clock.runFor(2000);
+    const empty = page.getByText("No bottles found in the ocean. Be the first to write one!");
+    await expect(empty).toBeVisible();
+    await page.clock.runFor(5000);
+    await expect(empty).toBeVisible();
+    expect(await flashed(page)).toEqual([]);
+
     const card = page.getByRole("region", { name: "Random chat is resting" });
     const writeInstead = card.getByRole("link", { name: "Write a Message" });
-    // Chat off from the settings: a calm page, not an error, with a way to the bottles.
+    // Chat off from the settings: a calm page, not an error, with a way to the bottles; the
+    // real page is not drawn first.
     await page.goto("/en/random-chat");
     await expect(
       page.getByRole("heading", { level: 1, name: "Random chat is resting" }),
@@ -546,6 +593,7 @@ test("off switches: the operator rests chat and bottles from the moderation page
     await expect(card).toContainText("Nothing is wrong on your side");
     await expect(card.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/en");
     await expect(writeInstead).toHaveAttribute("href", "/en/create");
+    expect(await flashed(page)).toEqual([]);
     expect(await scan(page, "chat resting page")).toEqual([]);
 
     const desk = await (await contextOf()).newPage();
@@ -554,6 +602,7 @@ test("off switches: the operator rests chat and bottles from the moderation page
     await desk.goto("/en/moderation");
     const chatSwitch = desk.getByRole("switch", { name: "Random chat" });
     const bottlesSwitch = desk.getByRole("switch", { name: "Bottles", exact: true });
+    const publicSwitch = desk.getByRole("switch", { name: "Public bottles" });
     await expect(chatSwitch).toHaveAttribute("aria-checked", "false");
     await expect(bottlesSwitch).toHaveAttribute("aria-checked", "true");
     await expect(desk.getByText("No open reports. The sea is calm.")).toBeVisible();
@@ -568,8 +617,9 @@ test("off switches: the operator rests chat and bottles from the moderation page
     const row = desk
       .getByRole("region", { name: "Recent actions" })
       .getByRole("row")
-      .filter({ hasText: "feature:bottles" });
-    await expect(row).toContainText("Switched off");
+      .filter({ hasText: "Switched off" })
+      .filter({ hasText: "Bottles" });
+    await expect(row).toHaveCount(1);
 
     // The chat's resting page no longer sends anyone to the resting bottles, and the bottles'
     // no longer to the resting chat: only home is left.
@@ -590,6 +640,61 @@ test("off switches: the operator rests chat and bottles from the moderation page
       "href",
       "/en/random-chat",
     );
+    await answerOf(desk, "moderation.setFeature", () => bottlesSwitch.click());
+    await expect(bottlesSwitch).toHaveAttribute("aria-checked", "true");
+
+    // Chat switched off while visitors search and chat, in both languages: each is told at
+    // once (within the 5 s every instance reads the switches), and nobody waits on.
+    const adult = async (language: "en" | "zh") => {
+      const one = await (await contextOf()).newPage();
+      const answer = await one.request.post("/trpc/chat.confirmAge", {
+        data: { adult: true },
+        headers: { origin: site.url },
+      });
+      expect(answer.status()).toBe(200);
+      await watchForFlashes(one, [
+        { selector: "h1", text: "Random chat is resting" },
+        { selector: "h1", text: "隨機聊天正在休息" },
+      ]);
+      await one.goto(`/${language}/random-chat`);
+      return one;
+    };
+    const [a, b, searcher] = [await adult("en"), await adult("zh"), await adult("en")];
+    await a.getByRole("button", { name: "Find Someone to Chat With" }).click();
+    await expect(a.getByText("Looking for someone to chat with…")).toBeVisible();
+    await b.getByRole("button", { name: "找人聊天" }).click();
+    await expect(b.getByRole("region", { name: /^你的聊天對象來自/ })).toBeVisible();
+    await searcher.getByRole("button", { name: "Find Someone to Chat With" }).click();
+    await expect(searcher.getByText("Looking for someone to chat with…")).toBeVisible();
+    // The chat page was drawn as itself: no resting page flashed first.
+    for (const one of [a, b, searcher]) expect(await flashed(one)).toEqual([]);
+
+    const restingOff = await answerOf(desk, "moderation.setFeature", () => chatSwitch.click());
+    expect(restingOff.status).toBe(200);
+    const told = { timeout: 7000 };
+    for (const one of [a, searcher]) {
+      await expect(
+        one.getByRole("heading", { level: 1, name: "Random chat is resting" }),
+      ).toBeVisible(told);
+    }
+    await expect(b.getByRole("heading", { level: 1, name: "隨機聊天正在休息" })).toBeVisible(told);
+    await expect(searcher.getByText("Looking for someone to chat with…")).toHaveCount(0);
+    const health = await (await fetch(`${site.url}/healthz`)).json();
+    expect(health).toMatchObject({ waiting: 0, chats: 0 });
+    await searcher.reload();
+    await expect(
+      searcher.getByRole("heading", { level: 1, name: "Random chat is resting" }),
+    ).toBeVisible();
+
+    // The public collection off: a bottle on the home page says it rests, not that it failed.
+    await answerOf(desk, "moderation.setFeature", () => publicSwitch.click());
+    await expect(publicSwitch).toHaveAttribute("aria-checked", "false");
+    await page.goto("/en");
+    await page.clock.runFor(1500);
+    await page.locator(".home-bottle").first().click();
+    const bottle = page.getByRole("dialog", { name: "The public bottles are resting" });
+    await expect(bottle).toContainText("Nothing is wrong on your side");
+    await expect(bottle.getByRole("alert")).toHaveCount(0);
   } finally {
     await site.stop();
   }

@@ -55,10 +55,30 @@ test.describe("mobile menu", () => {
     await expect(toggle).toHaveAttribute("aria-expanded", "true");
     const menu = page.getByRole("navigation", { name: "Menu" });
     await expect(menu.getByRole("link")).toHaveCount(7);
-    await menu.getByRole("link", { name: "FAQ" }).click();
+    // Tab goes round the toggle and the links; the page under the menu is out of reach.
+    await toggle.focus();
+    const links = menu.getByRole("link");
+    for (let i = 0; i < 7; i++) {
+      await page.keyboard.press("Tab");
+      await expect(links.nth(i)).toBeFocused();
+    }
+    await page.keyboard.press("Tab");
+    await expect(toggle).toBeFocused();
+    await page.keyboard.press("Shift+Tab");
+    await expect(links.nth(6)).toBeFocused();
+    await expect(page.locator("#main")).toHaveAttribute("inert", "");
+    // Followed with the keyboard, the link goes with the menu: the new page's heading takes
+    // the focus, not the page's body.
+    await menu.getByRole("link", { name: "FAQ" }).focus();
+    await page.keyboard.press("Enter");
     await expect(page).toHaveURL("/en/faq");
     await expect(menu).toBeHidden();
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+    await expect(page.locator("#main")).not.toHaveAttribute("inert", "");
+    // The heading holds the reading position: Tab goes on into the page.
+    await page.keyboard.press("Tab");
+    await expect(page.locator("#main :focus")).toHaveCount(1);
   });
 
   test("Escape closes the menu and hands focus back to its toggle", async ({ page }) => {

@@ -115,6 +115,43 @@ describe("block", () => {
   });
 });
 
+describe("block after the chat ended", () => {
+  test("the partner who left is blocked by one of their messages; never paired again", async () => {
+    const address = nextAddress();
+    const a = await listening(tester());
+    const b = await listening(tester({ address }));
+    await pairListening(a, b);
+    const sent = await b.api.chat.send.mutate({ content: "rude words, then gone" });
+    await a.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+    await b.api.chat.end.mutate();
+    await a.waitFor(isType("partner-left"));
+    // No chat in progress: a plain block has no one to block; one naming the message does.
+    expect((await failure(a.api.chat.block.mutate())).data.appCode).toBe("NOT_FOUND");
+    expect((await failure(a.api.chat.block.mutate({ messageId: "not-theirs" }))).data.appCode).toBe(
+      "NOT_FOUND",
+    );
+    await a.api.chat.block.mutate({ messageId: sent.id });
+    const rows = await server.app.services.db
+      .selectFrom("chat_blocks")
+      .selectAll()
+      .where("blocker_visitor_id", "=", a.visitorId)
+      .execute();
+    expect(rows.map((r) => r.blocked_visitor_id)).toEqual([b.visitorId]);
+    // Their own message names nobody: a visitor cannot block themselves.
+    expect((await failure(b.api.chat.block.mutate({ messageId: sent.id }))).data.appCode).toBe(
+      "NOT_FOUND",
+    );
+    // Kept apart by the address too: a fresh cookie from it (no recent partner) finds the
+    // blocker waiting and is still not paired with them (pairing is decided at the start).
+    expect(await a.start()).toEqual({ state: "waiting" });
+    const bAgain = await listening(tester({ address }));
+    expect(await bAgain.start()).toEqual({ state: "waiting" });
+    expect(count(a, "matched")).toBe(1);
+    await bAgain.api.chat.end.mutate();
+    await a.api.chat.end.mutate();
+  });
+});
+
 describe("links and contact details", () => {
   test("a partner sees a message with contact details marked; links to three partners cool the sender down", async () => {
     const sender = await listening(tester());

@@ -41,7 +41,7 @@ const inChat = run([
 const texts = (state: ChatState) =>
   state.entries.map((e) => (e.kind === "message" ? e.message.id : `[${e.text}]`));
 
-describe("chatReducer: idle → searching → matched → partner left → idle", () => {
+describe("chatReducer: idle → searching → matched → partner left → closed by the visitor", () => {
   test("Find Someone waits for the connection, then the pool", () => {
     const connecting = run([{ type: "start" }]);
     expect(connecting.phase).toBe("connecting");
@@ -88,16 +88,37 @@ describe("chatReducer: idle → searching → matched → partner left → idle"
     expect(state.matchOverlay).toBe(true);
   });
 
-  test("the partner leaves: a red line, read-only, then idle when the 3 s are over", () => {
+  test("the partner leaves: a red line, read-only, on screen until the visitor closes it", () => {
     const left = chatReducer(inChat, server({ type: "partner-left", chatId: "c1" }, 500));
     expect(left.phase).toBe("chatting");
     expect(left.ended).toBe("partnerLeft");
+    expect(left.partedAt).toBe(500);
     expect(left.entries).toEqual([{ kind: "system", id: "system-500", text: "partnerLeft" }]);
     // Said twice, written once.
     expect(chatReducer(left, server({ type: "partner-left", chatId: "c1" }, 600))).toBe(left);
     // The idle that follows on the stream does not end it again.
     expect(chatReducer(left, server({ type: "idle" }))).toBe(left);
-    expect(chatReducer(left, { type: "reset" })).toEqual(idleChat);
+    expect(chatReducer(left, { type: "reset" })).toEqual({ ...idleChat, partedAt: 500 });
+  });
+
+  test("after the visitor's own report the line says they are kept apart, not that the partner left", () => {
+    const reporting = chatReducer(inChat, { type: "reporting", chatId: "c1" });
+    expect(reporting.reported).toBe(true);
+    const ended = chatReducer(reporting, server({ type: "partner-left", chatId: "c1" }, 500));
+    expect(ended.ended).toBe("reported");
+    expect(texts(ended)).toEqual(["[reported]"]);
+    // A report that was refused after all: the line says what really happened.
+    const refused = chatReducer(ended, { type: "report-failed", chatId: "c1" });
+    expect(refused.ended).toBe("partnerLeft");
+    expect(texts(refused)).toEqual(["[partnerLeft]"]);
+    // A report from an earlier chat says nothing of this one.
+    expect(chatReducer(inChat, { type: "reporting", chatId: "old" })).toBe(inChat);
+  });
+
+  test("chat switched off: back at the start, whatever was going on", () => {
+    for (const state of [inChat, searchingChat]) {
+      expect(chatReducer(state, server({ type: "resting" })).phase).toBe("idle");
+    }
   });
 
   test("a partner-left of another chat is not ours", () => {
@@ -172,6 +193,22 @@ describe("chatReducer: the partner's typing", () => {
 });
 
 describe("chatReducer: the visitor ends it", () => {
+  test("ending a chat remembers when the two parted (the wait before meeting again is said)", () => {
+    expect(chatReducer(inChat, { type: "end", at: 900 }).partedAt).toBe(900);
+    expect(chatReducer(searchingChat, { type: "end", at: 900 }).partedAt).toBeNull();
+    // Blocked or reported, they never meet again: there is no wait to explain.
+    expect(chatReducer(inChat, { type: "end", at: 900, forGood: true }).partedAt).toBeNull();
+    const reported = chatReducer(inChat, { type: "reporting", chatId: "c1" });
+    expect(chatReducer(reported, { type: "end", at: 900 }).partedAt).toBeNull();
+    const left = chatReducer(reported, server({ type: "partner-left", chatId: "c1" }, 950));
+    expect(left.partedAt).toBeNull();
+    const blockedAfter = chatReducer(
+      chatReducer(inChat, server({ type: "partner-left", chatId: "c1" }, 950)),
+      { type: "reset", forGood: true },
+    );
+    expect(blockedAfter).toMatchObject({ phase: "idle", partedAt: null });
+  });
+
   test("End chat or Cancel go straight back to idle", () => {
     const searching = searchingChat;
     expect(chatReducer(searching, { type: "end", at: 2_000 })).toEqual({

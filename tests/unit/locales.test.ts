@@ -70,9 +70,19 @@ describe("path resolution", () => {
       slug: "random-chat",
     });
     expect(resolvePath("/auth")).toEqual({ kind: "auth" });
+    // The header's sign-in page, under a language prefix too.
+    expect(resolvePath("/en/auth")).toEqual({ kind: "auth", prefix: "en" });
+    expect(resolvePath("/zh/auth/")).toEqual({ kind: "auth", prefix: "zh" });
   });
   test("anything else is not found", () => {
-    for (const path of ["/nope", "/en/nope", "/en/faq/extra", "/fr/faq", "/zh/auth", "/healthy"]) {
+    for (const path of [
+      "/nope",
+      "/en/nope",
+      "/en/faq/extra",
+      "/fr/faq",
+      "/zh/auth/x",
+      "/healthy",
+    ]) {
       expect(resolvePath(path).kind).toBe("not-found");
     }
   });

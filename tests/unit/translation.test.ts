@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { DB } from "../../db/schema.ts";
 import { type TargetLanguage, targetLanguages } from "../../src/common/translation.ts";
+import { DomainError } from "../../src/core/errors.ts";
+import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import {
   databaseTranslations,
   sourceHash,
@@ -11,7 +13,12 @@ import { DeepLTranslator } from "../../src/core/translation/deepl.ts";
 import { createTranslator } from "../../src/core/translation/index.ts";
 import { LibreTranslateTranslator } from "../../src/core/translation/libretranslate.ts";
 import { ChatTranslations } from "../../src/core/translation/memory-cache.ts";
-import { isMainlyChinese, OpenccTranslator } from "../../src/core/translation/opencc.ts";
+import {
+  chineseScriptOf,
+  isMainlyChinese,
+  OpenccTranslator,
+} from "../../src/core/translation/opencc.ts";
+import { availableTargets, translateForVisitor } from "../../src/core/translation/service.ts";
 import {
   TranslationError,
   type TranslationErrorKind,
@@ -129,6 +136,30 @@ describe("OpenCC", () => {
     );
     expect(await failureKind(opencc.translate("안녕하세요", "zh-TW"))).toBe("unsupported");
     expect(await failureKind(opencc.translate("你好", "en"))).toBe("unsupported");
+  });
+
+  test("knows the script a Chinese text is in; Taiwan's everyday 台 is Traditional too", () => {
+    expect(chineseScriptOf("我住在台北，這裡的天氣很好")).toBe("traditional");
+    expect(chineseScriptOf("我住在台北，这里的天气很好")).toBe("simplified");
+    expect(chineseScriptOf("台湾很好")).toBe("simplified");
+    // Written the same in both: not a script of its own.
+    expect(chineseScriptOf("台北")).toBe("either");
+    expect(chineseScriptOf("你好")).toBe("either");
+    expect(chineseScriptOf("Hello from Taipei")).toBeUndefined();
+  });
+
+  test("offers and makes only a conversion into the other script, never into the text's own", async () => {
+    expect(opencc.targetsFor("這個軟體的資訊")).toEqual(["zh-CN"]);
+    expect(opencc.targetsFor("这个软件的信息")).toEqual(["zh-TW"]);
+    expect(opencc.targetsFor("台北")).toEqual([]);
+    expect(opencc.targetsFor("Hello")).toEqual([]);
+    // Traditional text "into Traditional" would turn 台北 into 臺北: refused.
+    expect(await failureKind(opencc.translate("我住在台北，這裡很好", "zh-TW"))).toBe(
+      "unsupported",
+    );
+    expect(await failureKind(opencc.translate("台北", "zh-TW"))).toBe("unsupported");
+    expect(await failureKind(opencc.translate("这个软件", "zh-CN"))).toBe("unsupported");
+    expect(await opencc.translate("我住在台北，這裡很好", "zh-CN")).toBe("我住在台北，这里很好");
   });
 
   test("counts Chinese with a Latin brand name in it as Chinese", () => {
@@ -406,6 +437,37 @@ describe("composite", () => {
       new FakeTranslator("down", ["zh-TW"], unavailable),
     ]);
     expect(await failureKind(broken.translate("Hello", "zh-TW"))).toBe("unavailable");
+  });
+
+  test("for one text, offers what would translate it, never its own Chinese script", async () => {
+    const composite = new CompositeTranslator([
+      new OpenccTranslator(),
+      new FakeTranslator("other", ["en", "zh-TW", "zh-CN", "ja"], (text) => `other:${text}`),
+    ]);
+    expect(composite.targetsFor("我住在台北，這裡很好")).toEqual(["en", "zh-CN", "ja"]);
+    expect(composite.targetsFor("你好")).toEqual(["en", "ja"]);
+    expect(composite.targetsFor("Good evening")).toEqual(["en", "zh-TW", "zh-CN", "ja"]);
+    expect(await failureKind(composite.translate("台北很好", "zh-TW"))).toBe("unsupported");
+    // A default install: OpenCC alone, so English text has nothing at all.
+    const offline = createTranslator({});
+    expect(await availableTargets(offline, "Good evening")).toEqual([]);
+    expect(await availableTargets(offline, "這個軟體的資訊")).toEqual(["zh-CN"]);
+    expect(await availableTargets(offline)).toEqual(["zh-TW", "zh-CN"]);
+  });
+
+  test("a same-script request is refused before any stored translation is looked at", async () => {
+    const stored: string[] = [];
+    const store = {
+      get: async () => "臺北",
+      put: async (_hash: string, _target: TargetLanguage, text: string) => void stored.push(text),
+    };
+    const deps = { limiter: new MemoryRateLimiter(), translator: createTranslator({}) };
+    const visitor = { visitorId: "v", ipKey: "k" };
+    const refused = await translateForVisitor(store, deps, visitor, "台北", "zh-TW", 0).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe("TRANSLATION_UNSUPPORTED");
   });
 
   test("waits for a translator's language discovery before judging its targets", async () => {

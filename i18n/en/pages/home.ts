@@ -13,6 +13,7 @@ export const home = {
     drifted: "The bottle drifted away.",
     empty: "Every bottle has drifted away. Write one of your own to set it afloat.",
     tip: "Tip: Click on a floating bottle to view the message inside!",
+    tipTouch: "Tip: Tap a floating bottle to view the message inside!",
     emptySeaTitle: "The sea is empty",
     emptySeaBody:
       "No one has shared a public bottle yet. Write one and set it afloat for others to find.",

@@ -14,6 +14,7 @@ export const home: Translation["home"] = {
     drifted: "瓶子漂走了。",
     empty: "瓶子都漂走了。寫一封屬於你的信，讓它出航吧。",
     tip: "小提示：點一下漂流中的瓶子，看看裡面裝了什麼訊息！",
+    tipTouch: "小提示：輕觸漂流中的瓶子，看看裡面裝了什麼訊息！",
     emptySeaTitle: "海上空空如也",
     emptySeaBody: "還沒有人分享公開的瓶子。寫一封信，讓它出航，等待別人拾起吧。",
   },

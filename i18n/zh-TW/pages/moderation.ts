@@ -28,11 +28,11 @@ export const moderation: Translation["moderation"] = {
     dismiss: "駁回",
   },
   done: {
-    hide: "已隱藏 {subject}",
-    unhide: "{subject} 已放回大海",
-    ban: "已禁止 {subject} 聊天",
-    unban: "已解除 {subject} 的禁止",
-    dismiss: "已駁回 {subject} 的檢舉",
+    hide: "已隱藏{subject}",
+    unhide: "{subject}已放回大海",
+    ban: "已禁止{subject}使用聊天",
+    unban: "已解除{subject}的聊天禁令",
+    dismiss: "已駁回{subject}的檢舉",
   },
   failedTitle: "操作沒有成功",
   switches: {

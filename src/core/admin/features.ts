@@ -13,6 +13,7 @@ export type FeatureStates = Record<Feature, boolean>;
  */
 export class FeatureSwitches {
   #states: FeatureStates;
+  readonly #listeners = new Set<(states: FeatureStates) => void>();
 
   constructor(
     private readonly db: DB,
@@ -23,6 +24,15 @@ export class FeatureSwitches {
 
   get states(): FeatureStates {
     return { ...this.#states };
+  }
+
+  /**
+   * Calls `listener` with the new states whenever a switch flips on this instance (set here, or
+   * read from the database by `refresh`). Answers the way to stop listening.
+   */
+  onChange(listener: (states: FeatureStates) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Refuses a call to a part that is switched off, with a calm "resting" the web shows. */
@@ -39,7 +49,16 @@ export class FeatureSwitches {
         next[feature as Feature] = row.value === "on";
       }
     }
+    const flipped = features.some((feature) => next[feature] !== this.#states[feature]);
     this.#states = next;
+    if (!flipped) return;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener({ ...next });
+      } catch {
+        // One listener's failure must not keep the switch from the others.
+      }
+    }
   }
 
   async set(feature: Feature, enabled: boolean, now: number): Promise<void> {

@@ -5,17 +5,30 @@ import type { ChatBroker } from "./broker.ts";
 /** A block keeps the two apart this long, by the blocked visitor's id and address. */
 export const BLOCK_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Ends the visitor's chat at once and keeps them and their partner apart for 30 days. */
+/**
+ * Ends the visitor's chat at once and keeps them and their partner apart for 30 days. Once a
+ * chat has ended, its partner is named by one of their messages (`messageId`), which the
+ * broker still holds for a while after the end, so the one just harassed can still block them.
+ */
 export async function blockPartner(
   db: DB,
   broker: ChatBroker,
   visitorId: string,
   now: number,
+  messageId?: string,
 ): Promise<void> {
   const until = now + BLOCK_MS;
-  const blocked = await broker.block(visitorId, until);
-  if (!blocked) throw new DomainError("NOT_FOUND", "not in a chat");
-  await recordBlock(db, visitorId, blocked, until, now);
+  if (messageId === undefined) {
+    const blocked = await broker.block(visitorId, until);
+    if (!blocked) throw new DomainError("NOT_FOUND", "not in a chat");
+    await recordBlock(db, visitorId, blocked, until, now);
+    return;
+  }
+  // Never the chat in progress: a visitor may be in a new chat by now, with someone else.
+  const held = await broker.partnerMessage(visitorId, messageId);
+  if (!held) throw new DomainError("NOT_FOUND", "no such message from a partner");
+  const sender = { visitorId: held.senderVisitorId, ipKey: held.senderIpKey };
+  await keepApart(db, broker, visitorId, sender, until, now);
 }
 
 /**

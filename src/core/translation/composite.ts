@@ -1,4 +1,5 @@
 import { type TargetLanguage, targetLanguages } from "../../common/translation.ts";
+import { ownScriptTargets } from "./opencc.ts";
 import {
   type Translation,
   TranslationError,
@@ -19,6 +20,16 @@ export class CompositeTranslator implements Translator {
     return targetLanguages.filter((l) => offered.has(l));
   }
 
+  /**
+   * What any of them can serve for this text, never the text's own Chinese script (which would
+   * hand the text back, or worse, with 台 swapped for 臺).
+   */
+  targetsFor(text: string): readonly TargetLanguage[] {
+    const own = ownScriptTargets(text);
+    const offered = new Set(this.translators.flatMap((t) => t.targetsFor?.(text) ?? t.targets()));
+    return targetLanguages.filter((l) => offered.has(l) && !own.includes(l));
+  }
+
   async ready(): Promise<void> {
     await Promise.all(this.translators.map((t) => t.ready?.()));
   }
@@ -28,11 +39,15 @@ export class CompositeTranslator implements Translator {
   }
 
   async translateWithProvider(text: string, target: TargetLanguage): Promise<Translation> {
+    if (ownScriptTargets(text).includes(target)) {
+      throw new TranslationError("unsupported", `the text is already in ${target}'s script`);
+    }
     const failures: TranslationError[] = [];
     for (const translator of this.translators) {
       // Waited for in turn, so a slow discovery delays only requests that reach it.
       await translator.ready?.();
-      if (!translator.targets().includes(target)) continue;
+      const offered = translator.targetsFor?.(text) ?? translator.targets();
+      if (!offered.includes(target)) continue;
       try {
         return await translateWithProvider(translator, text, target);
       } catch (error) {

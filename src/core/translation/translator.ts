@@ -6,6 +6,8 @@ export interface Translator {
   readonly name: string;
   /** Only what this translator can serve now; the UI offers nothing else. */
   targets(): readonly TargetLanguage[];
+  /** What it can serve for this text (by default, all its targets). */
+  targetsFor?(text: string): readonly TargetLanguage[];
   translate(text: string, target: TargetLanguage): Promise<string>;
   /** For translators that learn their targets over the network: settles once targets() is known. */
   ready?(): Promise<void>;

@@ -4,6 +4,7 @@ import { DropdownMenu } from "radix-ui";
 import { localizedPath } from "../../common/locales.ts";
 import { useAccount, useSignOut } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { useMenuContainer } from "../lib/menu-container.ts";
 import { AccountTriggerContent } from "./AccountTrigger.tsx";
 
 /** The signed-in visitor's menu: their account page and signing out. */
@@ -12,17 +13,19 @@ export function AccountDropdown({ defaultOpen }: { defaultOpen: boolean }) {
   const { user, isOperator } = useAccount();
   const navigate = useNavigate();
   const { busy, signOut } = useSignOut();
+  const [menuTrigger, menuContainer] = useMenuContainer();
   if (!user) return null;
 
   return (
-    <DropdownMenu.Root defaultOpen={defaultOpen}>
+    <DropdownMenu.Root defaultOpen={defaultOpen} modal={false}>
       <DropdownMenu.Trigger
+        ref={menuTrigger}
         className="account-trigger"
         aria-label={LL.auth.accountMenu({ username: user.username })}
       >
         <AccountTriggerContent username={user.username} />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer}>
         <DropdownMenu.Content className="menu account-menu" align="end" sideOffset={8}>
           <DropdownMenu.Label className="account-menu__label">
             <span className="account-menu__hint">{LL.auth.signedInAs()}</span>

@@ -42,8 +42,11 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
   const report = trpc.bottles.report.useMutation();
 
   const translate = trpc.translate.bottle.useMutation();
-  const translation = useTextTranslation(bottle.message, (target) =>
-    translate.mutateAsync({ bottleId: bottle.id, target }),
+  const utils = trpc.useUtils();
+  const translation = useTextTranslation(
+    bottle.message,
+    () => utils.translate.languages.fetch({ bottleId: bottle.id }, { staleTime: Infinity }),
+    (target) => translate.mutateAsync({ bottleId: bottle.id, target }),
   );
 
   const hasId = Number.isInteger(bottle.id) && bottle.id > 0;

@@ -3,6 +3,7 @@ import { Menu, Waves, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { localizedPath } from "../../common/locales.ts";
 import { titleKeyOfSlug } from "../../common/page-meta.ts";
+import { requestHeadingFocus } from "../lib/focus.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountMenu } from "./AccountMenu.tsx";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
@@ -33,24 +34,48 @@ export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLElement>(null);
 
   // The menu closes whenever the path changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input.
   useEffect(() => setMenuOpen(false), [pathname]);
 
-  // Escape closes the open menu and hands focus back to its toggle.
+  // The open menu holds the focus as a dialog does: Tab goes round its toggle and its links, the
+  // page under it is out of reach (inert), and Escape closes it, handing focus to the toggle.
   useEffect(() => {
     if (!menuOpen) return;
+    const under = [document.getElementById("main"), document.querySelector(".site-footer")];
+    for (const part of under) part?.setAttribute("inert", "");
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || event.defaultPrevented) return;
-      setMenuOpen(false);
-      toggleRef.current?.focus();
+      if (event.defaultPrevented) return;
+      if (event.key === "Escape") {
+        setMenuOpen(false);
+        toggleRef.current?.focus();
+        return;
+      }
+      if (event.key !== "Tab") return;
+      const links = Array.from(menuRef.current?.querySelectorAll<HTMLElement>("a[href]") ?? []);
+      const round = [toggleRef.current, ...links].filter((e): e is HTMLElement => e !== null);
+      const first = round[0];
+      const last = round.at(-1);
+      const at = round.indexOf(document.activeElement as HTMLElement);
+      if (
+        at === -1 ||
+        (event.shiftKey && at === 0) ||
+        (!event.shiftKey && at === round.length - 1)
+      ) {
+        event.preventDefault();
+        (event.shiftKey ? last : first)?.focus();
+      }
     };
     document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      for (const part of under) part?.removeAttribute("inert");
+    };
   }, [menuOpen]);
 
-  const links = (className: string) =>
+  const links = (className: string, onFollow?: (active: boolean) => void) =>
     navItems.map(({ slug, key }) => {
       const href = localizedPath(prefix, slug);
       const active = pathname === href;
@@ -61,6 +86,7 @@ export function Header() {
             // Exact, so Home is not also marked on every page below it.
             activeOptions={{ exact: true }}
             className={active ? `${className} is-active` : className}
+            onClick={onFollow && (() => onFollow(active))}
           >
             {LL.nav[key]()}
           </Link>
@@ -94,8 +120,21 @@ export function Header() {
           </button>
         </div>
       </div>
-      <nav id={menuId} aria-label={LL.nav.menu()} className="mobile-nav" hidden={!menuOpen}>
-        <ul className="mobile-nav__list">{links("mobile-nav__link")}</ul>
+      <nav
+        ref={menuRef}
+        id={menuId}
+        aria-label={LL.nav.menu()}
+        className="mobile-nav"
+        hidden={!menuOpen}
+      >
+        {/* The link followed goes with the menu: the new page's heading takes the focus. */}
+        <ul className="mobile-nav__list">
+          {links("mobile-nav__link", (active) => {
+            setMenuOpen(false);
+            if (!active) requestHeadingFocus(true);
+            else document.querySelector<HTMLElement>("#main h1")?.focus();
+          })}
+        </ul>
       </nav>
     </header>
   );

@@ -3,6 +3,7 @@ import { Check } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type Locale, prefixOfLocale, splitPrefix, swapPrefix } from "../../common/locales.ts";
 import { storeLocale, useI18n, useSetFallbackLocale } from "../lib/i18n.tsx";
+import { useMenuContainer } from "../lib/menu-container.ts";
 import { LanguageTriggerContent, useLanguageLabel } from "./LanguageTrigger.tsx";
 
 const choices: ReadonlyArray<{ locale: Locale; key: "zhTW" | "en" }> = [
@@ -16,6 +17,7 @@ export function LanguageMenu({ defaultOpen }: { defaultOpen: boolean }) {
   const { pathname, searchStr, hash } = useLocation();
   const navigate = useNavigate();
   const setFallbackLocale = useSetFallbackLocale();
+  const [menuTrigger, menuContainer] = useMenuContainer();
 
   function choose(next: Locale) {
     storeLocale(next);
@@ -27,11 +29,15 @@ export function LanguageMenu({ defaultOpen }: { defaultOpen: boolean }) {
   }
 
   return (
-    <DropdownMenu.Root defaultOpen={defaultOpen}>
-      <DropdownMenu.Trigger className="lang-trigger" aria-label={useLanguageLabel()}>
+    <DropdownMenu.Root defaultOpen={defaultOpen} modal={false}>
+      <DropdownMenu.Trigger
+        ref={menuTrigger}
+        className="lang-trigger"
+        aria-label={useLanguageLabel()}
+      >
         <LanguageTriggerContent />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer}>
         <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
           {choices.map(({ locale: choice, key }) => (
             <DropdownMenu.Item

@@ -24,6 +24,8 @@ export interface ReportDialogProps<Reason extends string> {
   quote?: string | undefined;
   /** Sends the report; the dialog closes and thanks the reader when it resolves. */
   submit: (reason: Reason) => Promise<unknown>;
+  /** What the toast says of the server's answer (otherwise "Report submitted" and thanks). */
+  thanks?: (answer: unknown) => { title: string; description: string };
   /** The failure toast's text when the reported thing is gone (otherwise the generic one). */
   notFound?: string;
   /** When given, a submit refused for want of an account closes the dialog and calls this. */
@@ -108,6 +110,7 @@ export function ReportDialog<Reason extends string>({
   lead,
   quote,
   submit,
+  thanks,
   notFound,
   onSignInNeeded,
   returnFocus,
@@ -123,9 +126,13 @@ export function ReportDialog<Reason extends string>({
       const picked = chosen(reason);
       return picked ? submit(picked) : Promise.reject(new Error("no reason chosen"));
     },
-    onSent: () => {
+    onSent: (answer) => {
       close();
-      toast.success(t.submittedTitle(), { description: t.submittedBody() });
+      const said = thanks?.(answer) ?? {
+        title: t.submittedTitle(),
+        description: t.submittedBody(),
+      };
+      toast.success(said.title, { description: said.description });
     },
     onFailed: (error) => {
       const code = appCodeOf(error);

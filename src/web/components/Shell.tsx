@@ -1,8 +1,9 @@
-import { Outlet, useLocation } from "@tanstack/react-router";
+import { Outlet, useLocation, useRouter } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { Toaster } from "sonner";
 import { resolvePath, splitPrefix } from "../../common/locales.ts";
 import { aboutMeta, type TitleKey, titleKeyOfSlug } from "../../common/page-meta.ts";
+import { requestHeadingFocus } from "../lib/focus.ts";
 import { LocaleProvider, useI18n } from "../lib/i18n.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
@@ -14,6 +15,10 @@ const TOAST_OFFSET_PX = 20;
 /** Every page: header, content, footer, toasts, in the language of its prefix. */
 export function Shell() {
   const { pathname } = useLocation();
+  const router = useRouter();
+  // A navigation that leaves focus nowhere (its link went with the old page) hands it to the
+  // new page's heading.
+  useEffect(() => router.subscribe("onBeforeNavigate", () => requestHeadingFocus(false)), [router]);
   return (
     <LocaleProvider prefix={splitPrefix(pathname).prefix}>
       <DocumentLanguage pathname={pathname} />

@@ -88,6 +88,11 @@ export function useSignOut(everywhere = false): { busy: boolean; signOut: () => 
   return { busy, signOut };
 }
 
+/** The sign-in page: /auth, or /en/auth and /zh/auth. */
+export function isSignInPath(pathname: string): boolean {
+  return /^\/(?:(?:en|zh)\/)?auth\/?$/.test(pathname);
+}
+
 /**
  * Where the sign-in page returns to: the page the visitor is on. On /auth itself the current
  * return address is kept rather than pointing back at /auth.
@@ -96,7 +101,7 @@ export function signInSearch(
   pathname: string,
   searchStr: string,
 ): { redirect: string } | Record<string, never> {
-  if (pathname === "/auth") {
+  if (isSignInPath(pathname)) {
     const kept = new URLSearchParams(searchStr).get("redirect");
     return kept ? { redirect: kept } : {};
   }

@@ -65,6 +65,13 @@ export function chatSocketOptions(url: () => string) {
 }
 
 /**
+ * What the chat page asks first (where the visitor stands: country, ban, age answer) comes with
+ * the page's other first questions over HTTP, without waiting for the socket to open: nothing
+ * is offered before it is known.
+ */
+const chatOverHttp = new Set(["chat.me", "chat.online"]);
+
+/**
  * Subscriptions and chat calls go over one WebSocket (opened only when the chat needs it);
  * everything else over HTTP.
  */
@@ -77,7 +84,8 @@ export function createTrpcClient(currentLocale: () => string) {
   return trpc.createClient({
     links: [
       splitLink({
-        condition: (op) => op.type === "subscription" || op.path.startsWith("chat."),
+        condition: (op) =>
+          op.type === "subscription" || (op.path.startsWith("chat.") && !chatOverHttp.has(op.path)),
         true: wsLink({ client: socket }),
         false: httpBatchLink({
           url: "/trpc",

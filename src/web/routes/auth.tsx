@@ -7,7 +7,7 @@ import { localizedPath } from "../../common/locales.ts";
 import { SignedIn } from "../components/auth/SignedIn.tsx";
 import { type Arrive, SignedOut } from "../components/auth/SignedOut.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
-import { useAccount, useSetAccountUser } from "../lib/account.ts";
+import { isSignInPath, useAccount, useSetAccountUser } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "../components/dialog.css";
 import "./auth.css";
@@ -15,7 +15,7 @@ import "./auth.css";
 /** Where to go after signing in: the same-site page named by `redirect`, else home. */
 function returnTarget(searchStr: string, home: string): string {
   const wanted = safeRedirect(new URLSearchParams(searchStr).get("redirect"));
-  if (!wanted || /^\/auth(?:[?#]|$)/.test(wanted)) return home;
+  if (!wanted || isSignInPath(wanted.split(/[?#]/)[0] ?? "")) return home;
   return wanted;
 }
 

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import { Send } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -16,6 +16,7 @@ import { SubmitRow } from "../components/form/FormParts.tsx";
 import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm.tsx";
 import { useStartFindsClock } from "../components/my-bottles/FoundNotice.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { ToastLink } from "../components/ToastLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./create.css";
 
@@ -47,6 +48,9 @@ function useLater() {
   }, []);
 }
 
+/** The "drifting" toast after a throw (its link dismisses it). */
+const DRIFTING_TOAST_ID = "bottle-drifting";
+
 /** Write a message: where it sets out from, the message, its drift, expiry and public choice. */
 export function CreatePage() {
   const { LL, prefix } = useI18n();
@@ -65,13 +69,14 @@ export function CreatePage() {
         description: (
           <>
             {hours === 0 ? t.driftingNow() : t.driftingLater({ hours })}{" "}
-            <Link to={localizedPath(prefix, "my-bottles")} className="toast-link">
+            <ToastLink to={localizedPath(prefix, "my-bottles")} toastId={DRIFTING_TOAST_ID}>
               {LL.myBottles.followLink()}
-            </Link>
+            </ToastLink>
           </>
         ),
         // Long enough to follow the link after the page has moved on to discover.
         duration: 8000,
+        id: DRIFTING_TOAST_ID,
       });
       later(
         () => void navigate({ href: localizedPath(prefix, "discover") }),

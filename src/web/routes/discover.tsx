@@ -11,11 +11,11 @@ import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
 import "./discover.css";
 
-/** Searching lasts this long before a bottle rises… */
+/** Searching lasts at least this long, while the ocean is asked… */
 const SEARCH_MS = 2000;
-/** …it rises for this long before it is fetched and opened… */
+/** …a bottle found rises for this long… */
 const RISE_MS = 2000;
-/** …and opening takes at least this long before the card shows. */
+/** …and opening it takes this long before the card shows. */
 const OPEN_MS = 1000;
 
 type Phase = "searching" | "rising" | "opening" | "done" | "empty" | "failed";
@@ -69,27 +69,32 @@ export function DiscoverPage() {
         timers.push(setTimeout(resolve, ms));
       });
 
+    // The ocean is asked at once, during the search: a bottle rises only when one was found,
+    // so an empty ocean never shows "A bottle appears!" first.
     const search = async () => {
-      await wait(SEARCH_MS);
-      if (cancelled) return;
-      setPhase("rising");
-      await wait(RISE_MS);
-      if (cancelled) return;
-      setPhase("opening");
       const [answer] = await Promise.allSettled([
         utilsRef.current.bottles.discover.fetch(undefined, { staleTime: 0, retry: false }),
-        wait(OPEN_MS),
+        wait(SEARCH_MS),
       ]);
       if (cancelled) return;
       if (answer.status === "rejected") {
         setFailure(answer.reason);
         setPhase("failed");
-      } else if (answer.value.bottle) {
-        setBottle(answer.value.bottle);
-        setPhase("done");
-      } else {
-        setPhase("empty");
+        return;
       }
+      const found = answer.value.bottle;
+      if (!found) {
+        setPhase("empty");
+        return;
+      }
+      setPhase("rising");
+      await wait(RISE_MS);
+      if (cancelled) return;
+      setPhase("opening");
+      await wait(OPEN_MS);
+      if (cancelled) return;
+      setBottle(found);
+      setPhase("done");
     };
     void search();
 

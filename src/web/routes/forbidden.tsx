@@ -1,5 +1,6 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import { Home, LogIn } from "lucide-react";
+import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
 import { signInSearch, useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
@@ -18,7 +19,7 @@ export function ForbiddenPage() {
       <p className="not-found__code" aria-hidden="true">
         {t.code()}
       </p>
-      <h1 className="not-found__title">{t.title()}</h1>
+      <PageHeading className="not-found__title">{t.title()}</PageHeading>
       <p className="not-found__body">{t.body()}</p>
       <div className="button-row">
         <PageLink to="" icon={Home} className="button button--primary">

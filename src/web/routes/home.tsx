@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from "react";
 import { Bottle } from "../components/Bottle.tsx";
 import { HomeSea } from "../components/home/HomeSea.tsx";
 import { HomeSections } from "../components/home/HomeSections.tsx";
+import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./home.css";
@@ -44,9 +45,9 @@ export function HomePage() {
 
       <section className="home-hero" aria-labelledby={titleId}>
         <div className="container home-hero__intro">
-          <h1 id={titleId} className="home-hero__title">
+          <PageHeading id={titleId} className="home-hero__title">
             {LL.home.title()}
-          </h1>
+          </PageHeading>
           <p className="home-hero__lead">{LL.home.lead()}</p>
           <div className="button-row">
             <PageLink to="create" icon={PenLine} className="button button--primary button--large">

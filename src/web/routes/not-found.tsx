@@ -2,6 +2,7 @@ import { Link, useLocation, useRouter } from "@tanstack/react-router";
 import { ArrowLeft, Home } from "lucide-react";
 import { useEffect } from "react";
 import { notFoundSuggestion } from "../../common/locales.ts";
+import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
@@ -22,7 +23,7 @@ export function NotFoundPage() {
       <p className="not-found__code" aria-hidden="true">
         {LL.notFound.code()}
       </p>
-      <h1 className="not-found__title">{LL.notFound.title()}</h1>
+      <PageHeading className="not-found__title">{LL.notFound.title()}</PageHeading>
       <p className="not-found__body">{LL.notFound.body()}</p>
       {suggestion && (
         <p className="not-found__suggestion">

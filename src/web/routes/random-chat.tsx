@@ -1,6 +1,8 @@
+import { useRef } from "react";
 import { BackHome } from "../components/chat/BackHome.tsx";
 import { ChatPanel } from "../components/chat/ChatPanel.tsx";
 import { ChatReportDialog } from "../components/chat/ChatReportDialog.tsx";
+import { END_REPORT_BUTTON_ID } from "../components/chat/ChatSafetyBar.tsx";
 import { ChatStart, START_BUTTON_ID } from "../components/chat/ChatStart.tsx";
 import { useRandomChat } from "../components/chat/useRandomChat.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
@@ -13,6 +15,10 @@ export function RandomChatPage() {
   const t = LL.randomChat;
   const chat = useRandomChat();
   const partner = chat.phase === "chatting" ? chat.partner : null;
+  // Whether a chat was on screen before: the start card that takes its place takes the focus.
+  const hadChat = useRef(false);
+  const afterChat = hadChat.current;
+  if (partner) hadChat.current = true;
   return (
     <div
       className={partner ? "container random-chat random-chat--chatting" : "container random-chat"}
@@ -20,13 +26,23 @@ export function RandomChatPage() {
       {/* In an open chat the way home sits in the chat's own bar, which stays on screen. */}
       {!partner && <BackHome />}
       <PageIntro title={t.title()}>{t.description()}</PageIntro>
-      {partner ? <ChatPanel chat={chat} partner={partner} /> : <ChatStart chat={chat} />}
-      {/* End & report: the chat is over by now, so its report lives beside it, not in it. */}
+      {partner ? (
+        <ChatPanel chat={chat} partner={partner} />
+      ) : (
+        <ChatStart chat={chat} afterChat={afterChat} />
+      )}
+      {/*
+        End & report: the chat is over by now (gone from the screen, or still there read-only),
+        so its report lives beside it, not in it.
+      */}
       <ChatReportDialog
         message={chat.endReport}
         onClose={chat.closeEndReport}
+        report={chat.report}
         ended
-        returnFocus={() => document.getElementById(START_BUTTON_ID)}
+        returnFocus={() =>
+          document.getElementById(partner ? END_REPORT_BUTTON_ID : START_BUTTON_ID)
+        }
       />
     </div>
   );

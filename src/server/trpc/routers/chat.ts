@@ -1,6 +1,8 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import {
+  blockInput,
+  type ChatEvent,
   chatEventsInput,
   reportChatInput,
   sendChatInput,
@@ -8,6 +10,7 @@ import {
 } from "../../../common/chat.ts";
 import { matchPreferencesInput } from "../../../common/chat-preferences.ts";
 import { targetLanguages } from "../../../common/translation.ts";
+import type { FeatureSwitches } from "../../../core/admin/features.ts";
 import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
@@ -15,27 +18,46 @@ import { sendChatMessage } from "../../../core/chat/send.ts";
 import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
-import { translateForVisitor } from "../../../core/translation/service.ts";
+import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
 import { chatProcedure, publicProcedure, router } from "../init.ts";
 
 /**
  * The visitor's events in batches (everything waiting in one frame), each tracked by its last
- * event's id so a reconnecting stream resumes after it.
+ * event's id so a reconnecting stream resumes after it. When the operator switches chat off
+ * (here, or on another instance, read within the 5 s the switches are polled), the visitor's
+ * search or chat ends the usual way (a partner hears "left"), the stream says "resting" and
+ * ends.
  */
 async function* trackedEvents(
-  broker: ChatBroker,
+  chat: { broker: ChatBroker; features: FeatureSwitches },
   visitorId: string,
   lastEventId: string | null | undefined,
   signal: AbortSignal,
 ) {
-  for await (const batch of broker.events(visitorId, lastEventId, signal)) {
-    const last = batch.at(-1);
-    if (last)
+  const switchedOff = new AbortController();
+  const stopListening = chat.features.onChange((states) => {
+    if (!states.chat) switchedOff.abort();
+  });
+  let lastId = lastEventId ?? null;
+  try {
+    const until = AbortSignal.any([signal, switchedOff.signal]);
+    for await (const batch of chat.broker.events(visitorId, lastEventId, until)) {
+      const last = batch.at(-1);
+      if (!last) continue;
+      lastId = last.id;
       yield tracked(
         last.id,
         batch.map((numbered) => numbered.event),
       );
+    }
+  } finally {
+    stopListening();
   }
+  if (!switchedOff.signal.aborted || signal.aborted) return;
+  await chat.broker.end(visitorId);
+  const resting: ChatEvent[] = [{ type: "resting" }];
+  // The last event's id: the stream ends here, and a resume would start after the same point.
+  yield tracked(lastId ?? "0", resting);
 }
 
 export const chatRouter = router({
@@ -49,7 +71,12 @@ export const chatRouter = router({
     const replaced = new AbortController();
     ctx.connection.chatStream = replaced;
     const ended = signal ? AbortSignal.any([signal, replaced.signal]) : replaced.signal;
-    return trackedEvents(ctx.chat.broker, ctx.visitorId, input?.lastEventId, ended);
+    return trackedEvents(
+      { broker: ctx.chat.broker, features: ctx.features },
+      ctx.visitorId,
+      input?.lastEventId,
+      ended,
+    );
   }),
 
   me: publicProcedure.query(async ({ ctx }) => {
@@ -114,9 +141,12 @@ export const chatRouter = router({
     return { ok: true as const };
   }),
 
-  /** Ends the chat and never pairs the two again (30 days). */
-  block: publicProcedure.mutation(async ({ ctx }) => {
-    await blockPartner(ctx.db, ctx.chat.broker, ctx.visitorId, ctx.now());
+  /**
+   * Ends the chat and never pairs the two again (30 days); once it has ended, the partner is
+   * named by one of their messages.
+   */
+  block: publicProcedure.input(blockInput).mutation(async ({ ctx, input }) => {
+    await blockPartner(ctx.db, ctx.chat.broker, ctx.visitorId, ctx.now(), input?.messageId);
     return { ok: true as const };
   }),
 
@@ -131,6 +161,15 @@ export const chatRouter = router({
     );
     return { ok: true as const, outcome };
   }),
+
+  /** The targets this server can translate a partner's message into (never its own language). */
+  translateTargets: publicProcedure
+    .input(z.object({ messageId: z.string().min(1).max(64) }))
+    .query(async ({ ctx, input }) => {
+      const message = await ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
+      if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
+      return { targets: await availableTargets(ctx.translator, message.content) };
+    }),
 
   translate: publicProcedure
     .input(z.object({ messageId: z.string().min(1).max(64), target: z.enum(targetLanguages) }))

@@ -7,10 +7,18 @@ import { availableTargets, translateForVisitor } from "../../../core/translation
 import { publicProcedure, router } from "../init.ts";
 
 export const translateRouter = router({
-  /** Which of the eight targets this server can serve; the menu disables the rest. */
-  languages: publicProcedure.query(async ({ ctx }) => ({
-    targets: await availableTargets(ctx.translator),
-  })),
+  /**
+   * Which of the eight targets this server can serve: for one bottle's message, only those that
+   * would translate it (the menu offers nothing else); without one, all it serves.
+   */
+  languages: publicProcedure
+    .input(z.object({ bottleId: z.number().int().positive() }).optional())
+    .query(async ({ ctx, input }) => {
+      if (!input) return { targets: await availableTargets(ctx.translator) };
+      const bottle = await findVisibleBottle(ctx.db, input.bottleId, ctx.now());
+      if (!bottle) throw new DomainError("NOT_FOUND", "bottle not found");
+      return { targets: await availableTargets(ctx.translator, bottle.message) };
+    }),
 
   bottle: publicProcedure
     .input(z.object({ bottleId: z.number().int().positive(), target: z.enum(targetLanguages) }))

@@ -113,7 +113,10 @@ export function SignedOut({ arriving, onArrive }: { arriving: boolean; onArrive:
   const [tab, setTab] = useState<"signIn" | "signUp">("signIn");
   return (
     <div className="auth">
-      <PageIntro title={LL.auth.title()}>{LL.auth.subtitle()}</PageIntro>
+      {/* The heading names the tab in use: "Create account" is not signing in. */}
+      <PageIntro title={tab === "signUp" ? LL.auth.signUpTab() : LL.auth.title()}>
+        {LL.auth.subtitle()}
+      </PageIntro>
       <Tabs.Root
         value={tab}
         onValueChange={(value) => setTab(value === "signUp" ? "signUp" : "signIn")}

@@ -1,7 +1,8 @@
 import { Link } from "@tanstack/react-router";
-import { CloudLightning, LoaderCircle, PenLine, RotateCcw } from "lucide-react";
+import { CloudLightning, LoaderCircle, PenLine, RotateCcw, Waves } from "lucide-react";
 import { useId } from "react";
 import { localizedPath } from "../../../common/locales.ts";
+import { useFeature } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { Bottle } from "../Bottle.tsx";
@@ -26,12 +27,22 @@ export function SeaBottle({
 }) {
   const { LL, prefix } = useI18n();
   const headingId = useId();
-  const list = trpc.bottles.publicList.useQuery(undefined, { enabled: open });
+  // While the public collection rests, its bottles are not asked for (a refusal says so too).
+  const publicOn = useFeature("publicBottles");
+  const list = trpc.bottles.publicList.useQuery(undefined, { enabled: open && publicOn });
   const bottles = list.data?.bottles ?? [];
   const bottle = bottles[Math.floor(pick * bottles.length)];
 
   let body: React.ReactNode;
-  if (bottle) {
+  if (!publicOn) {
+    body = (
+      <div className="bottle-modal__state" role="status">
+        <Waves aria-hidden="true" className="bottle-modal__state-icon" />
+        <h2 id={headingId}>{LL.resting.publicBottles.title()}</h2>
+        <p>{LL.resting.notYou()}</p>
+      </div>
+    );
+  } else if (bottle) {
     body = (
       <BottleCard
         key={bottle.id}

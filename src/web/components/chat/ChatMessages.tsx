@@ -1,6 +1,6 @@
 import { CircleX, MessagesSquare } from "lucide-react";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
-import type { ChatMessage } from "../../../common/chat.ts";
+import type { ChatMessage, ChatReportOutcome, ChatReportReason } from "../../../common/chat.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { ChatReportDialog } from "./ChatReportDialog.tsx";
 import { ContactWarning } from "./ContactWarning.tsx";
@@ -15,7 +15,13 @@ const STICK_TO_BOTTOM_PX = 120;
  * The conversation: own messages on the right, the partner's on the left (with country, flag,
  * time, report and translate), system lines centred in red; "no messages yet" when empty.
  */
-export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
+export function ChatMessages({
+  entries,
+  report,
+}: {
+  entries: ChatEntry[];
+  report: (messageId: string, reason: ChatReportReason) => Promise<ChatReportOutcome>;
+}) {
   const { LL } = useI18n();
   const t = LL.randomChat;
   const scroller = useRef<HTMLDivElement>(null);
@@ -105,6 +111,7 @@ export function ChatMessages({ entries }: { entries: ChatEntry[] }) {
       <ChatReportDialog
         message={reporting}
         onClose={() => setReporting(null)}
+        report={report}
         returnFocus={() =>
           lastReported.current ? reportButtons.current.get(lastReported.current) : undefined
         }

@@ -1,4 +1,4 @@
-import { CircleCheck, LogOut, SkipForward, WifiOff } from "lucide-react";
+import { CircleCheck, LogOut, SkipForward, WifiOff, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import type { ChatPartner } from "../../../common/chat.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
@@ -11,18 +11,23 @@ import { ChatSafetyBar, MutedNotice } from "./ChatSafetyBar.tsx";
 import { lastPartnerMessage } from "./chatReducer.ts";
 import type { RandomChat } from "./useRandomChat.ts";
 
-/** "Chatting with a stranger from Japan", with the way home, End chat and Next beside it. */
+/**
+ * "Chatting with a stranger from Japan", with the way home, End chat and Next beside it; once
+ * the chat has ended, Close takes End's place.
+ */
 function ChatBanner({
   partner,
   headingId,
   ended,
   onEnd,
+  onClose,
   onNext,
 }: {
   partner: ChatPartner;
   headingId: string;
   ended: boolean;
   onEnd: () => void;
+  onClose: () => void;
   onNext: () => void;
 }) {
   const { LL, locale } = useI18n();
@@ -56,11 +61,10 @@ function ChatBanner({
         <button
           type="button"
           className="button button--ghost chat-panel__tool chat-panel__end"
-          onClick={onEnd}
-          disabled={ended}
+          onClick={ended ? onClose : onEnd}
         >
-          <LogOut aria-hidden="true" />
-          {t.end()}
+          {ended ? <X aria-hidden="true" /> : <LogOut aria-hidden="true" />}
+          {ended ? t.close() : t.end()}
         </button>
         {/* Also after the partner has left: no need to wait for the start screen. */}
         <button
@@ -121,6 +125,7 @@ export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPa
         headingId={headingId}
         ended={ended}
         onEnd={chat.end}
+        onClose={chat.close}
         onNext={() => void chat.next()}
       />
       <ChatSafetyBar
@@ -137,7 +142,7 @@ export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPa
         </p>
       )}
       <div className="chat-panel__body">
-        <ChatMessages entries={chat.entries} />
+        <ChatMessages entries={chat.entries} report={chat.report} />
         {chat.matchOverlay && <MatchOverlay partner={partner} />}
       </div>
       <p className="chat-typing" aria-live="polite">

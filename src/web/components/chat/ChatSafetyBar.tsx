@@ -4,10 +4,14 @@ import { useI18n } from "../../lib/i18n.tsx";
 import { LONGEST_TIMER_MS } from "./useChatBan.ts";
 import "./safety.css";
 
+/** The End & report button's id, where focus goes back after its report of an ended chat. */
+export const END_REPORT_BUTTON_ID = "chat-end-report";
+
 /**
- * Block and End & report, one tap each, under the chat's banner. End & report needs a message
- * from the partner to report; Block needs the chat still open (the server blocks the partner
- * of the chat in progress).
+ * Block and End & report, one tap each, under the chat's banner. Both keep working once the
+ * chat has ended (then it is just Report): the partner is known by their messages, which the
+ * server keeps a while. So both need a message from the partner then; in an open chat, only
+ * the report does.
  */
 export function ChatSafetyBar({
   ended,
@@ -20,27 +24,41 @@ export function ChatSafetyBar({
   onBlock: () => void;
   onEndReport: () => void;
 }) {
-  const t = useI18n().LL.randomChat;
-  const hintId = useId();
+  const t = useI18n().LL;
+  const blockHintId = useId();
+  const reportHintId = useId();
+  const canBlock = !ended || canReport;
   return (
     <div className="chat-safety">
-      <button type="button" className="chat-safety__button" onClick={onBlock} disabled={ended}>
+      <button
+        type="button"
+        className="chat-safety__button"
+        onClick={onBlock}
+        disabled={!canBlock}
+        aria-describedby={canBlock ? undefined : blockHintId}
+      >
         <Ban aria-hidden="true" />
-        {t.block()}
+        {t.randomChat.block()}
       </button>
       <button
+        id={END_REPORT_BUTTON_ID}
         type="button"
         className="chat-safety__button"
         onClick={onEndReport}
         disabled={!canReport}
-        aria-describedby={canReport ? undefined : hintId}
+        aria-describedby={canReport ? undefined : reportHintId}
       >
         <Flag aria-hidden="true" />
-        {t.endReport()}
+        {ended ? t.report.report() : t.randomChat.endReport()}
       </button>
+      {!canBlock && (
+        <span id={blockHintId} className="visually-hidden">
+          {t.randomChat.blockNothing()}
+        </span>
+      )}
       {!canReport && (
-        <span id={hintId} className="visually-hidden">
-          {t.endReportNothing()}
+        <span id={reportHintId} className="visually-hidden">
+          {ended ? t.randomChat.reportNothing() : t.randomChat.endReportNothing()}
         </span>
       )}
     </div>

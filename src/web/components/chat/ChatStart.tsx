@@ -1,5 +1,6 @@
 import { Info, LoaderCircle, MessagesSquare, ShieldBan, WifiOff, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
@@ -97,14 +98,19 @@ function IdleStart({
   );
 }
 
-/** Sonar rings around the visitor's flag while the pool is searched. */
+/**
+ * Sonar rings around the visitor's flag while the pool is searched. Just after a chat, it says
+ * why the last partner does not come straight back, and for how long.
+ */
 function Searching({
   countryCode,
   reconnecting,
+  justParted,
   onCancel,
 }: {
   countryCode: string | null;
   reconnecting: boolean;
+  justParted: boolean;
   onCancel: () => void;
 }) {
   const { LL } = useI18n();
@@ -124,6 +130,11 @@ function Searching({
       </div>
       <p className="chat-start__state-title">{t.searching()}</p>
       <p className="chat-start__state-hint">{t.searchingHint()}</p>
+      {justParted && (
+        <p className="chat-start__state-hint chat-search__rematch">
+          {t.rematchHint({ seconds: CHAT_TIMINGS.meetAgainAfterMs / 1000 })}
+        </p>
+      )}
       {reconnecting && (
         <p className="chat-panel__notice chat-search__notice">
           <WifiOff aria-hidden="true" />
@@ -140,10 +151,11 @@ function Searching({
 
 /**
  * The start card: who is online, then the visitor's country and the start button, the
- * connecting spinner, or the search.
+ * connecting spinner, or the search. `afterChat`: it takes the place of a chat just left.
  */
-export function ChatStart({ chat }: { chat: RandomChat }) {
-  const t = useI18n().LL.randomChat;
+export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: boolean }) {
+  const { LL } = useI18n();
+  const t = LL.randomChat;
   // Back at the start after a search or a chat, focus goes to the start button again.
   const [cameBack, setCameBack] = useState(false);
   // Answered the gate just now: focus goes to what takes its place (the start button, or the
@@ -164,7 +176,14 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
       <h2 id="chat-start-heading" className="visually-hidden">
         {t.start()}
       </h2>
-      {age !== "refused" && <OnlineCount />}
+      {/* Nothing is offered before the answer to the age question is known. */}
+      {age === undefined && !chat.meFailed && (
+        <div className="chat-start__state" role="status">
+          <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
+          <p className="chat-start__state-title">{LL.common.loading()}</p>
+        </div>
+      )}
+      {(age === "unanswered" || age === "confirmed") && <OnlineCount />}
       {chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
@@ -175,6 +194,9 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
         <Searching
           countryCode={chat.me?.countryCode ?? null}
           reconnecting={chat.reconnecting}
+          justParted={
+            chat.partedAt !== null && Date.now() - chat.partedAt < CHAT_TIMINGS.partedKeptApartMs
+          }
           onCancel={chat.end}
         />
       )}
@@ -182,9 +204,11 @@ export function ChatStart({ chat }: { chat: RandomChat }) {
         <SafetyGate me={chat.me} onAnswered={() => setAnswered(true)} />
       )}
       {chat.phase === "idle" && age === "refused" && <ChatRefused focusOnMount={answered} />}
-      {chat.phase === "idle" && age !== "unanswered" && age !== "refused" && (
+      {/* Without an answer from the server (it failed), the start call itself asks. */}
+      {chat.phase === "idle" && (age === "confirmed" || (age === undefined && chat.meFailed)) && (
         <IdleStart
-          focusOnMount={cameBack || answered}
+          // Back from a chat (closed, ended, blocked), the start button takes the lost focus.
+          focusOnMount={cameBack || answered || afterChat}
           me={chat.me}
           bannedUntil={chat.bannedUntil}
           now={chat.now}

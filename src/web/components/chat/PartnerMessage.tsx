@@ -31,8 +31,10 @@ export function PartnerMessage({
   const { LL, locale } = useI18n();
   const t = LL.randomChat;
   const translate = trpc.chat.translate.useMutation();
+  const utils = trpc.useUtils();
   const translation = useTextTranslation(
     message.content,
+    () => utils.chat.translateTargets.fetch({ messageId: message.id }, { staleTime: Infinity }),
     (target) => translate.mutateAsync({ messageId: message.id, target }),
     locked,
   );

@@ -1,12 +1,16 @@
-// The random chat as a pure state machine: idle → connecting → searching → chatting →
-// (partner left: a red line, read-only for 3 s) → idle. Every server event and every answer to
-// the visitor's own calls goes through `chatReducer`; timers, toasts and calls live in the hooks.
+// The random chat as a pure state machine: idle → connecting → searching → chatting → (partner
+// left: a red line, the chat read-only but still on screen, so its messages can be reported and
+// its partner blocked) → Next, Close or leaving. Every server event and every answer to the
+// visitor's own calls goes through `chatReducer`; timers, toasts and calls live in the hooks.
 import type { ChatEvent, ChatMessage, ChatPartner, ChatStatus } from "../../../common/chat.ts";
 
 export type ChatPhase = "idle" | "connecting" | "searching" | "chatting";
 
-/** The red lines the chat itself writes: the partner left, the chat ended elsewhere, or was lost. */
-export type SystemText = "partnerLeft" | "chatEnded" | "chatLost";
+/**
+ * The red lines the chat itself writes: the partner left, the chat ended elsewhere, or was lost;
+ * or it ended after the visitor's own report ("reported": they will not be matched again).
+ */
+export type SystemText = "partnerLeft" | "chatEnded" | "chatLost" | "reported";
 
 export type ChatEntry =
   | { kind: "message"; message: ChatMessage }
@@ -25,10 +29,17 @@ export interface ChatState {
   typingSignals: number;
   /** "Match successful" shows over a new chat for 3 s. */
   matchOverlay: boolean;
-  /** Why the open chat ended; it stays on screen, read-only, until `reset` 3 s later. */
+  /** Why the open chat ended; it stays on screen, read-only, until Next, Close or leaving. */
   ended: SystemText | null;
+  /** The visitor reported a message in this chat (or a report is on its way). */
+  reported: boolean;
   /** When the visitor last ended a search or a chat. */
   endedByUsAt: number | null;
+  /**
+   * When the visitor's last chat ended, by either side, with a partner they may meet again
+   * (not one they blocked or reported).
+   */
+  partedAt: number | null;
   /** Until when the visitor's messages reach no one (repeated spam); it outlasts the chat. */
   mutedUntil: number | null;
 }
@@ -40,10 +51,17 @@ export type ChatAction =
   | { type: "start-failed" }
   /** The start call's answer: where the server put the visitor. */
   | { type: "started"; status: ChatStatus; at: number }
-  /** The visitor ended the search or the chat (End, Cancel, Next, leaving the page). */
-  | { type: "end"; at: number }
-  /** The ended chat's 3 s are over. */
-  | { type: "reset" }
+  /**
+   * The visitor ended the search or the chat (End, Cancel, Next, leaving the page); `forGood`
+   * when they blocked the partner.
+   */
+  | { type: "end"; at: number; forGood?: boolean }
+  /** The visitor closed the ended chat (`forGood`: having blocked its partner): at the start. */
+  | { type: "reset"; forGood?: boolean }
+  /** A report of a message in chat `chatId` is on its way... */
+  | { type: "reporting"; chatId: string | null }
+  /** ...and was refused (it did not happen). */
+  | { type: "report-failed"; chatId: string | null }
   | { type: "overlay-done" }
   | { type: "typing-expired" }
   /** The server's answer to the visitor's own message, in the chat it was sent to. */
@@ -62,13 +80,23 @@ export const idleChat: ChatState = {
   typingSignals: 0,
   matchOverlay: false,
   ended: null,
+  reported: false,
   endedByUsAt: null,
+  partedAt: null,
   mutedUntil: null,
 };
 
-/** Back at the start, remembering only when the visitor last ended something, and any mute. */
+/**
+ * Back at the start, remembering only when the visitor last ended something or parted from a
+ * partner, and any mute.
+ */
 function reset(state: ChatState): ChatState {
-  return { ...idleChat, endedByUsAt: state.endedByUsAt, mutedUntil: state.mutedUntil };
+  return {
+    ...idleChat,
+    endedByUsAt: state.endedByUsAt,
+    partedAt: state.partedAt,
+    mutedUntil: state.mutedUntil,
+  };
 }
 
 function enter(
@@ -92,6 +120,7 @@ function close(state: ChatState, text: SystemText, at: number): ChatState {
   return {
     ...state,
     ended: text,
+    partedAt: state.reported ? state.partedAt : at,
     partnerTyping: false,
     matchOverlay: false,
     entries: [...state.entries, { kind: "system", id: `system-${at}`, text }],
@@ -148,7 +177,10 @@ function onServer(state: ChatState, event: ChatEvent, at: number): ChatState {
         typingSignals: state.typingSignals + (event.isTyping ? 1 : 0),
       };
     case "partner-left":
-      return event.chatId === state.chatId ? close(state, "partnerLeft", at) : state;
+      if (event.chatId !== state.chatId) return state;
+      // After the visitor's own report (a child-safety report ends the chat at once), what
+      // matters is that the two are kept apart from now on.
+      return close(state, state.reported ? "reported" : "partnerLeft", at);
     case "idle":
       // Our own end was drawn already. Otherwise the chat ended elsewhere: another tab of
       // ours, a ban (which follows), or the server shutting down (partner-left follows).
@@ -161,7 +193,22 @@ function onServer(state: ChatState, event: ChatEvent, at: number): ChatState {
       // wins; an older copy of the event changes nothing).
       if (state.mutedUntil !== null && state.mutedUntil >= event.until) return state;
       return { ...state, mutedUntil: event.until };
+    case "resting":
+      // Chat is switched off: the page shows the resting notice in the chat's place.
+      return reset(state);
   }
+}
+
+/** The report turned out not to be recorded: the line says what really happened. */
+function unreport(state: ChatState): ChatState {
+  if (!state.reported) return state;
+  const text = (t: SystemText): SystemText => (t === "reported" ? "partnerLeft" : t);
+  return {
+    ...state,
+    reported: false,
+    ended: state.ended && text(state.ended),
+    entries: state.entries.map((e) => (e.kind === "system" ? { ...e, text: text(e.text) } : e)),
+  };
 }
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -175,10 +222,22 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       if (state.phase === "idle") return state;
       if (state.phase === "connecting" && action.status.state === "idle") return reset(state);
       return applyStatus(state, action.status, true, action.at);
-    case "end":
-      return { ...reset(state), endedByUsAt: action.at };
+    case "end": {
+      const leftOpenChat = state.phase === "chatting" && !state.ended;
+      let { partedAt } = state;
+      if (action.forGood || state.reported) partedAt = null;
+      else if (leftOpenChat) partedAt = action.at;
+      return { ...reset(state), endedByUsAt: action.at, partedAt };
+    }
     case "reset":
-      return state.ended ? reset(state) : state;
+      if (!state.ended) return state;
+      return action.forGood ? { ...reset(state), partedAt: null } : reset(state);
+    case "reporting":
+      return action.chatId === state.chatId && state.chatId !== null
+        ? { ...state, reported: true }
+        : state;
+    case "report-failed":
+      return action.chatId === state.chatId ? unreport(state) : state;
     case "overlay-done":
       return { ...state, matchOverlay: false };
     case "typing-expired":

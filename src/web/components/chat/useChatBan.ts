@@ -101,8 +101,10 @@ export function useChatBan() {
     /** Banned as far as this page knows (the stream stays closed meanwhile). */
     isBanned: bannedUntil !== null,
     now,
-    /** The visitor's own country, shown before a chat. */
+    /** The visitor's own country and age answer, shown before a chat. */
     me: me.data,
+    /** The server could not be asked (the start call will say what it needs). */
+    meFailed: me.isError,
     apply,
   };
 }

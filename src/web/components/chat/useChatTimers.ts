@@ -24,14 +24,13 @@ function useAfter(
 }
 
 /**
- * What the chat's state sets going with time: the match overlay for 3 s, the ended
- * chat back to idle 3 s later, the partner's typing indicator for at most 6 s; and the "Chat
- * ended" toast when the partner leaves.
+ * What the chat's state sets going with time: the match overlay for 3 s, the partner's
+ * typing indicator for at most 6 s; and the "Chat ended" toast when the partner leaves. An
+ * ended chat stays on screen (its messages can still be reported) until the visitor moves on.
  */
 export function useChatTimers(state: ChatState, dispatch: Dispatch<ChatAction>) {
   const { LL } = useI18n();
   useAfter(dispatch, state.matchOverlay, CHAT_TIMINGS.matchOverlayMs, { type: "overlay-done" });
-  useAfter(dispatch, state.ended !== null, CHAT_TIMINGS.partnerLeftResetMs, { type: "reset" });
   useAfter(
     dispatch,
     state.partnerTyping,

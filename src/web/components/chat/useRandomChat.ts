@@ -1,8 +1,14 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { toast } from "sonner";
-import { CHAT_LIMITS, type ChatEvent, type ChatMessage } from "../../../common/chat.ts";
+import {
+  CHAT_LIMITS,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatReportOutcome,
+  type ChatReportReason,
+} from "../../../common/chat.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
-import { useMarkResting } from "../../lib/features.ts";
+import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { type ChatAction, chatReducer, idleChat, lastPartnerMessage } from "./chatReducer.ts";
@@ -49,6 +55,7 @@ export function useRandomChat() {
   const open = state.phase === "chatting" && state.ended === null;
 
   const markResting = useMarkResting();
+  const setResting = useSetResting();
   // The partner's message "End & report" reports, once the chat is over.
   const [endReport, setEndReport] = useState<ChatMessage | null>(null);
   useEffect(() => store(MUTE_STORAGE_KEY, state.mutedUntil), [state.mutedUntil]);
@@ -65,8 +72,10 @@ export function useRandomChat() {
     (event: ChatEvent) => {
       act({ type: "server", event, at: Date.now() });
       if (event.type === "banned") banned(event.until, true);
+      // The operator switched chat off: the resting notice takes the chat's place.
+      if (event.type === "resting") setResting("chat");
     },
-    [banned, act],
+    [banned, act, setResting],
   );
   const stream = useChatStream(
     !ban.isBanned,
@@ -136,10 +145,27 @@ export function useRandomChat() {
     }
   };
 
-  /** Ends the chat at once; the two are never paired again (the server keeps them apart). */
+  /**
+   * Ends the chat at once; the two are never paired again (the server keeps them apart). Once
+   * the chat has ended, the partner is named by their last message, which the server still
+   * holds for a while.
+   */
   const block = async () => {
-    if (!open) return;
-    act({ type: "end", at: Date.now() });
+    const { phase, ended } = current.current;
+    if (phase !== "chatting") return;
+    if (ended !== null) {
+      const message = lastPartnerMessage(current.current);
+      if (!message) return;
+      try {
+        await client.chat.block.mutate({ messageId: message.id });
+        if (mounted.current) act({ type: "reset", forGood: true });
+        toast.success(t.blockedTitle(), { description: t.blockedBody() });
+      } catch (error) {
+        toast.error(t.blockFailedTitle(), { description: errorMessage(LL, error) });
+      }
+      return;
+    }
+    act({ type: "end", at: Date.now(), forGood: true });
     try {
       await client.chat.block.mutate();
       toast.success(t.blockedTitle(), { description: t.blockedBody() });
@@ -150,12 +176,33 @@ export function useRandomChat() {
     }
   };
 
-  /** One tap: ends the chat and opens the report of the partner's last message. */
+  /**
+   * One tap: ends the chat and opens the report of the partner's last message. A chat that has
+   * ended already stays on screen, and the report opens over it.
+   */
   const endAndReport = () => {
     const message = lastPartnerMessage(current.current);
     if (!message) return;
-    void end();
+    if (current.current.ended === null) void end();
     setEndReport(message);
+  };
+
+  /**
+   * Reports a partner's message (in the open chat, or one that has ended: the server keeps its
+   * messages a while). Answers what came of it; a refusal throws, for the dialog to say.
+   */
+  const report = async (
+    messageId: string,
+    reason: ChatReportReason,
+  ): Promise<ChatReportOutcome> => {
+    const { chatId } = current.current;
+    act({ type: "reporting", chatId });
+    try {
+      return (await client.chat.report.mutate({ messageId, reason })).outcome;
+    } catch (error) {
+      if (mounted.current) act({ type: "report-failed", chatId });
+      throw error;
+    }
   };
 
   /** Ends this chat and looks for the next stranger; the end reaches the server first. */
@@ -208,11 +255,15 @@ export function useRandomChat() {
     bannedUntil: ban.bannedUntil,
     now: ban.now,
     me: ban.me,
+    meFailed: ban.meFailed,
     composerRef,
     start,
     end: () => void end(),
     block: () => void block(),
     endAndReport,
+    /** Back at the start from a chat that has ended. */
+    close: () => act({ type: "reset" }),
+    report,
     endReport,
     closeEndReport: () => setEndReport(null),
     next,

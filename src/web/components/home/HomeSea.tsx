@@ -19,6 +19,10 @@ import { createBottles, DRIFT_REMOVE_MS, type FloatingBottle } from "./floating-
 const loadSeaBottle = () => import("../bottle/SeaBottle.tsx");
 const SeaBottle = lazy(() => loadSeaBottle().then((m) => ({ default: m.SeaBottle })));
 
+/** A touch screen, where a bottle is tapped rather than clicked. */
+const touchScreen = () =>
+  typeof matchMedia === "function" && matchMedia("(hover: none) and (pointer: coarse)").matches;
+
 /** The tip appears this long after the page opens… */
 const TIP_SHOW_MS = 3000;
 /** …and hides this long after the page opens, unless closed earlier. */
@@ -115,7 +119,9 @@ export function HomeSea() {
             {tipVisible && (
               <div className="home-tip" ref={tipRef}>
                 <Lightbulb aria-hidden="true" className="home-tip__icon" />
-                <p className="home-tip__text">{LL.home.sea.tip()}</p>
+                <p className="home-tip__text">
+                  {touchScreen() ? LL.home.sea.tipTouch() : LL.home.sea.tip()}
+                </p>
                 <button type="button" className="home-tip__close" onClick={hideTip}>
                   <X aria-hidden="true" />
                   <span className="visually-hidden">{LL.common.close()}</span>

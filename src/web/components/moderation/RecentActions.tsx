@@ -1,7 +1,9 @@
 import { Undo2 } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { COMMAND_LINE } from "../../../common/moderation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { moderationTime } from "./moderation-time.ts";
+import { subjectName } from "./subject-name.ts";
 import type { Moderation, ModerationAction, Verb } from "./useModeration.ts";
 
 /** What undoes an action, when it is the latest one on its subject. */
@@ -44,6 +46,16 @@ export function RecentActions({
   const t = LL.moderation.actions;
   const seen = new Set<string>();
   const names: Record<string, () => string> = t.names;
+  const rows = useRef(new Map<number, HTMLTableRowElement>());
+  const { focusAction, focusDone } = moderation;
+  // The row of the action just done takes the focus once the list has it.
+  useEffect(() => {
+    if (!focusAction) return;
+    const done = actions.find((a) => a.subject === focusAction.subject && a.id > focusAction.after);
+    if (!done) return;
+    rows.current.get(done.id)?.focus();
+    focusDone();
+  }, [actions, focusAction, focusDone]);
   return (
     <section className="mod-section" aria-labelledby="mod-actions">
       <h2 id="mod-actions" className="mod-section__title">
@@ -75,7 +87,14 @@ export function RecentActions({
                 seen.add(action.subject);
                 const undo = latest ? undoOf[action.action] : undefined;
                 return (
-                  <tr key={action.id}>
+                  <tr
+                    key={action.id}
+                    tabIndex={-1}
+                    ref={(row) => {
+                      if (row) rows.current.set(action.id, row);
+                      else rows.current.delete(action.id);
+                    }}
+                  >
                     <td>{moderationTime(action.created_at, locale)}</td>
                     <td>
                       {action.operator === COMMAND_LINE
@@ -84,7 +103,7 @@ export function RecentActions({
                     </td>
                     <td>{names[nameKey(action.action)]?.() ?? action.action}</td>
                     <td>
-                      <code>{action.subject}</code>
+                      {subjectName(LL, action.subject)}
                       <ActionDetail action={action} />
                     </td>
                     <td>

@@ -1,10 +1,12 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { useState } from "react";
 import { toast } from "sonner";
 import type { AppRouter } from "../../../server/trpc/routers/index.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import type { Feature } from "../../lib/feature-paths.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { subjectName } from "./subject-name.ts";
 
 type Queue = inferRouterOutputs<AppRouter>["moderation"]["queue"];
 /** One group of the queue: a bottle or a chat visitor, with its open reports. */
@@ -45,12 +47,25 @@ export function useModeration() {
   const failed = (error: unknown) =>
     toast.error(t.failedTitle(), { description: errorMessage(LL, error) });
 
+  // The action just done, for its row in the recent actions to take the focus once the list
+  // has it (the button pressed has usually left with its card): the subject, and the newest
+  // action recorded before it.
+  const [focusAction, setFocusAction] = useState<{ subject: string; after: number }>();
+
   /** Runs one action on one subject ("bottle:12", "visitor:…"), saying how it went. */
-  const act = (verb: Verb, subject: string) =>
+  const act = (verb: Verb, subject: string) => {
+    const after = Math.max(0, ...(queue.data?.actions ?? []).map((a) => a.id));
     verbs[verb].mutate(
       { subject },
-      { onSuccess: () => toast.success(t.done[verb]({ subject })), onError: failed },
+      {
+        onSuccess: () => {
+          setFocusAction({ subject, after });
+          toast.success(t.done[verb]({ subject: subjectName(LL, subject) }));
+        },
+        onError: failed,
+      },
     );
+  };
 
   const toggle = (feature: Feature, enabled: boolean) =>
     setFeature.mutate(
@@ -70,6 +85,8 @@ export function useModeration() {
   return {
     queue,
     act,
+    focusAction,
+    focusDone: () => setFocusAction(undefined),
     busySubject,
     toggle,
     switching: setFeature.isPending ? setFeature.variables?.feature : undefined,

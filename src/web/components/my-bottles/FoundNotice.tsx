@@ -1,10 +1,11 @@
-import { Link, useLocation } from "@tanstack/react-router";
+import { useLocation } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { localizedPath, splitPrefix } from "../../../common/locales.ts";
 import { markFindsSeen, readFindsSeen } from "../../lib/finds-seen.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { ToastLink } from "../ToastLink.tsx";
 
 /** One notice, however often the shell mounts (React's strict mode mounts it twice). */
 const NOTICE_ID = "bottle-found";
@@ -37,10 +38,11 @@ export function FoundNotice() {
     const title = answer.bottles > 1 ? LL.myBottles.notice.several : LL.myBottles.notice.one;
     toast.success(title({ count: answer.finds }), {
       id: NOTICE_ID,
+      // Followed, it leaves rather than lie over My bottles' Sink buttons.
       description: (
-        <Link to={localizedPath(prefix, "my-bottles")} className="toast-link">
+        <ToastLink to={localizedPath(prefix, "my-bottles")} toastId={NOTICE_ID}>
           {LL.myBottles.notice.link()}
-        </Link>
+        </ToastLink>
       ),
       duration: 10_000,
     });

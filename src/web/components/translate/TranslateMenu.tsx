@@ -3,6 +3,7 @@ import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { useMenuContainer } from "../../lib/menu-container.ts";
 import { languages } from "./languages.ts";
 import type { TextTranslation } from "./useTextTranslation.ts";
 import "./TranslateMenu.css";
@@ -22,8 +23,9 @@ export interface TranslateMenuProps {
 }
 
 /**
- * The translate button and its menu of the eight target languages, each in its own name:
- * those this server or this browser can do, the browser's marked "on this device".
+ * The translate button and its menu: the languages this server or this browser can translate
+ * this text into right now, each in its own name, the browser's marked "on this device". While
+ * they are asked it says so; when neither can, it says that plainly.
  */
 export function TranslateMenu({
   of,
@@ -37,7 +39,9 @@ export function TranslateMenu({
   const { LL } = useI18n();
   const t = LL.translation;
   const [open, setOpen] = useState(false);
-  const { busy, routes, prepare: onPrepare, shownLanguage: current } = of;
+  const [menuTrigger, menuContainer] = useMenuContainer();
+  const { busy, routes, known, prepare: onPrepare, shownLanguage: current } = of;
+  const offered = targetLanguages.filter((target) => routes.has(target));
   const locked = busy || otherRunning;
   const onTranslate = (target: TargetLanguage) => void of.translate(target);
   const changeOpen = (next: boolean) => {
@@ -46,9 +50,10 @@ export function TranslateMenu({
   };
 
   return (
-    <DropdownMenu.Root open={open} onOpenChange={changeOpen}>
+    <DropdownMenu.Root open={open} onOpenChange={changeOpen} modal={false}>
       {/* Not disabled while translating: focus returns here when the menu closes. */}
       <DropdownMenu.Trigger
+        ref={menuTrigger}
         className={triggerClassName}
         aria-label={label === undefined ? undefined : busy ? t.translating() : label}
         aria-disabled={locked || undefined}
@@ -66,7 +71,7 @@ export function TranslateMenu({
         </span>
         <ChevronDown aria-hidden="true" className="translate-menu__chevron" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer}>
         <DropdownMenu.Content
           className={
             contentClassName ? `menu translate-menu ${contentClassName}` : "menu translate-menu"
@@ -76,26 +81,33 @@ export function TranslateMenu({
           collisionPadding={12}
         >
           <DropdownMenu.Label className="translate-menu__label">{t.menu()}</DropdownMenu.Label>
-          {targetLanguages.map((target) => {
-            const route = routes.get(target);
-            let note: string | undefined;
-            if (route === undefined) note = t.unavailable();
-            else if (route === "device") note = t.onDevice();
-            return (
-              <DropdownMenu.Item
-                key={target}
-                className="menu__item translate-menu__item"
-                disabled={route === undefined || locked}
-                onSelect={() => onTranslate(target)}
-              >
-                <span className="translate-menu__text">
-                  <span lang={target}>{languages[target].autonym}</span>
-                  {note && <span className="translate-menu__note">{note}</span>}
-                </span>
-                {current === target && <Check aria-hidden="true" className="menu__check" />}
-              </DropdownMenu.Item>
-            );
-          })}
+          {!known && (
+            <DropdownMenu.Item className="menu__item translate-menu__item" disabled>
+              <LoaderCircle aria-hidden="true" className="spinner" />
+              <span className="translate-menu__text">{t.checking()}</span>
+            </DropdownMenu.Item>
+          )}
+          {known && offered.length === 0 && (
+            <DropdownMenu.Item className="menu__item translate-menu__item" disabled>
+              <span className="translate-menu__text">{t.none()}</span>
+            </DropdownMenu.Item>
+          )}
+          {offered.map((target) => (
+            <DropdownMenu.Item
+              key={target}
+              className="menu__item translate-menu__item"
+              disabled={locked}
+              onSelect={() => onTranslate(target)}
+            >
+              <span className="translate-menu__text">
+                <span lang={target}>{languages[target].autonym}</span>
+                {routes.get(target) === "device" && (
+                  <span className="translate-menu__note">{t.onDevice()}</span>
+                )}
+              </span>
+              {current === target && <Check aria-hidden="true" className="menu__check" />}
+            </DropdownMenu.Item>
+          ))}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

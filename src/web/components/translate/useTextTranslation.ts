@@ -9,7 +9,6 @@ import {
 } from "../../lib/device-translation.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
-import { trpc } from "../../lib/trpc.ts";
 import { languageName } from "./languages.ts";
 
 /** Who translates into a language: the browser on this device, or the site's server. */
@@ -25,48 +24,41 @@ export interface Translated {
 }
 
 /**
- * The device wins when its model is ready (the text stays on the device); otherwise the server
- * when it can (no download for the visitor); otherwise the device after a download. Until the
- * server has said what it offers, it is asked for everything: the server decides.
+ * Only what works right now: the device when its model is ready (the text stays on the device),
+ * otherwise the server when it can translate this text. A language the browser would first
+ * have to download is not offered: it may never come.
  */
 function routesFor(
-  server: ReadonlySet<TargetLanguage> | undefined,
+  server: ReadonlySet<TargetLanguage>,
   device: ReadonlyMap<TargetLanguage, DeviceReadiness> | undefined,
 ): TranslationRoutes {
   const routes = new Map<TargetLanguage, TranslationRoute>();
   for (const target of targetLanguages) {
-    const onDevice = device?.get(target);
-    if (onDevice === "ready") routes.set(target, "device");
-    else if (server === undefined || server.has(target)) routes.set(target, "server");
-    else if (onDevice === "download") routes.set(target, "device");
+    if (device?.get(target) === "ready") routes.set(target, "device");
+    else if (server.has(target)) routes.set(target, "server");
   }
   return routes;
 }
 
-/** The languages this server can translate into; undefined until it has said. */
-function useServerLanguages(): ReadonlySet<TargetLanguage> | undefined {
-  const available = trpc.translate.languages.useQuery(undefined, {
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  const targets = available.data?.targets;
-  return useMemo(() => (targets ? new Set<TargetLanguage>(targets) : undefined), [targets]);
-}
-
 /**
  * One text's translation (a bottle, a partner's message): which languages are offered and by
- * whom, the translation shown, and a toast saying how it went. `viaServer` asks the server;
- * `locked` is true while another text's translation runs: a page translates one text at a time.
+ * whom, the translation shown, and a toast saying how it went. `serverTargets` asks the server
+ * what it can translate this text into, `viaServer` asks it to; `locked` is true while another
+ * text's translation runs: a page translates one text at a time.
  */
 export function useTextTranslation(
   text: string,
+  serverTargets: () => Promise<{ targets: readonly TargetLanguage[] }>,
   viaServer: (target: TargetLanguage) => Promise<{ text: string; target: TargetLanguage }>,
   locked = false,
 ) {
   const { LL } = useI18n();
   const t = LL.translation;
-  const server = useServerLanguages();
+  const [server, setServer] = useState<ReadonlySet<TargetLanguage>>();
   const [device, setDevice] = useState<ReadonlyMap<TargetLanguage, DeviceReadiness>>();
   const asked = useRef(false);
+  const serverTargetsRef = useRef(serverTargets);
+  serverTargetsRef.current = serverTargets;
   const [translation, setTranslation] = useState<Translated>();
   const [showOriginal, setShowOriginal] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -78,16 +70,33 @@ export function useTextTranslation(
     };
   }, []);
 
-  /** Asks the browser what it can do with this text; the menu calls it when reached for. */
+  /**
+   * Asks the server and the browser what they can do with this text; the menu calls it when
+   * reached for. A server that could not be asked offers nothing this time, and is asked again
+   * the next time.
+   */
   const prepare = useCallback(() => {
-    if (asked.current || !deviceTranslationSupported()) return;
+    if (asked.current) return;
     asked.current = true;
-    void deviceTargets(text).then((found) => {
-      if (mounted.current) setDevice(found);
-    });
+    serverTargetsRef.current().then(
+      ({ targets }) => {
+        if (mounted.current) setServer(new Set(targets));
+      },
+      () => {
+        asked.current = false;
+        if (mounted.current) setServer(new Set());
+      },
+    );
+    if (deviceTranslationSupported()) {
+      void deviceTargets(text).then((found) => {
+        if (mounted.current) setDevice(found);
+      });
+    }
   }, [text]);
 
-  const routes = useMemo(() => routesFor(server, device), [server, device]);
+  // Known once both have answered (a browser without a translator has nothing to say).
+  const known = server !== undefined && (device !== undefined || !deviceTranslationSupported());
+  const routes = useMemo(() => routesFor(server ?? new Set(), device), [server, device]);
 
   const translate = async (target: TargetLanguage) => {
     if (busy || locked) return;
@@ -115,7 +124,10 @@ export function useTextTranslation(
 
   const showing = translation && !showOriginal ? translation : undefined;
   return {
-    routes,
+    /** Who would translate into each language offered; empty until `known`. */
+    routes: known ? routes : (new Map() as TranslationRoutes),
+    /** Whether the server and the browser have said what they can do with this text. */
+    known,
     prepare,
     busy,
     translate,
