@@ -848,7 +848,7 @@ test.describe("random chat: matching by language and interest", () => {
     await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
     await page.getByRole("button", { name: "Anyone now" }).click();
     // Well before the countdown would have run out.
-    await expect(chatPanel(page)).toBeVisible({ timeout: 2000 });
+    await expect(chatPanel(page)).toBeVisible({ timeout: 2500 });
     await expect(chatPanel(other)).toBeVisible();
     await page.getByRole("button", { name: "End chat" }).click();
     await other.context().close();

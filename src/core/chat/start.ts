@@ -64,6 +64,21 @@ export async function startChat(
 }
 
 /**
+ * A waiting visitor takes anyone now. Each search can be widened once, so widening is held to
+ * the limits of starting.
+ */
+export async function widenSearch(
+  deps: { broker: ChatBroker; limiter: RateLimiter },
+  who: ChatRequester,
+): Promise<void> {
+  await deps.limiter.take([
+    { key: `chat-widen:v:${who.visitorId}`, rule: START_RATES.perVisitor },
+    { key: `chat-widen:ip:${who.ipKey}`, rule: START_RATES.perAddress },
+  ]);
+  await deps.broker.widen(who.visitorId);
+}
+
+/**
  * Records the chat's safety-gate answer. Under 18 ends a chat or search in progress (the partner
  * hears only that they left), and refuses the next start.
  */

@@ -15,7 +15,7 @@ import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
-import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start.ts";
+import { answerChatAge, refuseBanned, startChat, widenSearch } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
@@ -117,7 +117,7 @@ export const chatRouter = router({
 
   /** A visitor waiting for a shared language takes anyone now. */
   widen: chatProcedure.mutation(async ({ ctx }) => {
-    await ctx.chat.broker.widen(ctx.visitorId);
+    await widenSearch({ ...ctx.chat, limiter: ctx.limiter }, ctx);
     return { ok: true as const };
   }),
 
