@@ -58,11 +58,12 @@ export function stampOf(frame: string): number | undefined {
   return Number(frame.slice(start, end));
 }
 
-export function startFrame(visitor: Visitor, mode: ChatMode): string {
+/** `asked`: the app's chat.start input (languages and interests), JSON; none by default. */
+export function startFrame(visitor: Visitor, mode: ChatMode, asked = "null"): string {
   if (mode === "raw") return "start";
   if (mode === "sio") return '42["start"]';
   const id = visitor.nextId++;
-  return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":null}}`;
+  return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":${asked}}}`;
 }
 
 /**

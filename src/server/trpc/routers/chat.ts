@@ -105,12 +105,12 @@ export const chatRouter = router({
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
   /** Joins the pool, asking for a shared language or interest if the visitor named any. */
-  start: chatProcedure.input(matchPreferencesInput.optional()).mutation(({ ctx, input }) => {
+  start: chatProcedure.input(matchPreferencesInput.nullish()).mutation(({ ctx, input }) => {
     return startChat(
       ctx.db,
       { ...ctx.chat, limiter: ctx.limiter },
       { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
-      input,
+      input ?? undefined,
       ctx.now(),
     );
   }),
