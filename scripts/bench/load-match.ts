@@ -78,7 +78,7 @@ function random(seed: number): () => number {
 }
 
 /** Each visitor's chat.start input, as JSON, drawn from PREFERENCE_POPULATION. */
-function drawPreferences(count: number, seed: number): string[] {
+export function drawPreferences(count: number, seed: number): string[] {
   const next = random(seed);
   const { languages, interests } = PREFERENCE_POPULATION;
   return Array.from({ length: count }, () => {
