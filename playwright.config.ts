@@ -3,9 +3,17 @@ import { defineConfig, devices } from "@playwright/test";
 // Debian's Chromium, never a downloaded browser build.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+// Behind nginx on two instances (CLUSTER=1), the flows where what one instance serves depends on
+// what the other stored or relayed: pairing and chat, sessions, likes and finds, moderation. The
+// pages that only render (and the binary, which is SQLite either way) ran in the first run.
+const acrossInstances = ["auth", "bottles", "chat", "likes", "my-bottles", "safety"];
+
 export default defineConfig({
   testDir: "tests/e2e",
-  testMatch: "**/*.e2e.ts",
+  testMatch:
+    process.env.E2E_CLUSTER === "1"
+      ? acrossInstances.map((name) => `**/${name}.e2e.ts`)
+      : "**/*.e2e.ts",
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   workers: 2,
@@ -28,6 +36,10 @@ export default defineConfig({
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run",
+        // Without a GPU, Chromium paints the sea's endless animations in software: about one core
+        // per open page. Every context (also those a test opens itself) asks for reduced motion;
+        // a test about motion turns it back on with page.emulateMedia.
+        "--force-prefers-reduced-motion",
       ],
     },
   },

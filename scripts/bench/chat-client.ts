@@ -10,7 +10,14 @@
  * the app's dependencies stay as they are. What it takes is small (Engine.IO v4 over
  * `transport=websocket`, Socket.IO protocol v5): the server opens with `0{...}`, the client
  * connects to the main namespace with `40` and is answered `40{...}`, events are
- * `42["name",...args]`, and the server's ping `2` is answered with the pong `3`.
+ * `42["name",...args]`, an event that asks for an acknowledgement carries its id
+ * (`42<id>["send",...]`) and is answered `43<id>[...]`, and the server's ping `2` is answered
+ * with the pong `3`.
+ *
+ * The app's visitors go through the calls a browser makes before it can chat: the stream
+ * first (its first event is the status), then the safety gate's answer (`chat.confirmAge`,
+ * 18 or older), and only then `chat.start`. A gate the client does not pass fails the load
+ * loudly, rather than leaving nobody paired.
  */
 import { privateAddress, visitorCookie } from "./lib.ts";
 
@@ -41,21 +48,43 @@ const SUBSCRIBE = JSON.stringify({
   params: { path: "chat.events", input: {} },
 });
 
-/** A message's text: the send time, then ordinary words, about the size of a chat line. */
+/** The safety gate's answer (18 or older), as the chat page sends it before the first start. */
+const CONFIRM_AGE = (id: number) =>
+  `{"id":${id},"method":"mutation","params":{"path":"chat.confirmAge","input":{"adult":true}}}`;
+
+/**
+ * A message's text: the send time, then ordinary words, about the size of a chat line. The
+ * app answers the sender's call with the message; Socket.IO acknowledges it (`43<id>[...]`).
+ */
 export function stampedMessage(visitor: Visitor, sentAt: number, mode: ChatMode): string {
   const content = `t:${sentAt.toFixed(3)} how is the weather where you are today?`;
-  if (mode === "sio") return `42["send","${content}"]`;
   const id = visitor.nextId++;
+  if (mode === "sio") return `42${id}["send","${content}"]`;
   return `{"id":${id},"method":"mutation","params":{"path":"chat.send","input":{"content":"${content}"}}}`;
 }
 
-/** The send time stamped in a frame that carries a message, or undefined. */
-export function stampOf(frame: string): number | undefined {
-  const at = frame.indexOf('"content":"t:');
-  if (at === -1) return undefined;
-  const start = at + 13;
-  const end = frame.indexOf(" ", start);
-  return Number(frame.slice(start, end));
+const STAMP = '"content":"t:';
+
+/**
+ * The send times stamped in the messages a frame brings to their partner: one for each
+ * message, however many one frame carries (the app sends the events waiting for a visitor in
+ * one frame). A message object is flat, so the keys between its `{` and `}` say who it is from;
+ * the sender's own copy (the answer to its call, "from":"me") is not counted. The raw relay
+ * forwards the sender's frame as it is, with no sender to tell: everything it brings counts.
+ */
+export function partnerStamps(frame: string, mode: ChatMode): number[] {
+  const stamps: number[] = [];
+  for (let at = frame.indexOf(STAMP); at !== -1; at = frame.indexOf(STAMP, at + 1)) {
+    if (mode !== "raw") {
+      const open = frame.lastIndexOf("{", at);
+      const close = frame.indexOf("}", at);
+      const from = frame.indexOf('"from":"partner"', open);
+      if (from === -1 || from > close) continue;
+    }
+    const start = at + STAMP.length;
+    stamps.push(Number(frame.slice(start, frame.indexOf(" ", start))));
+  }
+  return stamps;
 }
 
 /** `asked`: the app's chat.start input (languages and interests), JSON; none by default. */
@@ -67,9 +96,10 @@ export function startFrame(visitor: Visitor, mode: ChatMode, asked = "null"): st
 }
 
 /**
- * Opens `count` visitors, `parallel` at a time, each subscribed to its chat stream (app) and
- * ready. `onFrame` sees every frame after that. Given several servers (instances of one site),
- * visitor i connects to the (i mod n)th.
+ * Opens `count` visitors, `parallel` at a time, each subscribed to its chat stream (app) and,
+ * unless `answerAge` is false, past the safety gate: ready to press start. `onFrame` sees every
+ * frame after that. Given several servers (instances of one site), visitor i connects to the
+ * (i mod n)th.
  */
 export async function openVisitors(
   baseUrls: string | readonly string[],
@@ -78,6 +108,7 @@ export async function openVisitors(
   firstVisitor: number,
   onFrame: (visitor: Visitor, frame: string) => void,
   parallel = 100,
+  answerAge = true,
 ): Promise<Visitor[]> {
   const path = { app: "/trpc", raw: "/", sio: "/socket.io/?EIO=4&transport=websocket" }[mode];
   const servers = (typeof baseUrls === "string" ? [baseUrls] : baseUrls).map((url) => {
@@ -151,15 +182,33 @@ export async function openVisitors(
         };
         return;
       }
+      // The answer awaited to the age gate's call, once the stream has said where things stand.
+      let gate: string | undefined;
       socket.onmessage = (event) => {
         const frame = typeof event.data === "string" ? event.data : String(event.data);
         if (!ready) {
-          // The stream's first event says where things stand: the visitor is listening.
-          if (frame.includes('"type":"status"')) {
-            ready = true;
-            clearTimeout(timer);
-            resolve(visitor);
+          if (gate === undefined) {
+            // The stream's first event says where things stand: the visitor is listening.
+            if (!frame.includes('"type":"status"')) return;
+            if (!answerAge) {
+              ready = true;
+              clearTimeout(timer);
+              resolve(visitor);
+              return;
+            }
+            const id = visitor.nextId++;
+            gate = `{"id":${id},`;
+            socket.send(CONFIRM_AGE(id));
+            return;
           }
+          if (!frame.startsWith(gate)) return;
+          clearTimeout(timer);
+          if (isError(frame) || !frame.includes('"age":"confirmed"')) {
+            reject(new Error(`visitor ${index}: the safety gate answered ${frame.slice(0, 300)}`));
+            return;
+          }
+          ready = true;
+          resolve(visitor);
           return;
         }
         onFrame(visitor, frame);

@@ -153,12 +153,17 @@ async function startProcess(
 /**
  * Installs the Node baselines' pinned dependencies (scripts/bench/node/package-lock.json) with
  * `npm ci` when they are missing or were installed from another lock file or for another Node,
- * and answers the Node version that runs them. No prebuilt better-sqlite3 binary can be fetched
- * here, so an install compiles it with node-gyp (one to two minutes on two cores); node-gyp is
- * pointed at the headers that come with the system's Node when they are there, rather than
- * downloading them.
+ * and answers the Node version that runs them and whether their native part is built. No
+ * prebuilt better-sqlite3 binary can be fetched here, so a full install compiles it with
+ * node-gyp (one to two minutes on two cores); node-gyp is pointed at the headers that come with
+ * the system's Node when they are there, rather than downloading them. Without `native` (a
+ * smoke run), install scripts are skipped: Socket.IO and Express are plain JavaScript, only
+ * better-sqlite3 (Express's database) is then missing.
  */
-export async function ensureNodeBaselines(log: (message: string) => void): Promise<string> {
+export async function ensureNodeBaselines(
+  log: (message: string) => void,
+  native = true,
+): Promise<{ version: string; native: boolean }> {
   const version = Bun.spawnSync([NODE, "--version"]).stdout.toString().trim();
   const major = Number(/^v(\d+)/.exec(version)?.[1] ?? 0);
   if (major < 20)
@@ -167,20 +172,32 @@ export async function ensureNodeBaselines(log: (message: string) => void): Promi
     );
   const lock = readFileSync(join(NODE_DIR, "package-lock.json"), "utf8");
   const stamp = join(NODE_DIR, "node_modules", ".bench-installed");
+  const scriptsOnly = join(NODE_DIR, "node_modules", ".bench-installed-js");
   const wanted = `${Bun.hash(lock).toString(16)} ${version}`;
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return version;
-  log(`installing the Node baselines' dependencies (npm ci, compiles better-sqlite3)…`);
+  const stamped = (file: string) => existsSync(file) && readFileSync(file, "utf8") === wanted;
+  if (stamped(stamp)) return { version, native: true };
+  if (!native && stamped(scriptsOnly)) return { version, native: false };
+  log(
+    native
+      ? "installing the Node baselines' dependencies (npm ci, compiles better-sqlite3)…"
+      : "installing the Node baselines' JavaScript (npm ci --ignore-scripts)…",
+  );
   const env: Record<string, string | undefined> = { ...process.env };
   if (!env.npm_config_nodedir && existsSync("/usr/include/node/node.h")) {
     env.npm_config_nodedir = "/usr";
   }
-  const npm = Bun.spawn(["npm", "ci", "--prefix", NODE_DIR, "--no-audit", "--no-fund"], {
-    cwd: NODE_DIR,
-    env,
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
+  const npm = Bun.spawn(
+    [
+      "npm",
+      "ci",
+      "--prefix",
+      NODE_DIR,
+      "--no-audit",
+      "--no-fund",
+      ...(native ? [] : ["--ignore-scripts"]),
+    ],
+    { cwd: NODE_DIR, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" },
+  );
   const [out, err] = await Promise.all([
     new Response(npm.stdout).text(),
     new Response(npm.stderr).text(),
@@ -188,8 +205,8 @@ export async function ensureNodeBaselines(log: (message: string) => void): Promi
   if ((await npm.exited) !== 0) {
     throw new Error(`npm ci for the Node baselines failed: ${(err || out).slice(-2000)}`);
   }
-  writeFileSync(stamp, wanted);
-  return version;
+  writeFileSync(native ? stamp : scriptsOnly, wanted);
+  return { version, native };
 }
 
 /**

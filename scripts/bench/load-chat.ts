@@ -22,8 +22,8 @@ import {
   isError,
   matchedChat,
   openVisitors,
+  partnerStamps,
   stampedMessage,
-  stampOf,
   startFrame,
   type Visitor,
 } from "./chat-client.ts";
@@ -50,6 +50,8 @@ export interface ChatLoadOptions {
   serverPid?: number;
   firstVisitor?: number;
   probe?: ProbeTargets;
+  /** The quiet time measured by the probe before the messages (2 s unless given). */
+  quietMs?: number;
 }
 
 export interface ChatLoadResult {
@@ -63,6 +65,8 @@ export interface ChatLoadResult {
    * sent: what the servers relayed in it, the count to divide the probe's figures by.
    */
   arrived: number;
+  /** `arrived` a second of the window: the rate to divide the server's CPU by. */
+  arrivedRate: number;
   lost: number;
   /** Messages due in the window that the generator skipped because it was more than 50 ms late. */
   skipped: number;
@@ -80,6 +84,8 @@ export interface ChatLoadResult {
   /** The same probe over two quiet seconds before the messages. */
   idle?: ProbeResult;
 }
+
+const TYPING = '"type":"typing"';
 
 /** A "typing" call of the app's protocol. */
 function typingFrame(visitor: Visitor, isTyping: boolean): string {
@@ -127,38 +133,31 @@ async function main(): Promise<void> {
       return;
     }
     // Typing calls: the partner's typing events are counted, around the window (no time to take).
-    if (options.typing && frame.includes('"type":"typing"')) {
+    if (options.typing && frame.includes(TYPING)) {
       const at = performance.now();
-      if (at >= windowStart && at < windowEnd + 3000) delivered += 1;
-      if (at >= windowStart && at < windowEnd) arrived += 1;
+      const events = frame.split(TYPING).length - 1;
+      if (at >= windowStart && at < windowEnd + 3000) delivered += events;
+      if (at >= windowStart && at < windowEnd) arrived += events;
       return;
     }
-    // The app and Socket.IO echo each message to its sender too; only the partner's copy counts.
-    if (options.mode !== "raw" && !frame.includes('"from":"partner"')) {
-      if (visitor.chatId === undefined) {
-        const chatId = matchedChat(frame, options.mode);
-        if (chatId) {
-          visitor.chatId = chatId;
-          if (++matched === count) allMatched();
-        }
-      }
-      return;
-    }
-    if (options.mode === "raw" && visitor.chatId === undefined) {
+    if (visitor.chatId === undefined) {
       const chatId = matchedChat(frame, options.mode);
       if (chatId) {
         visitor.chatId = chatId;
         if (++matched === count) allMatched();
       }
-      return;
     }
-    const sentAt = stampOf(frame);
-    if (sentAt === undefined) return;
+    // Only the partner's copy counts (the sender's is the answer to its call); one frame may
+    // bring several messages.
+    const stamps = partnerStamps(frame, options.mode);
+    if (stamps.length === 0) return;
     const at = performance.now();
-    if (at >= windowStart && at < windowEnd) arrived += 1;
-    if (sentAt < windowStart || sentAt >= windowEnd) return;
-    latencies.push(performance.now() - sentAt);
-    delivered += 1;
+    for (const sentAt of stamps) {
+      if (at >= windowStart && at < windowEnd) arrived += 1;
+      if (sentAt < windowStart || sentAt >= windowEnd) continue;
+      latencies.push(at - sentAt);
+      delivered += 1;
+    }
   };
 
   const visitors = await openVisitors(
@@ -215,7 +214,7 @@ async function main(): Promise<void> {
   let idle: ProbeResult | undefined;
   if (probe) {
     await probe.begin();
-    await Bun.sleep(2000);
+    await Bun.sleep(options.quietMs ?? 2000);
     idle = await probe.end();
   }
   const setupSeconds = (performance.now() - setupStarted) / 1000;
@@ -285,6 +284,7 @@ async function main(): Promise<void> {
     sent,
     delivered,
     arrived,
+    arrivedRate: round(arrived / elapsed, 0),
     lost: sent - delivered,
     skipped,
     errors,

@@ -13,6 +13,11 @@
  * With `urls` (instances of one site), connection i goes to the (i mod n)th instance: the load
  * split over them as a round-robin balancer would, without a balancer's own cost. A probe
  * (every server's CPU, PostgreSQL's, Redis's commands and CPU) covers the window.
+ *
+ * With `agePool` (throws on the app), that many visitors first answer the bottles' age gate
+ * (`bottles.confirmAge`, 13 or older), as a browser does before its first throw, over the same
+ * connections before the warm-up; the throws are then theirs, one each in turn (and again, up
+ * to the limit of 5 each, if the load outruns the pool; then it stops early and says so).
  */
 import type { Socket } from "bun";
 import {
@@ -43,6 +48,12 @@ export interface HttpLoadOptions {
    */
   firstVisitor?: number;
   probe?: ProbeTargets;
+  /** Visitors who answer the age gate before the load, whose throws the load then sends. */
+  agePool?: number;
+  /** The pool answered already (an earlier run with `ageOnly` and the same firstVisitor). */
+  agePoolAnswered?: boolean;
+  /** Only answer the pool's age gate, then print `{"agePoolSeconds":…}` and end. */
+  ageOnly?: boolean;
 }
 
 export interface HttpLoadResult {
@@ -58,7 +69,19 @@ export interface HttpLoadResult {
   /** Answers with status 200 from the first request on, warm-up included. */
   answered: number;
   probe?: ProbeResult;
+  /** Seconds the pool took to answer the age gate (before the warm-up, not measured). */
+  agePoolSeconds?: number;
+  /** Requests of the load that were a pool visitor's second throw or later. */
+  agePoolReused?: number;
+  /** Every pool visitor threw 5 times, so the load stopped before the window ended. */
+  agePoolExhausted?: boolean;
 }
+
+/** The age gate's answer for bottles, as the web sends it before a first throw. */
+const AGE_PATH = "/trpc/bottles.confirmAge";
+const AGE_BODY = JSON.stringify({ atLeast13: true });
+/** Throws a pool visitor may make: the limit on throwing is 5 a minute. */
+const THROWS_PER_VISITOR = 5;
 
 const MESSAGES = [
   "Hello from the other side of the sea. I hope whoever finds this is having a calm evening.",
@@ -158,11 +181,14 @@ async function main(): Promise<void> {
   const options = loadOptions<HttpLoadOptions>();
   const target = new URL(options.url);
   const targets = (options.urls ?? [options.url]).map((url) => new URL(url));
-  let counter = options.firstVisitor ?? 0;
+  const first = options.firstVisitor ?? 0;
+  const pool = options.agePool ?? 0;
+  let counter = 0;
 
   const buildRequest = (): string => {
     counter += 1;
-    const n = counter;
+    // With a pool, the visitors who answered the age gate throw in turn.
+    const n = pool > 0 ? first + 1 + ((counter - 1) % pool) : first + counter;
     const cookie = visitorCookie("bench", n);
     if (options.kind === "discover") {
       return (
@@ -187,6 +213,35 @@ async function main(): Promise<void> {
       return Connection.open(to.hostname, Number(to.port));
     }),
   );
+  let agePoolSeconds: number | undefined;
+  if (pool > 0 && !options.agePoolAnswered) {
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      connections.map(async (connection, i) => {
+        const host = (targets[i % targets.length] as URL).host;
+        const origin = (targets[i % targets.length] as URL).origin;
+        while (next < pool) {
+          next += 1;
+          const n = first + next;
+          const status = await connection.request(
+            `POST ${AGE_PATH} HTTP/1.1\r\nHost: ${host}\r\n` +
+              `Origin: ${origin}\r\nContent-Type: application/json\r\n` +
+              `Content-Length: ${Buffer.byteLength(AGE_BODY)}\r\n` +
+              `Cookie: visitor=${visitorCookie("bench", n)}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
+              `x-tidings-locale: en\r\n\r\n${AGE_BODY}`,
+          );
+          if (status !== 200) throw new Error(`the age gate answered ${status} to visitor ${n}`);
+        }
+      }),
+    );
+    agePoolSeconds = round((performance.now() - started) / 1000, 1);
+  }
+  if (options.ageOnly) {
+    for (const c of connections) c.close();
+    console.log(JSON.stringify({ agePoolSeconds }));
+    process.exit(0);
+  }
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
 
   let measuring = false;
@@ -196,8 +251,14 @@ async function main(): Promise<void> {
   let errors = 0;
   let answered = 0;
 
+  let exhausted = false;
   const worker = async (connection: Connection) => {
     while (!stop) {
+      // A pool visitor never throws a sixth time: the limit is 5 a minute.
+      if (pool > 0 && counter >= pool * THROWS_PER_VISITOR) {
+        exhausted = true;
+        return;
+      }
       const started = performance.now();
       try {
         const status = await connection.request(buildRequest());
@@ -242,6 +303,9 @@ async function main(): Promise<void> {
     serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,
     answered,
     probe: measured,
+    agePoolSeconds,
+    agePoolReused: pool > 0 ? Math.max(0, counter - pool) : undefined,
+    agePoolExhausted: pool > 0 ? exhausted : undefined,
   };
   console.log(JSON.stringify(result));
   process.exit(0);

@@ -25,6 +25,9 @@ async function main(): Promise<void> {
     options.visitors,
     options.firstVisitor ?? 0,
     () => {},
+    100,
+    // Listening, not chatting: a visitor on the chat page before the safety gate.
+    false,
   );
   let closed = 0;
   for (const visitor of visitors) visitor.socket.addEventListener("close", () => (closed += 1));

@@ -36,6 +36,8 @@ export interface MatchLoadOptions {
   spreadMs: number;
   firstVisitor?: number;
   probe?: ProbeTargets;
+  /** The quiet time measured by the probe before the presses (2 s unless given). */
+  quietMs?: number;
   /** Each visitor asks for languages and interests (seeded), as described above. */
   preferences?: { seed: number };
 }
@@ -130,12 +132,7 @@ async function main(): Promise<void> {
   let errors = 0;
   let firstError: string | null = null;
   let matchedEvents = 0;
-  let adults = 0;
   const onFrame = (visitor: Visitor, frame: string) => {
-    if (frame.includes('"age":"confirmed"')) {
-      adults += 1;
-      return;
-    }
     if (isError(frame)) {
       errors += 1;
       firstError ??= frame.slice(0, 300);
@@ -163,25 +160,13 @@ async function main(): Promise<void> {
     onFrame,
   );
 
-  // Each visitor passes the chat's age gate (18 or older) before anyone presses start.
-  if (options.mode === "app") {
-    for (const visitor of visitors) {
-      const id = visitor.nextId++;
-      visitor.socket.send(
-        `{"id":${id},"method":"mutation","params":{"path":"chat.confirmAge","input":{"adult":true}}}`,
-      );
-    }
-    const until = performance.now() + 30_000;
-    while (adults < options.visitors && performance.now() < until) await Bun.sleep(10);
-  }
-
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
   // Two idle seconds first, everyone connected and listening: what the presses cost is the
   // window's count less what the same seconds cost without them (presence refreshes, sweeps).
   let idle: ProbeResult | null = null;
   if (probe) {
     await probe.begin();
-    await Bun.sleep(2000);
+    await Bun.sleep(options.quietMs ?? 2000);
     idle = await probe.end();
   }
   await probe?.begin();

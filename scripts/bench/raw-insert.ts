@@ -9,7 +9,7 @@
 import { openSqlite } from "../../db/connection.ts";
 
 /** The SQL Kysely compiles for throwBottle, word for word (run.ts checks it still matches). */
-export const INSERT_SQL = `insert into "bottles" ("message", "drift_hours", "country", "country_code", "ip_key", "visitor_id", "locale", "is_public", "available_at", "created_at", "expires_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`;
+export const INSERT_SQL = `insert into "bottles" ("message", "drift_hours", "country", "country_code", "ip_key", "visitor_id", "user_id", "locale", "is_public", "available_at", "created_at", "expires_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`;
 
 interface Body {
   message: string;
@@ -25,7 +25,20 @@ if (import.meta.main) {
   const sqlite = openSqlite(file);
   const insert = sqlite.prepare<
     { id: number },
-    [string, number, string, string | null, string, string, string, number, number, number, number]
+    [
+      string,
+      number,
+      string,
+      string | null,
+      string,
+      string,
+      string | null,
+      string,
+      number,
+      number,
+      number,
+      number,
+    ]
   >(INSERT_SQL);
   const HOUR = 60 * 60 * 1000;
 
@@ -46,6 +59,8 @@ if (import.meta.main) {
         null,
         request.headers.get("x-forwarded-for") ?? "",
         request.headers.get("cookie")?.slice(8) ?? "",
+        // An anonymous writer, as every request of the load is.
+        null,
         body.locale,
         body.isPublic ? 1 : 0,
         availableAt,

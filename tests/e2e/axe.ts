@@ -16,15 +16,18 @@ export interface Violation {
   nodes: string[];
 }
 
-/** Runs axe over the page as it is now (WCAG 2.x A and AA, and axe's best practices). */
-export async function scan(page: Page, label: string): Promise<Violation[]> {
+/**
+ * Runs axe over the page as it is now (WCAG 2.x A and AA, and axe's best practices), or over the
+ * part `within` selects: what is still in reach when the rest is inert under an open menu.
+ */
+export async function scan(page: Page, label: string, within?: string): Promise<Violation[]> {
   if (!(await page.evaluate(() => "axe" in window))) {
     await page.addScriptTag({ content: axeSource });
   }
-  const found = await page.evaluate(async () => {
+  const found = await page.evaluate(async (within) => {
     const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
       .axe;
-    const result = (await axe.run(document, { resultTypes: ["violations"] })) as {
+    const result = (await axe.run(within ?? document, { resultTypes: ["violations"] })) as {
       violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown[] }> }>;
     };
     return result.violations.map((v) => ({
@@ -32,6 +35,6 @@ export async function scan(page: Page, label: string): Promise<Violation[]> {
       help: v.help,
       nodes: v.nodes.map((n) => n.target.map(String).join(" ")),
     }));
-  });
+  }, within);
   return found.map((v) => ({ page: label, ...v }));
 }

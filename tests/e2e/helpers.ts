@@ -164,6 +164,26 @@ export async function stranger(browser: Browser, baseURL: string | undefined): P
 }
 
 /**
+ * Waits until the animations that will end have ended (a dialog rising, a toast fading), so a
+ * scan sees final colours. Endless or paused ones (the sea) are not waited for, nor is one that
+ * is cancelled meanwhile: its promise rejects, and it is over too.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter(
+          (a) =>
+            a.playState === "running" &&
+            a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY,
+        )
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/**
  * Checks a state once the page has settled: it must show now and still show a moment later
  * (a state that flips back after a server's answer fails here).
  */

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { scan } from "./axe";
 import { expect, test } from "./fixtures";
-import { discoverBottle, expectSettled, signUp, unique } from "./helpers";
+import { animationsSettled, discoverBottle, expectSettled, signUp, unique } from "./helpers";
 
 // The page is scanned with axe, whose inline script the site's Content-Security-Policy refuses.
 test.use({ bypassCSP: true });
@@ -242,16 +242,8 @@ for (const viewport of VIEWPORTS) {
         const dialog = page.getByRole("dialog", { name: w.sinkTitle });
         await expect(dialog).toBeVisible();
         await expect(dialog).toContainText(message);
-        // Scanned once it has finished rising and fading in (half-faded colours would fail). An
-        // animation cancelled meanwhile (a toast leaving, say) is over too: its promise rejects.
-        await page.evaluate(() =>
-          Promise.all(
-            document
-              .getAnimations()
-              .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-              .map((a) => a.finished.catch(() => undefined)),
-          ),
-        );
+        // Scanned once it has finished rising and fading in (half-faded colours would fail).
+        await animationsSettled(page);
         expect(await scan(page, `/${language}/my-bottles with the sink dialog`)).toEqual([]);
         const sunk = page.waitForResponse((r) => r.url().includes("bottles.sink"));
         await dialog.getByRole("button", { name: w.sink }).click();

@@ -1,11 +1,16 @@
 /**
  * Comparison for the chat: the random one-to-one chat as a builder would write it with
- * Socket.IO 4 under Node, the library most open-source random-chat sites use. Visitors connect,
- * emit "start" and are paired first come, first served; each "send" is relayed to the partner
- * and echoed to the sender (as ours does, so both sides show the server's copy); "end" or a
+ * Socket.IO 4, the library most open-source random-chat sites use. Visitors connect, emit
+ * "start" and are paired first come, first served; each "send" is emitted to the partner and
+ * acknowledged to the sender with the server's copy (Socket.IO's ack callback): one frame out
+ * to each side, as ours answers the sender's call and pushes the partner's copy. "end" or a
  * disconnect parts the pair. No identity, flood gate or moderation: the library's own cost.
  *
+ * One source for both runtimes: the benchmarks run it under Node and under Bun (node:http and
+ * the `ws` package as Bun provides them).
+ *
  *   node scripts/bench/node/socketio-relay.mjs
+ *   bun scripts/bench/node/socketio-relay.mjs
  *
  * Prints one JSON line when it listens: {"ready":true,"url":...,"pid":...}.
  */
@@ -54,7 +59,7 @@ io.on("connection", (socket) => {
       waiting = socket;
     }
   });
-  socket.on("send", (content) => {
+  socket.on("send", (content, ack) => {
     const partner = socket.data.partner;
     if (!partner || typeof content !== "string" || content.length === 0) return;
     messages += 1;
@@ -64,7 +69,7 @@ io.on("connection", (socket) => {
       timestamp: Date.now(),
     };
     partner.emit("message", { ...message, from: "partner" });
-    socket.emit("message", { ...message, from: "me" });
+    if (typeof ack === "function") ack({ ...message, from: "me" });
   });
   socket.on("end", () => part(socket));
   socket.on("disconnect", () => part(socket));

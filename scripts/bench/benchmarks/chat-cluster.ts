@@ -1,0 +1,347 @@
+/**
+ * The chat relay through Redis (scripts/cluster): pairs whose two partners are on different
+ * instances, against two raw Redis relays; what a message and a "typing" call cost the
+ * instances and Redis; idle visitors on one instance on Redis, for memory and presence.
+ */
+
+import Redis from "ioredis";
+import {
+  type ClusterSite,
+  commandList,
+  instancesOf,
+  openSite,
+  perOperation,
+  rawRedisRelays,
+} from "../cluster-site.ts";
+import {
+  chatSettings,
+  freshVisitors,
+  log,
+  medianRound,
+  runChatLoad,
+  sustained,
+  withServers,
+} from "../harness.ts";
+import { round, rssKiB, type ServerChild, sleep, startServer } from "../lib.ts";
+import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
+import type { IdleLoadOptions } from "../load-idle.ts";
+import { type ChatFigures, COUNTED } from "../plan.ts";
+import { Probe, readRedis } from "../probe.ts";
+import {
+  type Benchmark,
+  fmt,
+  median,
+  ms,
+  ratioOf,
+  type Section,
+  type Size,
+  yes,
+} from "../section.ts";
+
+/**
+ * The chat relay through Redis: pairs whose two partners are on different instances, against
+ * two raw Redis relays (raw-redis-relay.ts); then idle visitors on one instance on Redis, for
+ * memory and the cost of presence.
+ */
+async function run(size: Size): Promise<Section> {
+  const CHAT = chatSettings(size);
+  const pairs = size === "smoke" ? 10 : 1000;
+  // 2.5 messages a second per visitor, inside the flood gate.
+  const rate = pairs * 5;
+  const goal = 20;
+  const lowerRates = size === "smoke" ? [pairs] : [1000, 2500];
+  const site = await openSite("chat_cluster");
+  const rounds = new Map<"raw" | "app", ChatLoadResult[]>([
+    ["raw", []],
+    ["app", []],
+  ]);
+  /** One load over two servers, every pair across them. */
+  const loadAcross = (
+    what: string,
+    [a, b]: ServerChild[],
+    load: Pick<ChatLoadOptions, "mode" | "pairs" | "rate" | "typing">,
+  ) => {
+    if (!a || !b) throw new Error("servers missing");
+    return runChatLoad(what, {
+      url: a.url,
+      urls: [a.url, b.url],
+      across: true,
+      ...load,
+      warmupMs: CHAT.warmupMs,
+      durationMs: CHAT.durationMs,
+      firstVisitor: freshVisitors(),
+      probe: { servers: [a.pid, b.pid], redisUrl: site.redisUrl },
+      quietMs: CHAT.quietMs,
+    });
+  };
+  let stream: { bytes: number; entries: number; keys: number } | undefined;
+  let idle: Awaited<ReturnType<typeof idleOnRedis>>;
+  let typing: ChatLoadResult;
+  const ladder: ChatLoadResult[] = [];
+  try {
+    for (let round = 0; round < CHAT.rounds; round++) {
+      for (const mode of ["raw", "app"] as const) {
+        const { prefix, starts } =
+          mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
+        const r = await withServers(starts, async (servers) => {
+          const result = await loadAcross(`chat through Redis (${mode})`, servers, {
+            mode,
+            pairs,
+            rate,
+          });
+          if (mode === "app" && !stream) stream = await streamMemory(site.redisUrl, prefix);
+          return result;
+        });
+        rounds.get(mode)?.push(r);
+        log(
+          `  chat through Redis, ${mode === "app" ? "two instances" : "two raw Redis relays"}: sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, ${r.crossPairs} pairs across`,
+        );
+      }
+    }
+    // What a "typing" call costs, at the messages' rate: twice the pairs, so that each visitor
+    // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
+    // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
+    typing = await withServers(instancesOf(site, 2, "chat-typing").starts, (servers) =>
+      loadAcross("typing through Redis", servers, {
+        mode: "app",
+        typing: true,
+        pairs: pairs * 2,
+        rate,
+      }),
+    );
+    // Lower rates, once each: how the delay depends on the load on this machine.
+    for (const lower of lowerRates) {
+      const r = await withServers(instancesOf(site, 2, "chat-ladder").starts, (servers) =>
+        loadAcross(`chat through Redis at ${lower}/s`, servers, {
+          mode: "app",
+          pairs,
+          rate: lower,
+        }),
+      );
+      ladder.push(r);
+      log(`  chat through Redis at ${fmt(lower)}/s: p99 ${r.p99} ms`);
+    }
+    idle = await idleOnRedis(site, size);
+  } finally {
+    site.stop();
+  }
+  const all = (mode: "raw" | "app") => rounds.get(mode) ?? [];
+  // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
+  // send script's one RPUSH per message, the raw relay's one PUBLISH, the typing script's one
+  // XADD per call. (Messages sent or arrived in the window differ from it by what was queued
+  // when the window opened or closed, a lot on a busy machine.)
+  const relayed = (r: ChatLoadResult, marker: "rpush" | "publish" | "xadd") =>
+    r.probe?.redis?.byCommand[marker] ?? r.arrived;
+  const ours = medianRound(all("app"));
+  const theirs = medianRound(all("raw"));
+  const cost = (mode: "raw" | "app") => {
+    const costs = all(mode).map((r) =>
+      perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "rpush" : "publish")),
+    );
+    return {
+      serverUs: median(costs.map((c) => c.serverUs)),
+      redisUs: median(costs.map((c) => c.redisUs)),
+      redisCommands: median(costs.map((c) => c.redisCommands)),
+    };
+  };
+  const typingCost = perOperation(typing.probe, typing.idle, relayed(typing, "xadd"));
+  const ourCost = cost("app");
+  const rawCost = cost("raw");
+  const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "rpush")).byCommand;
+  const across = (r: ChatLoadResult) => r.crossPairs === r.pairs;
+  const p99s = (mode: "raw" | "app") =>
+    all(mode)
+      .map((r) => r.p99)
+      .join(", ");
+  const summaryOf = (name: string, r: ChatLoadResult) =>
+    `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)} (${fmt(r.arrived)} arrived within the window), ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, ${r.crossPairs} of ${r.pairs} pairs across, CPU of the two servers ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores, generator ${r.clientCpu}, pairing took ${r.setupSeconds} s${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
+  const bytesPerEntry = stream && stream.entries > 0 ? stream.bytes / stream.entries : Number.NaN;
+  const figures: ChatFigures = {
+    messageServerUs: ourCost.serverUs,
+    messageRedisUs: ourCost.redisUs,
+    messageRedisCommands: ourCost.redisCommands,
+    rawServerUs: rawCost.serverUs,
+    rawRedisUs: rawCost.redisUs,
+    rawRedisCommands: rawCost.redisCommands,
+    idleVisitors: idle.visitors,
+    idleRssKiB: idle.app.rssPerVisitor,
+    idleRedisBytes: idle.app.redisBytesPerVisitor,
+    idleRedisCommandsPerSecond: idle.app.commandsPerVisitorSecond,
+    idleRedisUsPerSecond: idle.app.redisUsPerVisitorSecond,
+    idleServerUsPerSecond: idle.app.serverUsPerVisitorSecond,
+    refreshUsPerVisitor: idle.app.refreshUsPerVisitor,
+    streamBytesPerEntry: bytesPerEntry,
+    typingServerUs: typingCost.serverUs,
+    typingRedisUs: typingCost.redisUs,
+    typingRedisCommands: typingCost.redisCommands,
+  };
+  return {
+    title: "Chat relay through Redis (two instances)",
+    rows: [
+      {
+        benchmark: `Chat relay through Redis, ${fmt(pairs)} pairs at ${fmt(rate)} msg/s, partners on two instances: delivery p50 / p99 ms`,
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+        baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (two raw Redis relays)`,
+        ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
+        goal: `p99 ≤ ${goal} ms`,
+        met: yes(ours.p99 <= goal && all("app").every((r) => sustained(r) && across(r))),
+      },
+      {
+        benchmark: "Chat relay through Redis: server CPU per message, both instances (µs)",
+        ours: fmt(ourCost.serverUs),
+        baseline: `${fmt(rawCost.serverUs)} (two raw Redis relays)`,
+        ratio: ratioOf(ourCost.serverUs, rawCost.serverUs).toFixed(1),
+        goal: "—",
+        met: "—",
+      },
+      {
+        benchmark: "Chat relay through Redis: Redis commands / Redis CPU (µs) per message",
+        ours: `${fmt(ourCost.redisCommands, 1)} / ${fmt(ourCost.redisUs, 1)}`,
+        baseline: `${fmt(rawCost.redisCommands, 1)} / ${fmt(rawCost.redisUs, 1)} (two raw Redis relays)`,
+        ratio: ratioOf(ourCost.redisUs, rawCost.redisUs).toFixed(1),
+        goal: "—",
+        met: "—",
+      },
+      {
+        benchmark: `Resident memory per idle connected chat visitor, one instance on Redis, at ${fmt(idle.visitors)} (KiB)`,
+        ours: idle.app.rssPerVisitor.toFixed(1),
+        baseline: `${idle.raw.rssPerVisitor.toFixed(1)} (raw Redis relay)`,
+        ratio: ratioOf(idle.app.rssPerVisitor, idle.raw.rssPerVisitor).toFixed(1),
+        goal: "≤ 30 KB",
+        met: yes(idle.app.rssPerVisitor * 1.024 <= 30),
+      },
+    ],
+    notes: [
+      `${fmt(pairs)} pairs at ${fmt(rate)}/s (2.5 messages a second per visitor, inside the flood gate), the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")} ms), each round on fresh servers and a fresh key prefix: ${summaryOf("ours", ours)}; ${summaryOf("two raw Redis relays", theirs)}.`,
+      "Visitor i connects to instance i mod 2, and the generator presses start one pair at a time (the first partner on one instance, then, once it waits, the second on the other), so that every pair spans the two instances; each message goes from the sender's instance through Redis to the partner's. The baseline (`raw-redis-relay.ts`, two of them on the same Redis) is a Bun WebSocket server per instance with ioredis as the app uses it (auto-pipelined commands, a second connection subscribed to the instance's own channel): each frame is one PUBLISH to the partner's instance's channel, and what arrives there is handed to the socket it names. No protocol, identity, limits, stream or presence: about as little as a relay through Redis can do.",
+      `Per message relayed in the window (counted by Redis: the send script's one RPUSH, the raw relay's one PUBLISH, the typing script's one XADD; on a busy machine fewer or more are relayed in a window than are sent in it), beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the send script, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
+      `At lower rates, the same ${fmt(pairs)} pairs across the instances, once each: ${ladder.map((r) => `${fmt(r.offered)}/s: p50 / p99 / max ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} ms, the two instances ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores`).join("; ")}.`,
+      `A "typing" call (${fmt(pairs * 2)} pairs across the two instances, each visitor 1.25 calls a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the script, ${COUNTED.typing.commands}.`,
+      `Events kept in Redis: ${stream ? `${fmt(stream.keys)} visitors' streams sampled after the first round held ${fmt(stream.entries)} events in ${fmt(stream.bytes)} bytes (MEMORY USAGE), ${fmt(bytesPerEntry)} bytes an event; a stream keeps about 200 events (XADD MAXLEN ~ 200) for 24 hours after its last one` : "not sampled"}.`,
+      `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor. Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Each presence refresh (one script over all the instance's visitors, once a second) held Redis ${idle.app.refreshMs.map((t) => fmt(t, 1)).join(", ")} ms (SLOWLOG), ${fmt(idle.app.refreshUsPerVisitor, 2)} µs a visitor.`,
+    ],
+    figures: { ...figures },
+  };
+}
+
+/** Bytes and entries of some visitors' event streams under a prefix (MEMORY USAGE, XLEN). */
+async function streamMemory(redisUrl: string, prefix: string) {
+  const redis = new Redis(redisUrl);
+  try {
+    const keys: string[] = [];
+    let cursor = "0";
+    do {
+      const [next, found] = await redis.scan(cursor, "MATCH", `${prefix}ev:*`, "COUNT", 1000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== "0" && keys.length < 100);
+    let bytes = 0;
+    let entries = 0;
+    for (const key of keys.slice(0, 100)) {
+      bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
+      entries += await redis.xlen(key);
+    }
+    return { bytes, entries, keys: Math.min(100, keys.length) };
+  } finally {
+    await redis.quit();
+  }
+}
+
+/**
+ * Idle chat visitors on one instance on Redis against one raw Redis relay: resident memory per
+ * visitor, Redis memory, and over a quiet window what presence costs Redis and the instance.
+ */
+async function idleOnRedis(site: ClusterSite, size: Size) {
+  const visitors = { full: 5000, quick: 2000, smoke: 50 }[size];
+  const settleMs = size === "smoke" ? 300 : 1500;
+  const emptyMs = size === "smoke" ? 500 : 2000;
+  const measure = async (mode: "app" | "raw") => {
+    const { starts } =
+      mode === "app" ? instancesOf(site, 1, "idle") : rawRedisRelays(site, 1, "idle-raw");
+    return withServers(starts, async ([server]) => {
+      if (!server) throw new Error("server missing");
+      const redis = new Redis(site.redisUrl);
+      const probe = await Probe.open({ servers: [server.pid], redisUrl: site.redisUrl });
+      try {
+        // One request first, so what is measured is idle, not first use.
+        await fetch(`${server.url}/healthz`).catch(() => {});
+        await sleep(settleMs);
+        const rssBefore = rssKiB(server.pid);
+        const memoryBefore = (await readRedis(redis)).memory;
+        // What the instance and Redis use with nobody connected (timers, Redis's own cron).
+        await probe.begin();
+        await sleep(emptyMs);
+        const empty = await probe.end();
+        const load = await startServer(
+          "load-idle.ts",
+          {},
+          [
+            JSON.stringify({
+              url: server.url,
+              mode,
+              visitors,
+              firstVisitor: freshVisitors(),
+            } satisfies IdleLoadOptions),
+          ],
+          120_000,
+        );
+        try {
+          await sleep(emptyMs);
+          const rssAfter = rssKiB(server.pid);
+          // Scripts that hold Redis a millisecond or more are logged: the presence refreshes.
+          await redis.config("SET", "slowlog-log-slower-than", "1000");
+          await redis.slowlog("RESET");
+          await probe.begin();
+          await sleep({ full: 5000, quick: 3000, smoke: 1000 }[size]);
+          const quiet = await probe.end();
+          const slow = (await redis.slowlog("GET", 128)) as Array<
+            [number, number, number, string[]]
+          >;
+          const memoryAfter = (await readRedis(redis)).memory;
+          // An entry's arguments are cut to 32, the last saying how many more there were.
+          const refreshes = slow
+            .map(([, , micros, argv]) => {
+              const more = Number(
+                /\.\.\. \((\d+) more arguments\)/.exec(argv.at(-1) ?? "")?.[1] ?? 0,
+              );
+              return { micros, visitors: more > 0 ? argv.length - 1 + more - 7 : 0 };
+            })
+            .filter((r) => r.visitors > 0);
+          const seconds = quiet.seconds;
+          return {
+            rssBefore,
+            rssAfter,
+            rssPerVisitor: (rssAfter - rssBefore) / visitors,
+            redisBytesPerVisitor: (memoryAfter - memoryBefore) / visitors,
+            seconds: round(seconds, 1),
+            commandsPerVisitorSecond: (quiet.redis?.commands ?? 0) / seconds / visitors,
+            byCommand: Object.fromEntries(
+              Object.entries(quiet.redis?.byCommand ?? {}).map(([name, count]) => [
+                name,
+                Math.round(count / seconds),
+              ]),
+            ),
+            redisUsPerVisitorSecond:
+              (Math.max(0, (quiet.redis?.cpu ?? 0) - (empty.redis?.cpu ?? 0)) * 1e6) / visitors,
+            serverUsPerVisitorSecond:
+              (Math.max(0, (quiet.serverCpu ?? 0) - (empty.serverCpu ?? 0)) * 1e6) / visitors,
+            emptyRedisCpu: empty.redis?.cpu ?? 0,
+            emptyServerCpu: empty.serverCpu ?? 0,
+            refreshMs: refreshes.map((r) => r.micros / 1000),
+            refreshUsPerVisitor: median(refreshes.map((r) => r.micros / r.visitors)),
+          };
+        } finally {
+          await load.stop();
+        }
+      } finally {
+        await probe.close();
+        await redis.quit();
+      }
+    });
+  };
+  const raw = await measure("raw");
+  const app = await measure("app");
+  return { visitors, raw, app };
+}
+
+export const chatCluster: Benchmark = { name: "chat-cluster", needs: ["cluster"], run };

@@ -1,0 +1,64 @@
+/**
+ * Matching on one instance: visitors press start within a second; everyone must be paired
+ * exactly once, and the time from a partner being available to 'matched' is measured, against
+ * the raw Bun relay's pairing.
+ */
+
+import { appServer, freshVisitors, runMatchLoad, withServers, workFolder } from "../harness.ts";
+import { startServer } from "../lib.ts";
+import type { MatchLoadResult } from "../load-match.ts";
+import { type Benchmark, fmt, ms, ratioOf, type Section, type Size, yes } from "../section.ts";
+
+async function run(size: Size): Promise<Section> {
+  const visitors = size === "smoke" ? 20 : 2000;
+  const spreadMs = size === "smoke" ? 200 : 1000;
+  const load = async (mode: "app" | "raw") => {
+    const start =
+      mode === "app" ? appServer(workFolder(`match-${mode}`)) : () => startServer("raw-relay.ts");
+    return withServers([start], ([server]) => {
+      if (!server) throw new Error("server missing");
+      return runMatchLoad(`matching, ${mode === "app" ? "ours" : "raw relay"}`, {
+        url: server.url,
+        mode,
+        visitors,
+        spreadMs,
+        firstVisitor: freshVisitors(),
+      });
+    });
+  };
+  const theirs = await load("raw");
+  const ours = await load("app");
+  const exactlyOnce = (r: MatchLoadResult) =>
+    r.matchedOnce === r.visitors &&
+    r.badChats === 0 &&
+    r.chats === r.visitors / 2 &&
+    r.errors === 0;
+  const within = spreadMs % 1000 === 0 ? `${spreadMs / 1000} s` : `${spreadMs} ms`;
+  return {
+    title: "Matching",
+    rows: [
+      {
+        benchmark: `Matching: ${fmt(visitors)} visitors press start within ${within}: paired exactly once`,
+        ours: `${fmt(ours.matchedOnce)} of ${fmt(ours.visitors)} in ${fmt(ours.chats)} chats`,
+        baseline: `${fmt(theirs.matchedOnce)} of ${fmt(theirs.visitors)}`,
+        ratio: "—",
+        goal: "everyone, once",
+        met: yes(exactlyOnce(ours)),
+      },
+      {
+        benchmark: "Matching: partner available → 'matched', p50 / p99 ms",
+        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+        baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (raw relay)`,
+        ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
+        goal: "p99 ≤ 50 ms",
+        met: yes(ours.p99 <= 50),
+      },
+    ],
+    notes: [
+      `Presses took ${ours.pressSeconds} s; unmatched ${ours.unmatched}, matched twice ${ours.matchedTwice}, chats with other than two visitors ${ours.badChats}, error answers ${ours.errors}; max ${ours.max} ms (raw relay max ${theirs.max} ms).`,
+      "A partner is available from the later of the two presses (measured where it was sent); the time runs to that visitor's 'matched' event. Every visitor of ours has answered the safety gate (`chat.confirmAge`, 18 or older) on its socket before the presses begin, as the chat page does before its first start.",
+    ],
+  };
+}
+
+export const match: Benchmark = { name: "match", run };

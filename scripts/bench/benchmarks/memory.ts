@@ -1,0 +1,75 @@
+/**
+ * Memory: resident memory of the server per idle connected chat visitor (listening to its
+ * stream, not chatting), and at rest, against the raw Bun relay.
+ */
+
+import { appServer, freshVisitors, withServers, workFolder } from "../harness.ts";
+import { rssKiB, sleep, startServer } from "../lib.ts";
+import type { IdleLoadOptions } from "../load-idle.ts";
+import { type Benchmark, fmt, ratioOf, type Section, type Size, yes } from "../section.ts";
+
+async function run(size: Size): Promise<Section> {
+  const visitors = size === "smoke" ? 50 : 5000;
+  // Time for the server to settle before each reading.
+  const settleMs = size === "smoke" ? 300 : 1500;
+  const connectedMs = size === "smoke" ? 300 : 2000;
+  const measure = async (mode: "app" | "raw") => {
+    const start =
+      mode === "app" ? appServer(workFolder(`memory-${mode}`)) : () => startServer("raw-relay.ts");
+    return withServers([start], async ([server]) => {
+      if (!server) throw new Error("server missing");
+      // One page load and one chat socket first, so what is measured is idle, not first use.
+      await fetch(`${server.url}/healthz`);
+      await sleep(settleMs);
+      const idle = rssKiB(server.pid);
+      const load = await startServer(
+        "load-idle.ts",
+        {},
+        [
+          JSON.stringify({
+            url: server.url,
+            mode,
+            visitors,
+            firstVisitor: freshVisitors(),
+          } satisfies IdleLoadOptions),
+        ],
+        120_000,
+      );
+      try {
+        await sleep(connectedMs);
+        const connected = rssKiB(server.pid);
+        return { idle, connected, perVisitor: (connected - idle) / visitors };
+      } finally {
+        await load.stop();
+      }
+    });
+  };
+  const theirs = await measure("raw");
+  const ours = await measure("app");
+  return {
+    title: "Memory",
+    rows: [
+      {
+        benchmark: `Resident memory per idle connected chat visitor at ${fmt(visitors)} (KiB)`,
+        ours: ours.perVisitor.toFixed(1),
+        baseline: `${theirs.perVisitor.toFixed(1)} (raw relay)`,
+        ratio: ratioOf(ours.perVisitor, theirs.perVisitor).toFixed(1),
+        goal: "≤ 30 KB",
+        met: yes(ours.perVisitor * 1.024 <= 30),
+      },
+      {
+        benchmark: "Idle server resident memory (MiB)",
+        ours: (ours.idle / 1024).toFixed(0),
+        baseline: `${(theirs.idle / 1024).toFixed(0)} (raw relay)`,
+        ratio: ratioOf(ours.idle, theirs.idle).toFixed(1),
+        goal: "—",
+        met: "—",
+      },
+    ],
+    notes: [
+      `VmRSS of the server before and ${connectedMs / 1000} s after ${fmt(visitors)} visitors connected and subscribed to their chat stream: ours ${fmt(ours.idle)} → ${fmt(ours.connected)} KiB, raw relay ${fmt(theirs.idle)} → ${fmt(theirs.connected)} KiB. The idle figure includes the bundled front end, the word lists and the country database, all held in memory.`,
+    ],
+  };
+}
+
+export const memory: Benchmark = { name: "memory", run };

@@ -1,0 +1,157 @@
+/**
+ * Two instances against one on PostgreSQL + Redis (scripts/cluster), on this machine's cores:
+ * discover and throw, the generator's connections split over the instances; what a request
+ * costs the instances, PostgreSQL and Redis, and what a throw writes.
+ */
+
+import { commandList, instancesOf, openSite, perOperation } from "../cluster-site.ts";
+import {
+  httpLoad,
+  httpSettings,
+  log,
+  runHttpLoad,
+  summarizeHttp,
+  throwPool,
+  withServers,
+} from "../harness.ts";
+import { runLoad } from "../lib.ts";
+import type { HttpLoadResult } from "../load-http.ts";
+import type { ScaleFigures } from "../plan.ts";
+import { type WriteMark, writeMark, writesSince } from "../postgres.ts";
+import {
+  type Benchmark,
+  fmt,
+  median,
+  ms,
+  type Row,
+  ratioOf,
+  type Section,
+  type Size,
+} from "../section.ts";
+
+/**
+ * Requests/s of two instances against one, on this machine's two cores: discover and throw on
+ * PostgreSQL + Redis, the load generator's connections split over the instances (connection i
+ * to instance i mod n) as a round-robin balancer would, without a balancer's own process.
+ */
+async function run(size: Size): Promise<Section> {
+  const HTTP = httpSettings(size);
+  const site = await openSite("scale_out", 10_000);
+  type Layout = "one" | "two";
+  const results: Record<"discover" | "throw", Record<Layout, HttpLoadResult[]>> = {
+    discover: { one: [], two: [] },
+    throw: { one: [], two: [] },
+  };
+  const writes: Array<{ rows: Record<string, number>; walBytes: number; answered: number }> = [];
+  try {
+    await withServers(instancesOf(site, 2, "scale").starts, async ([a, b]) => {
+      if (!a || !b) throw new Error("servers missing");
+      for (const kind of ["discover", "throw"] as const) {
+        const path = kind === "discover" ? "/trpc/bottles.discover" : "/trpc/bottles.throw";
+        for (let round = 0; round < HTTP.rounds; round++) {
+          for (const layout of ["one", "two"] as const) {
+            const servers = layout === "one" ? [a] : [a, b];
+            const options = httpLoad(HTTP, {
+              url: a.url,
+              urls: servers.map((s) => s.url),
+              path,
+              kind,
+              // Throws on PostgreSQL come at half the SQLite rate or less.
+              ...(kind === "throw" ? { agePool: throwPool(HTTP, 4000) } : {}),
+              probe: {
+                servers: servers.map((s) => s.pid),
+                postgres: site.postmaster,
+                redisUrl: site.redisUrl,
+              },
+            });
+            let mark: WriteMark | null = null;
+            if (kind === "throw" && layout === "one") {
+              // The pool answers the age gate before the mark, so that the rows and WAL
+              // counted are the throws' alone.
+              await runLoad("load-http.ts", { ...options, ageOnly: true });
+              options.agePoolAnswered = true;
+              mark = await writeMark(site.dbUrl);
+            }
+            const r = await runHttpLoad(`${kind} on ${layout} instance(s)`, options);
+            if (mark)
+              writes.push({ ...(await writesSince(site.dbUrl, mark)), answered: r.answered });
+            results[kind][layout].push(r);
+          }
+        }
+        log(
+          `  ${kind}: one instance ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")} requests/s`,
+        );
+      }
+    });
+  } finally {
+    site.stop();
+  }
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const costOf = (list: HttpLoadResult[]) => {
+    const each = list.map((r) => perOperation(r.probe, undefined, r.rps * (r.probe?.seconds ?? 0)));
+    return {
+      serverUs: median(each.map((c) => c.serverUs)),
+      postgresUs: median(each.map((c) => c.postgresUs)),
+      redisUs: median(each.map((c) => c.redisUs)),
+      redisCommands: median(each.map((c) => c.redisCommands)),
+      byCommand: each[0]?.byCommand ?? {},
+    };
+  };
+  const cores = (list: HttpLoadResult[]) =>
+    `instances ${fmt(median(list.map((r) => r.probe?.serverCpu ?? Number.NaN)), 2)}, PostgreSQL ${fmt(median(list.map((r) => r.probe?.postgresCpu ?? Number.NaN)), 2)}, Redis ${fmt(median(list.map((r) => r.probe?.redis?.cpu ?? Number.NaN)), 2)}`;
+  for (const kind of ["discover", "throw"] as const) {
+    const one = summarizeHttp(results[kind].one);
+    const two = summarizeHttp(results[kind].two);
+    const name = kind === "discover" ? "Discover (10k bottles)" : "Throw a bottle";
+    rows.push({
+      benchmark: `${name} on PostgreSQL + Redis, two instances against one on this 2-core machine: requests/s (${HTTP.concurrency} connections split over the instances)`,
+      ours: fmt(two.rps),
+      baseline: `${fmt(one.rps)} (one instance)`,
+      ratio: ratioOf(two.rps, one.rps).toFixed(2),
+      goal: "—",
+      met: "—",
+    });
+    const oneCost = costOf(results[kind].one);
+    const twoCost = costOf(results[kind].two);
+    notes.push(
+      `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
+    );
+  }
+  const throwCost = costOf(results.throw.one);
+  const throwReused = [...results.throw.one, ...results.throw.two].reduce(
+    (sum, r) => sum + (r.agePoolReused ?? 0),
+    0,
+  );
+  const rowsPerThrow = median(
+    writes.map((w) => Object.values(w.rows).reduce((a, b) => a + b, 0) / w.answered),
+  );
+  const walPerThrow = median(writes.map((w) => w.walBytes / w.answered));
+  notes.push(
+    `Written per bottle thrown (one instance, every answer of the load counted, warm-up included): ${fmt(rowsPerThrow, 2)} rows (${Object.entries(
+      writes[0]?.rows ?? {},
+    )
+      .map(([table, count]) => `${table} ${fmt(count)}`)
+      .join(
+        ", ",
+      )} for ${fmt(writes[0]?.answered ?? 0)} throws in the first round) and ${fmt(walPerThrow)} bytes of WAL.`,
+    `Both layouts run on the same two cores as PostgreSQL, Redis and the load generator, so two instances cannot do twice the work of one here: this row says what a second process gains when the first is not alone on the machine, not how the site scales on more machines (the plan below does that from per-request costs). The instances are started once; "one instance" sends all ${HTTP.concurrency} connections to the first while the second idles (its presence and sweep timers only), "two" sends half to each, in turn ${HTTP.rounds} times. No nginx in between: on two cores its worker would take CPU from the instances it balances; splitting the generator's connections is what round robin does without that cost.`,
+    `The database is the discover benchmark's 10k seed copied into a throwaway PostgreSQL 15 (fsync off, on tmpfs); every request is a visitor of its own with an address of its own, so no rate limit is reached. Before each round of throws, ${fmt(throwPool(HTTP, 4000))} visitors answer the bottles' age gate (\`bottles.confirmAge\`, as a browser does before its first throw), outside the measured window and, for the rows and WAL counted, before the mark${throwReused > 0 ? `; ${fmt(throwReused)} throws were a visitor's second (the pool ran out)` : ""}. CPU is that of the instances' processes, of PostgreSQL's postmaster and every backend it forked, and of the Redis process (INFO cpu).`,
+  );
+  const figures: ScaleFigures = {
+    throwServerUs: throwCost.serverUs,
+    throwPostgresUs: throwCost.postgresUs,
+    throwRedisUs: throwCost.redisUs,
+    throwRedisCommands: throwCost.redisCommands,
+    throwRows: rowsPerThrow,
+    throwWalBytes: walPerThrow,
+  };
+  return {
+    title: "Two instances against one (PostgreSQL + Redis)",
+    rows,
+    notes,
+    figures: { ...figures },
+  };
+}
+
+export const scaleOut: Benchmark = { name: "scale-out", needs: ["cluster"], run };
