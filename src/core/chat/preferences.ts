@@ -35,6 +35,18 @@ export function interestKey(tag: string): string {
   return toTraditional(normalizeInterest(tag));
 }
 
+let preparing = false;
+
+/**
+ * Loads the script tables in the background (about a second of work), once: asked when a chat
+ * stream opens, so the first start with interests does not hold up every start behind it.
+ */
+export function prepareInterestKeys(): void {
+  if (preparing || toTraditional) return;
+  preparing = true;
+  setTimeout(() => interestKey(""), 0).unref?.();
+}
+
 const words = new LocalModerator();
 
 /**

@@ -13,6 +13,7 @@ import { targetLanguages } from "../../../common/translation.ts";
 import type { FeatureSwitches } from "../../../core/admin/features.ts";
 import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
+import { prepareInterestKeys } from "../../../core/chat/preferences.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
 import { answerChatAge, refuseBanned, startChat, widenSearch } from "../../../core/chat/start.ts";
@@ -66,6 +67,7 @@ export const chatRouter = router({
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
     await refuseBanned(ctx.chat.bans, ctx, ctx.now());
+    prepareInterestKeys();
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
     const replaced = new AbortController();
