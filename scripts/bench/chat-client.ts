@@ -87,12 +87,15 @@ export function partnerStamps(frame: string, mode: ChatMode): number[] {
   return stamps;
 }
 
-/** `asked`: the app's chat.start input (languages and interests), JSON; none by default. */
-export function startFrame(visitor: Visitor, mode: ChatMode, asked = "null"): string {
+/** `asked`: languages and interests as JSON, for chat.startWith; chat.start (anyone) without. */
+export function startFrame(visitor: Visitor, mode: ChatMode, asked?: string): string {
   if (mode === "raw") return "start";
   if (mode === "sio") return '42["start"]';
   const id = visitor.nextId++;
-  return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":${asked}}}`;
+  if (asked) {
+    return `{"id":${id},"method":"mutation","params":{"path":"chat.startWith","input":${asked}}}`;
+  }
+  return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":null}}`;
 }
 
 /**

@@ -19,17 +19,22 @@ export function normalizeInterest(tag: string): string {
   return tag.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
 }
 
-/** What a visitor asks of a match: languages they can chat in, and a few interests. */
+/**
+ * What a visitor asks of a match: languages they can chat in, and a few interests. Either may be
+ * left out (an empty object, as a client without preferences may send, is "Anyone").
+ */
 export const matchPreferencesInput = z.object({
   languages: z
     .array(z.enum(targetLanguages))
     .max(targetLanguages.length)
+    .default([])
     .transform((list) => [...new Set(list)]),
   interests: z
     .array(
       z.string().transform(normalizeInterest).pipe(z.string().min(1).max(INTEREST_LIMITS.length)),
     )
     .max(INTEREST_LIMITS.count)
+    .default([])
     .transform((list) => [...new Set(list)]),
 });
 export type MatchPreferencesInput = z.infer<typeof matchPreferencesInput>;

@@ -85,7 +85,7 @@ export function chatTester(
     async start(asked) {
       confirmed ??= api.chat.confirmAge.mutate({ adult: true });
       await confirmed;
-      return api.chat.start.mutate(asked);
+      return asked ? api.chat.startWith.mutate(asked) : api.chat.start.mutate();
     },
     waitFor(match, timeoutMs = 3000) {
       return new Promise((resolve, reject) => {

@@ -8,7 +8,10 @@ import {
   sendChatInput,
   typingInput,
 } from "../../../common/chat.ts";
-import { matchPreferencesInput } from "../../../common/chat-preferences.ts";
+import {
+  type MatchPreferencesInput,
+  matchPreferencesInput,
+} from "../../../common/chat-preferences.ts";
 import { targetLanguages } from "../../../common/translation.ts";
 import type { FeatureSwitches } from "../../../core/admin/features.ts";
 import { blockPartner } from "../../../core/chat/blocks.ts";
@@ -20,6 +23,7 @@ import { answerChatAge, refuseBanned, startChat, widenSearch } from "../../../co
 import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
+import type { Context } from "../context.ts";
 import { chatProcedure, publicProcedure, router } from "../init.ts";
 
 /**
@@ -59,6 +63,17 @@ async function* trackedEvents(
   const resting: ChatEvent[] = [{ type: "resting" }];
   // The last event's id: the stream ends here, and a resume would start after the same point.
   yield tracked(lastId ?? "0", resting);
+}
+
+/** chat.start and chat.startWith: the same start, with or without preferences. */
+function startFor(ctx: Context, asked: MatchPreferencesInput | undefined) {
+  return startChat(
+    ctx.db,
+    { ...ctx.chat, limiter: ctx.limiter },
+    { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
+    asked,
+    ctx.now(),
+  );
 }
 
 export const chatRouter = router({
@@ -106,16 +121,13 @@ export const chatRouter = router({
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
-  /** Joins the pool, asking for a shared language or interest if the visitor named any. */
-  start: chatProcedure.input(matchPreferencesInput.nullish()).mutation(({ ctx, input }) => {
-    return startChat(
-      ctx.db,
-      { ...ctx.chat, limiter: ctx.limiter },
-      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
-      input ?? undefined,
-      ctx.now(),
-    );
-  }),
+  /** Joins the pool to meet anyone. Takes no input, so a bare POST (no body) works. */
+  start: chatProcedure.mutation(({ ctx }) => startFor(ctx, undefined)),
+
+  /** Joins the pool asking for a shared language or interest (nothing named is "Anyone"). */
+  startWith: chatProcedure
+    .input(matchPreferencesInput)
+    .mutation(({ ctx, input }) => startFor(ctx, input)),
 
   /** A visitor waiting for a shared language takes anyone now. */
   widen: chatProcedure.mutation(async ({ ctx }) => {

@@ -152,7 +152,9 @@ export function useRandomChat() {
     }
     const asked = startInput(asking.current);
     try {
-      const status = await client.chat.start.mutate(asked);
+      const status = asked
+        ? await client.chat.startWith.mutate(asked)
+        : await client.chat.start.mutate();
       if (!mounted.current) return;
       setInterestRefused(false);
       // The server waits the fallback delay only for a visitor who named a language.
