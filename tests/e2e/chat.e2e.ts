@@ -854,6 +854,25 @@ test.describe("random chat: matching by language and interest", () => {
     await other.context().close();
   });
 
+  test.describe("scanned", () => {
+    // axe's script is put into the page: this context bypasses the site's CSP, only here.
+    test.use({ bypassCSP: true });
+    test("the start card with preferences, and the search counting down, have no axe violations", async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      await openAsAdult(page, "en");
+      await prefer(page, "en", { interests: ["hiking"] });
+      const violations = await scan(page, "chat start with preferences", ".chat-start");
+      await find(page, "en");
+      await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+      violations.push(...(await scan(page, "search with a countdown", ".chat-start")));
+      expect(violations).toEqual([]);
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    });
+  });
+
   test("an interest with contact details is refused beside the field, and nothing typed is lost", async ({
     page,
   }) => {
