@@ -69,9 +69,13 @@ function openSqliteBackend(file: string, options: OpenOptions): SqliteBackend {
   };
 }
 
+/** At stop, queries still running get this long; then the connections are closed anyway. */
+const POSTGRES_END_SECONDS = 1;
+
 function openPostgresBackend(url: string, options: OpenOptions): DatabaseBackend {
+  const postgres = openPostgres(url);
   const db = new Kysely<Database>({
-    dialect: new PostgresJSDialect({ postgres: openPostgres(url) }),
+    dialect: new PostgresJSDialect({ postgres }),
     log: options.log,
   });
   return {
@@ -86,6 +90,9 @@ function openPostgresBackend(url: string, options: OpenOptions): DatabaseBackend
       );
     },
     async close() {
+      // Without a timeout, a pool that lived through a restart of the server waits out
+      // postgres.js's own (seconds) for connections that will never answer.
+      await postgres.end({ timeout: POSTGRES_END_SECONDS });
       await db.destroy();
     },
   };

@@ -28,3 +28,35 @@ export function isSerializationFailure(error: unknown): boolean {
   const code = codeOf(error);
   return code === "40001" || code === "40P01";
 }
+
+/** Node's and postgres.js's codes for a connection that failed, closed or timed out. */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+/**
+ * The database cannot be reached right now, or is shutting down or starting up: the same call
+ * may well succeed in a few seconds. PostgreSQL's SQLSTATE class 08 (connection exceptions),
+ * 57P01-57P03 (shutdown, crash shutdown, cannot connect now) and 53300 (too many connections),
+ * and the connection codes of Node and postgres.js.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = codeOf(error);
+  if (typeof code !== "string") return false;
+  return (
+    CONNECTION_CODES.has(code) ||
+    code.startsWith("08") ||
+    code === "57P01" ||
+    code === "57P02" ||
+    code === "57P03" ||
+    code === "53300"
+  );
+}

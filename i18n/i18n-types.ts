@@ -318,6 +318,11 @@ type RootTranslation = {
 		 * T​h​i​s​ ​p​a​r​t​ ​o​f​ ​T​i​d​i​n​g​s​ ​i​s​ ​r​e​s​t​i​n​g​ ​f​o​r​ ​n​o​w​.​ ​P​l​e​a​s​e​ ​c​o​m​e​ ​b​a​c​k​ ​l​a​t​e​r​.
 		 */
 		featureResting: string
+		/**
+		 * T​i​d​i​n​g​s​ ​i​s​ ​b​r​i​e​f​l​y​ ​o​u​t​ ​o​f​ ​r​e​a​c​h​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​ ​i​n​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​.
+		 * @param {number} seconds
+		 */
+		unavailable: RequiredParams<'seconds'>
 	}
 	forbidden: {
 		/**
@@ -3039,6 +3044,10 @@ export type TranslationFunctions = {
 		 * This part of Tidings is resting for now. Please come back later.
 		 */
 		featureResting: () => LocalizedString
+		/**
+		 * Tidings is briefly out of reach. Please try again in {seconds} seconds.
+		 */
+		unavailable: (arg: { seconds: number }) => LocalizedString
 	}
 	forbidden: {
 		/**

@@ -56,7 +56,7 @@ as_pg_owner() {
 # start_cluster DIR: starts both servers with their files in DIR; prints their URLs as
 # CLUSTER_DB_URL=... and CLUSTER_REDIS_URL=... lines.
 start_cluster() {
-  local dir="$1" bin pg_port redis_port
+  local dir="$1" bin
   bin="$(pg_bin_dir)"
   [ -n "$bin" ] || { echo "PostgreSQL 15 or later is not installed" >&2; return 1; }
   mkdir -p "$dir/pg"
@@ -68,35 +68,113 @@ start_cluster() {
   fi
   as_pg_owner "$bin/initdb" -D "$dir/pg" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; return 1; }
-  pg_port="$(free_port)"
+  free_port >"$dir/pg.port" || return 1
+  start_postgres "$dir" || return 1
+  free_port >"$dir/redis.port" || return 1
+  start_redis "$dir" || return 1
+  echo "CLUSTER_DB_URL=postgres://postgres@127.0.0.1:$(cat "$dir/pg.port")/postgres"
+  echo "CLUSTER_REDIS_URL=redis://127.0.0.1:$(cat "$dir/redis.port")"
+}
+
+# start_postgres DIR: starts (again) the PostgreSQL that start_cluster made in DIR, on its port.
+start_postgres() {
+  local dir="$1" bin
+  bin="$(pg_bin_dir)"
   # Throwaway data: no fsync. Only the loopback address and a socket inside the folder.
   as_pg_owner "$bin/pg_ctl" -D "$dir/pg" -l "$dir/pg/server.log" -w -t 60 \
-    -o "-p $pg_port -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+    -o "-p $(cat "$dir/pg.port") -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
     start >/dev/null || { cat "$dir/pg/server.log" >&2; return 1; }
-  redis_port="$(free_port)"
-  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+}
+
+# stop_postgres DIR: stops it as an operator would for maintenance (fast: sessions are ended).
+stop_postgres() {
+  local dir="$1"
+  as_pg_owner "$(pg_bin_dir)/pg_ctl" -D "$dir/pg" -m fast -w stop >/dev/null
+}
+
+# start_redis DIR: starts (again) the Redis of DIR on its port, without persistence: empty.
+start_redis() {
+  local dir="$1" port
+  port="$(cat "$dir/redis.port")"
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
     --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" ||
     { cat "$dir/redis.log" >&2; return 1; }
   for _ in $(seq 1 50); do
-    [ -s "$dir/redis.pid" ] && (exec 3<>"/dev/tcp/127.0.0.1/$redis_port") 2>/dev/null && break
+    [ -s "$dir/redis.pid" ] && redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
     sleep 0.1
   done
-  echo "CLUSTER_DB_URL=postgres://postgres@127.0.0.1:$pg_port/postgres"
-  echo "CLUSTER_REDIS_URL=redis://127.0.0.1:$redis_port"
+  echo "Redis did not start on port $port" >&2
+  return 1
 }
 
-# stop_cluster DIR: stops what start_cluster started there (by its process ids) and removes DIR.
+# kill_redis DIR: kills the Redis of DIR as a crash would (SIGKILL), and waits until it is gone.
+kill_redis() {
+  local dir="$1" pid
+  [ -s "$dir/redis.pid" ] || return 0
+  pid="$(cat "$dir/redis.pid")"
+  kill -9 "$pid" 2>/dev/null
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$dir/redis.pid"
+}
+
+# start_redis_cluster DIR [PRIMARIES]: a Redis Cluster of PRIMARIES (3) throwaway redis-server
+# processes (cluster-enabled, no replicas, no persistence) joined with `redis-cli --cluster create`,
+# each in DIR/rc-N; prints CLUSTER_REDIS_CLUSTER_URL=redis://host:port,redis://host:port,...
+start_redis_cluster() {
+  local dir="$1" count="${2:-3}" port i nodes=() urls=()
+  for i in $(seq 1 "$count"); do
+    port="$(free_port)" || return 1
+    mkdir -p "$dir/rc-$i"
+    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+      --cluster-enabled yes --cluster-config-file "$dir/rc-$i/nodes.conf" --cluster-node-timeout 2000 \
+      --daemonize yes --pidfile "$dir/rc-$i/redis.pid" --logfile "$dir/rc-$i/redis.log" --dir "$dir/rc-$i" ||
+      { cat "$dir/rc-$i/redis.log" >&2; return 1; }
+    nodes+=("127.0.0.1:$port")
+    urls+=("redis://127.0.0.1:$port")
+  done
+  for node in "${nodes[@]}"; do
+    for _ in $(seq 1 50); do
+      redis-cli -h "${node%:*}" -p "${node#*:}" ping >/dev/null 2>&1 && break
+      sleep 0.1
+    done
+  done
+  redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$dir/rc-create.log" 2>&1 ||
+    { cat "$dir/rc-create.log" >&2; return 1; }
+  # Every node must agree that all slots are served before clients use it.
+  for _ in $(seq 1 100); do
+    local ok=1
+    for node in "${nodes[@]}"; do
+      redis-cli -h "${node%:*}" -p "${node#*:}" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || ok=0
+    done
+    [ "$ok" = 1 ] && break
+    sleep 0.1
+  done
+  local joined
+  joined="$(IFS=,; echo "${urls[*]}")"
+  echo "CLUSTER_REDIS_CLUSTER_URL=$joined"
+}
+
+# Stops a redis-server by the process id in its pid file, waiting until it has exited.
+stop_redis_pid() {
+  local file="$1" pid
+  [ -s "$file" ] || return 0
+  pid="$(cat "$file")"
+  kill "$pid" 2>/dev/null
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+}
+
+# stop_cluster DIR: stops what start_cluster and start_redis_cluster started there (by their
+# process ids) and removes DIR.
 stop_cluster() {
-  local dir="$1" bin pid
+  local dir="$1" bin file
   [ -d "$dir" ] || return 0
   bin="$(pg_bin_dir)"
   if [ -n "$bin" ] && [ -f "$dir/pg/postmaster.pid" ]; then
     as_pg_owner "$bin/pg_ctl" -D "$dir/pg" -m immediate -w stop >/dev/null 2>&1
   fi
-  if [ -s "$dir/redis.pid" ]; then
-    pid="$(cat "$dir/redis.pid")"
-    kill "$pid" 2>/dev/null
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  fi
+  stop_redis_pid "$dir/redis.pid"
+  for file in "$dir"/rc-*/redis.pid; do
+    [ -e "$file" ] && stop_redis_pid "$file"
+  done
   rm -rf "$dir"
 }

@@ -101,6 +101,7 @@ const en = {
     spamRepeated:
       "You have sent these same words too many times. Please write something new, or wait {minutes:number} minute{{s}}.",
     featureResting: "This part of Tidings is resting for now. Please come back later.",
+    unavailable: "Tidings is briefly out of reach. Please try again in {seconds:number} seconds.",
   },
   forbidden: {
     code: "403",

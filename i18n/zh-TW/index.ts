@@ -99,6 +99,7 @@ const zhTW = {
     contentHasContact: "瓶中信只裝文字，不裝連結或聯絡方式。",
     spamRepeated: "同樣的內容你已經傳送太多次了。請寫點新的內容，或等 {minutes} 分鐘後再試。",
     featureResting: "Tidings 的這個部分目前正在休息，請稍後再來。",
+    unavailable: "Tidings 暫時連不上，請 {seconds} 秒後再試一次。",
   },
   forbidden: {
     code: "403",

@@ -13,6 +13,7 @@ import type { ChatBroker } from "../../src/core/chat/broker.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
+import { RedisBus } from "../../src/core/redis-bus.ts";
 import { round, summarize } from "./lib.ts";
 import { drawPreferences } from "./load-match.ts";
 
@@ -78,12 +79,14 @@ if (url) {
         const redis = new Redis(url);
         const subscriber = new Redis(url);
         connections.push(redis, subscriber);
-        return new RedisChatBroker({
+        const broker = new RedisChatBroker({
           redis,
-          subscriber,
+          subscriptions: new RedisBus(subscriber),
           prefix: `bench:${randomBytes(6).toString("hex")}:`,
           resumeGraceMs: 600_000,
         });
+        await broker.connect();
+        return broker;
       },
       prefs,
     );

@@ -138,7 +138,7 @@ export async function readPathPostgres(
           ipKey: "explain",
           userId,
           locale: "en",
-          countryCode: () => "TW",
+          country: () => ({ code: "TW", name: "Taiwan", flag: "" }),
         },
         now,
       );

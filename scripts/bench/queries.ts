@@ -94,7 +94,7 @@ export async function readPath(
           ipKey: "explain",
           userId,
           locale: "en",
-          countryCode: () => "TW",
+          country: () => ({ code: "TW", name: "Taiwan", flag: "" }),
         },
         now,
       );
@@ -129,7 +129,7 @@ export async function writePathSql(): Promise<string[]> {
         visitorId: "explain-writer-000000",
         ipKey: "explain",
         userId: null,
-        country: { code: "TW", name: "Taiwan", flag: "" },
+        country: () => ({ code: "TW", name: "Taiwan", flag: "" }),
       },
       {
         message: "Hello from the sea",

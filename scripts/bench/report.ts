@@ -7,7 +7,13 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ChatFigures, type MatchFigures, renderPlan, type ScaleFigures } from "./plan.ts";
+import {
+  type ChatFigures,
+  type CostFigures,
+  type MatchFigures,
+  renderPlan,
+  type ScaleFigures,
+} from "./plan.ts";
 import { type Section, settleMet } from "./section.ts";
 
 export type Recorded = Section & { date: string };
@@ -84,6 +90,7 @@ export function render(sections: Sections, meta: string[], order: readonly strin
       match: sections["match-cluster"]?.figures as Partial<MatchFigures> | undefined,
       chat: sections["chat-cluster"]?.figures as Partial<ChatFigures> | undefined,
       scale: sections["scale-out"]?.figures as Partial<ScaleFigures> | undefined,
+      costs: sections["redis-costs"]?.figures as Partial<CostFigures> | undefined,
     }),
   );
   lines.push("", NOTES_HEADING, "", ...readStandingNotes(), "");

@@ -23,6 +23,8 @@ export const appErrorCodes = [
   /** The operator switched this part of the site off for now. */
   "FEATURE_RESTING",
   "RATE_LIMITED",
+  /** The database or Redis is briefly out of reach: try again in a few seconds. */
+  "UNAVAILABLE",
   "PAYLOAD_TOO_LARGE",
   "UNAUTHORIZED",
   "FORBIDDEN",

@@ -88,10 +88,28 @@ export const settingsSchema = z.object({
       help: "The database: sqlite:<file> (DATA_DIR/tidings.db when unset) or postgres://…",
     },
   ),
-  REDIS_URL: setting(z.url({ protocol: /^rediss?$/ }).optional(), {
-    flag: "--redis-url",
-    shown: "none",
-    help: "redis://… shared by several instances; required with a postgres:// DB_URL.",
+  REDIS_URL: setting(
+    z
+      .string()
+      .transform((value, ctx) => {
+        const urls = value.split(",").map((url) => url.trim());
+        for (const url of urls) {
+          if (!z.url({ protocol: /^rediss?$/ }).safeParse(url).success) {
+            ctx.addIssue({ code: "custom", message: `not a redis:// or rediss:// URL: ${url}` });
+          }
+        }
+        return urls;
+      })
+      .optional(),
+    {
+      flag: "--redis-url",
+      shown: "none",
+      help: "redis://… shared by several instances (several, comma-separated: a Redis Cluster); required with a postgres:// DB_URL.",
+    },
+  ),
+  REDIS_CLUSTER: setting(z.stringbool().default(false), {
+    shown: "false",
+    help: "REDIS_URL names a node of a Redis Cluster (implied when it names several).",
   }),
   REDIS_PREFIX: setting(
     z
@@ -248,7 +266,15 @@ const configSchema = settingsSchema.transform((e) => {
     dataDir,
     database,
     /** The chat, limits and bans several instances share; in memory when unset. */
-    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
+    redis: e.REDIS_URL
+      ? {
+          url: e.REDIS_URL[0] as string,
+          /** Every node named: the seeds of a Redis Cluster. */
+          urls: e.REDIS_URL,
+          cluster: e.REDIS_CLUSTER || e.REDIS_URL.length > 1,
+          prefix: e.REDIS_PREFIX,
+        }
+      : undefined,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     siteUrl: e.SITE_URL ?? e.PUBLIC_ORIGIN,
     contactEmail: e.CONTACT_EMAIL,

@@ -1,5 +1,6 @@
 import { DEVICE_TRUST_MS } from "../core/auth/devices.ts";
 import { validateSessionToken } from "../core/auth/sessions.ts";
+import type { Country } from "../core/geo/country-lookup.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
 import { serializeCookie } from "./http.ts";
@@ -85,7 +86,7 @@ export async function contextFor(
   };
   if (token && !valid) setSessionCookie(null);
   if (valid?.refreshed && token) setSessionCookie(token, valid.session.expiresAt);
-  let country: ReturnType<Context["country"]> | undefined;
+  let country: Country | undefined;
   return {
     db: services.db,
     limiter: services.limiter,
@@ -100,11 +101,14 @@ export async function contextFor(
     features: services.features,
     metrics: services.metrics,
     connection: {},
-    visitorId: visitor.id,
-    ipKey: ipKey(services.config.secret, ip),
-    country: () => {
-      country ??= services.countries.lookup(ip);
-      return country;
+    requester: {
+      visitorId: visitor.id,
+      ipKey: ipKey(services.config.secret, ip),
+      userId: valid?.user.id ?? null,
+      country: () => {
+        country ??= services.countries.lookup(ip);
+        return country;
+      },
     },
     locale: localeFromHeader(request.headers.get(LOCALE_HEADER)),
     now: services.now,

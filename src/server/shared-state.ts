@@ -1,13 +1,18 @@
-import Redis from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
 import type { DB } from "../../db/schema.ts";
 import { type ChatBans, RedisChatBans, StoredChatBans } from "../core/chat/bans.ts";
+import { restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions, ChatBroker } from "../core/chat/broker.ts";
 import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
 import { RedisChatBroker } from "../core/chat/redis-broker.ts";
+import { RedisKeys } from "../core/chat/redis-keys.ts";
 import type { Time } from "../core/clock.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter.ts";
 import { RedisRateLimiter } from "../core/limits/redis-rate-limiter.ts";
+import { RedisBus } from "../core/redis-bus.ts";
+import type { RedisClient } from "../core/redis-script.ts";
 import type { Config } from "./config.ts";
+import { createErrorLog } from "./error-log.ts";
 
 /** What every instance serving one site must agree on: rate limits, bans, the chat pool. */
 export interface SharedState {
@@ -22,6 +27,80 @@ export interface SharedState {
 }
 
 type ChatOptions = Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs">;
+
+/** Reconnects soon and keeps trying every second: Redis may be restarting. */
+const retryStrategy = (times: number) => Math.min(100 * times, 1000);
+
+/**
+ * How the connections behave while Redis cannot be reached: a command waits for one reconnect
+ * at most, then fails (the visitor is asked to try again), instead of queueing for long.
+ */
+const whileAway: RedisOptions = { maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy };
+
+/** A connection to the site's Redis, or to its Redis Cluster when REDIS_URL says so. */
+export function connectRedis(
+  redis: Pick<NonNullable<Config["redis"]>, "url" | "urls" | "cluster">,
+  options: { pipelined: boolean; subscriber: boolean },
+): RedisClient {
+  if (!redis.cluster) {
+    return new Redis(redis.url, {
+      ...whileAway,
+      lazyConnect: true,
+      // Commands issued in the same turn of the event loop go to Redis in one write.
+      enableAutoPipelining: options.pipelined,
+    });
+  }
+  const first = new URL(redis.url);
+  const nodes = redis.urls.map((url) => {
+    const { hostname, port } = new URL(url);
+    return { host: hostname, port: Number(port || 6379) };
+  });
+  return new Cluster(nodes, {
+    lazyConnect: true,
+    enableAutoPipelining: options.pipelined,
+    // ioredis groups auto-pipelined commands by their first argument, which for a script is its
+    // hash, not a key: scripts are sent as they come (each to the node of its keys).
+    autoPipeliningIgnoredCommands: ["evalsha", "eval"],
+    clusterRetryStrategy: retryStrategy,
+    // Sharded channels (each instance's life channel) are subscribed on the node of their slot.
+    shardedSubscribers: options.subscriber,
+    redisOptions: {
+      ...whileAway,
+      username: first.username ? decodeURIComponent(first.username) : undefined,
+      password: first.password ? decodeURIComponent(first.password) : undefined,
+      tls: first.protocol === "rediss:" ? {} : undefined,
+    },
+  });
+}
+
+/**
+ * One line when Redis can no longer be reached and one when it is back, however long it stays
+ * away and however many connections notice (ioredis reports each failed attempt).
+ */
+function watchOutages(clients: RedisClient[], write: (line: string) => void): void {
+  let downSince: number | undefined;
+  let failures = 0;
+  const down = new Set<RedisClient>();
+  for (const client of clients) {
+    client.on("error", (error: Error) => {
+      failures += 1;
+      down.add(client);
+      if (downSince !== undefined) return;
+      downSince = Date.now();
+      write(
+        `Redis cannot be reached (${error.message}): chat, limits and bans answer "try again" until it is back`,
+      );
+    });
+    client.on("ready", () => {
+      down.delete(client);
+      if (downSince === undefined || down.size > 0) return;
+      const seconds = ((Date.now() - downSince) / 1000).toFixed(1);
+      write(`Redis is back after ${seconds} s (${failures} failed attempts)`);
+      downSince = undefined;
+      failures = 0;
+    });
+  }
+}
 
 /**
  * In memory for a site that runs as one process; on Redis when REDIS_URL is set, so that
@@ -48,16 +127,37 @@ export async function openSharedState(
       async close() {},
     };
   }
-  const { url, prefix } = config.redis;
-  // Commands issued in the same turn of the event loop go to Redis in one write.
-  const redis = new Redis(url, { enableAutoPipelining: true, lazyConnect: true });
+  const { prefix } = config.redis;
+  const redis = connectRedis(config.redis, { pipelined: true, subscriber: false });
   // A subscribed connection takes no other commands; ioredis subscribes it again after a drop.
-  const subscriber = new Redis(url, { lazyConnect: true });
+  const subscriber = connectRedis(config.redis, { pipelined: false, subscriber: true });
+  const errors = createErrorLog({ scheduler: clock });
+  watchOutages([redis, subscriber], (line) => console.error(line));
   await Promise.all([redis.connect(), subscriber.connect()]);
-  const broker = new RedisChatBroker({ redis, subscriber, prefix, time: clock, ...chat });
+  const bus = new RedisBus(subscriber);
+  const keys = new RedisKeys(prefix);
+  const bans = new RedisChatBans(db, redis, bus, keys, now);
+  const broker: RedisChatBroker = new RedisChatBroker({
+    redis,
+    subscriptions: bus,
+    prefix,
+    time: clock,
+    ...chat,
+    // Redis came back empty: the bans and blocks it held are written to it again.
+    onRestored: async () => {
+      await bans.refresh();
+      await restoreBlocks(db, broker, now());
+    },
+    onError: (what, error) => errors.fault(what, error),
+  });
+  // After a reconnect, the instance beats at once: an empty Redis is noticed without waiting.
+  redis.on("ready", () => void broker.beatNow());
+  await bans.subscribed;
+  await broker.connect();
+  await bans.load();
   return {
     limiter: new RedisRateLimiter(redis, prefix, clock),
-    bans: new RedisChatBans(db, redis, prefix, now),
+    bans,
     broker,
     shared: true,
     async ping() {
@@ -67,6 +167,7 @@ export async function openSharedState(
     },
     async close() {
       await broker.close();
+      errors.close();
       await Promise.all([redis.quit(), subscriber.quit()]).catch(() => {});
     },
   };

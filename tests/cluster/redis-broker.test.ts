@@ -1,44 +1,69 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import Redis from "ioredis";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
-import { brokerContract, type ContractOptions, open, visitor } from "../helpers/broker-contract.ts";
+import {
+  type BrokerUnderTest,
+  brokerContract,
+  type ContractOptions,
+  open,
+  visitor,
+} from "../helpers/broker-contract.ts";
 import { isType } from "../helpers/chat.ts";
-import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { VirtualClock } from "../helpers/clock.ts";
+import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { preferencesContract } from "../helpers/preferences-contract.ts";
+import { redisConnections } from "../helpers/redis.ts";
 
-// Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis and names it here.
-const url = clusterServers?.redisUrl ?? "";
-const connections: Redis[] = [];
-afterAll(() => {
-  for (const c of connections) c.disconnect();
-});
+// Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis (and a Redis Cluster) and
+// names it in TEST_REDIS_URL.
+const connections = redisConnections();
+afterAll(() => connections.close());
 
-describe.skipIf(withoutClusterServers)("the Redis broker", () => {
-  const make = async (options: ContractOptions) => {
-    const redis = new Redis(url);
-    const subscriber = new Redis(url);
-    connections.push(redis, subscriber);
-    return new RedisChatBroker({
-      ...options,
-      redis,
-      subscriber,
-      // A fresh namespace per test: its own pool, streams and chats.
-      prefix: `test:${randomBytes(6).toString("hex")}:`,
-      aliveTtlMs: 600,
-      sweepEveryMs: 100,
-    });
-  };
-  brokerContract("on Redis", make);
-  preferencesContract("on Redis", make);
+const make = async (
+  options: ContractOptions,
+  prefix = `test:${randomBytes(6).toString("hex")}:`,
+) => {
+  const { redis, bus } = await connections.open();
+  const time = new VirtualClock();
+  const broker = new RedisChatBroker({
+    ...options,
+    redis,
+    subscriptions: bus,
+    // A fresh namespace per test: its own pool, streams and chats.
+    prefix,
+    time,
+    sweepEveryMs: 100,
+    onError: (what, error) => console.error(what, error),
+  });
+  await broker.connect();
+  return {
+    broker,
+    now: time.now,
+    async advance(ms: number) {
+      time.advance(ms);
+      await broker.settled();
+    },
+  } satisfies BrokerUnderTest;
+};
 
+brokerContract(`on ${connections.label}`, withoutClusterServers, make);
+preferencesContract(`on ${connections.label}`, withoutClusterServers, make);
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, () => {
   test("languages and interests are kept in the pool only: gone from Redis once paired", async () => {
-    const redis = new Redis(url);
-    const subscriber = new Redis(url);
-    connections.push(redis, subscriber);
     const prefix = `test:${randomBytes(6).toString("hex")}:`;
-    const b = new RedisChatBroker({ redis, subscriber, prefix, resumeGraceMs: 60_000 });
+    const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
+    const { redis } = await connections.open();
+    const vis = `${prefix}{pool}:vis`;
+    const asked = async (id: string) => {
+      const fields = await redis.hgetall(vis);
+      return Object.entries(fields).filter(
+        ([field]) =>
+          field.startsWith(`${id}|`) &&
+          ["anyone", "langs", "ikeys", "prefs"].includes(field.slice(id.length + 1)),
+      );
+    };
     try {
       const preferences = matchPreferencesOf({ languages: ["en"], interests: ["hiking"] });
       const streams = [];
@@ -48,15 +73,13 @@ describe.skipIf(withoutClusterServers)("the Redis broker", () => {
         streams.push(stream);
       }
       await b.start({ ...visitor("a"), ...(preferences ? { preferences } : {}) });
-      expect(await redis.hget(`${prefix}v:a`, "ikeys")).toBe("\nhiking\n");
+      expect(await redis.hget(vis, "a|ikeys")).toBe("\nhiking\n");
+      expect(await redis.hget(vis, "a|langs")).toBe(" en ");
       await b.start({ ...visitor("b"), ...(preferences ? { preferences } : {}) });
       for (const stream of streams) await stream.waitFor(isType("matched"));
-      for (const id of ["a", "b"]) {
-        const kept = await redis.hgetall(`${prefix}v:${id}`);
-        expect(Object.keys(kept).sort()).toEqual(["chat", "country", "cc", "ip", "since"].sort());
-        expect(JSON.stringify(kept)).not.toContain("hiking");
-      }
-      for (const stream of streams) stream.stop();
+      for (const id of ["a", "b"]) expect(await asked(id)).toEqual([]);
+      expect(JSON.stringify(await redis.hgetall(vis))).not.toContain("hiking");
+      for (const stream of streams) await stream.stop();
     } finally {
       await b.close();
     }

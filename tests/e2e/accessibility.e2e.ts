@@ -22,6 +22,11 @@ const pages = [
   "/nowhere",
 ];
 
+const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 800 },
+] as const;
+
 /** Lets the page's timers run (the home overlay and tip, the discover search) and settles. */
 async function settle(page: Page): Promise<void> {
   await page.clock.runFor(6000);
@@ -29,24 +34,54 @@ async function settle(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
-for (const viewport of [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 800 },
-]) {
+// One test a page (so they spread over the workers), each at both widths in both languages.
+for (const slug of pages) {
+  test(`/en${slug} and /zh${slug} at 390 and 1280 px: a heading, the language, no sideways scroll, no console error, no axe violation`, async ({
+    page,
+    consoleErrors,
+  }) => {
+    // Four visits and four scans; the home page's scan is the longest.
+    test.setTimeout(120_000);
+    await page.clock.install();
+    const violations: Violation[] = [];
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      for (const prefix of ["en", "zh"] as const) {
+        const path = `/${prefix}${slug}`;
+        const response = await page.goto(path);
+        expect(response?.status(), path).toBe(slug === "/nowhere" ? 404 : 200);
+        await settle(page);
+        await expect(page.locator("html")).toHaveAttribute(
+          "lang",
+          prefix === "zh" ? "zh-TW" : "en",
+        );
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `sideways scroll on ${path} at ${viewport.width} px`).toBeLessThanOrEqual(
+          0,
+        );
+        violations.push(...(await scan(page, `${path} at ${viewport.width} px`)));
+      }
+    }
+    expect(violations).toEqual([]);
+    // The browser itself reports the missing page's 404 as an error; nothing else may.
+    expect(consoleErrors.filter((error) => !error.includes("404"))).toEqual([]);
+  });
+}
+
+for (const viewport of VIEWPORTS) {
   test.describe(`axe at ${viewport.name} width`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     for (const prefix of ["en", "zh"] as const) {
-      test(`every /${prefix} page has no violations`, async ({ page }) => {
-        test.setTimeout(90_000);
+      test(`/auth, the menu and a floating bottle in /${prefix} have no violations`, async ({
+        page,
+      }) => {
         await page.clock.install();
         const violations: Violation[] = [];
-        for (const slug of pages) {
-          await page.goto(`/${prefix}${slug}`);
-          await settle(page);
-          violations.push(...(await scan(page, `/${prefix}${slug}`)));
-        }
         // The sign-in page has no prefix: it speaks the stored language.
+        await page.goto(`/${prefix}`);
         await page.evaluate(
           (locale) => localStorage.setItem("preferred-language", locale),
           prefix === "zh" ? "zh-TW" : "en",

@@ -164,6 +164,27 @@ export async function stranger(browser: Browser, baseURL: string | undefined): P
 }
 
 /**
+ * Installs the page's clock stopped: its timers (the overlay, the tip, a drift) fire only when
+ * the test moves it with page.clock.runFor, however slow the machine.
+ */
+export async function stoppedClock(page: Page): Promise<void> {
+  const now = Date.now();
+  await page.clock.install({ time: now });
+  await page.clock.pauseAt(now + 1000);
+}
+
+/**
+ * With the clock stopped, moves it in small steps until the locator shows: what the server
+ * answered reaches the page on a timer, so a stopped clock holds it back.
+ */
+export async function runUntilVisible(page: Page, locator: Locator): Promise<void> {
+  await expect(async () => {
+    await page.clock.runFor(50);
+    await expect(locator).toBeVisible({ timeout: 250 });
+  }).toPass({ timeout: 10_000 });
+}
+
+/**
  * Waits until the animations that will end have ended (a dialog rising, a toast fading), so a
  * scan sees final colours. Endless or paused ones (the sea) are not waited for, nor is one that
  * is cancelled meanwhile: its promise rejects, and it is over too.

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { throwBottle, unique } from "./helpers";
+import { runUntilVisible, stoppedClock, throwBottle, unique } from "./helpers";
 import { type E2eServer, startE2eServer } from "./server";
 
 const BOTTLE_NAME = /^Floating bottle \d+$/;
@@ -36,32 +36,39 @@ test.describe("home page", () => {
     page,
     consoleErrors,
   }) => {
+    // The page's timers (the overlay, the drift) run on a clock the test moves.
+    await stoppedClock(page);
     await page.goto("/en");
     const bottles = page.getByRole("button", { name: BOTTLE_NAME });
     await expect(bottles).toHaveCount(8);
+    await page.clock.runFor(1500);
     await expect(page.getByText("Loading message bottles…")).toBeHidden();
 
     const first = page.getByRole("button", { name: "Floating bottle 1", exact: true });
     await first.click();
-    // The message inside opens in a dialog; the page behind it is back once it is closed.
-    await expect(page.getByRole("dialog")).toBeVisible();
+    // The message inside opens in a dialog (its opening runs on the page's timers); the page
+    // behind it is back once it is closed.
+    await runUntilVisible(page, page.getByRole("dialog"));
     await page.keyboard.press("Escape");
     // It drifts first and is only removed 6 s later.
     await expect(first).toBeDisabled();
+    await page.clock.runFor(5000);
     await expect(bottles).toHaveCount(8);
-    await expect(first).toHaveCount(0, { timeout: 7_500 });
+    await page.clock.runFor(1000);
+    await expect(first).toHaveCount(0);
     await expect(bottles).toHaveCount(7);
     expect(consoleErrors).toEqual([]);
   });
 
   test("shows the tip after 3 s and closes it", async ({ page }) => {
+    await stoppedClock(page);
     await page.goto("/en");
     const tip = page.getByText(TIP);
-    const shownFrom = Date.now();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.clock.runFor(2500);
     await expect(tip).toBeHidden();
-    await expect(tip).toBeVisible({ timeout: 5_000 });
-    // Roughly 3 s after the page opened (the page started a little before goto returned).
-    expect(Date.now() - shownFrom).toBeGreaterThan(1_500);
+    await page.clock.runFor(600);
+    await expect(tip).toBeVisible();
     await page.getByRole("button", { name: "Close", exact: true }).click();
     await expect(tip).toBeHidden();
   });
@@ -89,11 +96,16 @@ test.describe("home page", () => {
   });
 
   test("the tip hides by itself after 8 s", async ({ page }) => {
-    test.setTimeout(20_000);
+    await stoppedClock(page);
     await page.goto("/en");
     const tip = page.getByText(TIP);
-    await expect(tip).toBeVisible({ timeout: 5_000 });
-    await expect(tip).toBeHidden({ timeout: 7_000 });
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.clock.runFor(3100);
+    await expect(tip).toBeVisible();
+    await page.clock.runFor(4800);
+    await expect(tip).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(tip).toBeHidden();
   });
 
   test("Write a Message goes to /en/create", async ({ page }) => {
@@ -167,13 +179,17 @@ for (const viewport of [
     }) => {
       await throwBottle(request, baseURL, `Afloat ${unique()}`, { isPublic: true });
       const seen = publicMessagesSeen(page);
+      // The drift's timer runs on a clock the test moves: the bottle is still drifting while
+      // the dialog is checked, however slow the machine.
+      await stoppedClock(page);
       await page.goto("/en");
+      await page.clock.runFor(1500);
       await expect(page.getByText("Loading message bottles…")).toBeHidden();
       const bottle = page.getByRole("button", { name: "Floating bottle 3", exact: true });
       await bottle.click();
 
       const dialog = page.getByRole("dialog", { name: /^Bottle from / });
-      await expect(dialog).toBeVisible();
+      await runUntilVisible(page, dialog);
       await expect(dialog).toBeInViewport({ ratio: 0.9 });
       const card = dialog.getByRole("article");
       await expect(card.getByRole("button", { name: /^Like this bottle/ })).toBeVisible();
@@ -188,7 +204,8 @@ for (const viewport of [
       await expect(dialog).toBeHidden();
       // Focus is back in the sea, on a bottle that is still afloat.
       await expect(page.locator(".home-bottle:focus:not(:disabled)")).toHaveCount(1);
-      await expect(bottle).toHaveCount(0, { timeout: 7_500 });
+      await page.clock.runFor(6000);
+      await expect(bottle).toHaveCount(0);
       expect(consoleErrors).toEqual([]);
     });
   });

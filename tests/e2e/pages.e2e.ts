@@ -1,49 +1,7 @@
 import { expect, test } from "./fixtures";
 
-const pages = [
-  "",
-  "/create",
-  "/discover",
-  "/about",
-  "/privacy",
-  "/terms",
-  "/contact",
-  "/faq",
-  "/public-bottles",
-  "/random-chat",
-  "/my-bottles",
-];
-
-for (const viewport of [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 800 },
-]) {
-  test.describe(`every page at ${viewport.name} width`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
-
-    for (const prefix of ["en", "zh"]) {
-      test(`renders in /${prefix} with a heading, no console error and no sideways scroll`, async ({
-        page,
-        consoleErrors,
-      }) => {
-        for (const slug of pages) {
-          const response = await page.goto(`/${prefix}${slug}`);
-          expect(response?.status(), `/${prefix}${slug}`).toBe(200);
-          await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-          await expect(page.locator("html")).toHaveAttribute(
-            "lang",
-            prefix === "zh" ? "zh-TW" : "en",
-          );
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
-          expect(overflow, `sideways scroll on /${prefix}${slug}`).toBeLessThanOrEqual(0);
-        }
-        expect(consoleErrors).toEqual([]);
-      });
-    }
-  });
-}
+// Every page at both widths in both languages (heading, language, no sideways scroll, no
+// console error) is checked with its axe scan in accessibility.e2e.ts.
 
 test("/auth exists and speaks the stored language", async ({ page }) => {
   await page.goto("/zh");

@@ -92,8 +92,17 @@ describe("settings", () => {
     }
     expect(load({ REDIS_URL: "rediss://cache.internal:6380/0" }).redis).toEqual({
       url: "rediss://cache.internal:6380/0",
+      urls: ["rediss://cache.internal:6380/0"],
+      cluster: false,
       prefix: "tidings:",
     });
+    // Several nodes, or REDIS_CLUSTER, speak to a Redis Cluster.
+    expect(load({ REDIS_URL: "redis://a:7000, redis://b:7001" }).redis).toMatchObject({
+      urls: ["redis://a:7000", "redis://b:7001"],
+      cluster: true,
+    });
+    expect(load({ REDIS_URL: "redis://a:7000", REDIS_CLUSTER: "1" }).redis?.cluster).toBe(true);
+    expect(() => load({ REDIS_URL: "redis://a:7000,http://b" })).toThrow(/REDIS_URL/);
     expect(load({ REDIS_URL: "redis://r", REDIS_PREFIX: "site-b:" }).redis?.prefix).toBe("site-b:");
     expect(() => load({ REDIS_PREFIX: "no spaces" })).toThrow(ConfigError);
   });

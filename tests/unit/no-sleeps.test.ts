@@ -12,11 +12,11 @@ const ROOT = join(import.meta.dir, "..", "..");
 const SCANNED = ["tests/unit", "tests/integration", "tests/abuse", "tests/helpers"];
 
 /**
- * Files that still sleep, each to be converted and then taken off this list: the contract both
- * chat brokers pass waits on their timers, the Redis broker's still real. Every other file must
- * have none, and a file listed here that no longer sleeps fails below, so the list only shrinks.
+ * Files that still sleep, each to be converted and then taken off this list (none left). Every
+ * other file must have none, and a file listed here that no longer sleeps fails below, so the
+ * list only shrinks.
  */
-const STILL_SLEEPING = ["tests/helpers/broker-contract.ts"];
+const STILL_SLEEPING: string[] = [];
 
 const PAUSES: Array<[string, RegExp]> = [
   ["Bun.sleep", /\bBun\s*\.\s*sleep(Sync)?\s*\(/],

@@ -127,16 +127,16 @@ async function run(size: Size): Promise<Section> {
   }
   const all = (mode: "raw" | "app") => rounds.get(mode) ?? [];
   // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
-  // send script's one RPUSH per message, the raw relay's one PUBLISH, the typing script's one
-  // XADD per call. (Messages sent or arrived in the window differ from it by what was queued
+  // send script's one XADD per message (kept in the chat's stream), the raw relay's one PUBLISH,
+  // a typing call's one PUBLISH (a typing call stores nothing). (Messages sent or arrived in the window differ from it by what was queued
   // when the window opened or closed, a lot on a busy machine.)
-  const relayed = (r: ChatLoadResult, marker: "rpush" | "publish" | "xadd") =>
+  const relayed = (r: ChatLoadResult, marker: "publish" | "xadd") =>
     r.probe?.redis?.byCommand[marker] ?? r.arrived;
   const ours = medianRound(all("app"));
   const theirs = medianRound(all("raw"));
   const cost = (mode: "raw" | "app") => {
     const costs = all(mode).map((r) =>
-      perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "rpush" : "publish")),
+      perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "xadd" : "publish")),
     );
     return {
       serverUs: median(costs.map((c) => c.serverUs)),
@@ -144,10 +144,10 @@ async function run(size: Size): Promise<Section> {
       redisCommands: median(costs.map((c) => c.redisCommands)),
     };
   };
-  const typingCost = perOperation(typing.probe, typing.idle, relayed(typing, "xadd"));
+  const typingCost = perOperation(typing.probe, typing.idle, relayed(typing, "publish"));
   const ourCost = cost("app");
   const rawCost = cost("raw");
-  const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "rpush")).byCommand;
+  const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "xadd")).byCommand;
   const across = (r: ChatLoadResult) => r.crossPairs === r.pairs;
   const p99s = (mode: "raw" | "app") =>
     all(mode)
@@ -169,7 +169,6 @@ async function run(size: Size): Promise<Section> {
     idleRedisCommandsPerSecond: idle.app.commandsPerVisitorSecond,
     idleRedisUsPerSecond: idle.app.redisUsPerVisitorSecond,
     idleServerUsPerSecond: idle.app.serverUsPerVisitorSecond,
-    refreshUsPerVisitor: idle.app.refreshUsPerVisitor,
     streamBytesPerEntry: bytesPerEntry,
     typingServerUs: typingCost.serverUs,
     typingRedisUs: typingCost.redisUs,
@@ -214,11 +213,11 @@ async function run(size: Size): Promise<Section> {
     notes: [
       `${fmt(pairs)} pairs at ${fmt(rate)}/s (2.5 messages a second per visitor, inside the flood gate), the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")} ms), each round on fresh servers and a fresh key prefix: ${summaryOf("ours", ours)}; ${summaryOf("two raw Redis relays", theirs)}.`,
       "Visitor i connects to instance i mod 2, and the generator presses start one pair at a time (the first partner on one instance, then, once it waits, the second on the other), so that every pair spans the two instances; each message goes from the sender's instance through Redis to the partner's. The baseline (`raw-redis-relay.ts`, two of them on the same Redis) is a Bun WebSocket server per instance with ioredis as the app uses it (auto-pipelined commands, a second connection subscribed to the instance's own channel): each frame is one PUBLISH to the partner's instance's channel, and what arrives there is handed to the socket it names. No protocol, identity, limits, stream or presence: about as little as a relay through Redis can do.",
-      `Per message relayed in the window (counted by Redis: the send script's one RPUSH, the raw relay's one PUBLISH, the typing script's one XADD; on a busy machine fewer or more are relayed in a window than are sent in it), beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the send script, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
+      `Per message relayed in the window (counted by Redis: the send script's one XADD, the raw relay's one PUBLISH, a typing call's one PUBLISH; on a busy machine fewer or more are relayed in a window than are sent in it), beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the code, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
       `At lower rates, the same ${fmt(pairs)} pairs across the instances, once each: ${ladder.map((r) => `${fmt(r.offered)}/s: p50 / p99 / max ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} ms, the two instances ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores`).join("; ")}.`,
-      `A "typing" call (${fmt(pairs * 2)} pairs across the two instances, each visitor 1.25 calls a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the script, ${COUNTED.typing.commands}.`,
-      `Events kept in Redis: ${stream ? `${fmt(stream.keys)} visitors' streams sampled after the first round held ${fmt(stream.entries)} events in ${fmt(stream.bytes)} bytes (MEMORY USAGE), ${fmt(bytesPerEntry)} bytes an event; a stream keeps about 200 events (XADD MAXLEN ~ 200) for 24 hours after its last one` : "not sampled"}.`,
-      `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor. Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Each presence refresh (one script over all the instance's visitors, once a second) held Redis ${idle.app.refreshMs.map((t) => fmt(t, 1)).join(", ")} ms (SLOWLOG), ${fmt(idle.app.refreshUsPerVisitor, 2)} µs a visitor.`,
+      `A "typing" call (${fmt(pairs * 2)} pairs across the two instances, each visitor 1.25 calls a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the code, ${COUNTED.typing.commands}: ${COUNTED.typing.how}.`,
+      `Events kept in Redis: ${stream ? `${fmt(stream.keys)} chats' streams sampled after the first round held ${fmt(stream.entries)} events in ${fmt(stream.bytes)} bytes (MEMORY USAGE), ${fmt(bytesPerEntry)} bytes an event; a chat's stream keeps its last events (XADD MAXLEN ~) until minutes after the chat ends` : "not sampled"}.`,
+      `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor. Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Commands that held Redis 1 ms or more meanwhile (SLOWLOG): ${idle.app.slowMs.length === 0 ? "none" : idle.app.slowMs.map((t) => fmt(t, 1)).join(", ")} ms.`,
     ],
     figures: { ...figures },
   };
@@ -231,7 +230,7 @@ async function streamMemory(redisUrl: string, prefix: string) {
     const keys: string[] = [];
     let cursor = "0";
     do {
-      const [next, found] = await redis.scan(cursor, "MATCH", `${prefix}ev:*`, "COUNT", 1000);
+      const [next, found] = await redis.scan(cursor, "MATCH", `${prefix}{c:*}:ev`, "COUNT", 1000);
       cursor = next;
       keys.push(...found);
     } while (cursor !== "0" && keys.length < 100);
@@ -288,7 +287,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
         try {
           await sleep(emptyMs);
           const rssAfter = rssKiB(server.pid);
-          // Scripts that hold Redis a millisecond or more are logged: the presence refreshes.
+          // Whatever holds Redis a millisecond or more is logged.
           await redis.config("SET", "slowlog-log-slower-than", "1000");
           await redis.slowlog("RESET");
           await probe.begin();
@@ -298,15 +297,6 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
             [number, number, number, string[]]
           >;
           const memoryAfter = (await readRedis(redis)).memory;
-          // An entry's arguments are cut to 32, the last saying how many more there were.
-          const refreshes = slow
-            .map(([, , micros, argv]) => {
-              const more = Number(
-                /\.\.\. \((\d+) more arguments\)/.exec(argv.at(-1) ?? "")?.[1] ?? 0,
-              );
-              return { micros, visitors: more > 0 ? argv.length - 1 + more - 7 : 0 };
-            })
-            .filter((r) => r.visitors > 0);
           const seconds = quiet.seconds;
           return {
             rssBefore,
@@ -327,8 +317,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
               (Math.max(0, (quiet.serverCpu ?? 0) - (empty.serverCpu ?? 0)) * 1e6) / visitors,
             emptyRedisCpu: empty.redis?.cpu ?? 0,
             emptyServerCpu: empty.serverCpu ?? 0,
-            refreshMs: refreshes.map((r) => r.micros / 1000),
-            refreshUsPerVisitor: median(refreshes.map((r) => r.micros / r.visitors)),
+            slowMs: slow.map(([, , micros]) => micros / 1000),
           };
         } finally {
           await load.stop();

@@ -18,5 +18,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   (await import("./binary.ts")).binary,
   (await import("./match-cluster.ts")).matchCluster,
   (await import("./chat-cluster.ts")).chatCluster,
+  (await import("./redis-costs.ts")).redisCosts,
   (await import("./scale-out.ts")).scaleOut,
 ];

@@ -22,7 +22,7 @@ import {
   workFolder,
 } from "../harness.ts";
 import type { MatchLoadResult } from "../load-match.ts";
-import { COUNTED, type MatchFigures } from "../plan.ts";
+import type { MatchFigures } from "../plan.ts";
 import { writeMark, writesSince } from "../postgres.ts";
 import type { ProbeTargets } from "../probe.ts";
 import {
@@ -174,7 +174,7 @@ async function run(size: Size): Promise<Section> {
         .map(([table, count]) => `${table} ${fmt(count)}`)
         .join(
           ", ",
-        )} in the first round), ${fmt(walPerStart)} bytes of WAL. Counted from the scripts: ${COUNTED.startWaits.commands} commands for the press that waits and ${COUNTED.startPairs.commands} for the one that pairs, ${(COUNTED.startWaits.commands + COUNTED.startPairs.commands) / 2} on average. Two raw Redis relays: ${fmt(rawCost.redisCommands, 1)} commands a press. The one in-memory instance: ${fmt(memoryCost)} µs of CPU a press.`,
+        )} in the first round), ${fmt(walPerStart)} bytes of WAL. What a press costs Redis command by command, on one Redis and on a Cluster: redis-costs. Two raw Redis relays: ${fmt(rawCost.redisCommands, 1)} commands a press. The one in-memory instance: ${fmt(memoryCost)} µs of CPU a press.`,
     ],
     figures: { ...figures },
   };

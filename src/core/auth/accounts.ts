@@ -4,6 +4,7 @@ import type { DB } from "../../../db/schema.ts";
 import type { AccountUser, SignInInput, SignUpInput } from "../../common/auth.ts";
 import { FieldError, InvalidCredentialsError } from "../errors.ts";
 import type { RateLimiter, RateRule, Reservation, Slot } from "../limits/rate-limiter.ts";
+import type { VisitorKeys } from "../requester.ts";
 import type { DeviceCookies } from "./devices.ts";
 import { createSession, deleteUserSessions, type Session } from "./sessions.ts";
 
@@ -30,11 +31,6 @@ export const PASSWORD_HASHES: RateRule = { limit: 5, windowMs: 1000 };
 /** New accounts per visitor and per address. */
 export const SIGN_UPS: RateRule = { limit: 5, windowMs: 60 * MINUTE };
 
-export interface Requester {
-  visitorId: string;
-  ipKey: string;
-}
-
 export interface AuthDeps {
   limiter: RateLimiter;
   devices: DeviceCookies;
@@ -54,7 +50,7 @@ function accountKey(username: string): string {
 /** Takes a slot of the address's hashing budget, then `slots`; all or nothing. */
 async function takeWithHash(
   limiter: RateLimiter,
-  requester: Requester,
+  requester: VisitorKeys,
   slots: Slot[],
 ): Promise<Reservation> {
   const hash = await limiter.take([{ key: `hash:ip:${requester.ipKey}`, rule: PASSWORD_HASHES }]);
@@ -69,7 +65,7 @@ async function takeWithHash(
 export async function signUp(
   db: DB,
   deps: AuthDeps,
-  requester: Requester,
+  requester: VisitorKeys,
   input: SignUpInput,
   now: number,
 ): Promise<{ user: AccountUser; token: string; session: Session; deviceToken: string }> {
@@ -122,7 +118,7 @@ export async function signUp(
 async function verifyPassword(
   db: DB,
   deps: AuthDeps,
-  requester: Requester,
+  requester: VisitorKeys,
   username: string,
   password: string,
   deviceToken: string | undefined,
@@ -151,7 +147,7 @@ async function verifyPassword(
 export async function signIn(
   db: DB,
   deps: AuthDeps,
-  requester: Requester,
+  requester: VisitorKeys,
   input: SignInInput,
   deviceToken: string | undefined,
   now: number,
@@ -172,7 +168,7 @@ export async function signIn(
 export async function changePassword(
   db: DB,
   deps: AuthDeps,
-  requester: Requester,
+  requester: VisitorKeys,
   user: AccountUser,
   currentSessionId: string,
   input: { currentPassword: string; newPassword: string },
@@ -198,7 +194,7 @@ export async function changePassword(
 export async function deleteAccount(
   db: DB,
   deps: AuthDeps,
-  requester: Requester,
+  requester: VisitorKeys,
   user: AccountUser,
   password: string,
   deviceToken: string | undefined,

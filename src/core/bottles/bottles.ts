@@ -7,11 +7,11 @@ import type { Locale } from "../../common/locales.ts";
 import type { ChatBroker } from "../chat/broker.ts";
 import { type RepeatMemory, refuseRepeats, throwPlace } from "../chat/repeats.ts";
 import { DomainError, FieldError } from "../errors.ts";
-import type { Country } from "../geo/country-lookup.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import { hasContactDetails } from "../moderation/contacts.ts";
 import type { Moderator } from "../moderation/moderator.ts";
 import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
+import type { Requester } from "../requester.ts";
 import { requireAge } from "../safety/ages.ts";
 import { sourceHash } from "../translation/cache.ts";
 import type { FindCounter } from "./finds.ts";
@@ -38,12 +38,8 @@ export const HIDDEN_BY_MODERATION = 1;
 /** bottles.hidden: sunk by its writer, for good. */
 export const SUNK_BY_WRITER = 2;
 
-/** Who is asking: the visitor cookie and address hash always, the account when signed in. */
-export interface Visitor {
-  visitorId: string;
-  ipKey: string;
-  userId: string | null;
-}
+/** A signed-in visitor: likes and reports need an account. */
+type Member = Pick<Requester, "visitorId" | "ipKey"> & { userId: string };
 
 export interface NewBottle {
   message: string;
@@ -109,17 +105,18 @@ const insertBottle = prepared(
 export async function throwBottle(
   db: DB,
   deps: { limiter: RateLimiter; moderator: Moderator; broker: ChatBroker; repeats: RepeatMemory },
-  writer: Visitor & { country: Country },
+  writer: Requester,
   input: NewBottle,
   now: number,
 ): Promise<{ id: number; availableAt: number; expiresAt: number }> {
   // The page asks before the first throw; a script must answer the same question.
   await requireAge(db, writer.visitorId, "bottles", now, true);
+  const country = writer.country();
   const expiresAt = expiryAt(now, input.expiryDays, input.timeZone);
   const surfacesAt = availableAt(now, input.driftHours);
   if (surfacesAt >= expiresAt)
     throw new FieldError({ field: "driftHours", kind: "drift_past_expiry" });
-  if (hasContactDetails(input.message, writer.country.code ?? undefined)) {
+  if (hasContactDetails(input.message, country.code ?? undefined)) {
     throw new DomainError("CONTENT_HAS_CONTACT", "bottles carry words, not contact details");
   }
 
@@ -143,8 +140,8 @@ export async function throwBottle(
   const [row] = await insertBottle(db, {
     message: input.message,
     driftHours: input.driftHours,
-    country: writer.country.name,
-    countryCode: writer.country.code,
+    country: country.name,
+    countryCode: country.code,
     ipKey: writer.ipKey,
     visitorId: writer.visitorId,
     // Signed in, the bottle is also the account's: My bottles shows it on any device.
@@ -259,7 +256,7 @@ const cardForUser = prepared((db, v: { now: number; id: number; userId: string }
 export async function discoverBottle(
   db: DB,
   deps: { limiter: RateLimiter; recentlyShown: RecentlyShown; finds: FindCounter },
-  reader: Visitor & { locale: string; countryCode: () => string | null },
+  reader: Requester & { locale: string },
   now: number,
   random: () => number = Math.random,
 ): Promise<BottleCard | null> {
@@ -284,7 +281,7 @@ export async function discoverBottle(
   deps.finds.note({
     bottleId: chosen.id,
     visitorId,
-    countryCode: reader.countryCode(),
+    countryCode: reader.country().code,
     foundAt: now,
   });
   return toCard(row);
@@ -318,7 +315,7 @@ export async function findVisibleBottle(db: DB, bottleId: number, now: number) {
 export async function toggleLike(
   db: DB,
   limiter: RateLimiter,
-  user: Visitor & { userId: string },
+  user: Member,
   bottleId: number,
   now: number,
 ): Promise<{ liked: boolean; count: number }> {
@@ -357,7 +354,7 @@ export async function toggleLike(
 export async function reportBottle(
   db: DB,
   deps: { limiter: RateLimiter; moderator: Moderator },
-  user: Visitor & { userId: string },
+  user: Member,
   report: { bottleId: number; reason: BottleReportReason },
   now: number,
 ): Promise<{ hidden: boolean }> {

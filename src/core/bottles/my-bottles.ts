@@ -10,14 +10,15 @@ import {
 } from "../../common/bottles.ts";
 import { DomainError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
-import { forgetTranslations, SUNK_BY_WRITER, type Visitor } from "./bottles.ts";
+import type { Requester } from "../requester.ts";
+import { forgetTranslations, SUNK_BY_WRITER } from "./bottles.ts";
 import type { FindCounter } from "./finds.ts";
 
 /** Sinking one's own bottles, per visitor and per address. */
 export const SINK_RATE = { limit: 30, windowMs: 60 * 60 * 1000 } as const satisfies RateRule;
 
 /** Whose bottles: this browser's (its visitor cookie), and the account's when signed in. */
-export type Writer = Pick<Visitor, "visitorId" | "userId">;
+export type Writer = Pick<Requester, "visitorId" | "userId">;
 
 /** The writer's own bottles: thrown with this visitor cookie, or while signed in to the account. */
 function ownedBy(writer: Writer) {
@@ -123,7 +124,7 @@ export async function listMyBottles(
 export async function sinkBottle(
   db: DB,
   limiter: RateLimiter,
-  writer: Writer & Pick<Visitor, "ipKey">,
+  writer: Pick<Requester, "visitorId" | "ipKey" | "userId">,
   bottleId: number,
 ): Promise<{ state: BottleState }> {
   await limiter.take(visitorSlots("sink", writer, SINK_RATE));

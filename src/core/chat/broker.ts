@@ -1,13 +1,12 @@
 import type { ChatMessage, ChatPartner, ChatStatus } from "../../common/chat.ts";
 import type { Time } from "../clock.ts";
+import type { VisitorKeys } from "../requester.ts";
 import type { KeyBan } from "./bans.ts";
 import type { Numbered } from "./mailbox.ts";
 import type { MatchPreferences } from "./preferences.ts";
 
 /** A visitor as the chat knows them: the cookie id, the address hash, and the country shown. */
-export interface ChatVisitor {
-  visitorId: string;
-  ipKey: string;
+export interface ChatVisitor extends VisitorKeys {
   country: ChatPartner;
   /** What they asked of a match (languages, interests), held only while they wait. */
   preferences?: MatchPreferences;
@@ -72,11 +71,7 @@ export interface ChatBroker {
    */
   block(visitorId: string, until: number): Promise<ChatVisitor | undefined>;
   /** A block recorded earlier (the in-memory broker is told of them again at start). */
-  rememberBlock(
-    blocker: string,
-    blocked: { visitorId: string; ipKey: string },
-    until: number,
-  ): Promise<void>;
+  rememberBlock(blocker: string, blocked: VisitorKeys, until: number): Promise<void>;
   /**
    * The visitor's messages, and those of everyone on their address, reach no one until `until`;
    * the visitor is told so.

@@ -17,6 +17,7 @@ import type {
   HeldMessage,
 } from "./broker.ts";
 import { eventStream } from "./events.ts";
+import { RandomIds } from "./ids.ts";
 import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
 import { anyoneFrom, type Seeker, sharedGround, tierOf } from "./preferences.ts";
 import { TypingWindows } from "./typing.ts";
@@ -524,29 +525,5 @@ export class InMemoryChatBroker implements ChatBroker {
     for (const presence of this.#presence.values()) this.#time.clearTimeout(presence.graceTimer);
     this.#typing.close();
     for (const waiting of this.#pool.values()) this.#time.clearTimeout(waiting.timer);
-  }
-}
-
-/**
- * Random ids of 12 base64url characters (72 random bits, as randomBytes(9) gives), cut from one
- * larger draw: asking the system for random bytes once per chat message costs more than the
- * rest of relaying it.
- */
-export class RandomIds {
-  static readonly BYTES_PER_ID = 9;
-  static readonly CHARS_PER_ID = 12;
-  #pool = "";
-  #at = 0;
-
-  constructor(private readonly perDraw = 256) {}
-
-  next(): string {
-    if (this.#at >= this.#pool.length) {
-      this.#pool = randomBytes(RandomIds.BYTES_PER_ID * this.perDraw).toString("base64url");
-      this.#at = 0;
-    }
-    const id = this.#pool.slice(this.#at, this.#at + RandomIds.CHARS_PER_ID);
-    this.#at += RandomIds.CHARS_PER_ID;
-    return id;
   }
 }

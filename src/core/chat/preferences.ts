@@ -112,7 +112,10 @@ export function tierOf(a: Seeker, b: Seeker, now: number): -1 | 0 | 1 | 2 {
 }
 
 /** What two paired visitors share, in `a`'s own words. */
-export function sharedGround(a: Seeker, b: Seeker): SharedGround | undefined {
+export function sharedGround(
+  a: Pick<Seeker, "preferences">,
+  b: Pick<Seeker, "preferences">,
+): SharedGround | undefined {
   if (!a.preferences && !b.preferences) return undefined;
   const lb = b.preferences?.languages ?? [];
   const ib = new Set((b.preferences?.interests ?? []).map((i) => i.key));

@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
-import type Redis from "ioredis";
 import {
   CHAT_LIMITS,
   type ChatEvent,
   type ChatMessage,
+  type ChatPartner,
   type ChatStatus,
 } from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
-import type { AppErrorCode } from "../../common/errors.ts";
 import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
-import { RedisScript } from "../redis-script.ts";
+import { type RedisClient, RedisScript } from "../redis-script.ts";
+import type { VisitorKeys } from "../requester.ts";
 import type { KeyBan } from "./bans.ts";
 import type {
   BrokerCounts,
@@ -19,153 +19,409 @@ import type {
   ChatVisitor,
   HeldMessage,
 } from "./broker.ts";
+import { RandomIds } from "./ids.ts";
 import type { Numbered } from "./mailbox.ts";
-import { RandomIds } from "./memory-broker.ts";
-import { anyoneFrom } from "./preferences.ts";
-import { prelude, SCRIPTS, type ScriptName } from "./redis-lua.ts";
+import { anyoneFrom, type MatchPreferences, sharedGround } from "./preferences.ts";
+import { type ChatScript, chatScriptSource } from "./redis-chat-lua.ts";
+import { RedisKeys } from "./redis-keys.ts";
+import {
+  BEAT,
+  LEASE_RELEASE,
+  LEASE_TAKE,
+  POOL_SCRIPTS,
+  type PoolScript,
+  poolScriptSource,
+} from "./redis-pool-lua.ts";
 import { TypingWindows } from "./typing.ts";
+
+/** The subscriptions the broker needs, on a connection of its own (see RedisBus). */
+export interface ChatSubscriptions {
+  /** Events for the visitors whose channels this instance subscribes to. */
+  onMessage(prefix: string, handler: (channel: string, payload: string) => void): void;
+  subscribe(channel: string): Promise<void>;
+  unsubscribe(channel: string): Promise<void>;
+  /** A sharded channel on the node of its slot: its subscriber count says this instance lives. */
+  ssubscribe(channel: string): Promise<void>;
+  /** Called each time the subscriptions are back after a lost connection. */
+  onReconnect(handler: () => void): void;
+}
 
 export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   /** Commands and scripts. */
-  redis: Redis;
-  /** A second connection, for subscribing (a subscribed connection takes no commands). */
-  subscriber: Redis;
+  redis: RedisClient;
+  subscriptions: ChatSubscriptions;
   /** Keys and channels start with this, so several sites (or tests) can share one Redis. */
   prefix?: string;
-  /** How long an open stream keeps its visitor alive between refreshes. */
-  aliveTtlMs?: number;
+  /** How often the instance tells Redis it lives; it counts as dead after three missed. */
+  heartbeatMs?: number;
   /** How often one instance at a time looks for visitors gone past the grace period. */
   sweepEveryMs?: number;
+  /** Events a chat keeps for a socket that resumes (and messages for reports). */
+  keptEvents?: number;
+  /** How many waiting visitors one look at the pool reads. */
+  poolScan?: number;
+  /** How long a running chat's keys live without being ended (a safety net). */
+  chatLifeMs?: number;
+  /** Redis came back without the chat's state: what else must be said again (bans, blocks). */
+  onRestored?: () => Promise<void>;
+  /** A fault worth the operator's eyes (bounded by the caller). */
+  onError?: (what: string, error: unknown) => void;
 }
 
-/** A stream id of Redis ("<ms>-<seq>") as a pair that compares in order. */
-function streamOrder(id: string): [number, number] {
-  const dash = id.indexOf("-");
-  return [Number(id.slice(0, dash)), Number(id.slice(dash + 1))];
+/** What this instance keeps of a visitor's chat, to relay without asking the pool. */
+interface ChatRef {
+  id: string;
+  side: "a" | "b";
+  partner: string;
+  partnerCountry: ChatPartner;
+  self: ChatPartner;
 }
+
+/** What the pool answers of where a visitor stands (redis-pool-lua.ts, status). */
+interface PoolStatus {
+  state: "idle" | "waiting" | "chatting";
+  chat?: string;
+  side?: "a" | "b";
+  pt?: string;
+  pcc?: string;
+  pco?: string;
+  ip?: string;
+  cc?: string;
+  co?: string;
+}
+
+interface PairSide {
+  id: string;
+  ip: string;
+  cc: string;
+  co: string;
+  mute: string;
+  /** What they asked of a match (JSON), when they asked anything. */
+  prefs?: string;
+}
+interface Paired {
+  chat: string;
+  a: PairSide;
+  b: PairSide;
+}
+/** A chat the pool has let go of, to be ended on its own slot. */
+interface Ending {
+  chat: string;
+  /** The visitor who left (or was banned, or gone), their side, and their partner. */
+  visitor: string;
+  side: "a" | "b";
+  pt: string;
+  until?: number;
+}
+
+/** One open stream on this instance. */
+class LocalStream {
+  queue: Numbered[] = [];
+  wake: (() => void) | undefined;
+  /** The last stream id delivered, by chat: what an event must come after. */
+  readonly positions = new Map<string, string>();
+  /** The id a stream resumes from: the last event's delivered. */
+  last = "-";
+
+  push(numbered: Numbered): void {
+    this.queue.push(numbered);
+    this.wake?.();
+  }
+
+  /** Whether the event is new to this stream; notes where it stands. */
+  accept(numbered: Numbered): boolean {
+    const id = numbered.id;
+    if (id === EPHEMERAL) {
+      numbered.id = this.last;
+      return true;
+    }
+    const dot = id.indexOf(".");
+    if (dot > 0) {
+      const chat = id.slice(0, dot);
+      const at = id.slice(dot + 1);
+      const seen = this.positions.get(chat);
+      if (seen !== undefined && !after(at, seen)) return false;
+      this.positions.set(chat, at);
+    }
+    this.last = id;
+    return true;
+  }
+}
+
+/** A visitor with streams open on this instance. */
+class LocalVisitor {
+  readonly streams = new Set<LocalStream>();
+  state: PoolStatus["state"] = "idle";
+  chat: ChatRef | undefined;
+  /** Their address and country, as last known (to say again after Redis restarted). */
+  ip = "";
+  country: ChatPartner = { countryCode: null, country: "Unknown" };
+  /** Attached in the pool from this instance (resolves once the pool knows). */
+  attached: Promise<PoolStatus> | undefined;
+  /** Attach and detach of one visitor happen in turn. */
+  chain: Promise<unknown> = Promise.resolve();
+}
+
+/** Visitors one sweeping step takes at most (each a few commands: the step stays short). */
+const SWEEP_BATCH = 200;
+
+/** An event id outside any chat (names no place to resume from). */
+const OUTSIDE = "-";
+/** Typing: not kept; it takes the id of the event before it. */
+const EPHEMERAL = "~";
+
+/** A stream id of Redis ("<ms>-<seq>") compared in order. */
 function after(a: string, b: string): boolean {
-  const [am, as] = streamOrder(a);
-  const [bm, bs] = streamOrder(b);
-  return am > bm || (am === bm && as > bs);
+  const da = a.indexOf("-");
+  const db = b.indexOf("-");
+  const am = Number(a.slice(0, da));
+  const bm = Number(b.slice(0, db));
+  return am > bm || (am === bm && Number(a.slice(da + 1)) > Number(b.slice(db + 1)));
 }
+const CHAT_ID = /^[A-Za-z0-9_-]{12}$/;
 const STREAM_ID = /^\d{1,16}-\d{1,10}$/;
 
-interface LocalStream {
-  push(numbered: Numbered): void;
-  /** Events may have been missed: read them back from the visitor's Redis stream. */
-  resync(): void;
+/** Where a stream asks to resume from: a place in a chat, or "outside any chat". */
+function parseResume(
+  lastEventId: string | null | undefined,
+): { chat: string; at: string } | "outside" | undefined {
+  if (!lastEventId) return undefined;
+  if (lastEventId === OUTSIDE) return "outside";
+  const dot = lastEventId.indexOf(".");
+  const chat = lastEventId.slice(0, dot);
+  const at = lastEventId.slice(dot + 1);
+  return dot > 0 && CHAT_ID.test(chat) && STREAM_ID.test(at) ? { chat, at } : undefined;
 }
-type Timer = ReturnType<typeof setTimeout>;
+
+const partnerOf = (cc: string | undefined, co: string | undefined): ChatPartner => ({
+  countryCode: cc ? cc : null,
+  country: co || "Unknown",
+});
 
 /**
- * The chat on Redis, for several instances serving one site: pairing, relay, presence and
- * limits are Lua scripts (see redis-lua.ts), each one atomic step for every instance. A
- * visitor's events go into a Redis stream whose ids are the event ids a reconnecting socket
- * resumes from, on any instance; each instance hears of new events for the streams it holds
- * through a pub/sub channel of its own. Presence is a key with a TTL that the holding instance
- * refreshes; one instance at a time (a lease) sweeps visitors gone past the grace period, so the
- * partners of an instance that dies are told too.
+ * The chat on Redis, for several instances serving one site (keys and scripts: redis-keys.ts,
+ * redis-pool-lua.ts, redis-chat-lua.ts). The pool, presence and who is in which chat are on one
+ * hash tag, so pairing is one atomic step; each chat's hash and event stream are on a tag of
+ * their own, so on a Redis Cluster chats spread over the nodes. A relayed message is one script
+ * on its chat's slot: kept in the chat's stream (whose ids are the events' ids a reconnecting
+ * socket resumes from, on any instance) and published to the partner's channel, to which the
+ * instances holding the partner's streams subscribe. Presence costs nothing per visitor while
+ * connected: an instance writes a visitor once when their stream opens and once when it closes,
+ * and vouches for all of them with one heartbeat; its life is also read from the subscriber count
+ * of a channel of its own, so a killed instance's visitors are never paired. One instance at a
+ * time (a lease) sweeps visitors gone past the grace period and the visitors of dead instances.
  */
 export class RedisChatBroker implements ChatBroker {
-  readonly #redis: Redis;
-  readonly #subscriber: Redis;
-  readonly #prefix: string;
+  readonly #redis: RedisClient;
+  readonly #bus: ChatSubscriptions;
+  readonly #keys: RedisKeys;
   readonly #instance = randomBytes(9).toString("base64url");
   readonly #time: Time;
-  readonly #now: () => number;
   readonly #graceMs: number;
-  readonly #aliveTtlMs: number;
   readonly #meetAgainAfterMs: number;
-  readonly #messageIds = new RandomIds();
-  readonly #scripts: Record<ScriptName, RedisScript>;
-  /** Streams open on this instance, by visitor. */
-  readonly #local = new Map<string, Set<LocalStream>>();
-  readonly #typing = new TypingWindows(
-    { ...systemTime, now: () => this.#now() },
-    async (visitorId, isTyping) => {
-      await this.#run("typing", visitorId, isTyping ? "1" : "0");
-    },
-  );
+  readonly #keepEndedMs: number;
+  readonly #heartbeatMs: number;
+  readonly #kept: number;
+  readonly #chatLifeMs: number;
+  readonly #poolArgs: string[];
+  readonly #ids = new RandomIds();
+  readonly #pool: Record<PoolScript, RedisScript>;
+  readonly #chat: Record<ChatScript, RedisScript>;
+  readonly #beat: RedisScript;
+  readonly #leaseTake: RedisScript;
+  readonly #leaseRelease: RedisScript;
+  readonly #visitors = new Map<string, LocalVisitor>();
+  readonly #typing: TypingWindows;
   /**
    * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
    * may be met again.
    */
-  readonly #rematch = new Set<TimerHandle>();
-  readonly #timers: Timer[] = [];
+  readonly #rematch = new Map<string, TimerHandle[]>();
+  readonly #timers: TimerHandle[] = [];
+  readonly #options: RedisBrokerOptions;
+  #epoch: string | undefined;
+  #sweeping = false;
+  #beating = false;
+  #restoring: Promise<void> | undefined;
+  #sweeps = 0;
+  #cursors: [string, string] = ["0", "0"];
   #closed = false;
+  /** Work started by timers, still running. */
+  readonly #background = new Set<Promise<unknown>>();
 
   constructor(options: RedisBrokerOptions) {
+    this.#options = options;
     this.#redis = options.redis;
-    this.#subscriber = options.subscriber;
-    this.#prefix = options.prefix ?? "tidings:";
+    this.#bus = options.subscriptions;
+    this.#keys = new RedisKeys(options.prefix ?? "tidings:");
     this.#time = options.time ?? systemTime;
-    this.#now = () => this.#time.now();
     this.#graceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
-    this.#aliveTtlMs = options.aliveTtlMs ?? 3000;
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
-    const head = prelude({
-      skipPartnerMs: options.skipPartnerMs ?? 10 * 60 * 1000,
-      keepEndedMs: options.keepEndedMs ?? 10 * 60 * 1000,
-      meetAgainAfterMs: this.#meetAgainAfterMs,
-    });
-    this.#scripts = Object.fromEntries(
-      Object.entries(SCRIPTS).map(([name, body]) => [
-        name,
-        new RedisScript(this.#redis, `${head}\n${body}`),
-      ]),
-    ) as Record<ScriptName, RedisScript>;
+    this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
+    this.#heartbeatMs = options.heartbeatMs ?? 2000;
+    this.#kept = options.keptEvents ?? 100;
+    this.#chatLifeMs = options.chatLifeMs ?? 24 * 60 * 60 * 1000;
+    this.#poolArgs = [
+      this.#keys.visitorChannelPrefix,
+      this.#keys.lifeChannelPrefix,
+      this.#instance,
+      String(3 * this.#heartbeatMs),
+      String(options.poolScan ?? 64),
+      String(this.#meetAgainAfterMs),
+      String(options.skipPartnerMs ?? 10 * 60 * 1000),
+    ];
+    const scripts = <N extends string>(names: readonly N[], source: (name: N) => string) =>
+      Object.fromEntries(
+        names.map((name) => [name, new RedisScript(this.#redis, source(name))]),
+      ) as Record<N, RedisScript>;
+    this.#pool = scripts(Object.keys(POOL_SCRIPTS) as PoolScript[], poolScriptSource);
+    this.#chat = scripts(
+      ["open", "send", "finish", "mute", "read", "held", "alive"] as ChatScript[],
+      chatScriptSource,
+    );
+    this.#beat = new RedisScript(this.#redis, BEAT);
+    this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE);
+    this.#leaseRelease = new RedisScript(this.#redis, LEASE_RELEASE);
+    this.#typing = new TypingWindows(this.#time, (visitorId, isTyping) =>
+      this.#tellTyping(visitorId, isTyping),
+    );
 
-    this.#subscriber.on("message", (_channel: string, payload: string) => this.#deliver(payload));
-    // After a reconnect, ioredis subscribes again; what was published meanwhile is read back.
-    this.#subscriber.on("ready", () => this.#catchUp());
-    void this.#subscriber.subscribe(this.#channel());
+    this.#bus.onMessage(this.#keys.visitorChannelPrefix, (channel, payload) =>
+      this.#deliver(channel.slice(this.#keys.visitorChannelPrefix.length), payload),
+    );
+    this.#bus.onReconnect(() => void this.#catchUp());
     const every = (ms: number, fn: () => Promise<unknown>) => {
-      const timer = setInterval(() => void fn().catch(() => {}), ms);
-      timer.unref?.();
+      const timer = this.#time.setInterval(() => this.#inBackground(fn()), ms);
+      timer.unref();
       this.#timers.push(timer);
     };
-    every(Math.floor(this.#aliveTtlMs / 3), () => this.#refresh());
-    every(options.sweepEveryMs ?? 500, () => this.#sweep());
+    every(this.#heartbeatMs, () => this.#heartbeat());
+    every(options.sweepEveryMs ?? 1000, () => this.#sweep());
   }
 
-  #channel(): string {
-    return `${this.#prefix}inbox:${this.#instance}`;
+  /** Subscribes this instance's life channel and tells Redis it lives; once, before use. */
+  async connect(): Promise<void> {
+    await this.#bus.ssubscribe(this.#keys.lifeChannel(this.#instance));
+    await this.#heartbeat();
   }
 
-  #run(name: ScriptName, ...args: Array<string | number>): Promise<unknown> {
-    return this.#scripts[name].run([], [this.#prefix, this.#now(), ...args]);
+  #fail(what: string, error: unknown): void {
+    this.#options.onError?.(what, error);
   }
 
-  async #json<T>(name: ScriptName, ...args: Array<string | number>): Promise<T | null> {
-    const answer = await this.#run(name, ...args);
-    return typeof answer === "string" ? (JSON.parse(answer) as T) : null;
+  #inBackground(work: Promise<unknown>): void {
+    const tracked = work.catch(() => {});
+    this.#background.add(tracked);
+    void tracked.finally(() => this.#background.delete(tracked));
   }
 
-  #chatId(): string {
-    return randomBytes(9).toString("base64url");
+  /** Resolves once the work its timers started has finished (tests move time, then wait here). */
+  async settled(): Promise<void> {
+    while (this.#background.size > 0) await Promise.all([...this.#background]);
   }
 
-  /** An event announced on this instance's channel: "<visitor> <id> <event JSON>". */
-  #deliver(payload: string): void {
-    const first = payload.indexOf(" ");
-    const second = payload.indexOf(" ", first + 1);
-    const visitorId = payload.slice(0, first);
-    const streams = this.#local.get(visitorId);
-    if (!streams) return;
-    const numbered: Numbered = {
-      id: payload.slice(first + 1, second),
-      event: JSON.parse(payload.slice(second + 1)) as ChatEvent,
-    };
-    for (const stream of streams) stream.push(numbered);
+  async #poolRun<T>(name: PoolScript, args: Array<string | number>, instance?: string): Promise<T> {
+    const answer = await this.#pool[name].run(this.#keys.poolKeys(instance ?? this.#instance), [
+      this.#time.now(),
+      ...this.#poolArgs,
+      ...args,
+    ]);
+    return JSON.parse(String(answer)) as T;
   }
 
-  /** Events published while the subscription was down are read back from the streams. */
-  #catchUp(): void {
-    for (const streams of this.#local.values()) for (const stream of streams) stream.resync();
+  #chatRun(name: ChatScript, chatId: string, args: Array<string | number>): Promise<unknown> {
+    return this.#chat[name].run(this.#keys.chat(chatId), [
+      this.#time.now(),
+      this.#keys.visitorChannelPrefix,
+      chatId,
+      ...args,
+    ]);
+  }
+
+  #newChatId(): string {
+    return this.#ids.next();
+  }
+
+  // ---- events ---------------------------------------------------------------------------
+
+  /** An event announced on a visitor's channel: "<id>\t<event JSON>[\t<what an instance keeps>]". */
+  #deliver(visitorId: string, payload: string): void {
+    const local = this.#visitors.get(visitorId);
+    if (!local || local.streams.size === 0) return;
+    const tab = payload.indexOf("\t");
+    const id = payload.slice(0, tab);
+    const rest = payload.slice(tab + 1);
+    const next = rest.indexOf("\t");
+    const json = next === -1 ? rest : rest.slice(0, next);
+    const event = JSON.parse(json) as ChatEvent;
+    if (next !== -1 && event.type === "matched") {
+      const [side, partner, cc, co] = rest.slice(next + 1).split("\t");
+      local.chat = {
+        id: event.chatId,
+        side: side === "b" ? "b" : "a",
+        partner: partner ?? "",
+        partnerCountry: event.partner,
+        self: partnerOf(cc, co),
+      };
+      local.state = "chatting";
+    } else {
+      this.#note(local, event, id);
+    }
+    for (const stream of local.streams) stream.push({ id, event });
+  }
+
+  /** What an event changes in what this instance keeps of the visitor. */
+  #note(local: LocalVisitor, event: ChatEvent, id: string): void {
+    const chatOfId = id.includes(".") ? id.slice(0, id.indexOf(".")) : undefined;
+    const current = local.chat?.id;
+    switch (event.type) {
+      case "waiting":
+        local.state = "waiting";
+        break;
+      case "idle":
+      case "banned":
+      case "partner-left":
+        if (!chatOfId || chatOfId === current) {
+          local.chat = undefined;
+          local.state = "idle";
+        }
+        break;
+      case "status":
+        if (event.status.state !== "chatting") local.chat = undefined;
+        local.state = event.status.state;
+        break;
+      default:
+        break;
+    }
   }
 
   async status(visitorId: string): Promise<ChatStatus> {
-    return (await this.#json<ChatStatus>("status", visitorId)) ?? { state: "idle" };
+    const { status } = await this.#poolRun<{ status: PoolStatus }>("status", [visitorId]);
+    return this.#publicStatus(status);
+  }
+
+  #publicStatus(status: PoolStatus): ChatStatus {
+    if (status.state === "chatting" && status.chat) {
+      return { state: "chatting", chatId: status.chat, partner: partnerOf(status.pcc, status.pco) };
+    }
+    return { state: status.state === "waiting" ? "waiting" : "idle" };
+  }
+
+  /** What the pool says of a visitor, as this instance keeps it. */
+  #remember(local: LocalVisitor, status: PoolStatus): void {
+    local.state = status.state;
+    if (status.ip) local.ip = status.ip;
+    if (status.co) local.country = partnerOf(status.cc, status.co);
+    local.chat =
+      status.state === "chatting" && status.chat
+        ? {
+            id: status.chat,
+            side: status.side === "b" ? "b" : "a",
+            partner: status.pt ?? "",
+            partnerCountry: partnerOf(status.pcc, status.pco),
+            self: partnerOf(status.cc, status.co),
+          }
+        : undefined;
   }
 
   async *events(
@@ -173,137 +429,353 @@ export class RedisChatBroker implements ChatBroker {
     lastEventId: string | null | undefined,
     signal: AbortSignal,
   ): AsyncGenerator<Numbered[], void, undefined> {
-    const queue: Numbered[] = [];
-    let wake: (() => void) | undefined;
-    let resync = false;
-    const stream: LocalStream = {
-      push(numbered) {
-        queue.push(numbered);
-        wake?.();
-      },
-      resync() {
-        resync = true;
-        wake?.();
-      },
-    };
-    let streams = this.#local.get(visitorId);
-    if (!streams) {
-      streams = new Set();
-      this.#local.set(visitorId, streams);
+    let local = this.#visitors.get(visitorId);
+    if (!local) {
+      local = new LocalVisitor();
+      this.#visitors.set(visitorId, local);
     }
-    streams.add(stream);
-    const onAbort = () => wake?.();
+    const stream = new LocalStream();
+    local.streams.add(stream);
+    const onAbort = () => stream.wake?.();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      // Announced from here on; then what came before is read, so nothing falls between.
-      const attached = await this.#json<{ status: ChatStatus; lastId: string }>(
-        "attach",
-        visitorId,
-        this.#instance,
-        this.#aliveTtlMs,
-        this.#chatId(),
+      await this.#attach(visitorId, local);
+      const opening = (await this.#opening(visitorId, local, lastEventId)).filter((n) =>
+        stream.accept(n),
       );
-      let last = attached?.lastId ?? "0-0";
-      const known =
-        lastEventId && STREAM_ID.test(lastEventId)
-          ? (await this.#redis.xrange(`${this.#prefix}ev:${visitorId}`, lastEventId, lastEventId))
-              .length > 0
-          : false;
-      if (known && lastEventId) {
-        const missed = await this.#read(visitorId, lastEventId);
-        if (missed.length > 0) {
-          last = missed.at(-1)?.id ?? last;
-          yield missed;
-        }
-      } else {
-        yield [
-          { id: last, event: { type: "status", status: attached?.status ?? { state: "idle" } } },
-        ];
-      }
+      if (opening.length > 0) yield opening;
       while (!signal.aborted) {
-        if (resync) {
-          resync = false;
-          queue.length = 0;
-          queue.push(...(await this.#read(visitorId, last)));
-        }
-        // Everything waiting leaves in one batch; what an earlier read already gave is skipped.
-        const batch = queue.splice(0).filter((numbered) => {
-          if (!after(numbered.id, last)) return false;
-          last = numbered.id;
-          return true;
-        });
+        const batch = stream.queue.splice(0).filter((n) => stream.accept(n));
         if (batch.length > 0) {
           yield batch;
           continue;
         }
         await new Promise<void>((resolve) => {
-          wake = resolve;
+          stream.wake = resolve;
         });
-        wake = undefined;
+        stream.wake = undefined;
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
-      streams.delete(stream);
-      if (streams.size === 0) this.#local.delete(visitorId);
-      if (!this.#closed) await this.#run("detach", visitorId, this.#instance).catch(() => {});
+      local.streams.delete(stream);
+      if (local.streams.size === 0) await this.#detach(visitorId, local);
     }
   }
 
-  /** The visitor's events after `from`, from their Redis stream. */
-  async #read(visitorId: string, from: string): Promise<Numbered[]> {
-    const entries = await this.#redis.xrange(`${this.#prefix}ev:${visitorId}`, `(${from}`, "+");
-    return entries.map(([id, fields]) => ({
-      id,
-      event: JSON.parse(fields[1] ?? "{}") as ChatEvent,
-    }));
+  /** The first of this instance's streams for a visitor: the pool learns it holds them. */
+  #attach(visitorId: string, local: LocalVisitor): Promise<PoolStatus> {
+    if (!local.attached) {
+      const attached = local.chain.then(async () => {
+        await this.#bus.subscribe(this.#keys.visitorChannel(visitorId));
+        const answer = await this.#poolRun<{ status: PoolStatus; paired?: Paired }>("attach", [
+          visitorId,
+          this.#newChatId(),
+        ]);
+        this.#remember(local, answer.status);
+        if (answer.paired) {
+          await this.#open(answer.paired);
+          this.#rememberPairing(local, answer.paired, "b");
+        }
+        return answer.status;
+      });
+      local.attached = attached;
+      local.chain = attached.catch(() => {});
+      // A failed attach is tried again by the next stream.
+      attached.catch(() => {
+        if (local.attached === attached) local.attached = undefined;
+      });
+    }
+    return local.attached;
   }
 
+  /** The last of this instance's streams for a visitor closed. */
+  async #detach(visitorId: string, local: LocalVisitor): Promise<void> {
+    if (!local.attached) {
+      if (local.streams.size === 0) this.#visitors.delete(visitorId);
+      return;
+    }
+    local.attached = undefined;
+    const detached = local.chain.then(async () => {
+      if (local.streams.size > 0 || local.attached || this.#closed) return;
+      try {
+        await this.#poolRun("detach", [visitorId]);
+      } finally {
+        await this.#bus.unsubscribe(this.#keys.visitorChannel(visitorId)).catch(() => {});
+        if (local.streams.size === 0 && !local.attached) this.#visitors.delete(visitorId);
+      }
+    });
+    local.chain = detached.catch(() => {});
+    await detached.catch((error) => this.#fail("chat stream closing", error));
+  }
+
+  /**
+   * What a stream starts with. Resuming from a place in a chat: what followed for the visitor
+   * (then, if they are in a newer chat, all of it). Resuming from an event outside any chat: the
+   * chat they are in now, whole, or where they stand. Otherwise where they stand, at the chat's
+   * last id (so a later resume continues from there).
+   */
+  async #opening(
+    visitorId: string,
+    local: LocalVisitor,
+    lastEventId: string | null | undefined,
+  ): Promise<Numbered[]> {
+    const resume = parseResume(lastEventId);
+    const current = local.chat;
+    if (resume && resume !== "outside") {
+      const missed = await this.#read(resume.chat, visitorId, resume.at);
+      if (missed) {
+        if (current && current.id !== resume.chat) {
+          missed.events.push(...((await this.#read(current.id, visitorId, "-"))?.events ?? []));
+        } else if (!current && local.state === "waiting") {
+          missed.events.push({ id: OUTSIDE, event: { type: "waiting" } });
+        }
+        return missed.events;
+      }
+    }
+    if (resume === "outside" && current) {
+      const whole = await this.#read(current.id, visitorId, "-");
+      if (whole) return whole.events;
+    }
+    if (current) {
+      const last = await this.#read(current.id, visitorId, "$");
+      return [
+        {
+          id: `${current.id}.${last?.lastId ?? "0-0"}`,
+          event: {
+            type: "status",
+            status: { state: "chatting", chatId: current.id, partner: current.partnerCountry },
+          },
+        },
+      ];
+    }
+    const state = local.state === "waiting" ? "waiting" : "idle";
+    return [{ id: OUTSIDE, event: { type: "status", status: { state } } }];
+  }
+
+  /** The visitor's events in a chat after a stream id ("-": all kept; "$": none, the last id). */
+  async #read(
+    chatId: string,
+    visitorId: string,
+    from: string,
+  ): Promise<{ lastId: string; events: Numbered[] } | undefined> {
+    const answer = (await this.#chatRun("read", chatId, [visitorId, from])) as string[] | null;
+    if (!answer) return undefined;
+    const events: Numbered[] = [];
+    for (let i = 2; i < answer.length; i += 2) {
+      events.push({
+        id: `${chatId}.${answer[i]}`,
+        event: JSON.parse(answer[i + 1] ?? "{}") as ChatEvent,
+      });
+    }
+    return { lastId: answer[1] ?? "0-0", events };
+  }
+
+  /**
+   * The subscriptions are back after a lost connection: what was published meanwhile is read
+   * from the chats' streams; a visitor whose chat changed meanwhile is told where they stand.
+   */
+  async #catchUp(): Promise<void> {
+    for (const [visitorId, local] of this.#visitors) {
+      if (local.streams.size === 0 || !local.attached) continue;
+      try {
+        const before = { chat: local.chat, state: local.state };
+        const { status } = await this.#poolRun<{ status: PoolStatus }>("status", [visitorId]);
+        const events: Numbered[] = [];
+        if (before.chat) {
+          events.push(...((await this.#read(before.chat.id, visitorId, "-"))?.events ?? []));
+        }
+        this.#remember(local, status);
+        if (local.chat && local.chat.id !== before.chat?.id) {
+          events.push(...((await this.#read(local.chat.id, visitorId, "-"))?.events ?? []));
+        } else if (!local.chat && local.state !== before.state) {
+          events.push({
+            id: OUTSIDE,
+            event: { type: "status", status: this.#publicStatus(status) },
+          });
+        }
+        for (const stream of local.streams) {
+          for (const { id, event } of events) stream.push({ id, event });
+        }
+      } catch (error) {
+        this.#fail("catching up after Redis came back", error);
+      }
+    }
+  }
+
+  // ---- pairing ------------------------------------------------------------------------------
+
   async start(visitor: ChatVisitor): Promise<ChatStatus> {
-    const { preferences } = visitor;
+    const { visitorId, ipKey, country, preferences } = visitor;
     // Languages and interest keys between separators, so the pool script compares them with a
-    // plain find; the labels (the visitor's own words) only for the "matched" event.
+    // plain find; what they asked as JSON only to tell two paired visitors what they share.
     const languages = preferences?.languages.length ? ` ${preferences.languages.join(" ")} ` : "";
     const interests = preferences?.interests.length
       ? `\n${preferences.interests.map((i) => i.key).join("\n")}\n`
       : "";
     const fallbackMs = anyoneFrom(preferences, 0);
-    const answer = await this.#json<ChatStatus | { banned: true }>(
-      "start",
-      visitor.visitorId,
-      visitor.ipKey,
-      visitor.country.countryCode ?? "",
-      visitor.country.country,
+    const answer = await this.#poolRun<{
+      banned?: number;
+      status?: PoolStatus;
+      paired?: Paired;
+    }>("start", [
+      visitorId,
+      ipKey,
+      country.countryCode ?? "",
+      country.country,
+      this.#newChatId(),
       fallbackMs,
       languages,
       interests,
       preferences ? JSON.stringify(preferences) : "",
-      this.#chatId(),
-    );
-    if (!answer || "banned" in answer) {
-      throw new DomainError("CHAT_BANNED", "user is banned from chat");
+    ]);
+    const local = this.#visitors.get(visitorId);
+    if (local) {
+      local.ip = ipKey;
+      local.country = country;
     }
-    if (answer.state === "waiting") this.#matchLater(visitor.visitorId, fallbackMs);
-    return answer;
+    if (answer.banned) {
+      throw new DomainError(
+        "CHAT_BANNED",
+        "user is banned from chat",
+        Math.max(1, Math.ceil((answer.banned - this.#time.now()) / 1000)),
+      );
+    }
+    if (answer.paired) {
+      await this.#open(answer.paired);
+      if (local?.attached) this.#rememberPairing(local, answer.paired, "b");
+      return {
+        state: "chatting",
+        chatId: answer.paired.chat,
+        partner: partnerOf(answer.paired.a.cc, answer.paired.a.co),
+      };
+    }
+    const status = answer.status ?? { state: "waiting" };
+    if (status.state === "waiting") this.#matchLater(visitorId, fallbackMs);
+    return this.#publicStatus(status);
   }
 
   async widen(visitorId: string): Promise<void> {
-    await this.#run("widen", visitorId, this.#chatId());
+    const answer = await this.#poolRun<{ paired?: Paired }>("widen", [
+      visitorId,
+      this.#newChatId(),
+    ]);
+    if (!answer.paired) return;
+    await this.#open(answer.paired);
+    const local = this.#visitors.get(visitorId);
+    if (local?.attached) this.#rememberPairing(local, answer.paired, "b");
   }
 
   /**
-   * When the visitor's fallback delay ends and when a recent partner may be met again, this
-   * instance looks at the pool once more for them (a no-op if they were paired meanwhile).
+   * The visitor's side of a pairing made here: kept at once, since their call's answer may reach
+   * them before their stream's "matched" reaches this instance.
+   */
+  #rememberPairing(local: LocalVisitor, paired: Paired, side: "a" | "b"): void {
+    const self = paired[side];
+    const partner = side === "a" ? paired.b : paired.a;
+    local.state = "chatting";
+    local.chat = {
+      id: paired.chat,
+      side,
+      partner: partner.id,
+      partnerCountry: partnerOf(partner.cc, partner.co),
+      self: partnerOf(self.cc, self.co),
+    };
+  }
+
+  /**
+   * Opens on its own slot a chat the pool paired: both hear "matched" from its stream, with
+   * what they share in their own words when either asked for anything.
+   */
+  async #open(paired: Paired): Promise<void> {
+    const { chat, a, b } = paired;
+    const asked = (side: PairSide) =>
+      side.prefs ? { preferences: JSON.parse(side.prefs) as MatchPreferences } : {};
+    const matched = (self: PairSide, partner: PairSide) => {
+      const shared = sharedGround(asked(self), asked(partner));
+      return JSON.stringify({
+        type: "matched",
+        chatId: chat,
+        partner: partnerOf(partner.cc, partner.co),
+        ...(shared ? { shared } : {}),
+      });
+    };
+    const keep = (side: "a" | "b", self: PairSide, partner: PairSide) =>
+      [side, partner.id, self.cc, self.co].join("\t");
+    for (const id of [a.id, b.id]) {
+      for (const timer of this.#rematch.get(id) ?? []) this.#time.clearTimeout(timer);
+      this.#rematch.delete(id);
+    }
+    await this.#chatRun("open", chat, [
+      a.id,
+      b.id,
+      a.ip,
+      b.ip,
+      a.cc,
+      b.cc,
+      a.co,
+      b.co,
+      a.mute,
+      b.mute,
+      this.#chatLifeMs,
+      this.#kept,
+      matched(a, b),
+      matched(b, a),
+      keep("a", a, b),
+      keep("b", b, a),
+    ]);
+  }
+
+  /**
+   * When the visitor's fallback delay ends and once a recent partner may be met again, this
+   * instance looks at the pool once more (a no-op if they were paired meanwhile).
    */
   #matchLater(visitorId: string, fallbackMs: number): void {
+    if (this.#rematch.has(visitorId)) return;
+    const timers: TimerHandle[] = [];
     for (const ms of new Set([fallbackMs, this.#meetAgainAfterMs])) {
       if (ms <= 0) continue;
       const timer = this.#time.setTimeout(() => {
-        this.#rematch.delete(timer);
-        void this.#run("match", visitorId, this.#chatId()).catch(() => {});
+        timers.splice(timers.indexOf(timer), 1);
+        if (timers.length === 0 && this.#rematch.get(visitorId) === timers) {
+          this.#rematch.delete(visitorId);
+        }
+        this.#inBackground(
+          this.#poolRun<{ paired?: Paired }>("match", [visitorId, this.#newChatId()])
+            .then((answer) => (answer.paired ? this.#open(answer.paired) : undefined))
+            .catch((error) => this.#fail("looking at the pool again", error)),
+        );
       }, ms + 50);
       timer.unref();
-      this.#rematch.add(timer);
+      timers.push(timer);
     }
+    if (timers.length > 0) this.#rematch.set(visitorId, timers);
+  }
+
+  // ---- messages -----------------------------------------------------------------------------
+
+  /** The visitor's chat as this instance keeps it, or as the pool says. */
+  async #chatOf(visitorId: string, fresh = false): Promise<ChatRef | undefined> {
+    const local = this.#visitors.get(visitorId);
+    // What this instance keeps may lag a pairing made elsewhere a moment ago: only a chat it
+    // knows of is taken as is (a stale one is found out by the chat's own script).
+    if (!fresh && local?.chat) return local.chat;
+    const { status } = await this.#poolRun<{ status: PoolStatus }>("status", [visitorId]);
+    if (status.state !== "chatting" || !status.chat) {
+      if (local?.attached) {
+        local.chat = undefined;
+        local.state = status.state;
+      }
+      return undefined;
+    }
+    const ref: ChatRef = {
+      id: status.chat,
+      side: status.side === "b" ? "b" : "a",
+      partner: status.pt ?? "",
+      partnerCountry: partnerOf(status.pcc, status.pco),
+      self: partnerOf(status.cc, status.co),
+    };
+    if (local?.attached) local.chat = ref;
+    return ref;
   }
 
   async send(
@@ -311,16 +783,42 @@ export class RedisChatBroker implements ChatBroker {
     content: string,
     options: { contact?: boolean } = {},
   ): Promise<ChatMessage> {
-    const answer = await this.#json<{ message?: ChatMessage; error?: AppErrorCode }>(
-      "send",
-      visitorId,
-      content.slice(0, CHAT_LIMITS.message),
-      this.#messageIds.next(),
-      options.contact ? "1" : "0",
-    );
-    if (answer?.message) return answer.message;
-    if (answer?.error === "CHAT_BANNED") throw new DomainError("CHAT_BANNED", "user is banned");
+    let chat = await this.#chatOf(visitorId);
+    for (let attempt = 0; chat; attempt++) {
+      const mine: ChatMessage = {
+        id: `${chat.id}${this.#ids.next()}`,
+        content: content.slice(0, CHAT_LIMITS.message),
+        timestamp: this.#time.now(),
+        countryCode: chat.self.countryCode,
+        country: chat.self.country,
+        from: "me",
+        ...(options.contact ? { contact: true as const } : {}),
+      };
+      const event = JSON.stringify({
+        type: "message",
+        chatId: chat.id,
+        message: { ...mine, from: "partner" },
+      });
+      const answer = Number(
+        await this.#chatRun("send", chat.id, [visitorId, mine.id, event, this.#kept]),
+      );
+      if (answer === 1 || answer === 2) return mine;
+      if (answer === 3) throw new DomainError("CHAT_BANNED", "user is banned from chat");
+      if (attempt > 0) break;
+      // What this instance kept was out of date: the pool says where the visitor is.
+      const fresh = await this.#chatOf(visitorId, true);
+      if (fresh?.id === chat.id && answer === -1) {
+        await this.#lose(chat.id, visitorId, chat.partner);
+        break;
+      }
+      chat = fresh?.id === chat.id ? undefined : fresh;
+    }
     throw new DomainError("NOT_FOUND", "not in a chat");
+  }
+
+  /** A chat the pool holds whose own keys are gone: both sides hear it was lost. */
+  async #lose(chatId: string, a: string, b: string): Promise<void> {
+    await this.#poolRun("lost", [chatId, a, b]);
   }
 
   /** Tells the partner whether the visitor is typing (coalesced on this instance: see TypingWindows). */
@@ -328,51 +826,140 @@ export class RedisChatBroker implements ChatBroker {
     await this.#typing.note(visitorId, isTyping);
   }
 
+  /** One PUBLISH to the partner's channel: typing is not kept. */
+  async #tellTyping(visitorId: string, isTyping: boolean): Promise<void> {
+    const chat = await this.#chatOf(visitorId);
+    if (!chat) return;
+    await this.#redis.publish(
+      this.#keys.visitorChannel(chat.partner),
+      `${EPHEMERAL}\t${JSON.stringify({ type: "typing", chatId: chat.id, isTyping })}`,
+    );
+  }
+
+  // ---- endings ------------------------------------------------------------------------------
+
+  /** Ends on their slots the chats the pool let go of; `told` says what each side hears. */
+  async #finish(
+    endings: readonly Ending[],
+    told: (ending: Ending) => { leaver: string; partner: string; bannedSide?: string },
+  ): Promise<void> {
+    await Promise.all(
+      endings.map((ending) => {
+        const { leaver, partner, bannedSide } = told(ending);
+        const leaverIsA = ending.side === "a";
+        return this.#chatRun("finish", ending.chat, [
+          leaverIsA ? ending.visitor : ending.pt,
+          leaverIsA ? ending.pt : ending.visitor,
+          this.#keepEndedMs,
+          this.#kept,
+          leaverIsA ? leaver : partner,
+          leaverIsA ? partner : leaver,
+          bannedSide ?? "",
+        ]);
+      }),
+    );
+  }
+
   async end(visitorId: string): Promise<void> {
-    await this.#run("end", visitorId);
+    const { chat } = await this.#poolRun<{ chat?: Ending }>("leave", [visitorId]);
+    this.#left(visitorId);
+    if (chat) await this.#finishLeaving([chat]);
+  }
+
+  /** What this instance keeps of a visitor who left their chat or the pool. */
+  #left(visitorId: string): void {
+    this.#typing.forget(visitorId);
+    const local = this.#visitors.get(visitorId);
+    if (local) {
+      local.chat = undefined;
+      local.state = "idle";
+    }
+  }
+
+  /** The leaver hears "idle", the partner that they left. */
+  #finishLeaving(endings: Ending[]): Promise<void> {
+    return this.#finish(endings, (ending) => ({
+      leaver: JSON.stringify({ type: "idle" }),
+      partner: JSON.stringify({ type: "partner-left", chatId: ending.chat }),
+    }));
   }
 
   async partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined> {
-    const chats = await this.#redis.lrange(`${this.#prefix}vchats:${visitorId}`, 0, -1);
-    for (const chatId of chats) {
-      const messages = await this.#redis.lrange(`${this.#prefix}msgs:${chatId}`, 0, -1);
-      for (const json of messages) {
-        const held = JSON.parse(json) as HeldMessage;
-        if (held.id === messageId) return held.senderVisitorId === visitorId ? undefined : held;
-      }
-    }
-    return undefined;
+    const chatId = messageId.slice(0, 12);
+    if (!CHAT_ID.test(chatId) || messageId.length > 64) return undefined;
+    const answer = (await this.#chatRun("held", chatId, [visitorId, messageId, this.#kept])) as
+      | [string, string, string]
+      | null;
+    if (!answer) return undefined;
+    const event = JSON.parse(answer[0]) as Extract<ChatEvent, { type: "message" }>;
+    return {
+      id: messageId,
+      senderVisitorId: answer[1],
+      senderIpKey: answer[2],
+      content: event.message.content,
+      timestamp: event.message.timestamp,
+    };
   }
 
   async block(visitorId: string, until: number): Promise<ChatVisitor | undefined> {
-    return (await this.#json<ChatVisitor>("block", visitorId, until)) ?? undefined;
+    const answer = await this.#poolRun<{
+      chat?: Ending;
+      blocked?: { id: string; ip: string; cc: string; co: string };
+    }>("block", [visitorId, until]);
+    this.#left(visitorId);
+    if (answer.chat) await this.#finishLeaving([answer.chat]);
+    if (!answer.blocked) return undefined;
+    return {
+      visitorId: answer.blocked.id,
+      ipKey: answer.blocked.ip,
+      country: partnerOf(answer.blocked.cc, answer.blocked.co),
+    };
   }
 
-  async rememberBlock(
-    blocker: string,
-    blocked: { visitorId: string; ipKey: string },
-    until: number,
-  ): Promise<void> {
-    await this.#run("rememberBlock", blocker, blocked.visitorId, blocked.ipKey, until);
+  async rememberBlock(blocker: string, blocked: VisitorKeys, until: number): Promise<void> {
+    await this.#poolRun("remember", [blocker, blocked.visitorId, blocked.ipKey, until]);
   }
 
   async mute(visitorId: string, ipKey: string, until: number): Promise<void> {
-    await this.#run("mute", visitorId, ipKey, until);
+    const { chats } = await this.#poolRun<{
+      chats: Array<{ chat: string; side: "a" | "b"; visitor: string }> | Record<string, never>;
+    }>("mute", [visitorId, ipKey, until]);
+    const told = JSON.stringify({ type: "muted", until });
+    await Promise.all(
+      (Array.isArray(chats) ? chats : []).map((c) =>
+        this.#chatRun("mute", c.chat, [
+          c.side,
+          until,
+          this.#kept,
+          c.visitor === visitorId ? told : "",
+        ]),
+      ),
+    );
   }
 
   async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
-    const values = await this.#redis.mget(
-      `${this.#prefix}mute:${visitorId}`,
-      `${this.#prefix}mute:ip:${ipKey}`,
+    const values = await this.#redis.hmget(
+      this.#keys.pool("mutes"),
+      `visitor:${visitorId}`,
+      `ip:${ipKey}`,
     );
     const until = Math.max(0, ...values.map(Number).filter(Number.isFinite));
-    return until > this.#now() ? until : null;
+    return until > this.#time.now() ? until : null;
   }
 
   async ban(bans: readonly KeyBan[]): Promise<void> {
-    if (bans.length > 0) {
-      await this.#run("ban", ...bans.flatMap(({ key, until }) => [key, until]));
-    }
+    if (bans.length === 0) return;
+    const { chats } = await this.#poolRun<{ chats: Ending[] | Record<string, never> }>(
+      "ban",
+      bans.flatMap(({ key, until }) => [key, until]),
+    );
+    const endings = Array.isArray(chats) ? chats : [];
+    for (const ending of endings) this.#left(ending.visitor);
+    await this.#finish(endings, (ending) => ({
+      leaver: JSON.stringify({ type: "banned", until: ending.until }),
+      partner: JSON.stringify({ type: "partner-left", chatId: ending.chat }),
+      bannedSide: ending.side,
+    }));
   }
 
   async online(): Promise<number> {
@@ -381,29 +968,149 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   async counts(): Promise<BrokerCounts> {
-    const counts = await this.#json<Omit<BrokerCounts, "ended">>("counts");
-    return { waiting: 0, chatting: 0, present: 0, ...counts, ended: 0 };
+    const counts = await this.#poolRun<Omit<BrokerCounts, "ended">>("counts", []);
+    return { ...counts, ended: 0 };
   }
 
-  /** In slices, so that no one script holds Redis for long (each visitor costs a few commands). */
-  async #refresh(): Promise<void> {
-    const visitors = [...this.#local.keys()];
-    for (let i = 0; i < visitors.length; i += 500) {
-      await this.#run("refresh", this.#instance, this.#aliveTtlMs, ...visitors.slice(i, i + 500));
+  // ---- presence ----------------------------------------------------------------------------
+
+  /**
+   * One heartbeat vouches for every visitor this instance holds. Its answer is Redis's epoch:
+   * a new one means Redis lost its state, and this instance says again whom it holds.
+   */
+  async #heartbeat(): Promise<void> {
+    if (this.#beating || this.#closed) return;
+    this.#beating = true;
+    try {
+      // The time is read when the step runs, not when its timer was due.
+      await null;
+      const epoch = String(
+        await this.#beat.run(
+          [this.#keys.pool("hb"), this.#keys.pool("epoch")],
+          [this.#time.now(), this.#instance, randomBytes(9).toString("base64url")],
+        ),
+      );
+      const before = this.#epoch;
+      this.#epoch = epoch;
+      if (before !== undefined && before !== epoch) await this.#restore();
+    } finally {
+      this.#beating = false;
     }
   }
 
-  /** One instance at a time, by a lease that lapses if its holder dies. */
+  /** Beats at once (after a reconnect, not to wait for the next beat). */
+  beatNow(): Promise<void> {
+    return this.#heartbeat().catch((error) => this.#fail("heartbeat", error));
+  }
+
+  /**
+   * Redis came back empty: every visitor this instance holds is told again, as they were; a
+   * chat whose keys are gone is lost, and both sides hear it (a fresh status), each from the
+   * instance holding them.
+   */
+  #restore(): Promise<void> {
+    this.#restoring ??= (async () => {
+      try {
+        const groups: string[] = [];
+        const lost: LocalVisitor[] = [];
+        const waiting: string[] = [];
+        for (const [visitorId, local] of this.#visitors) {
+          if (local.streams.size === 0) continue;
+          let state = local.state;
+          const chat = local.chat;
+          if (chat && state === "chatting") {
+            const alive = Number(await this.#chatRun("alive", chat.id, [visitorId]));
+            if (alive !== 1) {
+              state = "idle";
+              lost.push(local);
+            }
+          }
+          if (state === "waiting") waiting.push(visitorId);
+          groups.push(
+            visitorId,
+            state,
+            chat?.id ?? "",
+            chat?.side ?? "",
+            chat?.partner ?? "",
+            local.ip,
+            local.country.countryCode ?? "",
+            local.country.country,
+          );
+        }
+        for (let i = 0; i < groups.length; i += 8 * 50) {
+          await this.#poolRun("restore", groups.slice(i, i + 8 * 50));
+        }
+        for (const local of lost) {
+          local.chat = undefined;
+          local.state = "idle";
+          for (const stream of local.streams) {
+            stream.push({ id: OUTSIDE, event: { type: "status", status: { state: "idle" } } });
+          }
+        }
+        for (const visitorId of waiting) {
+          const answer = await this.#poolRun<{ paired?: Paired }>("match", [
+            visitorId,
+            this.#newChatId(),
+          ]);
+          if (answer.paired) await this.#open(answer.paired);
+        }
+        await this.#options.onRestored?.();
+      } catch (error) {
+        // Tried again at the next heartbeat.
+        this.#epoch = undefined;
+        this.#fail("saying again whom this instance holds", error);
+      } finally {
+        this.#restoring = undefined;
+      }
+    })();
+    return this.#restoring;
+  }
+
+  /**
+   * One instance at a time (a lease, taken with SET NX PX and kept or let go only by its
+   * holder) ends the chats of visitors gone past the grace period, and takes the visitors of
+   * instances whose heartbeat stopped.
+   */
   async #sweep(): Promise<void> {
-    const lease = `${this.#prefix}lease:sweep`;
-    // Short, so another instance takes over soon after the holder dies.
-    const ttl = 2000;
-    const got = await this.#redis.set(lease, this.#instance, "PX", ttl, "NX");
-    if (!got) {
-      if ((await this.#redis.get(lease)) !== this.#instance) return;
-      await this.#redis.pexpire(lease, ttl);
+    if (this.#sweeping || this.#closed) return;
+    this.#sweeping = true;
+    try {
+      await null;
+      const held = await this.#leaseTake.run(
+        [this.#keys.pool("lease")],
+        [this.#instance, Math.max(2000, 3 * (this.#options.sweepEveryMs ?? 1000))],
+      );
+      if (Number(held) !== 1) return;
+      // Past bans and mutes are let go now and then, a page at a time.
+      const cleaning = this.#sweeps++ % 10 === 0;
+      // Each step is bounded; when many left at once (an instance died), steps follow at once.
+      for (let step = 0; step < 50; step++) {
+        const answer = await this.#poolRun<{
+          dead: string[] | Record<string, never>;
+          chats: Ending[] | Record<string, never>;
+          cursors: [string, string];
+          more: boolean;
+        }>("sweep", [
+          this.#graceMs,
+          SWEEP_BATCH,
+          ...(cleaning && step === 0 ? this.#cursors : ["-", "-"]),
+        ]);
+        if (cleaning && step === 0) this.#cursors = answer.cursors;
+        const chats = Array.isArray(answer.chats) ? answer.chats : [];
+        await this.#finish(chats, (ending) => ({
+          leaver: "",
+          partner: JSON.stringify({ type: "partner-left", chatId: ending.chat }),
+        }));
+        for (const dead of Array.isArray(answer.dead) ? answer.dead : []) {
+          // An instance that sweeps is alive, whatever a clock moved by hand says.
+          if (dead === this.#instance) continue;
+          while (Number(await this.#poolRun<number>("orphan", [dead, 500], dead)) > 0);
+        }
+        if (!answer.more) break;
+      }
+    } finally {
+      this.#sweeping = false;
     }
-    await this.#run("sweep", this.#graceMs, 500);
   }
 
   /**
@@ -413,10 +1120,21 @@ export class RedisChatBroker implements ChatBroker {
   async endAll(): Promise<void> {}
 
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
-    for (const timer of this.#timers) clearInterval(timer);
-    for (const timer of this.#rematch) this.#time.clearTimeout(timer);
+    for (const timer of this.#timers) this.#time.clearInterval(timer);
+    for (const timers of this.#rematch.values()) {
+      for (const timer of timers) this.#time.clearTimeout(timer);
+    }
     this.#typing.close();
-    await this.#subscriber.unsubscribe(this.#channel()).catch(() => {});
+    // The grace period of the visitors held here starts now (those already elsewhere keep on).
+    try {
+      while (
+        Number(await this.#poolRun<number>("orphan", [this.#instance, 500], this.#instance)) > 0
+      );
+      await this.#leaseRelease.run([this.#keys.pool("lease")], [this.#instance]);
+    } catch (error) {
+      this.#fail("leaving the pool", error);
+    }
   }
 }

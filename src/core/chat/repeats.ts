@@ -1,6 +1,7 @@
 import { DomainError } from "../errors.ts";
 import { ExpiringMap } from "../limits/expiring-map.ts";
 import { nearDuplicate, repeatKey } from "../moderation/contacts.ts";
+import type { VisitorKeys } from "../requester.ts";
 import type { ChatBroker } from "./broker.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -25,10 +26,7 @@ interface Sent {
 }
 
 /** Who sends: a visitor and their address (IPv6 by /64), each counted on its own. */
-export interface Sender {
-  visitorId: string;
-  ipKey: string;
-}
+export type Sender = VisitorKeys;
 
 /**
  * The texts each sender (visitor, and address) sent lately, to refuse the same text sent to

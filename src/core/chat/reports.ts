@@ -4,6 +4,7 @@ import { DomainError, RateLimitedError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import type { Moderator } from "../moderation/moderator.ts";
 import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
+import type { VisitorKeys } from "../requester.ts";
 import { type AutomaticGround, banAutomatically, type ChatBans } from "./bans.ts";
 import { BLOCK_MS, keepApart } from "./blocks.ts";
 import type { ChatBroker } from "./broker.ts";
@@ -16,10 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const REPORTER_COUNTS_ONCE_MS = DAY_MS;
 
 /** Who reports: their visitor id and address hash (IPv6 by /64); each is the same reporter. */
-export interface Reporter {
-  visitorId: string;
-  ipKey: string;
-}
+export type Reporter = VisitorKeys;
 
 /**
  * Records a report of a partner's message (only a partner's, so every reporter was in a chat

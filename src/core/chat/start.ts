@@ -2,8 +2,8 @@ import type { DB } from "../../../db/schema.ts";
 import type { ChatStatus } from "../../common/chat.ts";
 import type { MatchPreferencesInput } from "../../common/chat-preferences.ts";
 import { DomainError } from "../errors.ts";
-import type { Country } from "../geo/country-lookup.ts";
 import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
+import type { Requester, VisitorKeys } from "../requester.ts";
 import { type AgeStanding, answerAgeGate, requireAge } from "../safety/ages.ts";
 import { type ChatBans, recordSighting } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
@@ -16,13 +16,8 @@ export const START_RATES = {
   perAddress: { limit: 60, windowMs: MINUTE },
 } as const satisfies Record<string, RateRule>;
 
-export interface ChatRequester {
-  visitorId: string;
-  ipKey: string;
-}
-
 /** Banned visitors cannot subscribe, start or send; the error says how long is left. */
-export async function refuseBanned(bans: ChatBans, who: ChatRequester, now: number): Promise<void> {
+export async function refuseBanned(bans: ChatBans, who: VisitorKeys, now: number): Promise<void> {
   const until = await bans.until(who.visitorId, who.ipKey);
   if (until !== null) {
     throw new DomainError(
@@ -40,7 +35,7 @@ export async function refuseBanned(bans: ChatBans, who: ChatRequester, now: numb
 export async function startChat(
   db: DB,
   deps: { broker: ChatBroker; bans: ChatBans; limiter: RateLimiter },
-  who: ChatRequester & { country: Country },
+  who: Requester,
   asked: MatchPreferencesInput | undefined,
   now: number,
 ): Promise<ChatStatus> {
@@ -55,10 +50,11 @@ export async function startChat(
   await recordSighting(db, who.visitorId, who.ipKey, now);
   // The sighting's write may have let a ban land meanwhile.
   await refuseBanned(deps.bans, who, now);
+  const country = who.country();
   return deps.broker.start({
     visitorId: who.visitorId,
     ipKey: who.ipKey,
-    country: { countryCode: who.country.code, country: who.country.name },
+    country: { countryCode: country.code, country: country.name },
     ...(preferences ? { preferences } : {}),
   });
 }
@@ -69,7 +65,7 @@ export async function startChat(
  */
 export async function widenSearch(
   deps: { broker: ChatBroker; limiter: RateLimiter },
-  who: ChatRequester,
+  who: VisitorKeys,
 ): Promise<void> {
   await deps.limiter.take([
     { key: `chat-widen:v:${who.visitorId}`, rule: START_RATES.perVisitor },

@@ -1,13 +1,13 @@
 import type { DB } from "../../../db/schema.ts";
 import type { ContactInput } from "../../common/contact.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
+import type { VisitorKeys } from "../requester.ts";
 
 /** Enough for a visitor to correct and resend, too few to fill the operator's inbox. */
 export const CONTACT_RATE: RateRule = { limit: 5, windowMs: 60 * 60 * 1000 };
 
-export interface Sender {
-  visitorId: string;
-  ipKey: string;
+/** Who writes to the operator, and in which of the site's languages. */
+export interface Sender extends VisitorKeys {
   locale: string;
 }
 

@@ -1,5 +1,6 @@
 import { type Clock, systemTime } from "../clock.ts";
 import { RateLimitedError } from "../errors.ts";
+import type { VisitorKeys } from "../requester.ts";
 
 export interface RateRule {
   /** How many actions fit in one window. */
@@ -32,11 +33,7 @@ export interface RateLimiter {
 }
 
 /** The slots of one action for a visitor and an address hash (IPv6 /64), under one rule. */
-export function visitorSlots(
-  action: string,
-  who: { visitorId: string; ipKey: string },
-  rule: RateRule,
-): Slot[] {
+export function visitorSlots(action: string, who: VisitorKeys, rule: RateRule): Slot[] {
   return [
     { key: `${action}:v:${who.visitorId}`, rule },
     { key: `${action}:ip:${who.ipKey}`, rule },

@@ -1,65 +1,114 @@
 import { randomBytes } from "node:crypto";
-import type Redis from "ioredis";
 import { type Clock, systemTime } from "../clock.ts";
 import { RateLimitedError } from "../errors.ts";
-import { RedisScript } from "../redis-script.ts";
+import { isCluster, type RedisClient, RedisScript } from "../redis-script.ts";
 import type { RateLimiter, Reservation, Slot } from "./rate-limiter.ts";
 
 /**
- * Takes every slot or none, in one step for all instances: each key is a sorted set of the
- * times of its actions within the window; the action's token is the member, so a refund takes
- * back exactly its own entries. Answers 0, or the longest wait in ms.
+ * KEYS: the slots' keys. ARGV: now, the action's token, then each key's limit and window (ms).
+ * Takes a slot on every key or none, in one step: each key holds the times of its last `limit`
+ * actions within the window, as "<time>:<token>" words, so one read and one write a key decide
+ * it, and a refund takes back exactly its own. Answers 0, or the longest wait in ms.
  */
 const TAKE = `
-local now = tonumber(ARGV[1])
-local n = tonumber(ARGV[2])
-local token = ARGV[3]
-local wait = 0
-for i = 0, n - 1 do
-  local key, limit, window = KEYS[i + 1], tonumber(ARGV[4 + i * 2]), tonumber(ARGV[5 + i * 2])
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-  local count = redis.call('ZCARD', key)
-  if count >= limit then
-    local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
-    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+local now, stamp = tonumber(ARGV[1]), ARGV[1] .. ':' .. ARGV[2]
+local values = redis.call('MGET', unpack(KEYS))
+local wait, lists = 0, {}
+for i = 1, #KEYS do
+  local limit, window = tonumber(ARGV[1 + 2 * i]), tonumber(ARGV[2 + 2 * i])
+  local kept = {}
+  for word in string.gmatch(values[i] or '', '%S+') do
+    if tonumber(string.match(word, '^%d+')) > now - window then kept[#kept + 1] = word end
+  end
+  lists[i] = kept
+  if #kept >= limit then
+    local oldest = tonumber(string.match(kept[#kept - limit + 1], '^%d+'))
+    wait = math.max(wait, oldest + window - now)
   end
 end
 if wait > 0 then return wait end
-for i = 0, n - 1 do
-  redis.call('ZADD', KEYS[i + 1], now, token)
-  redis.call('PEXPIRE', KEYS[i + 1], tonumber(ARGV[5 + i * 2]))
+for i = 1, #KEYS do
+  local limit, kept = tonumber(ARGV[1 + 2 * i]), lists[i]
+  kept[#kept + 1] = stamp
+  redis.call('SET', KEYS[i], table.concat(kept, ' ', math.max(1, #kept - limit + 1)), 'PX', ARGV[2 + 2 * i])
 end
 return 0
 `;
 
-/** The sliding-window limits on Redis, shared by every instance (see MemoryRateLimiter). */
+/** KEYS: the slots' keys. ARGV: the action's token. Takes its entries back. */
+const REFUND = `
+local suffix = ':' .. ARGV[1]
+for _, key in ipairs(KEYS) do
+  local value = redis.call('GET', key)
+  if value then
+    local kept = {}
+    for word in string.gmatch(value, '%S+') do
+      if string.sub(word, -#suffix) ~= suffix then kept[#kept + 1] = word end
+    end
+    if #kept == 0 then redis.call('DEL', key)
+    else redis.call('SET', key, table.concat(kept, ' '), 'KEEPTTL') end
+  end
+end
+return 1
+`;
+
+/**
+ * The sliding-window limits on Redis, shared by every instance (see MemoryRateLimiter). On one
+ * Redis, every slot of an action is taken in one script; on a Redis Cluster each key is a slot
+ * of its own, so each key gets its script (sent together), and when one refuses, the others are
+ * given back: never more than a limit passes, though two actions racing for the last place on
+ * two keys may both be refused.
+ */
 export class RedisRateLimiter implements RateLimiter {
   readonly #take: RedisScript;
+  readonly #refund: RedisScript;
+  readonly #cluster: boolean;
 
   constructor(
-    private readonly redis: Redis,
+    redis: RedisClient,
     private readonly prefix = "tidings:",
     private readonly clock: Clock = systemTime,
   ) {
     this.#take = new RedisScript(redis, TAKE);
+    this.#refund = new RedisScript(redis, REFUND);
+    this.#cluster = isCluster(redis);
   }
 
   async take(slots: readonly Slot[]): Promise<Reservation> {
-    const keys = slots.map((slot) => `${this.prefix}limit:${slot.key}`);
-    const token = randomBytes(9).toString("base64url");
-    const rules = slots.flatMap(({ rule }) => [rule.limit, rule.windowMs]);
-    const wait = Number(
-      await this.#take.run(keys, [this.clock.now(), slots.length, token, ...rules]),
+    const token = randomBytes(6).toString("base64url");
+    const named = slots.map((slot) => ({ ...slot, key: `${this.prefix}limit:${slot.key}` }));
+    const groups = this.#cluster ? named.map((slot) => [slot]) : [named];
+    const now = this.clock.now();
+    const waits = await Promise.all(
+      groups.map(async (group) =>
+        Number(
+          await this.#take.run(
+            group.map((slot) => slot.key),
+            [now, token, ...group.flatMap(({ rule }) => [rule.limit, rule.windowMs])],
+          ),
+        ),
+      ),
     );
-    if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
+    const refund = (taken: Slot[][]) =>
+      Promise.all(
+        taken.map((group) =>
+          this.#refund.run(
+            group.map((slot) => slot.key),
+            [token],
+          ),
+        ),
+      );
+    const wait = Math.max(...waits);
+    if (wait > 0) {
+      await refund(groups.filter((_, i) => waits[i] === 0));
+      throw new RateLimitedError(Math.ceil(wait / 1000));
+    }
     let refunded = false;
     return {
       refund: async () => {
         if (refunded) return;
         refunded = true;
-        const pipeline = this.redis.pipeline();
-        for (const key of keys) pipeline.zrem(key, token);
-        await pipeline.exec();
+        await refund(groups);
       },
     };
   }

@@ -1,6 +1,7 @@
 import type { DB } from "../../../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import type { Slot } from "../limits/rate-limiter.ts";
+import type { VisitorKeys } from "../requester.ts";
 
 /**
  * The age gates: before the first chat a visitor confirms being 18 or older; before the first
@@ -23,7 +24,7 @@ export const AGE_ANSWERS = {
   perAddress: { limit: 60, windowMs: 60 * 1000 },
 } as const;
 
-export function ageAnswerSlots(who: { visitorId: string; ipKey: string }): Slot[] {
+export function ageAnswerSlots(who: VisitorKeys): Slot[] {
   return [
     { key: `age:v:${who.visitorId}`, rule: AGE_ANSWERS.perVisitor },
     { key: `age:ip:${who.ipKey}`, rule: AGE_ANSWERS.perAddress },

@@ -1,6 +1,7 @@
 import type { TargetLanguage } from "../../common/translation.ts";
 import { DomainError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
+import type { VisitorKeys } from "../requester.ts";
 import { type TranslationStore, translateCached } from "./cache.ts";
 import { ownScriptTargets } from "./opencc.ts";
 import { TranslationError, type Translator } from "./translator.ts";
@@ -31,7 +32,7 @@ export async function availableTargets(
 export async function translateForVisitor(
   store: TranslationStore,
   deps: { limiter: RateLimiter; translator: Translator },
-  visitor: { visitorId: string; ipKey: string },
+  visitor: VisitorKeys,
   text: string,
   target: TargetLanguage,
   now: number,

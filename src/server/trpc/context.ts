@@ -10,9 +10,9 @@ import type { ChatBans } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
 import type { ChatFloodGate } from "../../core/chat/flood.ts";
 import type { RepeatMemory } from "../../core/chat/repeats.ts";
-import type { Country } from "../../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
+import type { Requester } from "../../core/requester.ts";
 import type { ChatTranslations } from "../../core/translation/memory-cache.ts";
 import type { Translator } from "../../core/translation/translator.ts";
 import type { SiteMetrics } from "../metrics.ts";
@@ -33,10 +33,8 @@ export interface Context {
   metrics: SiteMetrics;
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };
-  visitorId: string;
-  ipKey: string;
-  /** The visitor's country, from the offline database (looked up only when asked). */
-  country(): Country;
+  /** Who is asking, built once for the request or the WebSocket. */
+  requester: Requester;
   locale: Locale;
   now: () => number;
   /** The signed-in account and its session, when the session cookie is valid. */

@@ -3,7 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { AppErrorCode } from "../../common/errors.ts";
-import { RateLimitedError } from "../../core/errors.ts";
+import { asDomainError, RateLimitedError } from "../../core/errors.ts";
 import { httpStatusOfError } from "./init.ts";
 
 /** The web batches a page's queries; no page makes more than a few at once. */
@@ -47,6 +47,9 @@ export async function handleTrpcHttp<TRouter extends AnyRouter>(
         statuses.size === 1 && errors.length === (paths?.length ?? 1)
           ? (statuses.values().next().value as number)
           : 207;
+      // The database or Redis out of reach: try again in a few seconds.
+      const away = errors.map((e) => asDomainError(e.cause)).find((e) => e?.code === "UNAVAILABLE");
+      if (away) return { status, headers: { "Retry-After": String(away.retryAfterSeconds) } };
       const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause;
       if (!(limited instanceof RateLimitedError)) return { status };
       return { status, headers: { "Retry-After": String(limited.retryAfterSeconds ?? 60) } };

@@ -4,7 +4,7 @@ import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/
 import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
 import type { Feature } from "../../core/admin/features.ts";
-import { DomainError } from "../../core/errors.ts";
+import { asDomainError } from "../../core/errors.ts";
 import type { Context } from "./context.ts";
 
 /** What a procedure declares about itself, read by the middlewares below. */
@@ -31,6 +31,7 @@ const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   SPAM_REPEATED: "TOO_MANY_REQUESTS",
   FEATURE_RESTING: "SERVICE_UNAVAILABLE",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNAUTHORIZED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
@@ -64,8 +65,8 @@ const httpStatusOf = Object.fromEntries(
  * of tRPC, and so wrapped by tRPC as an internal error) by what it means.
  */
 export function trpcCodeOfError(error: TRPCError): TRPC_ERROR_CODE_KEY {
-  const cause = error.cause;
-  return cause instanceof DomainError ? trpcCodeOf[cause.code] : error.code;
+  const cause = asDomainError(error.cause);
+  return cause ? trpcCodeOf[cause.code] : error.code;
 }
 
 /** The HTTP status an error is answered with (see trpcCodeOfError). */
@@ -78,10 +79,11 @@ export function errorData(error: TRPCError): AppErrorData {
   if (cause instanceof ZodError) {
     return { appCode: "INVALID_INPUT", issues: toFieldIssues(cause.issues) };
   }
-  if (cause instanceof DomainError) {
-    const data: AppErrorData = { appCode: cause.code };
-    if (cause.retryAfterSeconds !== undefined) data.retryAfter = cause.retryAfterSeconds;
-    if (cause.issues) data.issues = cause.issues;
+  const domain = asDomainError(cause);
+  if (domain) {
+    const data: AppErrorData = { appCode: domain.code };
+    if (domain.retryAfterSeconds !== undefined) data.retryAfter = domain.retryAfterSeconds;
+    if (domain.issues) data.issues = domain.issues;
     return data;
   }
   return { appCode: appCodeOf[error.code] ?? "INTERNAL" };
@@ -100,8 +102,8 @@ const t = initTRPC
     // options and result, errors or not.
     errorFormatter({ shape, error }) {
       const { stack: _stack, ...data } = shape.data;
-      const cause = error.cause;
-      if (!(cause instanceof DomainError)) {
+      const cause = asDomainError(error.cause);
+      if (!cause) {
         return { ...shape, data: { ...data, ...errorData(error) } };
       }
       const code = trpcCodeOf[cause.code];

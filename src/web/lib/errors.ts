@@ -88,6 +88,8 @@ export function errorMessage(LL: TranslationFunctions, error: unknown): string {
       });
     case "FEATURE_RESTING":
       return LL.errors.featureResting();
+    case "UNAVAILABLE":
+      return LL.errors.unavailable({ seconds: Math.max(1, Math.ceil(data.retryAfter ?? 5)) });
     default:
       if (error instanceof TRPCClientError && !data) return LL.errors.network();
       return LL.errors.generic();

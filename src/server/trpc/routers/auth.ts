@@ -12,14 +12,14 @@ export const authRouter = router({
   me: publicProcedure.query(({ ctx }) => ({ user: ctx.user, isOperator: ctx.isOperator })),
 
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
-    const signedUp = await signUp(ctx.db, ctx, ctx, input, ctx.now());
+    const signedUp = await signUp(ctx.db, ctx, ctx.requester, input, ctx.now());
     ctx.setSessionCookie(signedUp.token, signedUp.session.expiresAt);
     ctx.setDeviceCookie(signedUp.deviceToken);
     return { user: signedUp.user };
   }),
 
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => {
-    const signedIn = await signIn(ctx.db, ctx, ctx, input, ctx.deviceToken, ctx.now());
+    const signedIn = await signIn(ctx.db, ctx, ctx.requester, input, ctx.deviceToken, ctx.now());
     if (ctx.session) await deleteSession(ctx.db, ctx.session.id);
     ctx.setSessionCookie(signedIn.token, signedIn.session.expiresAt);
     ctx.setDeviceCookie(signedIn.deviceToken);
@@ -39,12 +39,20 @@ export const authRouter = router({
   }),
 
   changePassword: protectedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
-    await changePassword(ctx.db, ctx, ctx, ctx.user, ctx.session.id, input, ctx.deviceToken);
+    await changePassword(
+      ctx.db,
+      ctx,
+      ctx.requester,
+      ctx.user,
+      ctx.session.id,
+      input,
+      ctx.deviceToken,
+    );
     return { ok: true as const };
   }),
 
   deleteAccount: protectedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
-    await deleteAccount(ctx.db, ctx, ctx, ctx.user, input.password, ctx.deviceToken);
+    await deleteAccount(ctx.db, ctx, ctx.requester, ctx.user, input.password, ctx.deviceToken);
     ctx.setSessionCookie(null);
     return { ok: true as const };
   }),

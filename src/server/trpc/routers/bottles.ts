@@ -22,32 +22,27 @@ export const bottlesRouter = router({
     .meta({ feature: "bottles" })
     .input(createBottleInput)
     .mutation(({ ctx, input }) =>
-      throwBottle(
-        ctx.db,
-        { ...ctx, broker: ctx.chat.broker },
-        {
-          visitorId: ctx.visitorId,
-          ipKey: ctx.ipKey,
-          userId: ctx.user?.id ?? null,
-          country: ctx.country(),
-        },
-        input,
-        ctx.now(),
-      ),
+      throwBottle(ctx.db, { ...ctx, broker: ctx.chat.broker }, ctx.requester, input, ctx.now()),
     ),
 
   /** Where the visitor stands at the bottles' age gate (13 or older). */
   age: publicProcedure.query(async ({ ctx }) => ({
-    age: await ageStanding(ctx.db, ctx.visitorId, "bottles", ctx.now()),
+    age: await ageStanding(ctx.db, ctx.requester.visitorId, "bottles", ctx.now()),
   })),
 
   /** The gate's answer: 13 or older, or not (which refuses writing bottles for 30 days). */
   confirmAge: publicProcedure
     .input(z.object({ atLeast13: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.limiter.take(ageAnswerSlots(ctx));
+      await ctx.limiter.take(ageAnswerSlots(ctx.requester));
       return {
-        age: await answerAgeGate(ctx.db, ctx.visitorId, "bottles", input.atLeast13, ctx.now()),
+        age: await answerAgeGate(
+          ctx.db,
+          ctx.requester.visitorId,
+          "bottles",
+          input.atLeast13,
+          ctx.now(),
+        ),
       };
     }),
 
@@ -56,13 +51,7 @@ export const bottlesRouter = router({
       bottle: await discoverBottle(
         ctx.db,
         ctx,
-        {
-          visitorId: ctx.visitorId,
-          ipKey: ctx.ipKey,
-          userId: ctx.user?.id ?? null,
-          locale: ctx.locale,
-          countryCode: () => ctx.country().code,
-        },
+        { ...ctx.requester, locale: ctx.locale },
         ctx.now(),
       ),
     };
@@ -79,39 +68,18 @@ export const bottlesRouter = router({
   mine: publicProcedure
     .input(myBottlesInput)
     .query(({ ctx, input }) =>
-      listMyBottles(
-        ctx.db,
-        ctx,
-        { visitorId: ctx.visitorId, userId: ctx.user?.id ?? null },
-        input.cursor ?? null,
-        ctx.now(),
-      ),
+      listMyBottles(ctx.db, ctx, ctx.requester, input.cursor ?? null, ctx.now()),
     ),
 
   /** How often the writer's bottles were found since the time the browser last saw. */
   findsSince: publicProcedure
     .input(findsSinceInput)
-    .query(({ ctx, input }) =>
-      findsSince(
-        ctx.db,
-        ctx,
-        { visitorId: ctx.visitorId, userId: ctx.user?.id ?? null },
-        input.since,
-        ctx.now(),
-      ),
-    ),
+    .query(({ ctx, input }) => findsSince(ctx.db, ctx, ctx.requester, input.since, ctx.now())),
 
   /** The writer takes their own bottle out of the ocean for good; anyone else gets NOT_FOUND. */
   sink: publicProcedure
     .input(bottleIdInput)
-    .mutation(({ ctx, input }) =>
-      sinkBottle(
-        ctx.db,
-        ctx.limiter,
-        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user?.id ?? null },
-        input.bottleId,
-      ),
-    ),
+    .mutation(({ ctx, input }) => sinkBottle(ctx.db, ctx.limiter, ctx.requester, input.bottleId)),
 
   toggleLike: protectedProcedure
     .meta({ feature: "bottles" })
@@ -120,7 +88,7 @@ export const bottlesRouter = router({
       toggleLike(
         ctx.db,
         ctx.limiter,
-        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
+        { ...ctx.requester, userId: ctx.user.id },
         input.bottleId,
         ctx.now(),
       ),
@@ -130,13 +98,7 @@ export const bottlesRouter = router({
     .meta({ feature: "bottles" })
     .input(reportBottleInput)
     .mutation(async ({ ctx, input }) => {
-      await reportBottle(
-        ctx.db,
-        ctx,
-        { visitorId: ctx.visitorId, ipKey: ctx.ipKey, userId: ctx.user.id },
-        input,
-        ctx.now(),
-      );
+      await reportBottle(ctx.db, ctx, { ...ctx.requester, userId: ctx.user.id }, input, ctx.now());
       return { ok: true as const };
     }),
 });

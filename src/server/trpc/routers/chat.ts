@@ -67,13 +67,7 @@ async function* trackedEvents(
 
 /** chat.start and chat.startWith: the same start, with or without preferences. */
 function startFor(ctx: Context, asked: MatchPreferencesInput | undefined) {
-  return startChat(
-    ctx.db,
-    { ...ctx.chat, limiter: ctx.limiter },
-    { visitorId: ctx.visitorId, ipKey: ctx.ipKey, country: ctx.country() },
-    asked,
-    ctx.now(),
-  );
+  return startChat(ctx.db, { ...ctx.chat, limiter: ctx.limiter }, ctx.requester, asked, ctx.now());
 }
 
 export const chatRouter = router({
@@ -81,7 +75,7 @@ export const chatRouter = router({
   events: chatProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
-    await refuseBanned(ctx.chat.bans, ctx, ctx.now());
+    await refuseBanned(ctx.chat.bans, ctx.requester, ctx.now());
     prepareInterestKeys();
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
@@ -90,19 +84,19 @@ export const chatRouter = router({
     const ended = signal ? AbortSignal.any([signal, replaced.signal]) : replaced.signal;
     return trackedEvents(
       { broker: ctx.chat.broker, features: ctx.features },
-      ctx.visitorId,
+      ctx.requester.visitorId,
       input?.lastEventId,
       ended,
     );
   }),
 
   me: publicProcedure.query(async ({ ctx }) => {
-    const { code, name } = ctx.country();
+    const { code, name } = ctx.requester.country();
     return {
       countryCode: code,
       country: name,
-      bannedUntil: await ctx.chat.bans.until(ctx.visitorId, ctx.ipKey),
-      age: await ageStanding(ctx.db, ctx.visitorId, "chat", ctx.now()),
+      bannedUntil: await ctx.chat.bans.until(ctx.requester.visitorId, ctx.requester.ipKey),
+      age: await ageStanding(ctx.db, ctx.requester.visitorId, "chat", ctx.now()),
     };
   }),
 
@@ -113,9 +107,15 @@ export const chatRouter = router({
   confirmAge: publicProcedure
     .input(z.object({ adult: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.limiter.take(ageAnswerSlots(ctx));
+      await ctx.limiter.take(ageAnswerSlots(ctx.requester));
       return {
-        age: await answerChatAge(ctx.db, ctx.chat.broker, ctx.visitorId, input.adult, ctx.now()),
+        age: await answerChatAge(
+          ctx.db,
+          ctx.chat.broker,
+          ctx.requester.visitorId,
+          input.adult,
+          ctx.now(),
+        ),
       };
     }),
 
@@ -131,7 +131,7 @@ export const chatRouter = router({
 
   /** A visitor waiting for a shared language takes anyone now. */
   widen: chatProcedure.mutation(async ({ ctx }) => {
-    await widenSearch({ ...ctx.chat, limiter: ctx.limiter }, ctx);
+    await widenSearch({ ...ctx.chat, limiter: ctx.limiter }, ctx.requester);
     return { ok: true as const };
   }),
 
@@ -139,19 +139,23 @@ export const chatRouter = router({
     return sendChatMessage(
       ctx.db,
       { ...ctx.chat, repeats: ctx.repeats, limiter: ctx.limiter },
-      { visitorId: ctx.visitorId, ipKey: ctx.ipKey, countryCode: ctx.country().code },
+      {
+        visitorId: ctx.requester.visitorId,
+        ipKey: ctx.requester.ipKey,
+        countryCode: ctx.requester.country().code,
+      },
       input.content,
       ctx.now(),
     );
   }),
 
   typing: publicProcedure.input(typingInput).mutation(async ({ ctx, input }) => {
-    await ctx.chat.broker.typing(ctx.visitorId, input.isTyping);
+    await ctx.chat.broker.typing(ctx.requester.visitorId, input.isTyping);
     return { ok: true as const };
   }),
 
   end: publicProcedure.mutation(async ({ ctx }) => {
-    await ctx.chat.broker.end(ctx.visitorId);
+    await ctx.chat.broker.end(ctx.requester.visitorId);
     return { ok: true as const };
   }),
 
@@ -160,7 +164,13 @@ export const chatRouter = router({
    * named by one of their messages.
    */
   block: publicProcedure.input(blockInput).mutation(async ({ ctx, input }) => {
-    await blockPartner(ctx.db, ctx.chat.broker, ctx.visitorId, ctx.now(), input?.messageId);
+    await blockPartner(
+      ctx.db,
+      ctx.chat.broker,
+      ctx.requester.visitorId,
+      ctx.now(),
+      input?.messageId,
+    );
     return { ok: true as const };
   }),
 
@@ -169,7 +179,7 @@ export const chatRouter = router({
     const { outcome } = await reportChatMessage(
       ctx.db,
       { ...ctx.chat, moderator: ctx.moderator, limiter: ctx.limiter },
-      ctx,
+      ctx.requester,
       input,
       ctx.now(),
     );
@@ -180,7 +190,10 @@ export const chatRouter = router({
   translateTargets: publicProcedure
     .input(z.object({ messageId: z.string().min(1).max(64) }))
     .query(async ({ ctx, input }) => {
-      const message = await ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
+      const message = await ctx.chat.broker.partnerMessage(
+        ctx.requester.visitorId,
+        input.messageId,
+      );
       if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
       return { targets: await availableTargets(ctx.translator, message.content) };
     }),
@@ -188,12 +201,15 @@ export const chatRouter = router({
   translate: publicProcedure
     .input(z.object({ messageId: z.string().min(1).max(64), target: z.enum(targetLanguages) }))
     .mutation(async ({ ctx, input }) => {
-      const message = await ctx.chat.broker.partnerMessage(ctx.visitorId, input.messageId);
+      const message = await ctx.chat.broker.partnerMessage(
+        ctx.requester.visitorId,
+        input.messageId,
+      );
       if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
       return translateForVisitor(
         ctx.chatTranslations,
         ctx,
-        ctx,
+        ctx.requester,
         message.content,
         input.target,
         ctx.now(),

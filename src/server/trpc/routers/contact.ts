@@ -4,7 +4,13 @@ import { publicProcedure, router } from "../init.ts";
 
 export const contactRouter = router({
   send: publicProcedure.input(contactInput).mutation(async ({ ctx, input }) => {
-    await sendContactMessage(ctx.db, ctx.limiter, ctx, input, ctx.now());
+    await sendContactMessage(
+      ctx.db,
+      ctx.limiter,
+      { ...ctx.requester, locale: ctx.locale },
+      input,
+      ctx.now(),
+    );
     return { ok: true as const };
   }),
 });

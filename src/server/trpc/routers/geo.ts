@@ -3,7 +3,7 @@ import { publicProcedure, router } from "../init.ts";
 export const geoRouter = router({
   /** The visitor's own country, shown when writing a bottle and before a chat. */
   me: publicProcedure.query(({ ctx }) => {
-    const { code, name } = ctx.country();
+    const { code, name } = ctx.requester.country();
     return { countryCode: code, country: name };
   }),
 });

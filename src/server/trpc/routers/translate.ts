@@ -28,7 +28,7 @@ export const translateRouter = router({
       return translateForVisitor(
         databaseTranslations(ctx.db),
         ctx,
-        ctx,
+        ctx.requester,
         bottle.message,
         input.target,
         ctx.now(),

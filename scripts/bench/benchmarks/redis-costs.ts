@@ -1,0 +1,115 @@
+/**
+ * What the chat costs Redis per operation (cluster/costs.ts): two instances on one Redis, and
+ * again on a 3-primary Redis Cluster, against one PUBLISH relayed by the same Redis in the same
+ * run. "Executed" counts the commands run inside scripts (INFO commandstats); "round trips" the
+ * commands the instances sent (MONITOR); Redis CPU is INFO cpu's main thread, summed over nodes.
+ */
+
+import { type CostResult, measureCosts } from "../cluster/costs.ts";
+import { log, problem } from "../harness.ts";
+import { type Benchmark, fmt, type Row, type Section, type Size, yes } from "../section.ts";
+
+const one = (n: number) => fmt(n, 1);
+const two = (n: number) => fmt(n, 2);
+
+function rowsOf(r: CostResult, where: string): Row[] {
+  const raw = r.rawPublishRelay;
+  const rawCells = `${two(raw.executed)} / 1 / ${one(raw.redisCpuUs)} (one PUBLISH, one Redis)`;
+  return [
+    {
+      benchmark: `Redis cost of a relayed message, partners on two instances, ${where}: executed commands / round trips / Redis CPU (µs)`,
+      ours: `${two(r.message.executed)} / ${two(r.message.sentByInstances)} / ${one(r.message.redisCpuUs)}`,
+      baseline: rawCells,
+      ratio: (r.message.redisCpuUs / raw.redisCpuUs).toFixed(1),
+      goal: "≤ 4 / ≤ 2 / ≤ 20 µs",
+      met: yes(
+        r.message.executed <= 4 && r.message.sentByInstances <= 2 && r.message.redisCpuUs <= 20,
+      ),
+    },
+    {
+      benchmark: `Redis cost of a typing call, ${where}: executed commands / round trips / Redis CPU (µs)`,
+      ours: `${two(r.typing.executed)} / ${two(r.typing.sentByInstances)} / ${one(r.typing.redisCpuUs)}`,
+      baseline: rawCells,
+      ratio: "—",
+      // Counted per call beyond the background: a figure a hair over a whole number is the
+      // background's noise, so 1.05 round trips counts as one.
+      goal: "≤ 2 / 1 / —",
+      met: yes(r.typing.executed <= 2 && r.typing.sentByInstances <= 1.05),
+    },
+    {
+      benchmark: `Redis cost of a chat start per visitor (pairs across two instances), ${where}: executed commands / round trips / Redis CPU (µs)`,
+      ours: `${two(r.startPerVisitor.executed)} / ${two(r.startPerVisitor.sentByInstances)} / ${one(r.startPerVisitor.redisCpuUs)}`,
+      baseline: "—",
+      ratio: "—",
+      goal: "≤ 20 / ≤ 3 / —",
+      met: yes(r.startPerVisitor.executed <= 20 && r.startPerVisitor.sentByInstances <= 3),
+    },
+    {
+      benchmark: `Redis cost of presence, ${fmt(r.presence.visitors)} idle visitors on two instances, ${where}: commands / Redis CPU (µs) per visitor a second`,
+      ours: `${fmt(r.presence.commandsPerVisitorSecond, 4)} / ${fmt(r.presence.redisCpuUsPerVisitorSecond, 3)}`,
+      baseline: "—",
+      ratio: "—",
+      goal: "≤ 0.05 commands",
+      met: yes(r.presence.commandsPerVisitorSecond <= 0.05),
+    },
+    {
+      benchmark: `Redis commands over 1 ms during the whole run (SLOWLOG), ${where}`,
+      ours: `${fmt(r.slowlogOver1ms.count)}${r.slowlogOver1ms.slowest[0] ? ` (slowest ${fmt(r.slowlogOver1ms.slowest[0].micros)} µs)` : ""}`,
+      baseline: "—",
+      ratio: "—",
+      goal: "none",
+      met: yes(r.slowlogOver1ms.count === 0),
+    },
+  ];
+}
+
+const commands = (byCommand: Record<string, number>) =>
+  Object.entries(byCommand)
+    .map(([name, n]) => `${name.toUpperCase()} ${n}`)
+    .join(", ");
+
+function notesOf(r: CostResult, where: string): string[] {
+  return [
+    `${where}: ${r.setup}; per message ${commands(r.message.byCommand)}; per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)}; presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. Per visitor connecting (their chat stream opened): ${two(r.connect.executed)} commands, ${one(r.connect.redisCpuUs)} µs; leaving (the stream closed and, past the grace period, let go by the sweep): ${two(r.leave.executed)} commands, ${one(r.leave.redisCpuUs)} µs; per chat ended by one side: ${two(r.end.executed)} commands, ${one(r.end.redisCpuUs)} µs. The run took ${r.seconds} s.`,
+  ];
+}
+
+async function run(size: Size): Promise<Section> {
+  log("redis-costs: one Redis");
+  const single = await measureCosts(size);
+  const rows = rowsOf(single, "one Redis");
+  const notes = [
+    "Each figure is beyond the background measured just before with the same visitors connected (each instance's heartbeat and sweep), per operation; the round trips are counted in a separate window (MONITOR costs Redis CPU), so a figure just under a whole number is that background's noise. A warm-up chat runs first, so that every script is known to Redis before anything is counted.",
+    ...notesOf(single, "One Redis"),
+  ];
+  if (size !== "smoke") {
+    log("redis-costs: a 3-primary Redis Cluster");
+    const cluster = await measureCosts(size, true);
+    rows.push(...rowsOf(cluster, "3-primary Redis Cluster"));
+    notes.push(...notesOf(cluster, "Redis Cluster"));
+  }
+  if (single.message.operations === 0) problem("no message was relayed");
+  return {
+    title: "What the chat costs Redis (two instances)",
+    rows,
+    notes,
+    figures: {
+      messageExecuted: single.message.executed,
+      messageRedisUs: single.message.redisCpuUs,
+      typingExecuted: single.typing.executed,
+      typingRedisUs: single.typing.redisCpuUs,
+      startExecuted: single.startPerVisitor.executed,
+      startRedisUs: single.startPerVisitor.redisCpuUs,
+      presenceCommands: single.presence.commandsPerVisitorSecond,
+      presenceRedisUs: single.presence.redisCpuUsPerVisitorSecond,
+      connectExecuted: single.connect.executed,
+      connectRedisUs: single.connect.redisCpuUs,
+      leaveExecuted: single.leave.executed,
+      leaveRedisUs: single.leave.redisCpuUs,
+      endExecuted: single.end.executed,
+      endRedisUs: single.end.redisCpuUs,
+    },
+  };
+}
+
+export const redisCosts: Benchmark = { name: "redis-costs", needs: ["cluster"], run };

@@ -1,0 +1,373 @@
+/**
+ * What the chat costs Redis, per operation, across two instances on one Redis (or a Redis
+ * Cluster): a relayed
+ * message, a typing call, a chat start (per visitor), and a connected idle visitor per second.
+ * For each: the commands Redis executed (INFO commandstats, those run inside scripts included),
+ * the commands the instances sent it (MONITOR, in a separate window: it costs Redis CPU) and
+ * Redis's CPU (INFO cpu, its main thread), each beyond the background measured just before with
+ * the same visitors connected (heartbeats, sweeps). Beside them, in the same run, the raw Redis
+ * relay: one PUBLISH per message to a channel another connection subscribes to.
+ *
+ * The benchmark module redis-costs (benchmarks/redis-costs.ts) runs it; alone, for a figure of
+ * another tree of the code:
+ *
+ *   bun scripts/bench/cluster/costs.ts [--smoke | --quick] [--redis-cluster]
+ *
+ * prints one JSON object. Throws if nobody was paired or nothing was delivered.
+ */
+import { randomBytes } from "node:crypto";
+import Redis from "ioredis";
+import {
+  connectAll,
+  countSent,
+  delta,
+  fail,
+  type Instance,
+  machine,
+  newVisitor,
+  readRedis,
+  readSlowlog,
+  redisNodes,
+  resetSlowlog,
+  round,
+  sleep,
+  startInstance,
+  startServers,
+  type Visitor,
+} from "./lib.ts";
+
+/** What one operation cost Redis, beyond the background. */
+export interface Cost {
+  operations: number;
+  /** Commands Redis executed per operation, those run inside scripts included. */
+  executed: number;
+  /** Redis CPU per operation (µs), summed over the nodes. */
+  redisCpuUs: number;
+  byCommand: Record<string, number>;
+  /** Commands the instances sent Redis per operation (round trips, or fewer when pipelined). */
+  sentByInstances: number;
+}
+
+export type CostResult = Awaited<ReturnType<typeof measureCosts>>;
+
+/**
+ * Two instances on one Redis, or on a 3-primary Redis Cluster (`redisCluster`); the raw relay is
+ * measured on the one Redis either way.
+ */
+export async function measureCosts(size: "full" | "quick" | "smoke", redisCluster = false) {
+  const small = size !== "full";
+  const PAIRS = size === "smoke" ? 10 : size === "quick" ? 50 : 200;
+  const IDLE_VISITORS = size === "smoke" ? 100 : size === "quick" ? 1000 : 4000;
+  const IDLE_SECONDS = size === "smoke" ? 1 : size === "quick" ? 5 : 20;
+  const MESSAGES_PER_VISITOR = small ? 3 : 20;
+  const TYPING_PER_VISITOR = small ? 2 : 6;
+  const BACKGROUND_SECONDS = size === "smoke" ? 0.5 : small ? 1 : 3;
+
+  const PREFIX = "bench:";
+  const servers = startServers({ redisCluster });
+  const redisUrl = (redisCluster ? servers.clusterUrl : servers.redisUrl) ?? "";
+  const instances: Instance[] = [];
+  const visitors: Visitor[] = [];
+  const connections: Redis[] = [];
+  try {
+    const env = {
+      DB_URL: await servers.database("bench_costs"),
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: PREFIX,
+      SECRET: randomBytes(24).toString("hex"),
+    };
+    instances.push(await startInstance(env), await startInstance(env));
+    const [one, two] = instances as [Instance, Instance];
+    const nodes = await redisNodes(redisUrl);
+    connections.push(...nodes);
+    const began = performance.now();
+    await resetSlowlog(nodes);
+
+    // A first chat, unmeasured, so that every script is known to Redis before anything is counted
+    // (its first use sends it in full, once).
+    const warm = [newVisitor("w"), newVisitor("x")] as const;
+    visitors.push(...warm);
+    await connectAll([...warm], (i) => (i % 2 ? two : one).url);
+    await warm[0].start();
+    await warm[1].start();
+    for (const v of warm) {
+      const deadline = Date.now() + 30_000;
+      while (!v.chat()) {
+        if (Date.now() > deadline)
+          fail(`the first pair was not matched: ${JSON.stringify(v.events)}`);
+        await sleep(20);
+      }
+    }
+    await Promise.all(warm.map((v) => v.send("warm")));
+    await Promise.all(warm.map((v) => v.typing(true)));
+    await Promise.all(warm.map((v) => v.typing(false)));
+
+    /** Redis's background per second with what is connected now (heartbeats, sweeps). */
+    const background = async (nodes: Redis[]) => {
+      const before = await readRedis(nodes);
+      const started = performance.now();
+      await sleep(BACKGROUND_SECONDS * 1000);
+      const d = delta(before, await readRedis(nodes));
+      const seconds = (performance.now() - started) / 1000;
+      return { commands: d.commands / seconds, cpu: d.cpu / seconds };
+    };
+    /** What `work` cost Redis beyond the background, per operation. */
+    const measureOn = async (
+      nodes: Redis[],
+      operations: () => number,
+      work: () => Promise<void>,
+    ): Promise<Omit<Cost, "sentByInstances">> => {
+      const base = await background(nodes);
+      const before = await readRedis(nodes);
+      const started = performance.now();
+      await work();
+      const seconds = (performance.now() - started) / 1000;
+      const d = delta(before, await readRedis(nodes));
+      const n = operations();
+      if (n === 0) fail("nothing was done in a measured window");
+      return {
+        operations: n,
+        executed: round((d.commands - base.commands * seconds) / n, 2),
+        redisCpuUs: round(((d.cpu - base.cpu * seconds) * 1e6) / n, 1),
+        byCommand: Object.fromEntries(
+          Object.entries(d.byCommand)
+            .sort((a, b) => b[1] - a[1])
+            .map(([name, calls]) => [name, round(calls / n, 2)]),
+        ),
+      };
+    };
+    const measure = (operations: () => number, work: () => Promise<void>) =>
+      measureOn(nodes, operations, work);
+    const sentBy = async (operations: () => number, work: () => Promise<void>) => {
+      const base = await countSent(nodes, () => sleep(BACKGROUND_SECONDS * 1000));
+      const started = performance.now();
+      const counted = await countSent(nodes, work);
+      const seconds = (performance.now() - started) / 1000;
+      const n = operations();
+      return round((counted.sent - (base.sent / BACKGROUND_SECONDS) * seconds) / n, 2);
+    };
+
+    // Presence: connected visitors, idle, half on each instance.
+    const idle = Array.from({ length: IDLE_VISITORS }, () => newVisitor("idle"));
+    visitors.push(...idle);
+    // A visitor connecting: their chat stream opened (they are written as present on its instance).
+    const connect = await measure(
+      () => IDLE_VISITORS,
+      () => connectAll(idle, (i) => (i % 2 ? two : one).url, false),
+    );
+    await sleep(1000);
+    const presenceBefore = await readRedis(nodes);
+    const presenceStarted = performance.now();
+    await sleep(IDLE_SECONDS * 1000);
+    const presenceSeconds = (performance.now() - presenceStarted) / 1000;
+    const presenceDelta = delta(presenceBefore, await readRedis(nodes));
+    const presence = {
+      visitors: IDLE_VISITORS,
+      seconds: round(presenceSeconds, 1),
+      commandsPerVisitorSecond: round(presenceDelta.commands / IDLE_VISITORS / presenceSeconds, 4),
+      redisCpuUsPerVisitorSecond: round(
+        (presenceDelta.cpu * 1e6) / IDLE_VISITORS / presenceSeconds,
+        3,
+      ),
+      byCommand: presenceDelta.byCommand,
+    };
+    // Leaving: the stream closed, and past the grace period the sweep lets the visitor go.
+    const goneVisitors = async () => {
+      let count = 0;
+      for (const node of nodes) {
+        // On a Cluster only the pool's node holds the key; the others answer MOVED.
+        count += await node.zcard(`${PREFIX}{pool}:gone`).catch(() => 0);
+      }
+      return count;
+    };
+    const leave = await measure(
+      () => IDLE_VISITORS,
+      async () => {
+        for (const v of idle) v.close();
+        const deadline = Date.now() + 60_000;
+        await sleep(1000);
+        // A smoke run does not wait out the grace period (15 s): its figure is the close alone.
+        while (size !== "smoke" && (await goneVisitors()) > 0) {
+          if (Date.now() > deadline) fail("the visitors who left were not let go in 60 s");
+          await sleep(200);
+        }
+      },
+    );
+
+    // Starts: pairs across the instances (the first waits on one, the second pairs on the other).
+    const pairs = Array.from({ length: PAIRS }, () => [newVisitor("a"), newVisitor("b")] as const);
+    visitors.push(...pairs.flat());
+    await connectAll(pairs.flat(), (i) => (i % 2 ? two : one).url);
+    await sleep(1000);
+    // One pair at a time, so that each pairs across the instances.
+    const startPairs = async (group: ReadonlyArray<readonly [Visitor, Visitor]>) => {
+      for (const [a, b] of group) {
+        await a.start();
+        await b.start();
+      }
+      const deadline = Date.now() + 30_000;
+      while (group.some(([a, b]) => !a.chat() || a.chat() !== b.chat())) {
+        if (Date.now() > deadline) {
+          const [a, b] = group.find(([x, y]) => !x.chat() || x.chat() !== y.chat()) ?? [];
+          fail(`pairs were not matched: ${JSON.stringify([a?.events, b?.events])}`);
+        }
+        await sleep(20);
+      }
+    };
+    const half = Math.floor(PAIRS / 2);
+    const start = await measure(
+      () => half * 2,
+      () => startPairs(pairs.slice(0, half)),
+    );
+    const startSent = await sentBy(
+      () => (PAIRS - half) * 2,
+      () => startPairs(pairs.slice(half)),
+    );
+
+    // Messages: every visitor sends to their partner across the instances, a few at a time.
+    let delivered = 0;
+    for (const [a, b] of pairs) {
+      for (const v of [a, b]) {
+        v.onEvent = (event) => {
+          if (event.type === "message") delivered += 1;
+        };
+      }
+    }
+    const exchange = async (count: number) => {
+      const target = delivered + count * pairs.length * 2;
+      for (let m = 0; m < count; m++) {
+        await Promise.all(pairs.flatMap(([a, b]) => [a.send(`m${m}`), b.send(`r${m}`)]));
+        // Within each visitor's flood gate (5 a second).
+        await sleep(250);
+      }
+      const deadline = Date.now() + 30_000;
+      while (delivered < target) {
+        if (Date.now() > deadline) fail(`only ${delivered} of ${target} messages were delivered`);
+        await sleep(20);
+      }
+    };
+    let relayed = 0;
+    const message = await measure(
+      () => relayed,
+      async () => {
+        const before = delivered;
+        await exchange(MESSAGES_PER_VISITOR);
+        relayed = delivered - before;
+      },
+    );
+    let relayedCounted = 0;
+    const messageSent = await sentBy(
+      () => relayedCounted,
+      async () => {
+        const before = delivered;
+        await exchange(Math.max(2, Math.floor(MESSAGES_PER_VISITOR / 4)));
+        relayedCounted = delivered - before;
+      },
+    );
+
+    // Typing: each visitor alternately starts and stops, slower than the two a second told.
+    let typingCalls = 0;
+    const typeAway = async (count: number) => {
+      for (let t = 0; t < count; t++) {
+        await Promise.all(
+          pairs.flatMap(([a, b]) => [a.typing(t % 2 === 0), b.typing(t % 2 === 0)]),
+        );
+        typingCalls += pairs.length * 2;
+        await sleep(600);
+      }
+    };
+    const typingStart = typingCalls;
+    const typing = await measure(
+      () => typingCalls - typingStart,
+      () => typeAway(TYPING_PER_VISITOR),
+    );
+    const typingCounted = typingCalls;
+    const typingSent = await sentBy(
+      () => typingCalls - typingCounted,
+      () => typeAway(2),
+    );
+
+    // Ends: one side of each pair ends the chat; both are told.
+    const end = await measure(
+      () => pairs.length,
+      async () => {
+        await Promise.all(pairs.map(([a]) => a.end()));
+        const deadline = Date.now() + 30_000;
+        while (pairs.some(([a, b]) => a.chat() || b.chat())) {
+          if (Date.now() > deadline) fail("chats were not ended for both sides");
+          await sleep(20);
+        }
+      },
+    );
+
+    // The raw Redis relay: one PUBLISH per message to a channel another connection subscribes to.
+    const publisher = new Redis(servers.redisUrl, { enableAutoPipelining: true });
+    const subscriber = new Redis(servers.redisUrl);
+    const channels = Array.from({ length: PAIRS * 2 }, (_, i) => `raw:v:${i}`);
+    await subscriber.subscribe(...channels);
+    let rawDelivered = 0;
+    subscriber.on("message", () => {
+      rawDelivered += 1;
+    });
+    const rawCount = PAIRS * 2 * MESSAGES_PER_VISITOR;
+    const rawNodes = redisCluster ? await redisNodes(servers.redisUrl) : nodes;
+    if (redisCluster) connections.push(...rawNodes);
+    const raw = await measureOn(
+      rawNodes,
+      () => rawDelivered,
+      async () => {
+        for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
+          await Promise.all(channels.map((channel) => publisher.publish(channel, `m${m}`)));
+        }
+        const deadline = Date.now() + 10_000;
+        while (rawDelivered < rawCount && Date.now() < deadline) await sleep(10);
+      },
+    );
+    publisher.disconnect();
+    subscriber.disconnect();
+
+    if (delivered === 0) fail("nothing was delivered");
+    const slowlog = await readSlowlog(nodes);
+    const result = {
+      benchmark: "cluster-costs",
+      size,
+      redis: redisCluster ? "a 3-primary Redis Cluster" : "one Redis",
+      machine: machine(),
+      setup: `two instances on ${redisCluster ? "a 3-primary Redis Cluster of" : "one"} Redis ${(await nodes[0]?.info("server"))?.match(/redis_version:(\S+)/)?.[1]} and one PostgreSQL, ${PAIRS} pairs across the instances`,
+      message: { ...message, sentByInstances: messageSent },
+      typing: { ...typing, sentByInstances: typingSent },
+      startPerVisitor: { ...start, sentByInstances: startSent },
+      presence,
+      connect,
+      leave,
+      end,
+      rawPublishRelay: { ...raw, sentByInstances: 1 },
+      slowlogOver1ms: slowlog,
+      seconds: round((performance.now() - began) / 1000, 1),
+      goals: {
+        message: message.executed <= 4 && messageSent <= 2 && message.redisCpuUs <= 20,
+        typing: typing.executed <= 2 && typingSent <= 1.05,
+        start: start.executed <= 20 && startSent <= 3,
+        presence: presence.commandsPerVisitorSecond <= 0.05,
+        slowlog: slowlog.count === 0,
+      },
+    };
+    return result;
+  } finally {
+    for (const c of connections) c.disconnect();
+    for (const v of visitors) v.close();
+    await Promise.all(instances.map((i) => i.stop().catch(() => {})));
+    servers.stop();
+  }
+}
+
+if (import.meta.main) {
+  const size = process.argv.includes("--smoke")
+    ? "smoke"
+    : process.argv.includes("--quick")
+      ? "quick"
+      : "full";
+  console.log(
+    JSON.stringify(await measureCosts(size, process.argv.includes("--redis-cluster")), null, 2),
+  );
+}

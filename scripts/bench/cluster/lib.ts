@@ -1,0 +1,413 @@
+/**
+ * What the cluster benchmarks share: throwaway PostgreSQL, Redis and Redis Cluster servers
+ * (scripts/cluster, the same as `CLUSTER=1 ./scripts/test` starts), instances of the site as
+ * separate processes, visitors speaking tRPC over WebSocket as the web does, and Redis's own
+ * account of what it ran (INFO commandstats and cpu, on every node; MONITOR to tell the
+ * commands an instance sent from those its scripts ran).
+ */
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import Redis, { Cluster } from "ioredis";
+import postgres from "postgres";
+import type { ChatEvent, ChatMessage, ChatStatus } from "../../../src/common/chat.ts";
+
+export const ROOT = join(import.meta.dir, "..", "..", "..");
+
+/** The machine's load average (1, 5, 15 minutes) and cores, beside every figure. */
+export function machine() {
+  const [one, five, fifteen] = readFileSync("/proc/loadavg", "utf8").split(" ").map(Number);
+  return { cores: navigator.hardwareConcurrency, loadAverage: [one, five, fifteen] };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function cluster(command: string, dir: string, ...more: string[]): string {
+  const run = Bun.spawnSync([join(ROOT, "scripts", "cluster"), command, dir, ...more], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if (run.exitCode !== 0) throw new Error(`scripts/cluster ${command}: ${run.stderr.toString()}`);
+  return run.stdout.toString();
+}
+
+export interface Servers {
+  adminUrl: string;
+  /** The one Redis server. */
+  redisUrl: string;
+  /** A Redis Cluster's nodes, comma-separated, when asked for. */
+  clusterUrl?: string;
+  /** A fresh, empty database on the PostgreSQL server (the site migrates it at start). */
+  database(name: string): Promise<string>;
+  stop(): void;
+}
+
+/** Throwaway servers for one benchmark, stopped (by their process ids) at `stop`. */
+export function startServers(options: { redisCluster?: boolean } = {}): Servers {
+  const base = mkdtempSync(join(tmpdir(), "tidings-bench-cluster-"));
+  // The postgres user runs the database from inside it.
+  chmodSync(base, 0o755);
+  const dir = join(base, "servers");
+  const out = cluster("start", dir);
+  const adminUrl = /^CLUSTER_DB_URL=(.*)$/m.exec(out)?.[1] ?? "";
+  const redisUrl = /^CLUSTER_REDIS_URL=(.*)$/m.exec(out)?.[1] ?? "";
+  let clusterUrl: string | undefined;
+  if (options.redisCluster) {
+    const nodes = cluster("redis-cluster", dir, "3");
+    clusterUrl = /^CLUSTER_REDIS_CLUSTER_URL=(.*)$/m.exec(nodes)?.[1];
+  }
+  return {
+    adminUrl,
+    redisUrl,
+    clusterUrl,
+    async database(name) {
+      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    stop() {
+      cluster("stop", dir);
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Instance {
+  url: string;
+  pid: number;
+  process: Subprocess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** An instance of the site as its own process, as an operator runs it. */
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const dataDir = mkdtempSync(join(tmpdir(), "tidings-bench-instance-"));
+  const child = Bun.spawn(["bun", "src/server/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      TRUST_PROXY: "true",
+      LOG_FORMAT: "off",
+      ...env,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let output = "";
+  let found: ((url: string) => void) | undefined;
+  const read = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      output += decoder.decode(value, { stream: true });
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) found?.(match[1].replace("localhost", "127.0.0.1"));
+    }
+  };
+  void read(child.stdout);
+  void read(child.stderr);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${output}`)), 60_000);
+    found = (u) => {
+      clearTimeout(timer);
+      resolve(u);
+    };
+    void child.exited.then((code) => reject(new Error(`instance exited with ${code}: ${output}`)));
+  });
+  found = undefined;
+  return {
+    url,
+    pid: child.pid,
+    process: child,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Redis's account of itself, summed over a Cluster's nodes. */
+export interface RedisTotals {
+  /** CPU seconds of the Redis processes (their main threads). */
+  cpu: number;
+  /** Commands run, by name (those run inside scripts included). */
+  commands: Record<string, number>;
+}
+
+/** Every node of a Redis (one server, or a Cluster's primaries), each on a plain connection. */
+export async function redisNodes(urls: string): Promise<Redis[]> {
+  const list = urls.split(",");
+  if (list.length === 1) return [new Redis(list[0] as string)];
+  const seed = new Cluster(
+    list.map((u) => {
+      const { hostname, port } = new URL(u);
+      return { host: hostname, port: Number(port) };
+    }),
+  );
+  await new Promise((resolve) => seed.once("ready", resolve));
+  const nodes = seed
+    .nodes("master")
+    .map((n) => new Redis({ host: n.options.host, port: n.options.port }));
+  seed.disconnect();
+  return nodes;
+}
+
+// The benchmark's own commands, not the site's.
+const OWN = new Set(["info", "slowlog", "config", "monitor", "ping", "client", "dbsize", "memory"]);
+
+export async function readRedis(nodes: Redis[]): Promise<RedisTotals> {
+  const totals: RedisTotals = { cpu: 0, commands: {} };
+  for (const node of nodes) {
+    const text = String(await node.call("INFO", "cpu", "commandstats"));
+    for (const line of text.split("\r\n")) {
+      if (
+        line.startsWith("used_cpu_sys_main_thread:") ||
+        line.startsWith("used_cpu_user_main_thread:")
+      ) {
+        totals.cpu += Number(line.slice(line.indexOf(":") + 1));
+      }
+      if (line.startsWith("cmdstat_")) {
+        const name = line.slice(8, line.indexOf(":"));
+        if (OWN.has(name.split("|")[0] as string)) continue;
+        const calls = Number(/calls=(\d+)/.exec(line)?.[1] ?? 0);
+        totals.commands[name] = (totals.commands[name] ?? 0) + calls;
+      }
+    }
+  }
+  return totals;
+}
+
+/** What Redis ran between two readings: commands by name and in all, and CPU seconds. */
+export function delta(before: RedisTotals, after: RedisTotals) {
+  const byCommand: Record<string, number> = {};
+  let commands = 0;
+  for (const [name, calls] of Object.entries(after.commands)) {
+    const n = calls - (before.commands[name] ?? 0);
+    if (n > 0) {
+      byCommand[name] = n;
+      commands += n;
+    }
+  }
+  return { commands, byCommand, cpu: after.cpu - before.cpu };
+}
+
+/** Clears every node's slow log and has it keep whatever runs longer than `micros`. */
+export async function resetSlowlog(nodes: Redis[], micros = 1000) {
+  for (const node of nodes) {
+    await node.call("CONFIG", "SET", "slowlog-log-slower-than", String(micros));
+    await node.call("CONFIG", "SET", "slowlog-max-len", "1024");
+    await node.call("SLOWLOG", "RESET");
+  }
+}
+
+/** What the slow logs kept since their reset: how many entries, and the slowest few. */
+export async function readSlowlog(nodes: Redis[]) {
+  const entries: Array<{ micros: number; command: string }> = [];
+  for (const node of nodes) {
+    const list = (await node.call("SLOWLOG", "GET", "1024")) as Array<
+      [number, number, number, string[]]
+    >;
+    for (const [, , micros, args] of list) {
+      entries.push({ micros, command: args.slice(0, 3).join(" ").slice(0, 80) });
+    }
+  }
+  entries.sort((a, b) => b.micros - a.micros);
+  return { count: entries.length, slowest: entries.slice(0, 5) };
+}
+
+/**
+ * Counts the commands instances send to Redis, apart from those their scripts run, by watching
+ * MONITOR on every node for a while (MONITOR costs Redis CPU: never during a CPU reading).
+ */
+export async function countSent(nodes: Redis[], during: () => Promise<void>) {
+  let sent = 0;
+  let inScripts = 0;
+  const byCommand: Record<string, number> = {};
+  // MONITOR takes a connection of its own, which must be closed itself.
+  const monitors: Redis[] = [];
+  for (const node of nodes) {
+    const monitor = await node.monitor();
+    monitors.push(monitor);
+    monitor.on("monitor", (_time: string, args: string[], source: string) => {
+      const name = String(args[0]).toLowerCase();
+      if (OWN.has(name)) return;
+      if (source.includes("lua")) {
+        inScripts += 1;
+        return;
+      }
+      sent += 1;
+      byCommand[name] = (byCommand[name] ?? 0) + 1;
+    });
+  }
+  await during();
+  await sleep(200);
+  for (const monitor of monitors) monitor.disconnect();
+  return { sent, inScripts, byCommand };
+}
+
+type Frame = {
+  id?: number | string;
+  result?: { type?: string; data?: unknown };
+  error?: { data?: { appCode?: string } };
+};
+
+/**
+ * A visitor as the web is one: a WebSocket speaking tRPC (a subscription to chat.events, calls
+ * as mutations), with its own cookie and forwarded address.
+ */
+export class Visitor {
+  readonly events: Array<{ at: number; event: ChatEvent }> = [];
+  #socket: WebSocket | undefined;
+  #next = 10;
+  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  onEvent: ((event: ChatEvent, at: number) => void) | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly address: string,
+  ) {}
+
+  /** Opens the socket and the chat stream; resolves at the stream's first event. */
+  connect(url: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${url.replace("http", "ws")}/trpc`, {
+        headers: { Origin: url, Cookie: `visitor=${this.id}`, "X-Forwarded-For": this.address },
+      } as unknown as string[]);
+      this.#socket = socket;
+      let first = true;
+      socket.onerror = () => reject(new Error(`${this.id}: socket error`));
+      socket.onopen = () =>
+        socket.send(
+          JSON.stringify({
+            id: 1,
+            method: "subscription",
+            params: { path: "chat.events", input: {} },
+          }),
+        );
+      socket.onmessage = (message) => {
+        const at = performance.now();
+        const frame = JSON.parse(String(message.data)) as Frame;
+        if (frame.id === 1) {
+          const batch = (frame.result?.data as { data?: ChatEvent[] } | undefined)?.data;
+          if (!batch) return;
+          for (const event of batch) {
+            this.events.push({ at, event });
+            this.onEvent?.(event, at);
+          }
+          if (first) {
+            first = false;
+            resolve();
+          }
+          return;
+        }
+        const waiting = this.#pending.get(Number(frame.id));
+        if (!waiting) return;
+        this.#pending.delete(Number(frame.id));
+        if (frame.error) waiting.reject(new Error(frame.error.data?.appCode ?? "error"));
+        else waiting.resolve(frame.result?.data);
+      };
+    });
+  }
+
+  call<T>(path: string, input?: unknown): Promise<T> {
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#socket?.send(JSON.stringify({ id, method: "mutation", params: { path, input } }));
+    });
+  }
+
+  confirmAge(): Promise<unknown> {
+    return this.call("chat.confirmAge", { adult: true });
+  }
+
+  start(): Promise<ChatStatus> {
+    return this.call<ChatStatus>("chat.start");
+  }
+
+  send(content: string): Promise<ChatMessage> {
+    return this.call<ChatMessage>("chat.send", { content });
+  }
+
+  typing(isTyping: boolean): Promise<unknown> {
+    return this.call("chat.typing", { isTyping });
+  }
+
+  end(): Promise<unknown> {
+    return this.call("chat.end");
+  }
+
+  /** The chat this visitor is in, as its stream said last. */
+  chat(): string | undefined {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const event = this.events[i]?.event;
+      if (event?.type === "matched") return event.chatId;
+      if (event?.type === "status") {
+        return event.status.state === "chatting" ? event.status.chatId : undefined;
+      }
+      if (event?.type === "partner-left" || event?.type === "idle") return undefined;
+    }
+    return undefined;
+  }
+
+  close(): void {
+    this.#socket?.close();
+  }
+}
+
+let made = 0;
+/** A new visitor with a well-formed cookie and an address of its own. */
+export function newVisitor(tag: string): Visitor {
+  made += 1;
+  const id = `${tag}${String(made).padStart(8, "0")}${"z".repeat(22)}`.slice(0, 22);
+  const address = `10.${(made >> 16) & 255}.${(made >> 8) & 255}.${made & 255}`;
+  return new Visitor(id, address);
+}
+
+/** Connects visitors a few hundred at a time (a burst of thousands of sockets at once stalls). */
+export async function connectAll(
+  visitors: Visitor[],
+  urlOf: (i: number) => string,
+  confirm = true,
+) {
+  for (let i = 0; i < visitors.length; i += 200) {
+    await Promise.all(
+      visitors.slice(i, i + 200).map(async (v, j) => {
+        await v.connect(urlOf(i + j));
+        if (confirm) await v.confirmAge();
+      }),
+    );
+  }
+}
+
+/** Fails the benchmark: the runner must never report a figure from a broken run. */
+export function fail(message: string): never {
+  throw new Error(message);
+}

@@ -1,0 +1,170 @@
+/**
+ * A chat's steps on Redis, each one Lua script on the chat's own slot (KEYS: the chat's hash,
+ * its stream; see redis-keys.ts): an event is kept in the chat's stream and announced to the
+ * visitor's channel in the same step, and the stream's id is the event's (with the chat's id in
+ * front), so a socket that reconnects anywhere resumes from it. The events' JSON is made by the
+ * instance: a script only stores and forwards it. ARGV first: now (ms), the visitors' channel
+ * prefix, the chat's id; then each script's own.
+ */
+export const CHAT_ARGS = 3;
+
+const PRELUDE = `
+local CHAT, EV = KEYS[1], KEYS[2]
+local now, CH, ID = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local A = ${CHAT_ARGS}
+local function announce(v, id, json, extra)
+  local payload = ID .. '.' .. id .. '\\t' .. json
+  if extra and extra ~= '' then payload = payload .. '\\t' .. extra end
+  redis.call('PUBLISH', CH .. v, payload)
+end
+`;
+
+export const CHAT_SCRIPTS = {
+  /**
+   * ARGV: a, b, ipa, ipb, cca, ccb, coa, cob, mute of a, mute of b, life ms, the most events
+   * kept, each side's "matched" event, what each side's instance keeps of the chat. Opens the
+   * chat the pool paired, unless it ended before it opened.
+   */
+  open: `
+local a, b = ARGV[A + 1], ARGV[A + 2]
+local fields = { 'a', a, 'b', b, 'ipa', ARGV[A + 3], 'ipb', ARGV[A + 4], 'cca', ARGV[A + 5],
+  'ccb', ARGV[A + 6], 'coa', ARGV[A + 7], 'cob', ARGV[A + 8], 'ma', ARGV[A + 9], 'mb', ARGV[A + 10] }
+if redis.call('HSET', CHAT, unpack(fields)) < #fields / 2 then
+  -- Its keys were there already: it ended before it opened.
+  if redis.call('HGET', CHAT, 'ended') then return 0 end
+end
+local life = ARGV[A + 11]
+local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
+redis.call('PEXPIRE', CHAT, life)
+redis.call('PEXPIRE', EV, life)
+announce(a, id, ARGV[A + 13], ARGV[A + 15])
+announce(b, id, ARGV[A + 14], ARGV[A + 16])
+return id
+`,
+  /**
+   * ARGV: sender, message id, the partner's event (JSON), the most events kept. Answers 1
+   * (relayed), 2 (the sender is muted: relayed to no one), 3 (a ban ended the chat for the
+   * sender), 0 (not the sender's chat, or ended) or -1 (no such chat).
+   */
+  send: `
+local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended', 'ma', 'mb', 'x')
+if not h[1] then return -1 end
+local side, to
+if h[1] == ARGV[A + 1] then side, to = 'a', h[2] elseif h[2] == ARGV[A + 1] then side, to = 'b', h[1] else return 0 end
+if h[3] then
+  if h[6] == side then return 3 end
+  return 0
+end
+if (tonumber(side == 'a' and h[4] or h[5]) or 0) > now then return 2 end
+local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], side == 'a' and 'b' or 'a', ARGV[A + 3])
+announce(to, id, ARGV[A + 3])
+return 1
+`,
+  /**
+   * ARGV: a, b (as the pool knew them), keep ms, the most events kept, a's event, b's event
+   * ('' for none), the side a ban ended it for ('' for none). Ends the chat; answers 0 when it
+   * had ended already. A chat that never opened is marked ended, so a late open does not start
+   * it, and the events go out as events outside a chat.
+   */
+  finish: `
+local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
+local keep, ea, eb = ARGV[A + 3], ARGV[A + 5], ARGV[A + 6]
+if not h[1] then
+  redis.call('HSET', CHAT, 'ended', now)
+  redis.call('PEXPIRE', CHAT, keep)
+  if ea ~= '' then redis.call('PUBLISH', CH .. ARGV[A + 1], '-\\t' .. ea) end
+  if eb ~= '' then redis.call('PUBLISH', CH .. ARGV[A + 2], '-\\t' .. eb) end
+  return 0
+end
+if h[3] then return 0 end
+redis.call('HSET', CHAT, 'ended', now, 'x', ARGV[A + 7])
+local entry = {}
+if ea ~= '' then entry[#entry + 1] = 'a'; entry[#entry + 1] = ea end
+if eb ~= '' then entry[#entry + 1] = 'b'; entry[#entry + 1] = eb end
+if #entry > 0 then
+  local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', unpack(entry))
+  if ea ~= '' then announce(h[1], id, ea) end
+  if eb ~= '' then announce(h[2], id, eb) end
+end
+redis.call('PEXPIRE', CHAT, keep)
+redis.call('PEXPIRE', EV, keep)
+return 1
+`,
+  /**
+   * ARGV: side, until, the most events kept, the event telling that side ('' when told
+   * elsewhere). That side's messages reach no one until then.
+   */
+  mute: `
+local field = 'm' .. ARGV[A + 1]
+if tonumber(ARGV[A + 2]) > (tonumber(redis.call('HGET', CHAT, field)) or 0) then
+  redis.call('HSET', CHAT, field, ARGV[A + 2])
+end
+local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
+if ARGV[A + 4] ~= '' and h[1] and not h[3] then
+  local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
+  announce(ARGV[A + 1] == 'a' and h[1] or h[2], id, ARGV[A + 4])
+end
+return 1
+`,
+  /**
+   * ARGV: visitor, after (a stream id; '-' for everything kept, '$' for only the last id).
+   * Answers the visitor's side, the stream's last id, then pairs of id and event for that side,
+   * or nothing when the chat is not kept or not theirs.
+   */
+  read: `
+local h = redis.call('HMGET', CHAT, 'a', 'b')
+local side
+if h[1] == ARGV[A + 1] then side = 'a' elseif h[2] == ARGV[A + 1] then side = 'b' else return false end
+local last = redis.call('XREVRANGE', EV, '+', '-', 'COUNT', 1)[1]
+local out = { side, last and last[1] or '0-0' }
+if ARGV[A + 2] == '$' then return out end
+local from = '-'
+if ARGV[A + 2] ~= '-' then from = '(' .. ARGV[A + 2] end
+for _, entry in ipairs(redis.call('XRANGE', EV, from, '+')) do
+  local fields = entry[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == side then
+      out[#out + 1] = entry[1]
+      out[#out + 1] = fields[i + 1]
+    end
+  end
+end
+return out
+`,
+  /**
+   * ARGV: visitor, message id, how many events to look back. A message the visitor's partner
+   * sent them in this chat: its event, its sender and their address.
+   */
+  held: `
+local h = redis.call('HMGET', CHAT, 'a', 'b', 'ipa', 'ipb')
+local side, sender, ip
+if h[1] == ARGV[A + 1] then side, sender, ip = 'a', h[2], h[4]
+elseif h[2] == ARGV[A + 1] then side, sender, ip = 'b', h[1], h[3]
+else return false end
+for _, entry in ipairs(redis.call('XREVRANGE', EV, '+', '-', 'COUNT', ARGV[A + 3])) do
+  local fields = entry[2]
+  local message, json = nil, nil
+  for i = 1, #fields, 2 do
+    if fields[i] == 'm' then message = fields[i + 1] elseif fields[i] == side then json = fields[i + 1] end
+  end
+  if message == ARGV[A + 2] then
+    if json then return { json, sender, ip or '' } end
+    return false
+  end
+end
+return false
+`,
+  /** ARGV: visitor. Whether the chat is kept, running, and theirs (after Redis came back). */
+  alive: `
+local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
+if h[3] then return 0 end
+if h[1] == ARGV[A + 1] or h[2] == ARGV[A + 1] then return 1 end
+return 0
+`,
+} as const;
+
+export type ChatScript = keyof typeof CHAT_SCRIPTS;
+
+export function chatScriptSource(name: ChatScript): string {
+  return `${PRELUDE}\n${CHAT_SCRIPTS[name]}`;
+}

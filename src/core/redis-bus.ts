@@ -1,0 +1,54 @@
+import type { ChatSubscriptions } from "./chat/redis-broker.ts";
+import type { RedisClient } from "./redis-script.ts";
+
+/**
+ * The subscriptions of one instance, on a connection of their own (a subscribed connection takes
+ * no other commands): visitors' channels for the chat, the bans channel, and the instance's life
+ * channel. Messages go to the handler registered for their channel's prefix. After a lost
+ * connection ioredis subscribes again by itself; `onReconnect` handlers then read back what was
+ * published meanwhile.
+ */
+export class RedisBus implements ChatSubscriptions {
+  readonly #handlers: Array<[string, (channel: string, payload: string) => void]> = [];
+  readonly #reconnects: Array<() => void> = [];
+  #ready = false;
+
+  constructor(private readonly subscriber: RedisClient) {
+    const route = (channel: string, payload: string) => {
+      for (const [prefix, handler] of this.#handlers) {
+        if (channel.startsWith(prefix)) {
+          handler(channel, payload);
+          return;
+        }
+      }
+    };
+    subscriber.on("message", route);
+    subscriber.on("smessage", route);
+    subscriber.on("ready", () => {
+      // The first "ready" is the first connection; later ones follow a lost one.
+      if (this.#ready) for (const handler of this.#reconnects) handler();
+      this.#ready = true;
+    });
+    if (subscriber.status === "ready") this.#ready = true;
+  }
+
+  onMessage(prefix: string, handler: (channel: string, payload: string) => void): void {
+    this.#handlers.push([prefix, handler]);
+  }
+
+  onReconnect(handler: () => void): void {
+    this.#reconnects.push(handler);
+  }
+
+  async subscribe(channel: string): Promise<void> {
+    await this.subscriber.subscribe(channel);
+  }
+
+  async unsubscribe(channel: string): Promise<void> {
+    await this.subscriber.unsubscribe(channel);
+  }
+
+  async ssubscribe(channel: string): Promise<void> {
+    await this.subscriber.ssubscribe(channel);
+  }
+}

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import type { ChatEvent } from "../../src/common/chat.ts";
+import { type ChatTester, chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import { withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { createPostgresDatabase } from "../helpers/database.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import { bottleInput, bottleWriter, failure } from "../helpers/server.ts";
+
+// Faults, each a real process stopped and started: this file runs its own throwaway PostgreSQL
+// and Redis (scripts/cluster), since it stops them, and two instances of the site on them.
+const root = join(import.meta.dir, "..", "..");
+const base = mkdtempSync(join(tmpdir(), "tidings-faults-"));
+// The postgres user runs the database from inside it.
+chmodSync(base, 0o755);
+const dir = join(base, "servers");
+
+function cluster(command: string): string {
+  const run = Bun.spawnSync([join(root, "scripts", "cluster"), command, dir], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if (run.exitCode !== 0) throw new Error(`scripts/cluster ${command}: ${run.stderr.toString()}`);
+  return run.stdout.toString();
+}
+
+let adminUrl = "";
+let redisUrl = "";
+let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+const secret = randomBytes(24).toString("hex");
+const started: ServerProcess[] = [];
+const open: ChatTester[] = [];
+
+beforeAll(() => {
+  if (withoutClusterServers) return;
+  const out = cluster("start");
+  adminUrl = /^CLUSTER_DB_URL=(.*)$/m.exec(out)?.[1] ?? "";
+  redisUrl = /^CLUSTER_REDIS_URL=(.*)$/m.exec(out)?.[1] ?? "";
+});
+afterAll(async () => {
+  for (const t of open) t.close();
+  await Promise.all(started.map((s) => s.stop("SIGKILL").catch(() => {})));
+  if (!withoutClusterServers) cluster("stop");
+});
+
+/** Two instances of one site on this file's servers, with a database and key prefix of their own. */
+async function site(name: string) {
+  database = await createPostgresDatabase(adminUrl);
+  const env = {
+    DB_URL: database.url,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: `${name}-${randomBytes(3).toString("hex")}:`,
+    SECRET: secret,
+    TRUST_PROXY: "true",
+    LOG_FORMAT: "off",
+  };
+  const both = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  started.push(...both);
+  return both as [ServerProcess, ServerProcess];
+}
+
+let addresses = 0;
+const nextAddress = () => `198.18.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
+function tester(server: ServerProcess) {
+  const t = chatTester(server.url, { address: nextAddress() });
+  open.push(t);
+  return t;
+}
+
+const messagesOf = (t: ChatTester) =>
+  t.events.filter(isType("message")).map((e) => (e as { message: { id: string } }).message.id);
+const lost = (e: ChatEvent) => e.type === "status" && e.status.state === "idle";
+const chatIdOf = (e: ChatEvent | undefined) =>
+  e?.type === "matched"
+    ? e.chatId
+    : e?.type === "status" && e.status.state === "chatting"
+      ? e.status.chatId
+      : undefined;
+
+describe.skipIf(withoutClusterServers)("faults", () => {
+  test("Redis killed and restarted empty: chats end as lost for both sides, nothing acknowledged is lost or twice, everyone can be matched again", async () => {
+    const [one, two] = await site("redis-fault");
+    const chats: Array<{ a: ChatTester; b: ChatTester; sent: string[] }> = [];
+    for (let i = 0; i < 10; i++) {
+      const [a, b] = await Promise.all([listening(tester(one)), listening(tester(two))]);
+      await pairListening(a, b);
+      const sent: string[] = [];
+      for (const [from, to] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const message = await from.api.chat.send.mutate({ content: `before the crash ${i}` });
+        sent.push(message.id);
+        await to.waitFor((e) => e.type === "message" && e.message.id === message.id);
+      }
+      chats.push({ a, b, sent });
+    }
+    const waiting = await listening(tester(one));
+    expect(await waiting.start()).toEqual({ state: "waiting" });
+    const idle = [await listening(tester(one)), await listening(tester(two))];
+    const outputBefore = [one.output().length, two.output().length];
+
+    const seenBefore = new Map(
+      [...chats.flatMap(({ a, b }) => [a, b]), waiting, ...idle].map((t) => [t, t.events.length]),
+    );
+    /** Events a visitor received after Redis was killed. */
+    const since = (t: ChatTester) => t.events.slice(seenBefore.get(t) ?? 0);
+    cluster("kill-redis");
+    const { a: sender } = chats[0] ?? { a: waiting };
+    const refused = await failure(sender.api.chat.send.mutate({ content: "into the outage" }));
+    expect(refused.data.appCode).toBe("UNAVAILABLE");
+    cluster("start-redis");
+    const back = Date.now();
+
+    // Every side of every chat hears it was lost, from the instance holding it.
+    const everyone = chats.flatMap(({ a, b }) => [a, b]);
+    await eventually(
+      () => everyone.every((t) => since(t).some(lost)),
+      "every side of every chat told it was lost",
+      20_000,
+    );
+    const toldWithin = Date.now() - back;
+    expect(toldWithin).toBeLessThan(20_000);
+    // Nothing acknowledged was lost or came twice.
+    for (const { a, b, sent } of chats) {
+      const received = [...messagesOf(a), ...messagesOf(b)];
+      expect(received.sort()).toEqual([...sent].sort());
+      for (const t of [a, b]) expect(t.events.filter(isType("partner-left"))).toHaveLength(0);
+    }
+
+    // Everyone still connected presses start and is matched (one of 23 is left to wait).
+    const crowd = [...everyone, ...idle];
+    const statuses = await Promise.all(crowd.map((t) => t.start()));
+    expect(statuses.every((s) => s.state === "waiting" || s.state === "chatting")).toBe(true);
+    const all = [waiting, ...crowd];
+    await eventually(
+      () => all.filter((t) => since(t).some((e) => chatIdOf(e))).length >= all.length - 1,
+      "everyone but one matched again",
+      20_000,
+    );
+    const matchedWithin = Date.now() - back;
+    console.log(
+      `Redis restart: chats told lost within ${toldWithin} ms, everyone matched again within ${matchedWithin} ms of Redis coming back`,
+    );
+    expect(matchedWithin).toBeLessThan(5000 + toldWithin);
+    // The outage was told in a bounded number of lines, however long it lasted.
+    const lines = [one, two].map(
+      (s, i) =>
+        s
+          .output()
+          .slice(outputBefore[i])
+          .split("\n")
+          .filter((line) => /redis/i.test(line)).length,
+    );
+    expect(Math.max(...lines)).toBeLessThanOrEqual(6);
+  }, 90_000);
+
+  test("PostgreSQL stopped and started: a retryable 503 meanwhile, nothing half-written, recovery without a restart, a quick clean stop", async () => {
+    const [one, two] = await site("pg-fault");
+    // Each throw from a writer of its own (a visitor may throw only a few a minute).
+    const throwOnce = async (server: ServerProcess, text: string) => {
+      const writer = await bottleWriter(server.url, { "X-Forwarded-For": nextAddress() });
+      return (await writer.bottles.throw.mutate(bottleInput(text))).id;
+    };
+    const thrown: number[] = [];
+    for (let i = 0; i < 6; i++)
+      thrown.push(await throwOnce(i % 2 ? one : two, `Before the stop ${i}`));
+    const writer = await bottleWriter(one.url, { "X-Forwarded-For": nextAddress() });
+    cluster("stop-postgres");
+    const during = await failure(writer.bottles.throw.mutate(bottleInput("While it is down")));
+    expect(during.status).toBe(503);
+    expect(during.data.appCode).toBe("UNAVAILABLE");
+    expect(during.data.retryAfter).toBeGreaterThan(0);
+    // The raw answer, as any client sees it: 503 with Retry-After.
+    const raw = await fetch(`${two.url}/trpc/bottles.discover`, {
+      headers: { "X-Forwarded-For": nextAddress() },
+    });
+    expect(raw.status).toBe(503);
+    expect(Number(raw.headers.get("retry-after"))).toBeGreaterThan(0);
+    cluster("start-postgres");
+    // The instances recover by themselves.
+    thrown.push(
+      await eventually(
+        () => throwOnce(two, "After the start").catch(() => undefined),
+        "a throw succeeding again",
+        20_000,
+      ),
+    );
+    for (let i = 0; i < 5; i++)
+      thrown.push(await throwOnce(i % 2 ? one : two, `After the start ${i}`));
+    // Every acknowledged bottle is kept, and nothing else.
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const rows = await sql<{ id: number }[]>`SELECT id::int AS id FROM bottles`;
+    await sql.end();
+    expect(rows.map((row) => row.id).sort((x, y) => x - y)).toEqual(thrown.sort((x, y) => x - y));
+    // Stopping is quick and clean after the restart.
+    for (const server of [one, two]) {
+      const stopping = Date.now();
+      server.process.kill("SIGTERM");
+      expect(await server.process.exited).toBe(0);
+      expect(Date.now() - stopping).toBeLessThan(4000);
+    }
+  }, 90_000);
+
+  test("an instance killed: its visitors' partners are told within 20 s, and nobody is matched with a visitor of the dead instance", async () => {
+    const [one, two] = await site("kill");
+    const pairs: Array<{ a: ChatTester; b: ChatTester }> = [];
+    for (let i = 0; i < 3; i++) {
+      const [a, b] = await Promise.all([listening(tester(one)), listening(tester(two))]);
+      await pairListening(a, b);
+      pairs.push({ a, b });
+    }
+    // Visitors waiting on the instance about to die.
+    const ghosts: ChatTester[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = await listening(tester(one));
+      await t.start();
+      ghosts.push(t);
+    }
+    const ghostChats = new Set<string>();
+    const killedAt = Date.now();
+    one.process.kill("SIGKILL");
+    await one.process.exited;
+    // Ten visitors press start on the live instance right away, one after another.
+    const fresh: ChatTester[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = await listening(tester(two));
+      const status = await t.start();
+      if (status.state === "chatting") ghostChats.add(status.chatId);
+      fresh.push(t);
+    }
+    await eventually(
+      () => fresh.every((t) => t.events.some((e) => chatIdOf(e))),
+      "the ten matched",
+      10_000,
+    );
+    // Each was matched with another of the ten, never with a visitor of the dead instance.
+    const byChat = new Map<string, number>();
+    for (const t of fresh) {
+      const chat = chatIdOf(t.events.find((e) => chatIdOf(e)));
+      if (chat) byChat.set(chat, (byChat.get(chat) ?? 0) + 1);
+    }
+    expect([...byChat.values()]).toEqual([2, 2, 2, 2, 2]);
+    for (const { b } of pairs) await b.waitFor(isType("partner-left"), 20_000);
+    const told = Date.now() - killedAt;
+    console.log(`instance killed: partners told within ${told} ms`);
+    expect(told).toBeLessThan(20_000);
+    expect(ghosts.length).toBe(5);
+  }, 60_000);
+});
