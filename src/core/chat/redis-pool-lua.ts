@@ -139,7 +139,7 @@ end
 -- shared language, 0 anyone once both accept anyone, -1 while either still waits for a language.
 local function tier(a, b)
   if a.langs and b.langs and shares(a.langs, b.langs, ' ') then
-    if a.ikeys and b.ikeys and shares(a.ikeys, b.ikeys, '\n') then return 2 end
+    if a.ikeys and b.ikeys and shares(a.ikeys, b.ikeys, '\\n') then return 2 end
     return 1
   end
   if now >= a.anyone and now >= b.anyone then return 0 end
