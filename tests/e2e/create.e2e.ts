@@ -40,7 +40,7 @@ test.describe("create page", () => {
     await expect(page.locator(".create__flag")).toHaveText("🏴");
     await expect(page.getByText("Readers only see your country")).toBeVisible();
     // Unknown is asked once more after 2 s, and only once.
-    await expect.poll(() => lookups.length, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => lookups.length, { timeout: 10_000 }).toBe(2);
     await page.waitForTimeout(2500);
     expect(lookups).toHaveLength(2);
     expect(consoleErrors).toEqual([]);
@@ -158,10 +158,8 @@ test.describe("create page", () => {
     await expect(scene).toContainText("Your bottle is on its way");
     await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
     // The toast waits for the 3 s animation, and the move to discover 500 ms more.
-    await expect(page.locator("[data-sonner-toast]")).toContainText("Your bottle is drifting", {
-      timeout: 6000,
-    });
-    await expect(page).toHaveURL(/\/en\/discover$/, { timeout: 3000 });
+    await expect(page.locator("[data-sonner-toast]")).toContainText("Your bottle is drifting");
+    await expect(page).toHaveURL(/\/en\/discover$/);
     expect(consoleErrors).toEqual([]);
   });
 

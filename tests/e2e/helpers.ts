@@ -181,7 +181,7 @@ export async function runUntilVisible(page: Page, locator: Locator): Promise<voi
   await expect(async () => {
     await page.clock.runFor(50);
     await expect(locator).toBeVisible({ timeout: 250 });
-  }).toPass({ timeout: 10_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /**

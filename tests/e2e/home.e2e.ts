@@ -27,7 +27,7 @@ test.describe("home page", () => {
     await page.goto("/en", { waitUntil: "commit" });
     const overlay = page.getByText("Loading message bottles…");
     await expect(overlay).toBeVisible();
-    await expect(overlay).toBeHidden({ timeout: 3_000 });
+    await expect(overlay).toBeHidden();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
@@ -154,9 +154,9 @@ test.describe("home page", () => {
       "/zh/discover",
     );
     await expect(page.getByRole("button", { name: /^漂流瓶 \d+$/ })).toHaveCount(8);
-    await expect(page.getByText("小提示：點一下漂流中的瓶子，看看裡面裝了什麼訊息！")).toBeVisible({
-      timeout: 5_000,
-    });
+    await expect(
+      page.getByText("小提示：點一下漂流中的瓶子，看看裡面裝了什麼訊息！"),
+    ).toBeVisible();
     await page.getByRole("button", { name: "關閉", exact: true }).click();
     await page.getByRole("link", { name: "尋找瓶子" }).click();
     await expect(page).toHaveURL(/\/zh\/discover$/);
@@ -201,6 +201,8 @@ for (const viewport of [
       await expect(dialog).toHaveClass(/bottle-modal/);
       await expect(page.locator(".home-bottle.is-drifting")).toHaveCount(1);
       await page.keyboard.press("Escape");
+      // Closing hands focus back on the page's next tick.
+      await page.clock.runFor(300);
       await expect(dialog).toBeHidden();
       // Focus is back in the sea, on a bottle that is still afloat.
       await expect(page.locator(".home-bottle:focus:not(:disabled)")).toHaveCount(1);

@@ -161,7 +161,7 @@ for (const viewport of VIEWPORTS) {
           await page.getByRole("button", { name: w.throw }).click();
           expect((await thrown).status()).toBe(200);
           const throwToast = page.locator("[data-sonner-toast]").filter({ hasText: w.drifting });
-          await expect(throwToast).toBeVisible({ timeout: 6000 });
+          await expect(throwToast).toBeVisible();
           await expect(throwToast.getByRole("link", { name: w.follow })).toHaveAttribute(
             "href",
             `/${language}/my-bottles`,
