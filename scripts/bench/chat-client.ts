@@ -87,14 +87,10 @@ export function partnerStamps(frame: string, mode: ChatMode): number[] {
   return stamps;
 }
 
-/** `asked`: languages and interests as JSON, for chat.startWith; chat.start (anyone) without. */
-export function startFrame(visitor: Visitor, mode: ChatMode, asked?: string): string {
+export function startFrame(visitor: Visitor, mode: ChatMode): string {
   if (mode === "raw") return "start";
   if (mode === "sio") return '42["start"]';
   const id = visitor.nextId++;
-  if (asked) {
-    return `{"id":${id},"method":"mutation","params":{"path":"chat.startWith","input":${asked}}}`;
-  }
   return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":null}}`;
 }
 

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { SharedGround } from "./chat-preferences.ts";
 
 export const CHAT_LIMITS = {
   message: 1000,
@@ -57,8 +56,7 @@ export type ChatEvent =
   | { type: "status"; status: ChatStatus }
   | { type: "idle" }
   | { type: "waiting" }
-  /** `shared`: what the two have in common, when either asked for something (languages, interests). */
-  | { type: "matched"; chatId: string; partner: ChatPartner; shared?: SharedGround }
+  | { type: "matched"; chatId: string; partner: ChatPartner }
   | { type: "message"; chatId: string; message: ChatMessage }
   | { type: "typing"; chatId: string; isTyping: boolean }
   | { type: "partner-left"; chatId: string }

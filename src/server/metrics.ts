@@ -279,7 +279,6 @@ export class SiteMetrics {
         this.messagesRelayed.inc();
         break;
       case "chat.start":
-      case "chat.startWith":
         this.chatStarts.inc();
         break;
       case "bottles.report":
