@@ -379,11 +379,9 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   baseURL,
   consoleErrors,
 }) => {
-  // Reporters, an operator's sign-up and a dozen actions, each waiting for the server.
+  // A reader and an operator, each with an account, a dozen actions each waiting for the
+  // server, two page loads after them and two scans: two minutes on a busy machine.
   test.setTimeout(120_000);
-  // A reader and an operator, each with an account, two page loads after the actions and two
-  // scans: more than the default half minute on a busy machine.
-  test.setTimeout(60_000);
   // Three public bottles from one writer; a signed-in reader reports them.
   const texts = {
     hide: `Cheap watches here ${unique()}`,
