@@ -436,7 +436,7 @@ test("twenty bottles a page, newest first; the next twenty come on request", asy
   browser,
   baseURL,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const account = {
     username: `pager_${unique()}`.slice(0, 32),
     password: "a long sea-green password",
