@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
 import { hideBottle, SUNK_BY_WRITER } from "../bottles/bottles.ts";
-import { banKeysOf, type KeyBan } from "../chat/bans.ts";
+import { banKeysOf } from "../chat/bans.ts";
 
 /**
  * Hides or shows a bottle; hiding closes its open reports (answered: how many). Null when there
@@ -86,24 +86,6 @@ export async function storeChatBans(
     .insertInto("chat_bans")
     .values(keys.map((k) => ({ key: k, until, created_at: now })))
     .onConflict((oc) => oc.column("key").doUpdateSet({ until, created_at: now }))
-    .execute();
-}
-
-/**
- * Writes bans of their own ends to the database as the running site's bans write them: a ban in
- * force is never shortened.
- */
-export async function storeKeyBans(trx: DB, bans: readonly KeyBan[], now: number): Promise<void> {
-  if (bans.length === 0) return;
-  await trx
-    .insertInto("chat_bans")
-    .values(bans.map(({ key, until }) => ({ key, until, created_at: now })))
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet({
-        until: sql<number>`CASE WHEN chat_bans.until > excluded.until THEN chat_bans.until ELSE excluded.until END`,
-        created_at: now,
-      }),
-    )
     .execute();
 }
 

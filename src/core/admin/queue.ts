@@ -1,7 +1,6 @@
 import type { DB } from "../../../db/schema.ts";
-import { type ChatBans, confirmBan, type KeyBan } from "../chat/bans.ts";
+import { type ChatBans, confirmBan, type KeyBan, storeKeyBans } from "../chat/bans.ts";
 import { DomainError } from "../errors.ts";
-import { storeKeyBans } from "./operator.ts";
 
 /** One report in the queue, as the operator reads it. */
 export interface QueuedReport {

@@ -272,7 +272,7 @@ export class StoredChatBans implements ChatBans {
     for (const { key, until } of bans) {
       this.#until.set(key, Math.max(this.#until.get(key) ?? 0, until));
     }
-    await storeBans(this.db, bans, now);
+    await storeKeyBans(this.db, bans, now);
   }
 
   /**
@@ -301,7 +301,7 @@ export class StoredChatBans implements ChatBans {
  * Writes ban rows to the database, never shortening one there; every ban is kept there whatever
  * else holds it.
  */
-async function storeBans(db: DB, bans: readonly KeyBan[], now: number) {
+export async function storeKeyBans(db: DB, bans: readonly KeyBan[], now: number): Promise<void> {
   if (bans.length === 0) return;
   await db
     .insertInto("chat_bans")
@@ -434,7 +434,7 @@ export class RedisChatBans implements ChatBans {
   async put(bans: readonly KeyBan[], now: number): Promise<void> {
     // The database first: a refresh on another instance never finds in Redis a ban it cannot
     // find in the database.
-    await storeBans(this.db, bans, now);
+    await storeKeyBans(this.db, bans, now);
     const current = bans.filter(({ until }) => until > now);
     for (const { key, until } of current) {
       this.#until.set(key, Math.max(this.#until.get(key) ?? 0, until));
