@@ -1,5 +1,11 @@
 import type { Server } from "bun";
-import { detectPrefix, localeOfPrefix, type Resolution, resolvePath } from "../common/locales.ts";
+import {
+  detectPrefix,
+  type Locale,
+  localeOfPrefix,
+  type Resolution,
+  resolvePath,
+} from "../common/locales.ts";
 import type { SiteConfig } from "../common/site.ts";
 import { isSameOriginRequest } from "./csrf.ts";
 import type { ErrorLog } from "./error-log.ts";
@@ -60,6 +66,14 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     contactEmail: config.contactEmail ?? null,
   };
 
+  /** The page's own scripts, the app's and its dictionary, all found before any script runs. */
+  function preloadsFor(resolution: Resolution, locale: Locale): string[] {
+    const page =
+      resolution.kind === "page" ? resolution.slug : resolution.kind === "auth" ? "auth" : "";
+    const dictionary = assets.dictionaries[locale];
+    return [...(dictionary ? [dictionary] : []), ...(assets.preloads.pages[page] ?? [])];
+  }
+
   function html(
     resolution: Resolution,
     request: Request,
@@ -73,7 +87,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const body = renderPage(assets.html, {
       resolution,
       locale,
-      dictionary: assets.dictionaries[locale],
+      preloads: preloadsFor(resolution, locale),
       origin: config.publicOrigin,
       site: { ...site, features: services.features.states },
       analytics: config.analytics,

@@ -14,8 +14,11 @@ export interface PageContext {
   origin: string | undefined;
   site: SiteConfig;
   analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
-  /** The page language's dictionary chunk, fetched alongside the app's first script. */
-  dictionary?: string | undefined;
+  /**
+   * The scripts its first load imports (the app's, the page's own and its language's
+   * dictionary), fetched alongside the app's first script.
+   */
+  preloads?: readonly string[];
   /** The page exists but is not for this visitor (answered 403): titled so. */
   forbidden?: boolean;
 }
@@ -42,8 +45,8 @@ export function renderPage(template: string, page: PageContext): string {
     `<meta name="description" content="${escapeHtml(description)}">`,
     `<meta property="og:site_name" content="Tidings">`,
   ];
-  if (page.dictionary) {
-    head.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(page.dictionary)}">`);
+  for (const script of page.preloads ?? []) {
+    head.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(script)}">`);
   }
   if (isAbout) {
     head.push(

@@ -217,6 +217,34 @@ describe("page head", () => {
     expect(await (await get(onlyZh[0] ?? "")).text()).toContain("常見問題");
   });
 
+  test("a page names its own scripts up front, and another page's are not named", async () => {
+    const preloads = async (path: string) =>
+      new Set(
+        [
+          ...(await (await get(path)).text()).matchAll(
+            /rel="modulepreload" crossorigin href="([^"]+)"/g,
+          ),
+        ].map((m) => m[1] ?? ""),
+      );
+    const home = await preloads("/en");
+    const discover = await preloads("/en/discover");
+    const chat = await preloads("/en/random-chat");
+    const own = (page: Set<string>) => [...page].filter((path) => !home.has(path));
+    // Each names chunks the home page does not load, served as scripts.
+    expect(own(chat).length).toBeGreaterThan(0);
+    const pageOnly = own(discover).filter((path) => !chat.has(path));
+    expect(pageOnly.length).toBeGreaterThan(0);
+    for (const path of pageOnly) {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toContain("javascript");
+    }
+    // The discover page's own module (its heading's words live in the dictionary, its class
+    // names in its chunk) is among them.
+    const bodies = await Promise.all(pageOnly.map(async (path) => (await get(path)).text()));
+    expect(bodies.some((body) => body.includes("discover"))).toBe(true);
+  });
+
   test("with analytics configured, pages load its script and the CSP allows it", async () => {
     const withStats = await startTestServer({
       ANALYTICS_SCRIPT_URL: "https://stats.example.org/js/script.js",
