@@ -8,6 +8,33 @@ const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // pages that only render (and the binary, which is SQLite either way) ran in the first run.
 const acrossInstances = ["auth", "bottles", "chat", "likes", "my-bottles", "safety"];
 
+/**
+ * Headless Chromium prepares the address bar's two pop-ups (web pages of their own, each with a
+ * renderer) in every window, and each test's context is a window: a quarter of the CPU a
+ * context costs, for a bar nobody sees. Chromium reads only the last --disable-features, so
+ * Playwright's own list (playwright-core 1.65's chromiumSwitches) is repeated before ours:
+ * without it, closing a page would skip its beforeunload and pagehide, and the browser would
+ * start downloading models.
+ */
+const disabledFeatures = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "WebUIOmniboxPopup",
+  "WebUIOmniboxAimPopup",
+];
+
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch:
@@ -26,6 +53,11 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [["list"]],
   use: {
+    // Without a GPU, Chromium paints the sea's endless animations in software: more than a core
+    // per open page. Every context (also those a test opens itself with browser.newContext)
+    // asks for reduced motion; a test about motion turns it back on with page.emulateMedia.
+    // (Chromium's --force-prefers-reduced-motion is overridden by Playwright's own emulation.)
+    reducedMotion: "reduce",
     trace: "off",
     screenshot: "off",
     launchOptions: {
@@ -38,14 +70,7 @@ export default defineConfig({
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run",
-        // Without a GPU, Chromium paints the sea's endless animations in software: about one core
-        // per open page. Every context (also those a test opens itself) asks for reduced motion;
-        // a test about motion turns it back on with page.emulateMedia.
-        "--force-prefers-reduced-motion",
-        // Headless Chromium prepares the address bar's two pop-ups (web pages of their own, each
-        // with a renderer) in every window, and each test's context is a window: a quarter of
-        // the CPU a context costs, for a bar nobody sees.
-        "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+        `--disable-features=${disabledFeatures.join(",")}`,
       ],
     },
   },

@@ -39,6 +39,8 @@ const BROWSER_CODES: Record<TargetLanguage, string> = {
 
 /** Below this, the detector's guess is not trusted as the text's language. */
 const MIN_CONFIDENCE = 0.5;
+/** How long the translate menu waits for the browser to say what it can do on the device. */
+const DEVICE_ANSWER_MS = 2000;
 /** Texts whose answers are kept (a chat's partner messages, a few bottles). */
 const REMEMBERED_TEXTS = 100;
 
@@ -73,7 +75,9 @@ function sourceLanguage(apis: NonNullable<ReturnType<typeof browserApis>>, text:
   let known = sources.get(text);
   if (!known) {
     known = (async () => {
-      if ((await apis.detector.availability()) === "unavailable") return undefined;
+      // Only a detector already on the device: creating one that must first download starts a
+      // download that may never end, and the menu would wait on it.
+      if ((await apis.detector.availability()) !== "available") return undefined;
       detector ??= apis.detector.create();
       const [best] = await (await detector).detect(text);
       const language = best?.detectedLanguage;
@@ -88,8 +92,26 @@ function sourceLanguage(apis: NonNullable<ReturnType<typeof browserApis>>, text:
   return known;
 }
 
-/** The languages this browser can translate `text` into on the device, and how soon. */
-export async function deviceTargets(text: string): Promise<Map<TargetLanguage, DeviceReadiness>> {
+/**
+ * The languages this browser can translate `text` into on the device, and how soon. A browser
+ * that has not answered `within` ms offers nothing this time: the menu must not wait on it.
+ */
+export async function deviceTargets(
+  text: string,
+  within = DEVICE_ANSWER_MS,
+): Promise<Map<TargetLanguage, DeviceReadiness>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<Map<TargetLanguage, DeviceReadiness>>((resolve) => {
+    timer = setTimeout(() => resolve(new Map()), within);
+  });
+  try {
+    return await Promise.race([askDevice(text), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function askDevice(text: string): Promise<Map<TargetLanguage, DeviceReadiness>> {
   const found = new Map<TargetLanguage, DeviceReadiness>();
   const apis = browserApis();
   if (!apis) return found;
