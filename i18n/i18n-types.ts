@@ -708,6 +708,10 @@ type RootTranslation = {
 				 * A​ ​c​h​a​t​ ​b​a​n​ ​i​s​ ​d​e​l​e​t​e​d​ ​w​h​e​n​ ​i​t​ ​e​n​d​s​.​ ​H​o​w​ ​o​f​t​e​n​ ​s​o​m​e​o​n​e​ ​w​a​s​ ​b​a​n​n​e​d​ ​c​o​u​n​t​s​ ​o​n​e​ ​s​t​e​p​ ​l​e​s​s​ ​f​o​r​ ​e​v​e​r​y​ ​3​0​ ​d​a​y​s​ ​w​i​t​h​o​u​t​ ​a​ ​n​e​w​ ​b​a​n​,​ ​a​n​d​ ​i​s​ ​d​e​l​e​t​e​d​ ​o​n​c​e​ ​n​o​t​h​i​n​g​ ​i​s​ ​l​e​f​t​.
 				 */
 				item3: string
+				/**
+				 * T​h​e​ ​l​a​n​g​u​a​g​e​s​ ​a​n​d​ ​i​n​t​e​r​e​s​t​s​ ​y​o​u​ ​c​h​o​o​s​e​ ​f​o​r​ ​a​ ​c​h​a​t​ ​a​r​e​ ​u​s​e​d​ ​o​n​l​y​ ​t​o​ ​m​a​t​c​h​ ​y​o​u​:​ ​t​h​e​y​ ​s​t​a​y​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​l​o​c​a​l​S​t​o​r​a​g​e​,​ ​a​n​d​ ​t​h​e​ ​s​e​r​v​e​r​ ​h​o​l​d​s​ ​t​h​e​m​ ​o​n​l​y​ ​w​h​i​l​e​ ​y​o​u​ ​w​a​i​t​ ​f​o​r​ ​a​ ​p​a​r​t​n​e​r​.
+				 */
+				item4: string
 			}
 			cookies: {
 				/**
@@ -1772,6 +1776,104 @@ type RootTranslation = {
 		 * @param {string} time
 		 */
 		muted: RequiredParams<'time'>
+		prefs: {
+			/**
+			 * P​r​e​f​e​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​h​a​r​e​s​ ​m​y​ ​l​a​n​g​u​a​g​e​ ​o​r​ ​i​n​t​e​r​e​s​t​s
+			 */
+			toggle: string
+			/**
+			 * O​f​f​:​ ​y​o​u​ ​m​e​e​t​ ​a​n​y​o​n​e​,​ ​a​s​ ​s​o​o​n​ ​a​s​ ​s​o​m​e​o​n​e​ ​i​s​ ​l​o​o​k​i​n​g​ ​t​o​o​.
+			 */
+			toggleOffHint: string
+			/**
+			 * S​o​m​e​o​n​e​ ​w​h​o​ ​s​h​a​r​e​s​ ​a​ ​l​a​n​g​u​a​g​e​ ​a​n​d​ ​a​n​ ​i​n​t​e​r​e​s​t​ ​c​o​m​e​s​ ​f​i​r​s​t​,​ ​t​h​e​n​ ​a​ ​l​a​n​g​u​a​g​e​;​ ​a​n​y​o​n​e​ ​a​f​t​e​r​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​.
+			 * @param {number} seconds
+			 */
+			toggleOnHint: RequiredParams<'seconds'>
+			/**
+			 * L​a​n​g​u​a​g​e​s​ ​I​ ​c​a​n​ ​c​h​a​t​ ​i​n
+			 */
+			languages: string
+			/**
+			 * I​n​t​e​r​e​s​t​s
+			 */
+			interests: string
+			/**
+			 * Y​o​u​r​ ​i​n​t​e​r​e​s​t​s
+			 */
+			interestsChosen: string
+			/**
+			 * e​.​g​.​ ​h​i​k​i​n​g
+			 */
+			placeholder: string
+			/**
+			 * A​d​d
+			 */
+			add: string
+			/**
+			 * R​e​m​o​v​e​ ​{​i​n​t​e​r​e​s​t​}
+			 * @param {string} interest
+			 */
+			remove: RequiredParams<'interest'>
+			/**
+			 * U​p​ ​t​o​ ​{​c​o​u​n​t​}​ ​i​n​t​e​r​e​s​t​s​,​ ​{​l​e​n​g​t​h​}​ ​c​h​a​r​a​c​t​e​r​s​ ​e​a​c​h​.​ ​P​r​e​s​s​ ​E​n​t​e​r​ ​t​o​ ​a​d​d​ ​o​n​e​.
+			 * @param {number} count
+			 * @param {number} length
+			 */
+			interestsHint: RequiredParams<'count' | 'length'>
+			/**
+			 * O​n​e​ ​o​f​ ​t​h​e​s​e​ ​i​n​t​e​r​e​s​t​s​ ​c​a​n​'​t​ ​b​e​ ​u​s​e​d​:​ ​n​o​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​w​o​r​d​s​.​ ​R​e​m​o​v​e​ ​i​t​ ​a​n​d​ ​t​r​y​ ​a​g​a​i​n​.
+			 */
+			refused: string
+			/**
+			 * C​h​i​n​e​s​e
+			 */
+			chinese: string
+			/**
+			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}​ ​a​n​d​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}
+			 * @param {string} interests
+			 * @param {string} languages
+			 */
+			lookingSpeaksLikes: RequiredParams<'interests' | 'languages'>
+			/**
+			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}
+			 * @param {string} languages
+			 */
+			lookingSpeaks: RequiredParams<'languages'>
+			/**
+			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}
+			 * @param {string} interests
+			 */
+			lookingLikes: RequiredParams<'interests'>
+			/**
+			 * A​n​y​o​n​e​ ​i​n​ ​{​s​e​c​o​n​d​s​}​ ​s
+			 * @param {number} seconds
+			 */
+			anyoneIn: RequiredParams<'seconds'>
+			/**
+			 * I​f​ ​n​o​b​o​d​y​ ​w​h​o​ ​s​h​a​r​e​s​ ​t​h​e​m​ ​i​s​ ​f​o​u​n​d​,​ ​a​n​y​o​n​e​ ​a​f​t​e​r​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​.
+			 * @param {number} seconds
+			 */
+			anyoneInLabel: RequiredParams<'seconds'>
+			/**
+			 * N​o​w​ ​l​o​o​k​i​n​g​ ​f​o​r​ ​a​n​y​o​n​e
+			 */
+			anyoneNow: string
+			/**
+			 * A​n​y​o​n​e​ ​n​o​w
+			 */
+			widen: string
+			/**
+			 * Y​o​u​ ​b​o​t​h​ ​l​i​k​e​ ​{​i​n​t​e​r​e​s​t​s​}
+			 * @param {string} interests
+			 */
+			bothLike: RequiredParams<'interests'>
+			/**
+			 * Y​o​u​ ​b​o​t​h​ ​s​p​e​a​k​ ​{​l​a​n​g​u​a​g​e​s​}
+			 * @param {string} languages
+			 */
+			bothSpeak: RequiredParams<'languages'>
+		}
 	}
 	translation: {
 		/**
@@ -3328,6 +3430,10 @@ export type TranslationFunctions = {
 				 * A chat ban is deleted when it ends. How often someone was banned counts one step less for every 30 days without a new ban, and is deleted once nothing is left.
 				 */
 				item3: () => LocalizedString
+				/**
+				 * The languages and interests you choose for a chat are used only to match you: they stay in your browser's localStorage, and the server holds them only while you wait for a partner.
+				 */
+				item4: () => LocalizedString
 			}
 			cookies: {
 				/**
@@ -4362,6 +4468,92 @@ export type TranslationFunctions = {
 		 * Your messages reach no one until {time}. Sending the same words to many people looks like spam.
 		 */
 		muted: (arg: { time: string }) => LocalizedString
+		prefs: {
+			/**
+			 * Prefer someone who shares my language or interests
+			 */
+			toggle: () => LocalizedString
+			/**
+			 * Off: you meet anyone, as soon as someone is looking too.
+			 */
+			toggleOffHint: () => LocalizedString
+			/**
+			 * Someone who shares a language and an interest comes first, then a language; anyone after {seconds} seconds.
+			 */
+			toggleOnHint: (arg: { seconds: number }) => LocalizedString
+			/**
+			 * Languages I can chat in
+			 */
+			languages: () => LocalizedString
+			/**
+			 * Interests
+			 */
+			interests: () => LocalizedString
+			/**
+			 * Your interests
+			 */
+			interestsChosen: () => LocalizedString
+			/**
+			 * e.g. hiking
+			 */
+			placeholder: () => LocalizedString
+			/**
+			 * Add
+			 */
+			add: () => LocalizedString
+			/**
+			 * Remove {interest}
+			 */
+			remove: (arg: { interest: string }) => LocalizedString
+			/**
+			 * Up to {count} interests, {length} characters each. Press Enter to add one.
+			 */
+			interestsHint: (arg: { count: number, length: number }) => LocalizedString
+			/**
+			 * One of these interests can't be used: no contact details or offensive words. Remove it and try again.
+			 */
+			refused: () => LocalizedString
+			/**
+			 * Chinese
+			 */
+			chinese: () => LocalizedString
+			/**
+			 * Looking for someone who speaks {languages} and likes {interests}
+			 */
+			lookingSpeaksLikes: (arg: { interests: string, languages: string }) => LocalizedString
+			/**
+			 * Looking for someone who speaks {languages}
+			 */
+			lookingSpeaks: (arg: { languages: string }) => LocalizedString
+			/**
+			 * Looking for someone who likes {interests}
+			 */
+			lookingLikes: (arg: { interests: string }) => LocalizedString
+			/**
+			 * Anyone in {seconds} s
+			 */
+			anyoneIn: (arg: { seconds: number }) => LocalizedString
+			/**
+			 * If nobody who shares them is found, anyone after {seconds} seconds.
+			 */
+			anyoneInLabel: (arg: { seconds: number }) => LocalizedString
+			/**
+			 * Now looking for anyone
+			 */
+			anyoneNow: () => LocalizedString
+			/**
+			 * Anyone now
+			 */
+			widen: () => LocalizedString
+			/**
+			 * You both like {interests}
+			 */
+			bothLike: (arg: { interests: string }) => LocalizedString
+			/**
+			 * You both speak {languages}
+			 */
+			bothSpeak: (arg: { languages: string }) => LocalizedString
+		}
 	}
 	translation: {
 		/**

@@ -87,10 +87,14 @@ export function partnerStamps(frame: string, mode: ChatMode): number[] {
   return stamps;
 }
 
-export function startFrame(visitor: Visitor, mode: ChatMode): string {
+/** `asked`: languages and interests as JSON, for chat.startWith; chat.start (anyone) without. */
+export function startFrame(visitor: Visitor, mode: ChatMode, asked?: string): string {
   if (mode === "raw") return "start";
   if (mode === "sio") return '42["start"]';
   const id = visitor.nextId++;
+  if (asked) {
+    return `{"id":${id},"method":"mutation","params":{"path":"chat.startWith","input":${asked}}}`;
+  }
   return `{"id":${id},"method":"mutation","params":{"path":"chat.start","input":null}}`;
 }
 

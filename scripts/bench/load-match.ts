@@ -9,6 +9,11 @@
  * With `urls` (instances of one site), visitor i is on the (i mod n)th instance, so presses
  * alternate between them; the result counts the chats whose two visitors are on different ones.
  * A probe (servers' CPU, Redis's commands) covers the presses and the wait for the last match.
+ *
+ * With `preferences` (app only), each visitor asks for languages and interests drawn from
+ * PREFERENCE_POPULATION; latencies then count the visitors paired on a shared language (the
+ * others wait out the fallback delay by design), and the result says how many were paired on a
+ * shared interest, on a shared language only, and at random after the delay.
  */
 import {
   type ChatMode,
@@ -33,6 +38,66 @@ export interface MatchLoadOptions {
   probe?: ProbeTargets;
   /** The quiet time measured by the probe before the presses (2 s unless given). */
   quietMs?: number;
+  /** Each visitor asks for languages and interests (seeded), as described above. */
+  preferences?: { seed: number };
+}
+
+/**
+ * The simulated population: each visitor speaks English with probability 0.6, Traditional
+ * Chinese 0.35, Japanese 0.15, Spanish 0.15 (English when none came up), and names 1 to 3
+ * interests drawn uniformly from 12 common ones.
+ */
+export const PREFERENCE_POPULATION = {
+  languages: [
+    ["en", 0.6],
+    ["zh-TW", 0.35],
+    ["ja", 0.15],
+    ["es", 0.15],
+  ] as const,
+  interests: [
+    "music",
+    "films",
+    "travel",
+    "books",
+    "games",
+    "cooking",
+    "hiking",
+    "photography",
+    "anime",
+    "football",
+    "cats",
+    "coffee",
+  ],
+};
+
+/** A seeded generator (LCG), so a run can be repeated. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** Each visitor's chat.start input, as JSON, drawn from PREFERENCE_POPULATION. */
+export function drawPreferences(count: number, seed: number): string[] {
+  const next = random(seed);
+  const { languages, interests } = PREFERENCE_POPULATION;
+  return Array.from({ length: count }, () => {
+    const spoken = languages.filter(([, p]) => next() < p).map(([tag]) => tag);
+    const pool = [...interests];
+    const liked: string[] = [];
+    for (let n = 1 + Math.floor(next() * 3); n > 0; n--)
+      liked.push(...pool.splice(Math.floor(next() * pool.length), 1));
+    return JSON.stringify({ languages: spoken.length > 0 ? spoken : ["en"], interests: liked });
+  });
+}
+
+/** What the 'matched' frame says the two share: languages and interests, or nothing. */
+function sharedOf(frame: string): { languages: boolean; interests: boolean } | undefined {
+  const found = /"shared":\{"languages":\[([^\]]*)\],"interests":\[([^\]]*)\]/.exec(frame);
+  if (!found) return undefined;
+  return { languages: (found[1] ?? "") !== "", interests: (found[2] ?? "") !== "" };
 }
 
 export interface MatchLoadResult {
@@ -56,6 +121,10 @@ export interface MatchLoadResult {
   probe: ProbeResult | null;
   /** The same probe over two idle seconds before the presses. */
   idle: ProbeResult | null;
+  /** With preferences: visitors paired on a shared language and interest, a language, neither. */
+  sharedInterest?: number;
+  sharedLanguageOnly?: number;
+  atRandom?: number;
 }
 
 async function main(): Promise<void> {
@@ -75,7 +144,14 @@ async function main(): Promise<void> {
     visitor.matchedAt ??= performance.now();
     visitor.chatId ??= chatId;
     matchedEvents += 1;
+    if (options.preferences && !shared.has(visitor.index)) {
+      shared.set(visitor.index, sharedOf(frame) ?? { languages: false, interests: false });
+    }
   };
+  const shared = new Map<number, { languages: boolean; interests: boolean }>();
+  const asked = options.preferences
+    ? drawPreferences(options.visitors, options.preferences.seed)
+    : undefined;
   const visitors = await openVisitors(
     options.urls ?? options.url,
     options.mode,
@@ -107,7 +183,7 @@ async function main(): Promise<void> {
       while (pressed < due) {
         const visitor = visitors[pressed] as Visitor;
         visitor.pressedAt = performance.now();
-        visitor.socket.send(startFrame(visitor, options.mode));
+        visitor.socket.send(startFrame(visitor, options.mode, asked?.[pressed]));
         pressed += 1;
       }
       if (pressed >= options.visitors) {
@@ -117,7 +193,8 @@ async function main(): Promise<void> {
     }, 1);
   });
   const pressSeconds = (performance.now() - started) / 1000;
-  const deadline = performance.now() + 5000;
+  // With preferences, those who share no language with anyone left are paired after the delay.
+  const deadline = performance.now() + (options.preferences ? 11_000 : 5000);
   while (matchedEvents < options.visitors && performance.now() < deadline) await Bun.sleep(10);
   const measured = probe ? await probe.end() : null;
   await probe?.close();
@@ -142,6 +219,8 @@ async function main(): Promise<void> {
     }
     if (a.server !== b.server) crossChats += 1;
     const available = Math.max(a.pressedAt ?? 0, b.pressedAt ?? 0);
+    // With preferences, a pair on no shared language waited out the fallback delay by design.
+    if (options.preferences && !shared.get(a.index)?.languages) continue;
     for (const visitor of members) {
       const latency = (visitor.matchedAt ?? available) - available;
       latencies.push(latency);
@@ -169,6 +248,12 @@ async function main(): Promise<void> {
     probe: measured,
     idle,
   };
+  if (options.preferences) {
+    const counted = [...shared.values()];
+    result.sharedInterest = counted.filter((s) => s.interests && s.languages).length;
+    result.sharedLanguageOnly = counted.filter((s) => s.languages && !s.interests).length;
+    result.atRandom = counted.filter((s) => !s.languages).length;
+  }
   closeAll(visitors);
   console.log(JSON.stringify(result));
   process.exit(0);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SharedGround } from "./chat-preferences.ts";
 
 export const CHAT_LIMITS = {
   message: 1000,
@@ -56,7 +57,8 @@ export type ChatEvent =
   | { type: "status"; status: ChatStatus }
   | { type: "idle" }
   | { type: "waiting" }
-  | { type: "matched"; chatId: string; partner: ChatPartner }
+  /** `shared`: what the two have in common, when either asked for something (languages, interests). */
+  | { type: "matched"; chatId: string; partner: ChatPartner; shared?: SharedGround }
   | { type: "message"; chatId: string; message: ChatMessage }
   | { type: "typing"; chatId: string; isTyping: boolean }
   | { type: "partner-left"; chatId: string }

@@ -16,6 +16,8 @@ export const appErrorCodes = [
   "AGE_REFUSED",
   /** A bottle carries words, not links or contact details. */
   "CONTENT_HAS_CONTACT",
+  /** An interest named for matching holds contact details or words strangers must not see. */
+  "INTEREST_REFUSED",
   /** The same text again and again (bottles, or chat messages to different partners). */
   "SPAM_REPEATED",
   /** The operator switched this part of the site off for now. */

@@ -279,6 +279,7 @@ export class SiteMetrics {
         this.messagesRelayed.inc();
         break;
       case "chat.start":
+      case "chat.startWith":
         this.chatStarts.inc();
         break;
       case "bottles.report":

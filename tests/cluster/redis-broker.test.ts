@@ -1,9 +1,18 @@
-import { afterAll } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
-import { brokerContract } from "../helpers/broker-contract.ts";
+import {
+  type BrokerUnderTest,
+  brokerContract,
+  type ContractOptions,
+  open,
+  visitor,
+} from "../helpers/broker-contract.ts";
+import { isType } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { preferencesContract } from "../helpers/preferences-contract.ts";
 import { redisConnections } from "../helpers/redis.ts";
 
 // Run by `CLUSTER=1 ./scripts/test`, which starts a throwaway Redis (and a Redis Cluster) and
@@ -11,7 +20,10 @@ import { redisConnections } from "../helpers/redis.ts";
 const connections = redisConnections();
 afterAll(() => connections.close());
 
-brokerContract(`on ${connections.label}`, withoutClusterServers, async (options) => {
+const make = async (
+  options: ContractOptions,
+  prefix = `test:${randomBytes(6).toString("hex")}:`,
+) => {
   const { redis, bus } = await connections.open();
   const time = new VirtualClock();
   const broker = new RedisChatBroker({
@@ -19,7 +31,7 @@ brokerContract(`on ${connections.label}`, withoutClusterServers, async (options)
     redis,
     subscriptions: bus,
     // A fresh namespace per test: its own pool, streams and chats.
-    prefix: `test:${randomBytes(6).toString("hex")}:`,
+    prefix,
     time,
     sweepEveryMs: 100,
     onError: (what, error) => console.error(what, error),
@@ -28,9 +40,48 @@ brokerContract(`on ${connections.label}`, withoutClusterServers, async (options)
   return {
     broker,
     now: time.now,
-    async advance(ms) {
+    async advance(ms: number) {
       time.advance(ms);
       await broker.settled();
     },
-  };
+  } satisfies BrokerUnderTest;
+};
+
+brokerContract(`on ${connections.label}`, withoutClusterServers, make);
+preferencesContract(`on ${connections.label}`, withoutClusterServers, make);
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, () => {
+  test("languages and interests are kept in the pool only: gone from Redis once paired", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
+    const { redis } = await connections.open();
+    const vis = `${prefix}{pool}:vis`;
+    const asked = async (id: string) => {
+      const fields = await redis.hgetall(vis);
+      return Object.entries(fields).filter(
+        ([field]) =>
+          field.startsWith(`${id}|`) &&
+          ["anyone", "langs", "ikeys", "prefs"].includes(field.slice(id.length + 1)),
+      );
+    };
+    try {
+      const preferences = matchPreferencesOf({ languages: ["en"], interests: ["hiking"] });
+      const streams = [];
+      for (const id of ["a", "b"]) {
+        const stream = open(b, id);
+        await stream.waitFor(isType("status"));
+        streams.push(stream);
+      }
+      await b.start({ ...visitor("a"), ...(preferences ? { preferences } : {}) });
+      expect(await redis.hget(vis, "a|ikeys")).toBe("\nhiking\n");
+      expect(await redis.hget(vis, "a|langs")).toBe(" en ");
+      await b.start({ ...visitor("b"), ...(preferences ? { preferences } : {}) });
+      for (const stream of streams) await stream.waitFor(isType("matched"));
+      for (const id of ["a", "b"]) expect(await asked(id)).toEqual([]);
+      expect(JSON.stringify(await redis.hgetall(vis))).not.toContain("hiking");
+      for (const stream of streams) await stream.stop();
+    } finally {
+      await b.close();
+    }
+  });
 });

@@ -748,3 +748,156 @@ test.describe("random chat, scanned", () => {
     await other.context().close();
   });
 });
+
+test.describe("random chat: matching by language and interest", () => {
+  const PREFER = {
+    en: "Prefer someone who shares my language or interests",
+    zh: "優先配對語言或興趣相同的人",
+  } as const;
+  const INTERESTS = { en: "Interests", zh: "興趣" } as const;
+
+  /** Turns preferences on and names the languages and interests (the page's language is ticked). */
+  async function prefer(
+    page: Page,
+    language: "en" | "zh",
+    choose: { languages?: string[]; untick?: string[]; interests?: string[] },
+  ): Promise<void> {
+    await page.getByRole("checkbox", { name: PREFER[language] }).check();
+    for (const name of choose.languages ?? [])
+      await page.getByRole("checkbox", { name, exact: true }).check();
+    for (const name of choose.untick ?? [])
+      await page.getByRole("checkbox", { name, exact: true }).uncheck();
+    const field = page.getByRole("textbox", { name: INTERESTS[language], exact: true });
+    for (const interest of choose.interests ?? []) {
+      await field.fill(interest);
+      await field.press("Enter");
+      await expect(field).toHaveValue("");
+    }
+  }
+
+  test("two strangers who share a language and an interest are matched and both see it, in both languages", async ({
+    page,
+    browser,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await openAsAdult(page, "en");
+    await prefer(page, "en", { interests: ["Hiking", "chess"] });
+    // The chips are normalized as the server compares them, and can be removed.
+    const chips = page.getByRole("list", { name: "Your interests" });
+    await expect(chips.getByRole("listitem")).toHaveText(["hiking", "chess"]);
+    await chips.getByRole("button", { name: "Remove chess" }).click();
+    await expect(chips.getByRole("listitem")).toHaveText(["hiking"]);
+    await find(page, "en");
+    await expect(
+      page.getByText("Looking for someone who speaks English and likes hiking"),
+    ).toBeVisible();
+    await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+
+    // The second stranger reads the page in Chinese, and speaks English too.
+    await openAsAdult(other, "zh");
+    await prefer(other, "zh", { languages: ["英文"], interests: ["ＨＩＫＩＮＧ"] });
+    await find(other, "zh");
+    await expect(chatPanel(page, "en").getByText("You both like hiking")).toBeVisible();
+    await expect(chatPanel(page, "en").getByText("You both speak English")).toBeVisible();
+    await expect(chatPanel(other, "zh").getByText("你們都喜歡hiking")).toBeVisible();
+    await expect(chatPanel(other, "zh").getByText("你們都會說英文")).toBeVisible();
+
+    // Next keeps the same preferences, and the device remembers them after a reload.
+    await page.getByRole("button", { name: "End chat" }).click();
+    await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("checkbox", { name: PREFER.en })).toBeChecked();
+    await expect(page.getByRole("checkbox", { name: "English", exact: true })).toBeChecked();
+    await expect(
+      page.getByRole("list", { name: "Your interests" }).getByRole("listitem"),
+    ).toHaveText(["hiking"]);
+    await other.context().close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("a stranger whose language nobody shares meets anyone once the countdown runs out", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // One who asked for nothing is waiting already...
+    const other = await stranger(browser, baseURL);
+    await openAsAdult(other, "en");
+    await find(other, "en");
+    await expect(other.getByText(WORDS.en.looking)).toBeVisible();
+    // ...but is not the Japanese speaker's match until the countdown runs out.
+    await openAsAdult(page, "en");
+    await prefer(page, "en", { languages: ["Japanese"], untick: ["English"] });
+    await find(page, "en");
+    await expect(page.getByText("Looking for someone who speaks Japanese")).toBeVisible();
+    await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+    await expect(other.getByText(WORDS.en.looking)).toBeVisible();
+    await expect(chatPanel(page)).toBeVisible({ timeout: 8000 });
+    await expect(chatPanel(other)).toBeVisible();
+    await expect(chatPanel(page).getByText(/^You both/)).toHaveCount(0);
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
+  });
+
+  test("'Anyone now' widens the search at once", async ({ page, browser, baseURL }) => {
+    const other = await stranger(browser, baseURL);
+    await openAsAdult(other, "en");
+    await find(other, "en");
+    await expect(other.getByText(WORDS.en.looking)).toBeVisible();
+    await openAsAdult(page, "en");
+    await prefer(page, "en", { languages: ["Korean"], untick: ["English"] });
+    await find(page, "en");
+    await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+    await page.getByRole("button", { name: "Anyone now" }).click();
+    // Well before the countdown would have run out.
+    await expect(chatPanel(page)).toBeVisible({ timeout: 2500 });
+    await expect(chatPanel(other)).toBeVisible();
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
+  });
+
+  test.describe("scanned", () => {
+    // axe's script is put into the page: this context bypasses the site's CSP, only here.
+    test.use({ bypassCSP: true });
+    test("the start card with preferences, and the search counting down, have no axe violations", async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      await openAsAdult(page, "en");
+      await prefer(page, "en", { interests: ["hiking"] });
+      const violations = await scan(page, "chat start with preferences", ".chat-start");
+      await find(page, "en");
+      await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+      violations.push(...(await scan(page, "search with a countdown", ".chat-start")));
+      expect(violations).toEqual([]);
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    });
+  });
+
+  test("an interest with contact details is refused beside the field, and nothing typed is lost", async ({
+    page,
+  }) => {
+    await openAsAdult(page, "zh");
+    await prefer(page, "zh", { interests: ["爬山", "me@mail.com"] });
+    await find(page, "zh");
+    const refusal = page.getByRole("alert").filter({ hasText: "有一個興趣無法使用" });
+    await expect(refusal).toBeVisible();
+    await expect(page.getByRole("textbox", { name: INTERESTS.zh, exact: true })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
+    const chips = page.getByRole("list", { name: "你的興趣" });
+    await expect(chips.getByRole("listitem")).toHaveText(["爬山", "me@mail.com"]);
+    await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
+    // Without it, the search starts.
+    await chips.getByRole("button", { name: "移除「me@mail.com」" }).click();
+    await expect(refusal).toBeHidden();
+    await find(page, "zh");
+    await expect(page.getByText("正在找會說中文、也喜歡爬山的人")).toBeVisible();
+    await page.getByRole("button", { name: "取消" }).click();
+    await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
+  });
+});

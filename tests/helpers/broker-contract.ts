@@ -7,7 +7,7 @@ import { isType } from "./chat.ts";
 /** Options every broker under the contract takes (timings shortened for tests). */
 export type ContractOptions = Pick<
   BrokerOptions,
-  "resumeGraceMs" | "meetAgainAfterMs" | "skipPartnerMs"
+  "resumeGraceMs" | "meetAgainAfterMs" | "skipPartnerMs" | "time"
 >;
 
 /**

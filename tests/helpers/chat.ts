@@ -1,6 +1,7 @@
 import { expect } from "bun:test";
 import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
 import type { ChatEvent } from "../../src/common/chat.ts";
+import type { MatchPreferencesInput } from "../../src/common/chat-preferences.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
 import { chatSocketOptions } from "../../src/web/lib/trpc.ts";
 
@@ -19,7 +20,10 @@ export interface ChatTester {
   /** Subscribes to the chat stream (resuming from lastEventId when given). */
   listen(lastEventId?: string | null): void;
   /** Passes the safety gate (18 or older) once, then presses start. */
-  start(): ReturnType<ReturnType<typeof createTRPCClient<AppRouter>>["chat"]["start"]["mutate"]>;
+  /** Answers the safety gate (once), then starts, asking for what `asked` names. */
+  start(
+    asked?: MatchPreferencesInput,
+  ): ReturnType<ReturnType<typeof createTRPCClient<AppRouter>>["chat"]["start"]["mutate"]>;
   /** Waits until an event matching `match` has arrived (searching all received so far). */
   waitFor(match: (e: ChatEvent) => boolean, timeoutMs?: number): Promise<ChatEvent>;
   close(): void;
@@ -78,10 +82,10 @@ export function chatTester(
         },
       });
     },
-    async start() {
+    async start(asked) {
       confirmed ??= api.chat.confirmAge.mutate({ adult: true });
       await confirmed;
-      return api.chat.start.mutate();
+      return asked ? api.chat.startWith.mutate(asked) : api.chat.start.mutate();
     },
     waitFor(match, timeoutMs = 3000) {
       return new Promise((resolve, reject) => {

@@ -38,6 +38,63 @@ async function pair(a = tester({ address: "168.95.1.1" }), b = tester({ address:
 const messagesOf = (t: ChatTester) =>
   t.events.filter(isType("message")).map((e) => (e as { message: ChatMessage }).message);
 
+describe("matching by language and interest", () => {
+  test("bad or refused preferences change nothing; a shared language and interest are told to both", async () => {
+    const a = tester({ address: "203.0.113.41" });
+    const b = tester({ address: "203.0.113.42" });
+    await Promise.all([listening(a), listening(b)]);
+    const tooMany = ["a", "b", "c", "d", "e", "f"];
+    for (const asked of [
+      { languages: ["en"], interests: tooMany },
+      { languages: ["en"], interests: ["x".repeat(25)] },
+      { languages: ["en"], interests: ["   "] },
+      { languages: ["xx"], interests: [] },
+    ]) {
+      // @ts-expect-error: what a page that is not ours could send
+      await expect(a.start(asked)).rejects.toMatchObject({ data: { code: "BAD_REQUEST" } });
+    }
+    await expect(
+      a.start({ languages: ["en"], interests: ["hiking", "me@mail.com"] }),
+    ).rejects.toMatchObject({
+      data: { code: "UNPROCESSABLE_CONTENT", appCode: "INTEREST_REFUSED" },
+    });
+    expect(a.events.filter(isType("waiting"))).toHaveLength(0);
+
+    expect(await a.start({ languages: ["en", "ja"], interests: ["Hiking", "cats"] })).toEqual({
+      state: "waiting",
+    });
+    expect((await b.start({ languages: ["zh-TW", "en"], interests: ["ＨＩＫＩＮＧ"] })).state).toBe(
+      "chatting",
+    );
+    expect(await a.waitFor(isType("matched"))).toMatchObject({
+      shared: { languages: ["en"], interests: ["hiking"] },
+    });
+    expect(await b.waitFor(isType("matched"))).toMatchObject({
+      shared: { languages: ["en"], interests: ["hiking"] },
+    });
+    a.close();
+    b.close();
+  });
+
+  test("one who asked for nothing waits for one who insists on a language, until they widen", async () => {
+    const a = tester({ address: "203.0.113.43" });
+    const b = tester({ address: "203.0.113.44" });
+    await Promise.all([listening(a), listening(b)]);
+    expect(await a.start({ languages: ["ko"], interests: [] })).toEqual({ state: "waiting" });
+    expect(await b.start()).toEqual({ state: "waiting" });
+    await a.api.chat.widen.mutate();
+    const matched = await b.waitFor(isType("matched"));
+    expect(matched).toMatchObject({ shared: { languages: [], interests: [] } });
+    await a.waitFor(isType("matched"));
+    // Widening when not waiting changes nothing: the chat goes on.
+    await b.api.chat.widen.mutate();
+    const sent = await b.api.chat.send.mutate({ content: "still here" });
+    await a.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+    a.close();
+    b.close();
+  });
+});
+
 describe("pairing and messages", () => {
   test("two visitors are paired and see only each other's country", async () => {
     const { a, b } = await pair();

@@ -376,3 +376,29 @@ describe("lastPartnerMessage: what End & report reports", () => {
     expect(lastPartnerMessage(idleChat)).toBeNull();
   });
 });
+
+describe("chatReducer: what the two share", () => {
+  const shared = { languages: ["en"], interests: ["hiking"] };
+  test("the matched event's shared ground is kept for the chat, and gone after it", () => {
+    const matched = run(
+      [server({ type: "matched", chatId: "c9", partner: chile, shared })],
+      searchingChat,
+    );
+    expect(matched.shared).toEqual(shared);
+    expect(run([{ type: "end", at: 20_000 }], matched).shared).toBeNull();
+  });
+
+  test("the start call answering first still leaves room for what the event says they share", () => {
+    const started = run(
+      [{ type: "started", status: { state: "chatting", chatId: "c9", partner: chile }, at: 2 }],
+      run([{ type: "start" }]),
+    );
+    expect(started.shared).toBeNull();
+    const told = chatReducer(
+      started,
+      server({ type: "matched", chatId: "c9", partner: chile, shared }),
+    );
+    expect(told.shared).toEqual(shared);
+    expect(told.chatId).toBe("c9");
+  });
+});

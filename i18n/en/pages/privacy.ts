@@ -45,6 +45,8 @@ export const privacy = {
         "Your answer to an age question is kept for 30 days when it says you are too young (the question is not asked again meanwhile); any other answer is kept as long as your visitor cookie lives, at most 400 days.",
       item3:
         "A chat ban is deleted when it ends. How often someone was banned counts one step less for every 30 days without a new ban, and is deleted once nothing is left.",
+      item4:
+        "The languages and interests you choose for a chat are used only to match you: they stay in your browser's localStorage, and the server holds them only while you wait for a partner.",
     },
     cookies: {
       title: "Cookies and local storage",

@@ -103,4 +103,31 @@ export const randomChat = {
   contactOwn: "You shared contact details. Strangers can misuse them, so think twice.",
   muted:
     "Your messages reach no one until {time:string}. Sending the same words to many people looks like spam.",
+  prefs: {
+    toggle: "Prefer someone who shares my language or interests",
+    toggleOffHint: "Off: you meet anyone, as soon as someone is looking too.",
+    toggleOnHint:
+      "Someone who shares a language and an interest comes first, then a language; anyone after {seconds:number} seconds.",
+    languages: "Languages I can chat in",
+    interests: "Interests",
+    interestsChosen: "Your interests",
+    placeholder: "e.g. hiking",
+    add: "Add",
+    remove: "Remove {interest:string}",
+    interestsHint:
+      "Up to {count:number} interests, {length:number} characters each. Press Enter to add one.",
+    refused:
+      "One of these interests can't be used: no contact details or offensive words. Remove it and try again.",
+    chinese: "Chinese",
+    lookingSpeaksLikes:
+      "Looking for someone who speaks {languages:string} and likes {interests:string}",
+    lookingSpeaks: "Looking for someone who speaks {languages:string}",
+    lookingLikes: "Looking for someone who likes {interests:string}",
+    anyoneIn: "Anyone in {seconds:number} s",
+    anyoneInLabel: "If nobody who shares them is found, anyone after {seconds:number} seconds.",
+    anyoneNow: "Now looking for anyone",
+    widen: "Anyone now",
+    bothLike: "You both like {interests:string}",
+    bothSpeak: "You both speak {languages:string}",
+  },
 };

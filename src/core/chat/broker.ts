@@ -3,10 +3,13 @@ import type { Time } from "../clock.ts";
 import type { VisitorKeys } from "../requester.ts";
 import type { KeyBan } from "./bans.ts";
 import type { Numbered } from "./mailbox.ts";
+import type { MatchPreferences } from "./preferences.ts";
 
 /** A visitor as the chat knows them: the cookie id, the address hash, and the country shown. */
 export interface ChatVisitor extends VisitorKeys {
   country: ChatPartner;
+  /** What they asked of a match (languages, interests), held only while they wait. */
+  preferences?: MatchPreferences;
 }
 
 /** A message as the server keeps it (in memory only) for reports. */
@@ -38,7 +41,14 @@ export interface ChatBroker {
     lastEventId: string | null | undefined,
     signal: AbortSignal,
   ): AsyncGenerator<Numbered[], void, undefined>;
+  /**
+   * Joins the pool (or answers the chat already running), paired by the matching rule (see
+   * preferences.ts: a shared language and interest first, then a language, then anyone once the
+   * fallback delay has passed); the "matched" event tells each side what they share.
+   */
   start(visitor: ChatVisitor): Promise<ChatStatus>;
+  /** A waiting visitor will take anyone now, without waiting out their fallback delay. */
+  widen(visitorId: string): Promise<void>;
   /**
    * Relays a message to the partner (the sender has it as the answer); `contact` marks one
    * holding contact details. A muted sender's message reaches no one.

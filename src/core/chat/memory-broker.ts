@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { CHAT_LIMITS, type ChatMessage, type ChatStatus } from "../../common/chat.ts";
+import {
+  CHAT_LIMITS,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatStatus,
+} from "../../common/chat.ts";
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
@@ -14,6 +19,7 @@ import type {
 import { eventStream } from "./events.ts";
 import { RandomIds } from "./ids.ts";
 import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
+import { anyoneFrom, type Seeker, sharedGround, tierOf } from "./preferences.ts";
 import { TypingWindows } from "./typing.ts";
 
 interface Chat {
@@ -32,10 +38,10 @@ interface Presence {
   graceTimer?: TimerHandle;
 }
 
-interface Waiting {
+interface Waiting extends Seeker {
   visitor: ChatVisitor;
   since: number;
-  /** Looks again once the wait allows meeting a recent partner. */
+  /** Looks again once their fallback delay ends, or a recent partner may be met again. */
   timer?: TimerHandle;
 }
 
@@ -206,9 +212,25 @@ export class InMemoryChatBroker implements ChatBroker {
     const current = this.#status(visitor.visitorId);
     // Another tab of the same visitor shares the one chat; starting again changes nothing.
     if (current.state !== "idle") return current;
-    this.#pool.set(visitor.visitorId, { visitor, since: this.#now() });
+    const now = this.#now();
+    const { preferences, ...withoutPreferences } = visitor;
+    // Preferences live in the pool entry only: gone once the visitor is paired or leaves.
+    presence.visitor = withoutPreferences;
+    this.#pool.set(visitor.visitorId, {
+      visitor: withoutPreferences,
+      since: now,
+      ...(preferences ? { preferences } : {}),
+      anyoneFrom: anyoneFrom(preferences, now),
+    });
     presence.mailbox.push({ type: "waiting" });
     return this.#match(visitor.visitorId) ?? { state: "waiting" };
+  }
+
+  async widen(visitorId: string): Promise<void> {
+    const waiting = this.#pool.get(visitorId);
+    if (!waiting) return;
+    waiting.anyoneFrom = Math.min(waiting.anyoneFrom, this.#now());
+    this.#match(visitorId);
   }
 
   /** Takes a visitor out of the pool; false when they were not in it. */
@@ -221,16 +243,20 @@ export class InMemoryChatBroker implements ChatBroker {
   }
 
   /**
-   * Pairs a waiting visitor, if they are listening, with the longest-waiting other visitor who
-   * is listening, allowed to chat and not a recent partner. A recent partner is met again only
-   * when both have waited `meetAgainAfterMs` and nobody else is there; until then, the pool is
-   * looked at again when that time comes.
+   * Pairs a waiting visitor, if they are listening, with another who is listening, allowed to
+   * chat, not blocked and not a recent partner, by the matching rule (see tierOf): the
+   * longest-waiting of the best tier (a shared language and interest, then a language, then
+   * anyone once both accept anyone). A recent partner is met again only when both have waited
+   * `meetAgainAfterMs` and nobody else fits. Until someone fits, the pool is looked at again when
+   * the visitor's fallback delay ends or a recent partner may be met again.
    */
   #match(visitorId: string): ChatStatus | undefined {
     const me = this.#pool.get(visitorId);
     if (!me || !this.#listening(visitorId)) return undefined;
     const now = this.#now();
     const waitedEnough = (w: Waiting) => now - w.since >= this.#meetAgainAfterMs;
+    let language: Waiting | undefined;
+    let anyone: Waiting | undefined;
     let again: Waiting | undefined;
     for (const [id, other] of this.#pool) {
       if (id === visitorId || !this.#listening(id)) continue;
@@ -239,40 +265,60 @@ export class InMemoryChatBroker implements ChatBroker {
         continue;
       }
       if (this.#blocked(other.visitor, me.visitor)) continue;
-      if (!this.#recentlyParted(id, visitorId)) return this.#pair(other.visitor, me.visitor);
-      if (!again && waitedEnough(me) && waitedEnough(other)) again = other;
+      const tier = tierOf(me, other, now);
+      if (tier < 0) continue;
+      if (this.#recentlyParted(id, visitorId)) {
+        if (!again && waitedEnough(me) && waitedEnough(other)) again = other;
+      } else if (tier === 2) {
+        return this.#pair(other, me);
+      } else if (tier === 1) {
+        language ??= other;
+      } else {
+        anyone ??= other;
+      }
     }
-    if (again) return this.#pair(again.visitor, me.visitor);
-    if (!me.timer && !waitedEnough(me)) {
+    const chosen = language ?? anyone ?? again;
+    if (chosen) return this.#pair(chosen, me);
+    const next = [me.anyoneFrom, me.since + this.#meetAgainAfterMs].filter((at) => at > now);
+    if (!me.timer && next.length > 0) {
       me.timer = this.#time.setTimeout(
         () => {
           me.timer = undefined;
           if (this.#pool.get(visitorId) === me) this.#match(visitorId);
         },
-        me.since + this.#meetAgainAfterMs - now,
+        Math.min(...next) - now,
       );
       me.timer.unref();
     }
     return undefined;
   }
 
-  #pair(first: ChatVisitor, second: ChatVisitor): ChatStatus {
-    this.#leavePool(first.visitorId);
-    this.#leavePool(second.visitorId);
+  #pair(first: Waiting, second: Waiting): ChatStatus {
+    this.#leavePool(first.visitor.visitorId);
+    this.#leavePool(second.visitor.visitorId);
     const chat: Chat = {
       id: randomBytes(9).toString("base64url"),
-      a: first,
-      b: second,
+      a: first.visitor,
+      b: second.visitor,
       messages: [],
     };
     this.#chats.set(chat.id, chat);
-    const pa = this.#presenceOf(first.visitorId);
-    const pb = this.#presenceOf(second.visitorId);
+    const pa = this.#presenceOf(first.visitor.visitorId);
+    const pb = this.#presenceOf(second.visitor.visitorId);
     pa.chatId = chat.id;
     pb.chatId = chat.id;
-    pa.mailbox.push({ type: "matched", chatId: chat.id, partner: second.country });
-    pb.mailbox.push({ type: "matched", chatId: chat.id, partner: first.country });
-    return { state: "chatting", chatId: chat.id, partner: first.country };
+    const matched = (to: Waiting, other: Waiting): ChatEvent => {
+      const shared = sharedGround(to, other);
+      return {
+        type: "matched",
+        chatId: chat.id,
+        partner: other.visitor.country,
+        ...(shared ? { shared } : {}),
+      };
+    };
+    pa.mailbox.push(matched(first, second));
+    pb.mailbox.push(matched(second, first));
+    return { state: "chatting", chatId: chat.id, partner: first.visitor.country };
   }
 
   #currentChat(visitorId: string): Chat | undefined {

@@ -21,6 +21,7 @@ import type {
 } from "./broker.ts";
 import { RandomIds } from "./ids.ts";
 import type { Numbered } from "./mailbox.ts";
+import { anyoneFrom, type MatchPreferences, sharedGround } from "./preferences.ts";
 import { type ChatScript, chatScriptSource } from "./redis-chat-lua.ts";
 import { RedisKeys } from "./redis-keys.ts";
 import {
@@ -95,6 +96,8 @@ interface PairSide {
   cc: string;
   co: string;
   mute: string;
+  /** What they asked of a match (JSON), when they asked anything. */
+  prefs?: string;
 }
 interface Paired {
   chat: string;
@@ -229,8 +232,11 @@ export class RedisChatBroker implements ChatBroker {
   readonly #leaseRelease: RedisScript;
   readonly #visitors = new Map<string, LocalVisitor>();
   readonly #typing: TypingWindows;
-  /** Looks again at a waiting visitor once a recent partner may be met again. */
-  readonly #rematch = new Map<string, TimerHandle>();
+  /**
+   * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
+   * may be met again.
+   */
+  readonly #rematch = new Map<string, TimerHandle[]>();
   readonly #timers: TimerHandle[] = [];
   readonly #options: RedisBrokerOptions;
   #epoch: string | undefined;
@@ -599,12 +605,29 @@ export class RedisChatBroker implements ChatBroker {
   // ---- pairing ------------------------------------------------------------------------------
 
   async start(visitor: ChatVisitor): Promise<ChatStatus> {
-    const { visitorId, ipKey, country } = visitor;
+    const { visitorId, ipKey, country, preferences } = visitor;
+    // Languages and interest keys between separators, so the pool script compares them with a
+    // plain find; what they asked as JSON only to tell two paired visitors what they share.
+    const languages = preferences?.languages.length ? ` ${preferences.languages.join(" ")} ` : "";
+    const interests = preferences?.interests.length
+      ? `\n${preferences.interests.map((i) => i.key).join("\n")}\n`
+      : "";
+    const fallbackMs = anyoneFrom(preferences, 0);
     const answer = await this.#poolRun<{
       banned?: number;
       status?: PoolStatus;
       paired?: Paired;
-    }>("start", [visitorId, ipKey, country.countryCode ?? "", country.country, this.#newChatId()]);
+    }>("start", [
+      visitorId,
+      ipKey,
+      country.countryCode ?? "",
+      country.country,
+      this.#newChatId(),
+      fallbackMs,
+      languages,
+      interests,
+      preferences ? JSON.stringify(preferences) : "",
+    ]);
     const local = this.#visitors.get(visitorId);
     if (local) {
       local.ip = ipKey;
@@ -627,8 +650,19 @@ export class RedisChatBroker implements ChatBroker {
       };
     }
     const status = answer.status ?? { state: "waiting" };
-    if (status.state === "waiting") this.#matchLater(visitorId);
+    if (status.state === "waiting") this.#matchLater(visitorId, fallbackMs);
     return this.#publicStatus(status);
+  }
+
+  async widen(visitorId: string): Promise<void> {
+    const answer = await this.#poolRun<{ paired?: Paired }>("widen", [
+      visitorId,
+      this.#newChatId(),
+    ]);
+    if (!answer.paired) return;
+    await this.#open(answer.paired);
+    const local = this.#visitors.get(visitorId);
+    if (local?.attached) this.#rememberPairing(local, answer.paired, "b");
   }
 
   /**
@@ -648,19 +682,28 @@ export class RedisChatBroker implements ChatBroker {
     };
   }
 
-  /** Opens on its own slot a chat the pool paired: both hear "matched" from its stream. */
+  /**
+   * Opens on its own slot a chat the pool paired: both hear "matched" from its stream, with
+   * what they share in their own words when either asked for anything.
+   */
   async #open(paired: Paired): Promise<void> {
     const { chat, a, b } = paired;
-    const matched = (partner: PairSide) =>
-      JSON.stringify({ type: "matched", chatId: chat, partner: partnerOf(partner.cc, partner.co) });
+    const asked = (side: PairSide) =>
+      side.prefs ? { preferences: JSON.parse(side.prefs) as MatchPreferences } : {};
+    const matched = (self: PairSide, partner: PairSide) => {
+      const shared = sharedGround(asked(self), asked(partner));
+      return JSON.stringify({
+        type: "matched",
+        chatId: chat,
+        partner: partnerOf(partner.cc, partner.co),
+        ...(shared ? { shared } : {}),
+      });
+    };
     const keep = (side: "a" | "b", self: PairSide, partner: PairSide) =>
       [side, partner.id, self.cc, self.co].join("\t");
     for (const id of [a.id, b.id]) {
-      const timer = this.#rematch.get(id);
-      if (timer) {
-        this.#time.clearTimeout(timer);
-        this.#rematch.delete(id);
-      }
+      for (const timer of this.#rematch.get(id) ?? []) this.#time.clearTimeout(timer);
+      this.#rematch.delete(id);
     }
     await this.#chatRun("open", chat, [
       a.id,
@@ -675,26 +718,37 @@ export class RedisChatBroker implements ChatBroker {
       b.mute,
       this.#chatLifeMs,
       this.#kept,
-      matched(b),
-      matched(a),
+      matched(a, b),
+      matched(b, a),
       keep("a", a, b),
       keep("b", b, a),
     ]);
   }
 
-  /** Once a recent partner may be met again, this instance looks at the pool once more. */
-  #matchLater(visitorId: string): void {
+  /**
+   * When the visitor's fallback delay ends and once a recent partner may be met again, this
+   * instance looks at the pool once more (a no-op if they were paired meanwhile).
+   */
+  #matchLater(visitorId: string, fallbackMs: number): void {
     if (this.#rematch.has(visitorId)) return;
-    const timer = this.#time.setTimeout(() => {
-      this.#rematch.delete(visitorId);
-      this.#inBackground(
-        this.#poolRun<{ paired?: Paired }>("match", [visitorId, this.#newChatId()])
-          .then((answer) => (answer.paired ? this.#open(answer.paired) : undefined))
-          .catch((error) => this.#fail("looking at the pool again", error)),
-      );
-    }, this.#meetAgainAfterMs + 50);
-    timer.unref();
-    this.#rematch.set(visitorId, timer);
+    const timers: TimerHandle[] = [];
+    for (const ms of new Set([fallbackMs, this.#meetAgainAfterMs])) {
+      if (ms <= 0) continue;
+      const timer = this.#time.setTimeout(() => {
+        timers.splice(timers.indexOf(timer), 1);
+        if (timers.length === 0 && this.#rematch.get(visitorId) === timers) {
+          this.#rematch.delete(visitorId);
+        }
+        this.#inBackground(
+          this.#poolRun<{ paired?: Paired }>("match", [visitorId, this.#newChatId()])
+            .then((answer) => (answer.paired ? this.#open(answer.paired) : undefined))
+            .catch((error) => this.#fail("looking at the pool again", error)),
+        );
+      }, ms + 50);
+      timer.unref();
+      timers.push(timer);
+    }
+    if (timers.length > 0) this.#rematch.set(visitorId, timers);
   }
 
   // ---- messages -----------------------------------------------------------------------------
@@ -1069,7 +1123,9 @@ export class RedisChatBroker implements ChatBroker {
     if (this.#closed) return;
     this.#closed = true;
     for (const timer of this.#timers) this.#time.clearInterval(timer);
-    for (const timer of this.#rematch.values()) this.#time.clearTimeout(timer);
+    for (const timers of this.#rematch.values()) {
+      for (const timer of timers) this.#time.clearTimeout(timer);
+    }
     this.#typing.close();
     // The grace period of the visitors held here starts now (those already elsewhere keep on).
     try {

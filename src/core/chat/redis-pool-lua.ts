@@ -95,7 +95,7 @@ end
 
 -- Whether a waiting visitor suits the one looking: 'yes'; 'later' for recent partners (they meet
 -- again only when both have waited long enough alone); 'no' while either blocked the other, by
--- visitor or by the other's address. (A rule on shared languages or interests belongs here.)
+-- visitor or by the other's address. Shared languages and interests: see tier.
 local function compatible(me, myIp, other, otherIp)
   local pair = pairOf(me, other)
   local r = redis.call('HMGET', REL, 'b:' .. pair, 'i:' .. me .. '|' .. otherIp,
@@ -107,9 +107,49 @@ end
 
 local function waitedEnough(since) return now - (tonumber(since) or now) >= meetAgain end
 
+-- What a waiting visitor asked of a match, kept only while they wait: anyone (when anyone will
+-- do; none: at once), langs (" en ja "), ikeys (interest keys, each between newlines), prefs
+-- (what they asked, as JSON, for telling what two share).
+local PREFS = { 'anyone', 'langs', 'ikeys', 'prefs' }
+local function forgetAsked(...)
+  local names = {}
+  for _, v in ipairs({ ... }) do
+    for _, name in ipairs(PREFS) do names[#names + 1] = f(v, name) end
+  end
+  redis.call('HDEL', VIS, unpack(names))
+end
+
+-- A visitor's asked fields as the matching rule reads them ('' is none).
+local function asked(info, anyone, langs, ikeys, prefs)
+  info.anyone = tonumber(anyone) or 0
+  if langs and langs ~= '' then info.langs = langs end
+  if ikeys and ikeys ~= '' then info.ikeys = ikeys end
+  if prefs and prefs ~= '' then info.prefs = prefs end
+  return info
+end
+
+local function shares(list, other, sep)
+  for item in string.gmatch(list, '[^' .. sep .. ']+') do
+    if string.find(other, sep .. item .. sep, 1, true) then return true end
+  end
+  return false
+end
+
+-- The matching rule (preferences.ts states it too): 2 a shared language and interest, 1 a
+-- shared language, 0 anyone once both accept anyone, -1 while either still waits for a language.
+local function tier(a, b)
+  if a.langs and b.langs and shares(a.langs, b.langs, ' ') then
+    if a.ikeys and b.ikeys and shares(a.ikeys, b.ikeys, '\\n') then return 2 end
+    return 1
+  end
+  if now >= a.anyone and now >= b.anyone then return 0 end
+  return -1
+end
+
 local function unqueue(v)
   redis.call('ZREM', Q, v)
   redis.call('HSET', VIS, f(v, 'q'), '')
+  forgetAsked(v)
 end
 
 -- Pairs the longer-waiting 'first' with 'second' in chat 'chatId'; 'writes' are more fields to
@@ -125,22 +165,26 @@ local function pair(first, fi, second, si, chatId, writes)
     end
   end
   redis.call('HSET', VIS, unpack(w))
+  forgetAsked(first, second)
   redis.call('HINCRBY', STATS, 'chats', 1)
   return { paired = { chat = chatId,
-    a = { id = first, ip = fi.ip, cc = fi.cc, co = fi.co, mute = fi.mute },
-    b = { id = second, ip = si.ip, cc = si.cc, co = si.co, mute = si.mute } } }
+    a = { id = first, ip = fi.ip, cc = fi.cc, co = fi.co, mute = fi.mute, prefs = fi.prefs },
+    b = { id = second, ip = si.ip, cc = si.cc, co = si.co, mute = si.mute, prefs = si.prefs } } }
 end
 
--- Pairs waiting visitor 'me' (listening) with the longest-waiting visitor who listens, is not
--- banned and suits them; a recent partner only when both waited long enough and nobody else
--- suits. Visitors whose instances all died, and banned ones, leave the pool on the way.
+-- Pairs waiting visitor 'me' (listening) with a visitor who listens, is not banned and suits
+-- them, by the matching rule: the longest-waiting of the best tier; a recent partner only when
+-- both waited long enough and nobody else suits. Visitors whose instances all died, and banned
+-- ones, leave the pool on the way.
 local function match(me, mine, chatId, writes)
-  local again, againInfo
+  local language, languageInfo, anyone, anyoneInfo, again, againInfo
   for _, other in ipairs(redis.call('ZRANGE', Q, 0, scanLimit - 1)) do
     if other ~= me then
       local o = redis.call('HMGET', VIS, f(other, 'ip'), f(other, 'inst'), f(other, 'since'),
-        f(other, 'cc'), f(other, 'co'), f(other, 'mute'))
-      local oi = { ip = o[1] or '', since = o[3], cc = o[4] or '', co = o[5] or '', mute = o[6] or '' }
+        f(other, 'cc'), f(other, 'co'), f(other, 'mute'), f(other, 'anyone'), f(other, 'langs'),
+        f(other, 'ikeys'), f(other, 'prefs'))
+      local oi = asked({ ip = o[1] or '', since = o[3], cc = o[4] or '', co = o[5] or '',
+        mute = o[6] or '' }, o[7], o[8], o[9], o[10])
       local state = listening(o[2])
       if state == 'dead' then
         unqueue(other)
@@ -149,14 +193,26 @@ local function match(me, mine, chatId, writes)
           unqueue(other)
         else
           local c = compatible(me, mine.ip, other, oi.ip)
-          if c == 'yes' then return pair(other, oi, me, mine, chatId, writes) end
-          if c == 'later' and not again and waitedEnough(mine.since) and waitedEnough(oi.since) then
-            again, againInfo = other, oi
+          local t = c ~= 'no' and tier(mine, oi) or -1
+          if t < 0 then
+            -- not now: blocked, or one of them still waits for a shared language
+          elseif c == 'later' then
+            if not again and waitedEnough(mine.since) and waitedEnough(oi.since) then
+              again, againInfo = other, oi
+            end
+          elseif t == 2 then
+            return pair(other, oi, me, mine, chatId, writes)
+          elseif t == 1 then
+            if not language then language, languageInfo = other, oi end
+          elseif not anyone then
+            anyone, anyoneInfo = other, oi
           end
         end
       end
     end
   end
+  if language then return pair(language, languageInfo, me, mine, chatId, writes) end
+  if anyone then return pair(anyone, anyoneInfo, me, mine, chatId, writes) end
   if again then return pair(again, againInfo, me, mine, chatId, writes) end
   return nil
 end
@@ -210,7 +266,8 @@ local function arrive(v, present, writes)
   redis.call('HINCRBY', STATS, 'present', 1)
 end
 
-local FIELDS = { 'ip', 'cc', 'co', 'at', 'since', 'q', 'chat', 'side', 'pt', 'inst', 'mute' }
+local FIELDS = { 'ip', 'cc', 'co', 'at', 'since', 'q', 'chat', 'side', 'pt', 'inst', 'mute',
+  'anyone', 'langs', 'ikeys', 'prefs' }
 local function forget(v, ip)
   local names = {}
   for i, name in ipairs(FIELDS) do names[i] = f(v, name) end
@@ -244,11 +301,14 @@ end
 /** The scripts: each is the prelude and a body; their own ARGV follow the shared ones. */
 export const POOL_SCRIPTS = {
   /**
-   * ARGV: visitor, ip, country code ('' for none), country, the chat id to use if paired.
-   * Joins the pool, or answers the chat or wait already in progress (another tab).
+   * ARGV: visitor, ip, country code ('' for none), country, the chat id to use if paired, how
+   * long until anyone will do (ms), languages (" en ja ", '' for none asked), interest keys
+   * (each between newlines, or ''), what they asked as JSON ('' for nothing). Joins the pool,
+   * or answers the chat or wait already in progress (another tab).
    */
   start: `
 local v, ip, cc, co, chatId = ARGV[A + 1], ARGV[A + 2], ARGV[A + 3], ARGV[A + 4], ARGV[A + 5]
+local fallback = tonumber(ARGV[A + 6]) or 0
 local banned = bannedUntil(v, ip)
 if banned then return cjson.encode({ banned = banned }) end
 local s = redis.call('HMGET', VIS, f(v, 'at'), f(v, 'ip'), f(v, 'q'), f(v, 'chat'), f(v, 'inst'), f(v, 'mute'))
@@ -265,10 +325,19 @@ if s[2] ~= ip then
   writes[#writes + 1] = ip
   mute = sighted(v, s[2], ip, writes)
 end
-local mine = { ip = ip, cc = cc, co = co, mute = mute, since = now }
+local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now },
+  fallback > 0 and now + fallback or nil, ARGV[A + 7], ARGV[A + 8], ARGV[A + 9])
 if listening(s[5]) == 'yes' then
   local paired = match(v, mine, chatId, writes)
   if paired then return cjson.encode(paired) end
+end
+-- Kept only while they wait (pairing and leaving the pool drop them).
+for _, name in ipairs(PREFS) do
+  local value = mine[name]
+  if value and value ~= 0 then
+    writes[#writes + 1] = f(v, name)
+    writes[#writes + 1] = value
+  end
 end
 writes[#writes + 1] = f(v, 'q')
 writes[#writes + 1] = redis.call('INCR', T)
@@ -280,9 +349,26 @@ return cjson.encode({ status = { state = 'waiting' } })
   /** ARGV: visitor, the chat id to use if paired. Pairs a waiting visitor if anyone suits now. */
   match: `
 local v, chatId = ARGV[A + 1], ARGV[A + 2]
-local s = redis.call('HMGET', VIS, f(v, 'q'), f(v, 'inst'), f(v, 'ip'), f(v, 'cc'), f(v, 'co'), f(v, 'mute'), f(v, 'since'))
+local s = redis.call('HMGET', VIS, f(v, 'q'), f(v, 'inst'), f(v, 'ip'), f(v, 'cc'), f(v, 'co'), f(v, 'mute'), f(v, 'since'),
+  f(v, 'anyone'), f(v, 'langs'), f(v, 'ikeys'), f(v, 'prefs'))
 if not s[1] or s[1] == '' or listening(s[2]) ~= 'yes' then return cjson.encode({}) end
-local mine = { ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7] }
+local mine = asked({ ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7] },
+  s[8], s[9], s[10], s[11])
+return cjson.encode(match(v, mine, chatId) or {})
+`,
+  /**
+   * ARGV: visitor, the chat id to use if paired. A waiting visitor takes anyone from now on;
+   * paired at once if anyone suits.
+   */
+  widen: `
+local v, chatId = ARGV[A + 1], ARGV[A + 2]
+local s = redis.call('HMGET', VIS, f(v, 'q'), f(v, 'inst'), f(v, 'ip'), f(v, 'cc'), f(v, 'co'), f(v, 'mute'), f(v, 'since'),
+  f(v, 'langs'), f(v, 'ikeys'), f(v, 'prefs'))
+if not s[1] or s[1] == '' then return cjson.encode({}) end
+redis.call('HDEL', VIS, f(v, 'anyone'))
+if listening(s[2]) ~= 'yes' then return cjson.encode({}) end
+local mine = asked({ ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7] },
+  nil, s[8], s[9], s[10])
 return cjson.encode(match(v, mine, chatId) or {})
 `,
   /** ARGV: visitor. */
@@ -301,8 +387,10 @@ redis.call('SADD', ON, v)
 redis.call('ZREM', GONE, v)
 local out = { status = before }
 if before.state == 'waiting' then
-  local s = redis.call('HMGET', VIS, f(v, 'mute'), f(v, 'since'))
-  local mine = { ip = before.ip, cc = before.cc, co = before.co, mute = s[1] or '', since = s[2] }
+  local s = redis.call('HMGET', VIS, f(v, 'mute'), f(v, 'since'), f(v, 'anyone'), f(v, 'langs'),
+    f(v, 'ikeys'), f(v, 'prefs'))
+  local mine = asked({ ip = before.ip, cc = before.cc, co = before.co, mute = s[1] or '', since = s[2] },
+    s[3], s[4], s[5], s[6])
   local paired = match(v, mine, chatId)
   if paired then out.paired = paired.paired end
 end

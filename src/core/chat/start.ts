@@ -1,11 +1,13 @@
 import type { DB } from "../../../db/schema.ts";
 import type { ChatStatus } from "../../common/chat.ts";
+import type { MatchPreferencesInput } from "../../common/chat-preferences.ts";
 import { DomainError } from "../errors.ts";
 import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
 import type { Requester, VisitorKeys } from "../requester.ts";
 import { type AgeStanding, answerAgeGate, requireAge } from "../safety/ages.ts";
 import { type ChatBans, recordSighting } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
+import { matchPreferencesOf } from "./preferences.ts";
 
 const MINUTE = 60 * 1000;
 /** Presses of start: one visitor, and one address with all its visitors (and cookies). */
@@ -26,13 +28,19 @@ export async function refuseBanned(bans: ChatBans, who: VisitorKeys, now: number
   }
 }
 
-/** Joins the pool (or the chat already running), within the limits; notes the address seen. */
+/**
+ * Joins the pool (or the chat already running), within the limits, asking for what the visitor
+ * named (see preferences.ts); notes the address seen.
+ */
 export async function startChat(
   db: DB,
   deps: { broker: ChatBroker; bans: ChatBans; limiter: RateLimiter },
   who: Requester,
+  asked: MatchPreferencesInput | undefined,
   now: number,
 ): Promise<ChatStatus> {
+  // Checked first: a refused interest costs no limit and changes nothing.
+  const preferences = matchPreferencesOf(asked);
   await refuseBanned(deps.bans, who, now);
   await requireAge(db, who.visitorId, "chat", now, true);
   await deps.limiter.take([
@@ -47,7 +55,23 @@ export async function startChat(
     visitorId: who.visitorId,
     ipKey: who.ipKey,
     country: { countryCode: country.code, country: country.name },
+    ...(preferences ? { preferences } : {}),
   });
+}
+
+/**
+ * A waiting visitor takes anyone now. Each search can be widened once, so widening is held to
+ * the limits of starting.
+ */
+export async function widenSearch(
+  deps: { broker: ChatBroker; limiter: RateLimiter },
+  who: VisitorKeys,
+): Promise<void> {
+  await deps.limiter.take([
+    { key: `chat-widen:v:${who.visitorId}`, rule: START_RATES.perVisitor },
+    { key: `chat-widen:ip:${who.ipKey}`, rule: START_RATES.perAddress },
+  ]);
+  await deps.broker.widen(who.visitorId);
 }
 
 /**

@@ -8,16 +8,22 @@ import {
   sendChatInput,
   typingInput,
 } from "../../../common/chat.ts";
+import {
+  type MatchPreferencesInput,
+  matchPreferencesInput,
+} from "../../../common/chat-preferences.ts";
 import { targetLanguages } from "../../../common/translation.ts";
 import type { FeatureSwitches } from "../../../core/admin/features.ts";
 import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
+import { prepareInterestKeys } from "../../../core/chat/preferences.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
-import { answerChatAge, refuseBanned, startChat } from "../../../core/chat/start.ts";
+import { answerChatAge, refuseBanned, startChat, widenSearch } from "../../../core/chat/start.ts";
 import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
+import type { Context } from "../context.ts";
 import { chatProcedure, publicProcedure, router } from "../init.ts";
 
 /**
@@ -59,12 +65,18 @@ async function* trackedEvents(
   yield tracked(lastId ?? "0", resting);
 }
 
+/** chat.start and chat.startWith: the same start, with or without preferences. */
+function startFor(ctx: Context, asked: MatchPreferencesInput | undefined) {
+  return startChat(ctx.db, { ...ctx.chat, limiter: ctx.limiter }, ctx.requester, asked, ctx.now());
+}
+
 export const chatRouter = router({
   /** The visitor's chat stream; reconnecting with the last event id resumes without loss. */
   events: chatProcedure.input(chatEventsInput).subscription(async ({ ctx, input, signal }) => {
     // Refused before the stream starts, inside the middlewares, so a banned visitor gets
     // FORBIDDEN (not an internal error) and the server has nothing to log.
     await refuseBanned(ctx.chat.bans, ctx.requester, ctx.now());
+    prepareInterestKeys();
     // One stream per connection: a second replaces the first, which ends ("stopped").
     ctx.connection.chatStream?.abort();
     const replaced = new AbortController();
@@ -109,8 +121,18 @@ export const chatRouter = router({
 
   online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
 
-  start: chatProcedure.mutation(({ ctx }) => {
-    return startChat(ctx.db, { ...ctx.chat, limiter: ctx.limiter }, ctx.requester, ctx.now());
+  /** Joins the pool to meet anyone. Takes no input, so a bare POST (no body) works. */
+  start: chatProcedure.mutation(({ ctx }) => startFor(ctx, undefined)),
+
+  /** Joins the pool asking for a shared language or interest (nothing named is "Anyone"). */
+  startWith: chatProcedure
+    .input(matchPreferencesInput)
+    .mutation(({ ctx, input }) => startFor(ctx, input)),
+
+  /** A visitor waiting for a shared language takes anyone now. */
+  widen: chatProcedure.mutation(async ({ ctx }) => {
+    await widenSearch({ ...ctx.chat, limiter: ctx.limiter }, ctx.requester);
+    return { ok: true as const };
   }),
 
   send: chatProcedure.input(sendChatInput).mutation(({ ctx, input }) => {

@@ -9,6 +9,7 @@ import { ChatComposer } from "./ChatComposer.tsx";
 import { ChatMessages } from "./ChatMessages.tsx";
 import { ChatSafetyBar, MutedNotice } from "./ChatSafetyBar.tsx";
 import { lastPartnerMessage } from "./chatReducer.ts";
+import { SharedLine } from "./MatchPreferences.tsx";
 import type { RandomChat } from "./useRandomChat.ts";
 
 /**
@@ -134,6 +135,7 @@ export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPa
         onBlock={chat.block}
         onEndReport={chat.endAndReport}
       />
+      <SharedLine shared={chat.shared} />
       <MutedNotice until={chat.mutedUntil} />
       {chat.reconnecting && !ended && (
         <p className="chat-panel__notice" role="status">

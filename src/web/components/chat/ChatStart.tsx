@@ -1,15 +1,20 @@
-import { Info, LoaderCircle, MessagesSquare, ShieldBan, WifiOff, X } from "lucide-react";
+import { Info, LoaderCircle, MessagesSquare, ShieldBan, Users, WifiOff, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { languageName, listOf, MatchPreferencesEditor } from "./MatchPreferences.tsx";
+import type { ChatPreferences } from "./matchPreferences.ts";
 import { ChatRefused, SafetyGate } from "./SafetyGate.tsx";
 import { timeLeftText } from "./time-left.ts";
 import type { RandomChat } from "./useRandomChat.ts";
 
 /** The start button's id, where focus goes back after a report of an ended chat. */
 export const START_BUTTON_ID = "chat-start-button";
+
+const MATCH_FALLBACK_S = MATCH_FALLBACK_MS / 1000;
 
 /** The online count is asked for again this often. */
 const ONLINE_REFRESH_MS = 15_000;
@@ -39,12 +44,18 @@ function IdleStart({
   bannedUntil,
   now,
   onStart,
+  preferences,
+  onPreferences,
+  interestRefused,
 }: {
   focusOnMount: boolean;
   me: { countryCode: string | null; country: string } | undefined;
   bannedUntil: number | null;
   now: number;
   onStart: () => void;
+  preferences: ChatPreferences;
+  onPreferences: (next: ChatPreferences) => void;
+  interestRefused: boolean;
 }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat;
@@ -82,6 +93,11 @@ function IdleStart({
           </div>
         </div>
       )}
+      <MatchPreferencesEditor
+        preferences={preferences}
+        onChange={onPreferences}
+        refused={interestRefused}
+      />
       <button
         ref={button}
         id={START_BUTTON_ID}
@@ -98,6 +114,69 @@ function IdleStart({
   );
 }
 
+/** Whole seconds until `at`, brought up to date four times a second. */
+function useSecondsUntil(at: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (at === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [at]);
+  return at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * "Looking for someone who speaks … and likes …", the seconds until anyone will do, and the
+ * button that widens the search at once.
+ */
+function LookingFor({
+  search,
+  onWiden,
+}: {
+  search: NonNullable<RandomChat["search"]>;
+  onWiden: () => void;
+}) {
+  const { LL, locale } = useI18n();
+  const t = LL.randomChat.prefs;
+  const seconds = useSecondsUntil(search.anyoneAt);
+  const { languages, interests } = search.asked;
+  if (languages.length === 0) return null;
+  // Both Chinese scripts are one spoken language.
+  const spoken = [...new Set(languages.map((tag) => (tag.startsWith("zh") ? "zh" : tag)))];
+  const speaks = listOf(
+    locale,
+    spoken.map((tag) => languageName(LL, tag)),
+  );
+  const likes = listOf(locale, interests);
+  return (
+    <div className="chat-looking">
+      <p className="chat-looking__what">
+        {interests.length > 0
+          ? t.lookingSpeaksLikes({ languages: speaks, interests: likes })
+          : t.lookingSpeaks({ languages: speaks })}
+      </p>
+      {seconds > 0 ? (
+        <>
+          <p className="chat-looking__countdown" aria-hidden="true">
+            {t.anyoneIn({ seconds })}
+          </p>
+          <p className="visually-hidden">{t.anyoneInLabel({ seconds: MATCH_FALLBACK_S })}</p>
+          <button
+            type="button"
+            className="button button--ghost chat-looking__widen"
+            onClick={onWiden}
+          >
+            <Users aria-hidden="true" />
+            {t.widen()}
+          </button>
+        </>
+      ) : (
+        <p className="chat-looking__countdown">{t.anyoneNow()}</p>
+      )}
+    </div>
+  );
+}
+
 /**
  * Sonar rings around the visitor's flag while the pool is searched. Just after a chat, it says
  * why the last partner does not come straight back, and for how long.
@@ -107,11 +186,15 @@ function Searching({
   reconnecting,
   justParted,
   onCancel,
+  search,
+  onWiden,
 }: {
   countryCode: string | null;
   reconnecting: boolean;
   justParted: boolean;
   onCancel: () => void;
+  search: RandomChat["search"];
+  onWiden: () => void;
 }) {
   const { LL } = useI18n();
   const t = LL.randomChat;
@@ -129,7 +212,11 @@ function Searching({
         <span className="flag-badge chat-search__flag">{flagOf(countryCode)}</span>
       </div>
       <p className="chat-start__state-title">{t.searching()}</p>
-      <p className="chat-start__state-hint">{t.searchingHint()}</p>
+      {search ? (
+        <LookingFor search={search} onWiden={onWiden} />
+      ) : (
+        <p className="chat-start__state-hint">{t.searchingHint()}</p>
+      )}
       {justParted && (
         <p className="chat-start__state-hint chat-search__rematch">
           {t.rematchHint({ seconds: CHAT_TIMINGS.meetAgainAfterMs / 1000 })}
@@ -198,6 +285,8 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
             chat.partedAt !== null && Date.now() - chat.partedAt < CHAT_TIMINGS.partedKeptApartMs
           }
           onCancel={chat.end}
+          search={chat.search}
+          onWiden={chat.widen}
         />
       )}
       {chat.phase === "idle" && age === "unanswered" && (
@@ -213,6 +302,9 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
           bannedUntil={chat.bannedUntil}
           now={chat.now}
           onStart={() => void chat.start()}
+          preferences={chat.preferences}
+          onPreferences={chat.setPreferences}
+          interestRefused={chat.interestRefused}
         />
       )}
     </section>

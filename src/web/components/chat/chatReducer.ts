@@ -3,6 +3,7 @@
 // its partner blocked) → Next, Close or leaving. Every server event and every answer to the
 // visitor's own calls goes through `chatReducer`; timers, toasts and calls live in the hooks.
 import type { ChatEvent, ChatMessage, ChatPartner, ChatStatus } from "../../../common/chat.ts";
+import type { SharedGround } from "../../../common/chat-preferences.ts";
 
 export type ChatPhase = "idle" | "connecting" | "searching" | "chatting";
 
@@ -23,6 +24,8 @@ export interface ChatState {
   phase: ChatPhase;
   chatId: string | null;
   partner: ChatPartner | null;
+  /** What the two share (languages, interests), when either asked for something. */
+  shared: SharedGround | null;
   entries: ChatEntry[];
   partnerTyping: boolean;
   /** Counts "partner is typing" signals, so each one restarts the indicator's own timeout. */
@@ -75,6 +78,7 @@ export const idleChat: ChatState = {
   phase: "idle",
   chatId: null,
   partner: null,
+  shared: null,
   entries: [],
   partnerTyping: false,
   typingSignals: 0,
@@ -104,13 +108,19 @@ function enter(
   chatId: string,
   partner: ChatPartner,
   announce: boolean,
+  shared: SharedGround | null = null,
 ): ChatState {
-  if (state.chatId === chatId) return state; // the same chat again (a resumed stream)
+  if (state.chatId === chatId) {
+    // The same chat again (a resumed stream, or the start call answered before the event that
+    // says what the two share).
+    return shared && !state.shared ? { ...state, shared } : state;
+  }
   return {
     ...reset(state),
     phase: "chatting",
     chatId,
     partner,
+    shared,
     matchOverlay: announce,
   };
 }
@@ -165,7 +175,7 @@ function onServer(state: ChatState, event: ChatEvent, at: number): ChatState {
       // Cancelled just as the pairing happened: our end ends this chat too (idle follows).
       const late = state.endedByUsAt !== null && at - state.endedByUsAt < LATE_MATCH_MS;
       if (state.phase === "idle" && late) return state;
-      return enter(state, event.chatId, event.partner, true);
+      return enter(state, event.chatId, event.partner, true, event.shared ?? null);
     }
     case "message":
       return add(state, event.chatId, event.message);

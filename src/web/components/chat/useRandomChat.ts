@@ -7,11 +7,13 @@ import {
   type ChatReportOutcome,
   type ChatReportReason,
 } from "../../../common/chat.ts";
+import { MATCH_FALLBACK_MS, type MatchPreferencesInput } from "../../../common/chat-preferences.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
 import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { type ChatAction, chatReducer, idleChat, lastPartnerMessage } from "./chatReducer.ts";
+import { type ChatPreferences, startInput, usePreferences } from "./matchPreferences.ts";
 import {
   banEndOf,
   MUTE_STORAGE_KEY,
@@ -33,7 +35,7 @@ const prefersFinePointer = () =>
  * answers and calls start, end, next and send.
  */
 export function useRandomChat() {
-  const { LL } = useI18n();
+  const { LL, locale } = useI18n();
   const t = LL.randomChat;
   const utils = trpc.useUtils();
   const client = utils.client;
@@ -59,6 +61,28 @@ export function useRandomChat() {
   // The partner's message "End & report" reports, once the chat is over.
   const [endReport, setEndReport] = useState<ChatMessage | null>(null);
   useEffect(() => store(MUTE_STORAGE_KEY, state.mutedUntil), [state.mutedUntil]);
+
+  // What the visitor asks of a match, kept on the device; Next asks the same again.
+  const [preferences, storePreferences] = usePreferences(locale);
+  const asking = useRef(preferences);
+  asking.current = preferences;
+  // The server refused an interest: said beside the interests, which all stay as typed.
+  const [interestRefused, setInterestRefused] = useState(false);
+  const setPreferences = useCallback(
+    (next: ChatPreferences) => {
+      storePreferences(next);
+      setInterestRefused(false);
+    },
+    [storePreferences],
+  );
+  /**
+   * What the current search asks for, and when anyone will do (null: at once), as the page
+   * counts it down.
+   */
+  const [search, setSearch] = useState<{
+    asked: MatchPreferencesInput;
+    anyoneAt: number | null;
+  } | null>(null);
 
   const ban = useChatBan();
   const banned = useCallback(
@@ -126,14 +150,31 @@ export function useRandomChat() {
       toast.error(t.connectionErrorTitle(), { description: t.tryLater() });
       return;
     }
+    const asked = startInput(asking.current);
     try {
-      const status = await client.chat.start.mutate();
-      if (mounted.current) act({ type: "started", status, at: Date.now() });
+      const status = asked
+        ? await client.chat.startWith.mutate(asked)
+        : await client.chat.start.mutate();
+      if (!mounted.current) return;
+      setInterestRefused(false);
+      // The server waits the fallback delay only for a visitor who named a language.
+      const fallback = asked !== undefined && asked.languages.length > 0;
+      setSearch(
+        asked ? { asked, anyoneAt: fallback ? Date.now() + MATCH_FALLBACK_MS : null } : null,
+      );
+      act({ type: "started", status, at: Date.now() });
     } catch (error) {
       if (!mounted.current) return;
       act({ type: "start-failed" });
+      if (appCodeOf(error) === "INTEREST_REFUSED") return setInterestRefused(true);
       refused(error, t.matchingErrorTitle(), errorMessage(LL, error));
     }
+  };
+
+  /** While waiting for a shared language: anyone will do, at once. */
+  const widen = async () => {
+    setSearch((current) => current && { ...current, anyoneAt: null });
+    await client.chat.widen.mutate().catch(() => {});
   };
 
   /** Ends the search or the chat at once; the server tells the partner. */
@@ -269,6 +310,11 @@ export function useRandomChat() {
     next,
     send,
     noteTyping: typing.noteTyping,
+    preferences,
+    setPreferences,
+    interestRefused,
+    search,
+    widen: () => void widen(),
   };
 }
 

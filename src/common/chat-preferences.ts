@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { targetLanguages } from "./translation.ts";
+
+/** Interests a visitor may name before starting, and how long each may be. */
+export const INTEREST_LIMITS = { count: 5, length: 24 } as const;
+
+/**
+ * A visitor who asked for a shared language waits this long for one before anyone will do
+ * (the page counts it down, and can widen at once).
+ */
+export const MATCH_FALLBACK_MS = 5000;
+
+/**
+ * An interest as the page and the server both compare it: full-width forms folded (NFKC), case
+ * folded, spaces collapsed. The server also folds Simplified Chinese to Traditional, so 音乐 and
+ * 音樂 are the same interest.
+ */
+export function normalizeInterest(tag: string): string {
+  return tag.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
+}
+
+/**
+ * What a visitor asks of a match: languages they can chat in, and a few interests. Either may be
+ * left out (an empty object, as a client without preferences may send, is "Anyone").
+ */
+export const matchPreferencesInput = z.object({
+  languages: z
+    .array(z.enum(targetLanguages))
+    .max(targetLanguages.length)
+    .default([])
+    .transform((list) => [...new Set(list)]),
+  interests: z
+    .array(
+      z.string().transform(normalizeInterest).pipe(z.string().min(1).max(INTEREST_LIMITS.length)),
+    )
+    .max(INTEREST_LIMITS.count)
+    .default([])
+    .transform((list) => [...new Set(list)]),
+});
+export type MatchPreferencesInput = z.infer<typeof matchPreferencesInput>;
+
+/** What two matched visitors have in common, told to both, each in their own words. */
+export interface SharedGround {
+  /** Languages both can chat in (Traditional and Simplified Chinese count as one: "zh"). */
+  languages: string[];
+  interests: string[];
+}

@@ -1,0 +1,126 @@
+import { Converter, type ConverterFunction } from "opencc-js";
+import {
+  MATCH_FALLBACK_MS,
+  type MatchPreferencesInput,
+  normalizeInterest,
+  type SharedGround,
+} from "../../common/chat-preferences.ts";
+import type { TargetLanguage } from "../../common/translation.ts";
+import { DomainError } from "../errors.ts";
+import { hasContactDetails } from "../moderation/contacts.ts";
+import { LocalModerator } from "../moderation/local.ts";
+
+/**
+ * What a waiting visitor asked of a match, as the pool compares it: chat languages (Traditional
+ * and Simplified Chinese are one, "zh"), and interests by a key that folds case, width, spaces
+ * and Chinese script, each with the visitor's own words for it. Held only in the pool while they
+ * wait, never stored.
+ */
+export interface MatchPreferences {
+  languages: readonly string[];
+  interests: ReadonlyArray<{ key: string; label: string }>;
+}
+
+/** The language a chat is held in: both Chinese scripts are one spoken language. */
+export function chatLanguage(tag: TargetLanguage): string {
+  return tag === "zh-TW" || tag === "zh-CN" ? "zh" : tag;
+}
+
+// Built on first use: OpenCC's tables load when a converter is made.
+let toTraditional: ConverterFunction | undefined;
+
+/** An interest as the pool compares it: normalized, and Simplified Chinese folded to Traditional. */
+export function interestKey(tag: string): string {
+  toTraditional ??= Converter({ from: "cn", to: "tw" });
+  return toTraditional(normalizeInterest(tag));
+}
+
+let preparing = false;
+
+/**
+ * Loads the script tables in the background (about a second of work), once: asked when a chat
+ * stream opens, so the first start with interests does not hold up every start behind it.
+ */
+export function prepareInterestKeys(): void {
+  if (preparing || toTraditional) return;
+  preparing = true;
+  setTimeout(() => interestKey(""), 0).unref?.();
+}
+
+const words = new LocalModerator();
+
+/**
+ * The pool's form of what the page sent, or undefined when nothing was asked ("Anyone").
+ * Interests are text a stranger sees: one with contact details or a slur (the offline word
+ * lists) is refused, with which one it was, so the page can say so and keep the others.
+ */
+export function matchPreferencesOf(
+  input: MatchPreferencesInput | undefined,
+): MatchPreferences | undefined {
+  if (!input || (input.languages.length === 0 && input.interests.length === 0)) return undefined;
+  for (const label of input.interests) {
+    if (hasContactDetails(label) || !words.checkNow(label).safe) {
+      throw new DomainError("INTEREST_REFUSED", `interest refused: ${label.slice(0, 24)}`);
+    }
+  }
+  const interests = new Map<string, string>();
+  for (const label of input.interests) {
+    const key = interestKey(label);
+    if (!interests.has(key)) interests.set(key, label);
+  }
+  return {
+    languages: [...new Set(input.languages.map(chatLanguage))],
+    interests: [...interests].map(([key, label]) => ({ key, label })),
+  };
+}
+
+/** A visitor waiting in the pool, as the matching rule sees them. */
+export interface Seeker {
+  preferences?: MatchPreferences;
+  /** When anyone will do for them: joining plus the fallback delay, or sooner if they widened. */
+  anyoneFrom: number;
+}
+
+/** When a visitor joining the pool now will accept anyone. */
+export function anyoneFrom(preferences: MatchPreferences | undefined, since: number): number {
+  return preferences && preferences.languages.length > 0 ? since + MATCH_FALLBACK_MS : since;
+}
+
+/** How well two fit: 2 a shared language and interest, 1 a shared language, 0 nothing shared. */
+export function fitOf(a: Seeker, b: Seeker): 0 | 1 | 2 {
+  const pa = a.preferences;
+  const pb = b.preferences;
+  // A handful of languages and interests each: loops, no allocation (the pool scans often).
+  if (!pa || !pb || !pa.languages.some((language) => pb.languages.includes(language))) return 0;
+  for (const mine of pa.interests) {
+    for (const theirs of pb.interests) if (mine.key === theirs.key) return 2;
+  }
+  return 1;
+}
+
+/**
+ * The matching rule: the tier two waiting visitors would be paired at now, or -1 when one of them
+ * still insists on a shared language they do not have. A visitor with preferences is paired first
+ * with someone sharing a language and an interest (2), then a language (1), and with anyone (0)
+ * once their fallback delay has passed; one without preferences accepts anyone at once, but is
+ * not paired with a visitor still waiting for a shared language.
+ */
+export function tierOf(a: Seeker, b: Seeker, now: number): -1 | 0 | 1 | 2 {
+  const fit = fitOf(a, b);
+  if (fit > 0) return fit;
+  return now >= a.anyoneFrom && now >= b.anyoneFrom ? 0 : -1;
+}
+
+/** What two paired visitors share, in `a`'s own words. */
+export function sharedGround(
+  a: Pick<Seeker, "preferences">,
+  b: Pick<Seeker, "preferences">,
+): SharedGround | undefined {
+  if (!a.preferences && !b.preferences) return undefined;
+  const lb = b.preferences?.languages ?? [];
+  const ib = new Set((b.preferences?.interests ?? []).map((i) => i.key));
+  return {
+    languages: (a.preferences?.languages ?? []).filter((language) => lb.includes(language)),
+    interests: (a.preferences?.interests ?? []).filter((i) => ib.has(i.key)).map((i) => i.label),
+  };
+}

@@ -1,0 +1,187 @@
+import { describe, expect, test } from "bun:test";
+import { MATCH_FALLBACK_MS, matchPreferencesInput } from "../../src/common/chat-preferences.ts";
+import { targetLanguages } from "../../src/common/translation.ts";
+import type { ChatVisitor } from "../../src/core/chat/broker.ts";
+import {
+  anyoneFrom,
+  fitOf,
+  type MatchPreferences,
+  matchPreferencesOf,
+} from "../../src/core/chat/preferences.ts";
+import { type BrokerUnderTest, type ContractOptions, open } from "./broker-contract.ts";
+import { isType } from "./chat.ts";
+
+const INTERESTS = ["hiking", "music", "chess", "cooking", "films", "cats", "travel", "books"];
+
+/** A small random generator of our own, so a failing run can be repeated from its seed. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function visitorWith(id: string, asked: { languages: string[]; interests: string[] }): ChatVisitor {
+  const preferences = matchPreferencesOf(matchPreferencesInput.parse(asked));
+  return {
+    visitorId: id,
+    ipKey: `ip-${id}`,
+    country: { countryCode: "TW", country: "Taiwan" },
+    ...(preferences ? { preferences } : {}),
+  };
+}
+
+/**
+ * Matching by shared language and interest, kept alike by every broker: the best fit first,
+ * first come first served within it, never two visitors who share no language while either
+ * still insists on one, and everyone paired exactly once in the end.
+ */
+export function preferencesContract(
+  name: string,
+  /** The broker's servers cannot be reached here: the suite is skipped. */
+  skip: boolean,
+  make: (options: ContractOptions) => Promise<BrokerUnderTest>,
+): void {
+  describe.skipIf(skip)(`${name}: matching by language and interest`, () => {
+    test("a shared language and interest first, then a language; the longest-waiting within each", async () => {
+      const { broker: b } = await make({ resumeGraceMs: 60_000 });
+      try {
+        const join = async (id: string, languages: string[], interests: string[] = []) => {
+          const stream = open(b, id);
+          await stream.waitFor(isType("status"));
+          await b.start(visitorWith(id, { languages, interests }));
+          return stream;
+        };
+        // Waiting, and sharing no language with each other: English, Japanese, Korean.
+        await join("w1", ["en"], ["chess"]);
+        await join("w2", ["ja"], ["hiking"]);
+        await join("w3", ["ko"], ["Hiking"]);
+        // Speaking all three and liking hiking: the first who shares a language and an
+        // interest (w2), not the first who shares a language (w1).
+        const me = await join("me", ["en", "ja", "ko"], ["hiking", "cats"]);
+        const matched = await me.waitFor(isType("matched"));
+        expect(matched).toMatchObject({ shared: { languages: ["ja"], interests: ["hiking"] } });
+        expect((await b.status("w2")).state).toBe("chatting");
+        // Then a shared language, first come first served: w1 waited longer than w3.
+        const next = await join("next", ["en", "ko"], ["films"]);
+        await next.waitFor(isType("matched"));
+        expect((await b.status("w1")).state).toBe("chatting");
+        expect((await b.status("w3")).state).toBe("waiting");
+        // Anyone is not paired with one still waiting for a shared language...
+        const anyone = await join("anyone", []);
+        expect((await b.status("anyone")).state).toBe("waiting");
+        // ...until that one widens (or their fallback passes).
+        await b.widen("w3");
+        const found = await anyone.waitFor(isType("matched"));
+        expect(found).toMatchObject({ shared: { languages: [], interests: [] } });
+        expect((await b.status("w3")).state).toBe("chatting");
+      } finally {
+        await b.close();
+      }
+    });
+
+    test("nobody shares their language: anyone once the fallback delay has passed, not before", async () => {
+      const t = await make({ resumeGraceMs: 60_000 });
+      const b = t.broker;
+      try {
+        const join = async (id: string, languages: string[], interests: string[] = []) => {
+          const stream = open(b, id);
+          await stream.waitFor(isType("status"));
+          await b.start(visitorWith(id, { languages, interests }));
+          return stream;
+        };
+        const ja = await join("ja", ["ja"], ["音乐"]);
+        const ko = await join("ko", ["ko"], ["音樂", "chess"]);
+        await t.advance(MATCH_FALLBACK_MS - 100);
+        expect((await b.status("ja")).state).toBe("waiting");
+        expect((await b.status("ko")).state).toBe("waiting");
+        await t.advance(200);
+        // Paired at random after all, and told the interest they happen to share, each in the
+        // script they wrote it in.
+        const matched = await ja.waitFor(isType("matched"));
+        expect(matched).toMatchObject({ shared: { languages: [], interests: ["音乐"] } });
+        expect(await ko.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: ["音樂"] },
+        });
+        // One who asked for nothing is not paired with a visitor still insisting on a language...
+        const en = await join("en", ["en"]);
+        const anyone = await join("anyone", []);
+        expect((await b.status("anyone")).state).toBe("waiting");
+        // ...until that visitor's fallback passes; nothing is shared, and nothing is said.
+        await t.advance(MATCH_FALLBACK_MS + 100);
+        expect(await anyone.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: [] },
+        });
+        expect(await en.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: [] },
+        });
+        // Two who asked for nothing hear nothing about shared ground.
+        const x = await join("x", []);
+        const y = await join("y", []);
+        const plain = await y.waitFor(isType("matched"));
+        expect(plain).not.toHaveProperty("shared");
+        expect(await x.waitFor(isType("matched"))).not.toHaveProperty("shared");
+      } finally {
+        await b.close();
+      }
+    });
+
+    test("2,000 starts with random preferences: compatible pairs only until the fallback, then everyone exactly once", async () => {
+      const { broker: b } = await make({ resumeGraceMs: 60_000 });
+      try {
+        const next = random(2026);
+        const asked = new Map<string, MatchPreferences | undefined>();
+        const ids = Array.from({ length: 2000 }, (_, i) => `v${i}`);
+        const streams = ids.map((id) => open(b, id));
+        await Promise.all(streams.map((s) => s.waitFor(isType("status"))));
+        for (const id of ids) {
+          const anyone = next() < 0.2;
+          const languages = anyone
+            ? []
+            : targetLanguages.filter((_, i) => i === 0 || next() < 0.15).slice(0, 3);
+          const interests = anyone ? [] : INTERESTS.filter(() => next() < 0.25).slice(0, 5);
+          const visitor = visitorWith(id, { languages, interests });
+          asked.set(id, visitor.preferences);
+          await b.start(visitor);
+        }
+        const partnerOf = async () => {
+          const chats = new Map<string, string[]>();
+          for (const id of ids) {
+            const status = await b.status(id);
+            if (status.state === "chatting") {
+              chats.set(status.chatId, [...(chats.get(status.chatId) ?? []), id]);
+            }
+          }
+          return chats;
+        };
+        // Before anyone's fallback: every pair shares a language, or neither asked for one.
+        const seeker = (id: string) => {
+          const preferences = asked.get(id);
+          return {
+            ...(preferences ? { preferences } : {}),
+            anyoneFrom: anyoneFrom(preferences, 0),
+          };
+        };
+        for (const members of (await partnerOf()).values()) {
+          expect(members).toHaveLength(2);
+          const [x = "", y = ""] = members;
+          const fit = fitOf(seeker(x), seeker(y));
+          const neitherAsked = seeker(x).anyoneFrom === 0 && seeker(y).anyoneFrom === 0;
+          expect(fit > 0 || neitherAsked).toBe(true);
+        }
+        // Everyone's fallback passes: everyone is paired exactly once.
+        for (const id of ids) {
+          if ((await b.status(id)).state === "waiting") await b.widen(id);
+        }
+        const chats = await partnerOf();
+        const paired = [...chats.values()].flat();
+        expect(new Set(paired).size).toBe(paired.length);
+        expect(paired.length).toBe(ids.length);
+        for (const stream of streams) stream.stop();
+      } finally {
+        await b.close();
+      }
+    }, 60_000);
+  });
+}

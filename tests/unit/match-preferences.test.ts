@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { MATCH_FALLBACK_MS, matchPreferencesInput } from "../../src/common/chat-preferences.ts";
+import {
+  anyoneFrom,
+  interestKey,
+  matchPreferencesOf,
+  type Seeker,
+  sharedGround,
+  tierOf,
+} from "../../src/core/chat/preferences.ts";
+import { DomainError } from "../../src/core/errors.ts";
+
+/** A waiting visitor who joined at `since` asking for these (nothing: "Anyone"). */
+function seeker(languages: string[], interests: string[] = [], since = 0): Seeker {
+  const preferences = matchPreferencesOf(matchPreferencesInput.parse({ languages, interests }));
+  return { ...(preferences ? { preferences } : {}), anyoneFrom: anyoneFrom(preferences, since) };
+}
+
+describe("the matching rule, as a table", () => {
+  const T = MATCH_FALLBACK_MS;
+  const cases: Array<[string, Seeker, Seeker, number, number]> = [
+    // [case, a, b, at, tier]
+    [
+      "a shared language and interest",
+      seeker(["en"], ["hiking"]),
+      seeker(["en"], ["Hiking"]),
+      0,
+      2,
+    ],
+    ["a shared language only", seeker(["en"], ["hiking"]), seeker(["en"], ["chess"]), 0, 1],
+    ["both Chinese scripts are one language", seeker(["zh-TW"]), seeker(["zh-CN"]), 0, 1],
+    [
+      "an interest in either script",
+      seeker(["zh-TW"], ["音樂"]),
+      seeker(["zh-CN"], ["音乐"]),
+      0,
+      2,
+    ],
+    [
+      "an interest without a shared language is nothing shared",
+      seeker(["en"], ["chess"]),
+      seeker(["ja"], ["chess"]),
+      0,
+      -1,
+    ],
+    ["nothing shared, before the fallback", seeker(["en"]), seeker(["ja"]), T - 1, -1],
+    ["nothing shared, after both fallbacks", seeker(["en"]), seeker(["ja"]), T, 0],
+    ["anyone meets anyone at once", seeker([]), seeker([]), 0, 0],
+    ["anyone waits for one who insists on a language", seeker([]), seeker(["en"]), 0, -1],
+    ["anyone meets them once their fallback passed", seeker([]), seeker(["en"]), T, 0],
+    ["one who widened accepts anyone", { ...seeker(["en"]), anyoneFrom: 0 }, seeker([]), 0, 0],
+    [
+      "interests only, no language, accepts anyone at once",
+      seeker([], ["chess"]),
+      seeker(["en"], ["chess"], -T),
+      0,
+      0,
+    ],
+  ];
+  for (const [name, a, b, at, tier] of cases) {
+    test(`${name}: ${tier}`, () => {
+      expect(tierOf(a, b, at)).toBe(tier as -1 | 0 | 1 | 2);
+      expect(tierOf(b, a, at)).toBe(tier as -1 | 0 | 1 | 2);
+    });
+  }
+});
+
+describe("preferences", () => {
+  test("interests are folded by case, width, spaces and Chinese script; each side keeps its words", () => {
+    expect(interestKey("  ＨＩＫＩＮＧ   in  the hills ")).toBe("hiking in the hills");
+    expect(interestKey("音乐")).toBe(interestKey("音樂"));
+    const a = seeker(["en"], ["Board Games", "hiking"]);
+    const b = seeker(["en", "ja"], ["board   games"]);
+    expect(sharedGround(a, b)).toEqual({ languages: ["en"], interests: ["board games"] });
+    expect(sharedGround(b, a)).toEqual({ languages: ["en"], interests: ["board games"] });
+    expect(sharedGround(seeker([]), seeker([]))).toBeUndefined();
+  });
+
+  test("an interest with contact details or a slur is refused; nothing asked is Anyone", () => {
+    for (const bad of ["line id mei0912", "fuck", "@mei_lin"]) {
+      expect(() => seeker(["en"], [bad])).toThrow(DomainError);
+    }
+    expect(seeker([]).preferences).toBeUndefined();
+  });
+
+  test("at most five interests of at most 24 characters, doubles dropped", () => {
+    expect(() =>
+      matchPreferencesInput.parse({ languages: ["en"], interests: ["a", "b", "c", "d", "e", "f"] }),
+    ).toThrow();
+    expect(() =>
+      matchPreferencesInput.parse({ languages: ["en"], interests: ["x".repeat(25)] }),
+    ).toThrow();
+    expect(
+      matchPreferencesInput.parse({ languages: ["en", "en"], interests: ["Sea", "sea "] }),
+    ).toEqual({ languages: ["en"], interests: ["sea"] });
+  });
+});
