@@ -107,6 +107,10 @@ export class SiteMetrics {
     buckets: seconds,
     registers: [this.#own],
   });
+  readonly #callSeries = new Map<
+    string,
+    { calls: { inc(): void }; duration: { observe(seconds: number): void } }
+  >();
   readonly calls = new Counter({
     name: "tidings_procedure_calls_total",
     help: "tRPC procedure calls (HTTP and WebSocket), by procedure and HTTP status.",
@@ -267,8 +271,19 @@ export class SiteMetrics {
 
   /** Counts a finished tRPC call: its status, its time, and what it meant for the site. */
   procedure(procedure: string, status: number, appCode: AppErrorCode | null, ms: number): void {
-    this.calls.inc({ procedure, status: String(status) });
-    this.callDuration.observe({ procedure }, ms / 1000);
+    const key = `${procedure} ${status}`;
+    let series = this.#callSeries.get(key);
+    if (!series) {
+      // Looked up once per procedure and status (the router's few paths, a few statuses):
+      // finding a series by its labels costs more than counting, on every chat message.
+      series = {
+        calls: this.calls.labels({ procedure, status: String(status) }),
+        duration: this.callDuration.labels({ procedure }),
+      };
+      this.#callSeries.set(key, series);
+    }
+    series.calls.inc();
+    series.duration.observe(ms / 1000);
     if (appCode) {
       const rule = refusalRule(appCode, procedure);
       if (rule) this.refusals.inc({ rule });

@@ -57,9 +57,19 @@ export class RepeatMemory {
     const key = repeatKey(text);
     if (key.length < REPEAT_MIN_LENGTH) return 0;
     const now = this.now();
+    // The visitor's texts and the address's are mostly the same texts: each is compared once.
+    const compared = new Map<string, boolean>();
+    const same = (stored: string) => {
+      let answer = compared.get(stored);
+      if (answer === undefined) {
+        answer = this.same(stored, key);
+        compared.set(stored, answer);
+      }
+      return answer;
+    };
     const found = [`v:${sender.visitorId}`, `ip:${sender.ipKey}`].map((who) => ({
       who,
-      sent: this.#find(who, key, now),
+      sent: this.#find(who, same, now),
     }));
     for (const { sent } of found) {
       if (sent && !sent.places.includes(place) && sent.places.length >= REPEATS_PER_HOUR) {
@@ -80,10 +90,10 @@ export class RepeatMemory {
   }
 
   /** The sender's record of this text within the hour, moved to the front as most recent. */
-  #find(who: string, key: string, now: number): Sent | undefined {
+  #find(who: string, same: (stored: string) => boolean, now: number): Sent | undefined {
     const texts = this.#senders.get(who);
     if (!texts) return undefined;
-    const index = texts.findIndex((sent) => now - sent.firstAt < HOUR && this.same(sent.key, key));
+    const index = texts.findIndex((sent) => now - sent.firstAt < HOUR && same(sent.key));
     if (index === -1) return undefined;
     const [sent] = texts.splice(index, 1);
     if (sent) texts.unshift(sent);

@@ -84,36 +84,51 @@ function signatureOf(fingerprint: TextFingerprint): Uint32Array {
     : minHashSignature(fingerprint.key);
 }
 
+// Two rows of the band, grown as longer keys come and reused: one comparison per stored text
+// runs for every chat message, and allocating for each would cost more than comparing.
+let previousRow = new Uint16Array(SHORT_KEY + 2);
+let currentRow = new Uint16Array(SHORT_KEY + 2);
+
 /**
  * Levenshtein distance of at most `limit`, computed in a band of width 2·limit + 1 around the
- * diagonal and given up as soon as a whole row exceeds the limit.
+ * diagonal (only its cells are written or read) and given up as soon as a row's band exceeds
+ * the limit.
  */
 export function withinEdits(a: string, b: string, limit: number): boolean {
   if (a === b) return true;
   if (limit <= 0 || Math.abs(a.length - b.length) > limit) return false;
-  const width = b.length + 1;
   const beyond = limit + 1;
-  let previous = new Uint16Array(width).fill(beyond);
-  let current = new Uint16Array(width).fill(beyond);
-  for (let j = 0; j <= Math.min(limit, b.length); j++) previous[j] = j;
+  if (previousRow.length < b.length + 2) {
+    previousRow = new Uint16Array(b.length + 2);
+    currentRow = new Uint16Array(b.length + 2);
+  }
+  let previous = previousRow;
+  let current = currentRow;
+  const first = Math.min(limit, b.length);
+  for (let j = 0; j <= first; j++) previous[j] = j;
+  previous[first + 1] = beyond;
   for (let i = 1; i <= a.length; i++) {
     const from = Math.max(1, i - limit);
     const to = Math.min(b.length, i + limit);
-    current.fill(beyond);
-    if (i <= limit) current[0] = i;
-    let best = current[0] ?? beyond;
+    // The cell left of the band, and the one right of it that the next row reads.
+    current[from - 1] = from === 1 && i <= limit ? i : beyond;
+    current[to + 1] = beyond;
+    let best = current[from - 1] as number;
+    const ai = a.charCodeAt(i - 1);
     for (let j = from; j <= to; j++) {
-      const substitute = (previous[j - 1] ?? beyond) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      const remove = (previous[j] ?? beyond) + 1;
-      const insert = (current[j - 1] ?? beyond) + 1;
-      const cost = Math.min(substitute, remove, insert, beyond);
+      const substitute = (previous[j - 1] as number) + (ai === b.charCodeAt(j - 1) ? 0 : 1);
+      const remove = (previous[j] as number) + 1;
+      const insert = (current[j - 1] as number) + 1;
+      let cost = substitute < remove ? substitute : remove;
+      if (insert < cost) cost = insert;
+      if (cost > beyond) cost = beyond;
       current[j] = cost;
       if (cost < best) best = cost;
     }
     if (best > limit) return false;
     [previous, current] = [current, previous];
   }
-  return (previous[b.length] ?? beyond) <= limit;
+  return (previous[b.length] as number) <= limit;
 }
 
 /**
