@@ -17,25 +17,22 @@ export interface WebAssets {
   files: Map<string, Asset>;
   /** Each language's dictionary chunk, so a page can ask for its own early. */
   dictionaries: Partial<Record<Locale, string>>;
-  /** The scripts a first load of each page imports (see Preloads). */
-  preloads: Preloads;
+  /** The scripts a first load of each page imports (see PagePreloads). */
+  preloads: PagePreloads;
 }
 
 /**
- * The chunks the app's first script imports, and those each lazily loaded page imports beyond
- * them, by the page's module name ("discover", "auth"). Named in the HTML, the browser fetches
- * them at once instead of finding them one import level at a time (a dozen round trips).
+ * The chunks each lazily loaded page imports beyond the app's first script, by the page's
+ * module name ("discover", "auth"). Named in the HTML (the app's own are, by Bun's bundler),
+ * the browser fetches them with the app's instead of after the app has run and asked.
  */
-export interface Preloads {
-  app: string[];
-  pages: Record<string, string[]>;
-}
+export type PagePreloads = Record<string, string[]>;
 
 /** The bundler's output as plain data: what a compiled binary carries inside it. */
 export interface WebBuild {
   files: BuiltFile[];
   dictionaries: Partial<Record<Locale, string>>;
-  preloads: Preloads;
+  preloads: PagePreloads;
 }
 
 export interface BuiltFile {
@@ -104,8 +101,8 @@ interface MetaOutput {
   imports?: Array<{ path: string; kind: string }>;
 }
 
-/** From the build's metafile: what each entry script imports statically, all the way down. */
-export function preloadsOf(outputs: Record<string, MetaOutput>): Preloads {
+/** From the build's metafile: what each page's script imports statically, all the way down. */
+function preloadsOf(outputs: Record<string, MetaOutput>): PagePreloads {
   const closure = (start: string, into = new Set<string>()) => {
     for (const imported of outputs[start]?.imports ?? []) {
       if (imported.kind !== "import-statement" || into.has(imported.path)) continue;
@@ -117,13 +114,13 @@ export function preloadsOf(outputs: Record<string, MetaOutput>): Preloads {
   const scripts = Object.entries(outputs).filter(([path]) => path.endsWith(".js"));
   const app = scripts.find(([, output]) => output.entryPoint?.endsWith("index.html"))?.[0];
   const appImports = app ? closure(app) : new Set<string>();
-  const pages: Preloads["pages"] = {};
+  const pages: PagePreloads = {};
   for (const [path, output] of scripts) {
     const page = /web\/routes\/([^/]+)\.tsx$/.exec(output.entryPoint ?? "")?.[1];
     if (!page) continue;
     pages[page] = [path, ...closure(path)].filter((p) => !appImports.has(p)).map(publicPath);
   }
-  return { app: [...appImports].map(publicPath), pages };
+  return pages;
 }
 
 const publicPath = (outputPath: string) => `/${outputPath.replace(/^\.\//, "")}`;

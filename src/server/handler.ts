@@ -66,12 +66,12 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     contactEmail: config.contactEmail ?? null,
   };
 
-  /** The page's own scripts, the app's and its dictionary, all found before any script runs. */
+  /** The page's own scripts and its dictionary (the app's are in the HTML Bun wrote). */
   function preloadsFor(resolution: Resolution, locale: Locale): string[] {
     const page =
       resolution.kind === "page" ? resolution.slug : resolution.kind === "auth" ? "auth" : "";
     const dictionary = assets.dictionaries[locale];
-    return [...(dictionary ? [dictionary] : []), ...(assets.preloads.pages[page] ?? [])];
+    return [...(dictionary ? [dictionary] : []), ...(assets.preloads[page] ?? [])];
   }
 
   function html(

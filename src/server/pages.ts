@@ -15,7 +15,7 @@ export interface PageContext {
   site: SiteConfig;
   analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
   /**
-   * The scripts its first load imports (the app's, the page's own and its language's
+   * The scripts its first load imports beyond the app's (its own and its language's
    * dictionary), fetched alongside the app's first script.
    */
   preloads?: readonly string[];

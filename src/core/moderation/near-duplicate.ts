@@ -119,9 +119,7 @@ export function withinEdits(a: string, b: string, limit: number): boolean {
       const substitute = (previous[j - 1] as number) + (ai === b.charCodeAt(j - 1) ? 0 : 1);
       const remove = (previous[j] as number) + 1;
       const insert = (current[j - 1] as number) + 1;
-      let cost = substitute < remove ? substitute : remove;
-      if (insert < cost) cost = insert;
-      if (cost > beyond) cost = beyond;
+      const cost = Math.min(substitute, remove, insert, beyond);
       current[j] = cost;
       if (cost < best) best = cost;
     }
