@@ -12,7 +12,7 @@ export const MATCH_FALLBACK_MS = 5000;
 
 /**
  * An interest as the page and the server both compare it: full-width forms folded (NFKC), case
- * folded, spaces collapsed. The server also folds Simplified Chinese to Traditional, so 音乐 and
+ * folded, spaces collapsed. The server also folds Traditional Chinese to Simplified, so 音乐 and
  * 音樂 are the same interest.
  */
 export function normalizeInterest(tag: string): string {

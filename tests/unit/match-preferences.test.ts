@@ -69,6 +69,9 @@ describe("preferences", () => {
   test("interests are folded by case, width, spaces and Chinese script; each side keeps its words", () => {
     expect(interestKey("  ＨＩＫＩＮＧ   in  the hills ")).toBe("hiking in the hills");
     expect(interestKey("音乐")).toBe(interestKey("音樂"));
+    // Taiwan's own forms too.
+    expect(interestKey("夜裡散步")).toBe(interestKey("夜里散步"));
+    expect(interestKey("爬山")).not.toBe(interestKey("音樂"));
     const a = seeker(["en"], ["Board Games", "hiking"]);
     const b = seeker(["en", "ja"], ["board   games"]);
     expect(sharedGround(a, b)).toEqual({ languages: ["en"], interests: ["board games"] });
