@@ -185,6 +185,17 @@ export async function runUntilVisible(page: Page, locator: Locator): Promise<voi
 }
 
 /**
+ * With the clock stopped, moves it in steps until the locator is gone: a page's timer is set
+ * only once the page has mounted, which may be after the load that page.goto waited for.
+ */
+export async function runUntilHidden(page: Page, locator: Locator): Promise<void> {
+  await expect(async () => {
+    await page.clock.runFor(200);
+    await expect(locator).toBeHidden({ timeout: 250 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
  * Waits until the animations that will end have ended (a dialog rising, a toast fading), so a
  * scan sees final colours. Endless or paused ones (the sea) are not waited for, nor is one that
  * is cancelled meanwhile: its promise rejects, and it is over too.

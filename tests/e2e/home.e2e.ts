@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { runUntilVisible, stoppedClock, throwBottle, unique } from "./helpers";
+import { runUntilHidden, runUntilVisible, stoppedClock, throwBottle, unique } from "./helpers";
 import { type E2eServer, startE2eServer } from "./server";
 
 const BOTTLE_NAME = /^Floating bottle \d+$/;
@@ -41,8 +41,7 @@ test.describe("home page", () => {
     await page.goto("/en");
     const bottles = page.getByRole("button", { name: BOTTLE_NAME });
     await expect(bottles).toHaveCount(8);
-    await page.clock.runFor(1500);
-    await expect(page.getByText("Loading message bottles…")).toBeHidden();
+    await runUntilHidden(page, page.getByText("Loading message bottles…"));
 
     const first = page.getByRole("button", { name: "Floating bottle 1", exact: true });
     await first.click();
@@ -183,8 +182,7 @@ for (const viewport of [
       // the dialog is checked, however slow the machine.
       await stoppedClock(page);
       await page.goto("/en");
-      await page.clock.runFor(1500);
-      await expect(page.getByText("Loading message bottles…")).toBeHidden();
+      await runUntilHidden(page, page.getByText("Loading message bottles…"));
       const bottle = page.getByRole("button", { name: "Floating bottle 3", exact: true });
       await bottle.click();
 
