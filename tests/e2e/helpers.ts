@@ -174,24 +174,19 @@ export async function stoppedClock(page: Page): Promise<void> {
 }
 
 /**
- * With the clock stopped, moves it in small steps until the locator shows: what the server
- * answered reaches the page on a timer, so a stopped clock holds it back.
+ * With the clock stopped, moves it in steps until the locator shows (or, with "hidden", is
+ * gone): what the server answered reaches the page on a timer, and a page sets its timers only
+ * once it has mounted, which may be after the load that page.goto waited for.
  */
-export async function runUntilVisible(page: Page, locator: Locator): Promise<void> {
+export async function runClockUntil(
+  page: Page,
+  locator: Locator,
+  state: "visible" | "hidden" = "visible",
+): Promise<void> {
   await expect(async () => {
-    await page.clock.runFor(50);
-    await expect(locator).toBeVisible({ timeout: 250 });
-  }).toPass({ timeout: 20_000 });
-}
-
-/**
- * With the clock stopped, moves it in steps until the locator is gone: a page's timer is set
- * only once the page has mounted, which may be after the load that page.goto waited for.
- */
-export async function runUntilHidden(page: Page, locator: Locator): Promise<void> {
-  await expect(async () => {
-    await page.clock.runFor(200);
-    await expect(locator).toBeHidden({ timeout: 250 });
+    await page.clock.runFor(state === "visible" ? 50 : 200);
+    if (state === "visible") await expect(locator).toBeVisible({ timeout: 250 });
+    else await expect(locator).toBeHidden({ timeout: 250 });
   }).toPass({ timeout: 20_000 });
 }
 

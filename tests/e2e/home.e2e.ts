@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { runUntilHidden, runUntilVisible, stoppedClock, throwBottle, unique } from "./helpers";
+import { runClockUntil, stoppedClock, throwBottle, unique } from "./helpers";
 import { type E2eServer, startE2eServer } from "./server";
 
 const BOTTLE_NAME = /^Floating bottle \d+$/;
@@ -41,13 +41,13 @@ test.describe("home page", () => {
     await page.goto("/en");
     const bottles = page.getByRole("button", { name: BOTTLE_NAME });
     await expect(bottles).toHaveCount(8);
-    await runUntilHidden(page, page.getByText("Loading message bottles…"));
+    await runClockUntil(page, page.getByText("Loading message bottles…"), "hidden");
 
     const first = page.getByRole("button", { name: "Floating bottle 1", exact: true });
     await first.click();
     // The message inside opens in a dialog (its opening runs on the page's timers); the page
     // behind it is back once it is closed.
-    await runUntilVisible(page, page.getByRole("dialog"));
+    await runClockUntil(page, page.getByRole("dialog"));
     await page.keyboard.press("Escape");
     // It drifts first and is only removed 6 s later.
     await expect(first).toBeDisabled();
@@ -182,12 +182,12 @@ for (const viewport of [
       // the dialog is checked, however slow the machine.
       await stoppedClock(page);
       await page.goto("/en");
-      await runUntilHidden(page, page.getByText("Loading message bottles…"));
+      await runClockUntil(page, page.getByText("Loading message bottles…"), "hidden");
       const bottle = page.getByRole("button", { name: "Floating bottle 3", exact: true });
       await bottle.click();
 
       const dialog = page.getByRole("dialog", { name: /^Bottle from / });
-      await runUntilVisible(page, dialog);
+      await runClockUntil(page, dialog);
       await expect(dialog).toBeInViewport({ ratio: 0.9 });
       const card = dialog.getByRole("article");
       await expect(card.getByRole("button", { name: /^Like this bottle/ })).toBeVisible();

@@ -200,13 +200,15 @@ describe("security headers", () => {
 });
 
 describe("page head", () => {
+  /** The scripts a page's HTML asks the browser to fetch early. */
+  const preloads = async (path: string) =>
+    [
+      ...(await (await get(path)).text()).matchAll(
+        /rel="modulepreload" crossorigin href="([^"]+)"/g,
+      ),
+    ].map((m) => m[1] ?? "");
+
   test("each page asks early for its own language's dictionary, and only that one", async () => {
-    const preloads = async (path: string) =>
-      [
-        ...(await (await get(path)).text()).matchAll(
-          /rel="modulepreload" crossorigin href="([^"]+)"/g,
-        ),
-      ].map((m) => m[1] ?? "");
     const en = await preloads("/en/faq");
     const zh = await preloads("/zh/faq");
     const onlyEn = en.filter((path) => !zh.includes(path));
@@ -218,17 +220,9 @@ describe("page head", () => {
   });
 
   test("a page names its own scripts up front, and another page's are not named", async () => {
-    const preloads = async (path: string) =>
-      new Set(
-        [
-          ...(await (await get(path)).text()).matchAll(
-            /rel="modulepreload" crossorigin href="([^"]+)"/g,
-          ),
-        ].map((m) => m[1] ?? ""),
-      );
-    const home = await preloads("/en");
-    const discover = await preloads("/en/discover");
-    const chat = await preloads("/en/random-chat");
+    const home = new Set(await preloads("/en"));
+    const discover = new Set(await preloads("/en/discover"));
+    const chat = new Set(await preloads("/en/random-chat"));
     const own = (page: Set<string>) => [...page].filter((path) => !home.has(path));
     // Each names chunks the home page does not load, served as scripts.
     expect(own(chat).length).toBeGreaterThan(0);
