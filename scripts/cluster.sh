@@ -31,11 +31,13 @@ pg_bin_dir() {
   done
 }
 
-# A TCP port on 127.0.0.1 that nothing listens on now.
+# A TCP port on 127.0.0.1 that nothing listens on now, below Linux's ephemeral range (32768 and
+# up), where the kernel hands out the local ports of outgoing connections and of servers on port 0
+# (a Redis once failed to start on a port such a socket had taken).
 free_port() {
   local port
   for _ in $(seq 1 50); do
-    port=$((20000 + RANDOM % 30000))
+    port=$((12000 + RANDOM % 20000))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return
@@ -68,10 +70,18 @@ start_cluster() {
   fi
   as_pg_owner "$bin/initdb" -D "$dir/pg" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; return 1; }
-  free_port >"$dir/pg.port" || return 1
-  start_postgres "$dir" || return 1
-  free_port >"$dir/redis.port" || return 1
-  start_redis "$dir" || return 1
+  # A port found free can be taken before the server binds it: another port, up to three times.
+  local try
+  for try in 1 2 3; do
+    free_port >"$dir/pg.port" || return 1
+    start_postgres "$dir" && break
+    [ "$try" = 3 ] && return 1
+  done
+  for try in 1 2 3; do
+    free_port >"$dir/redis.port" || return 1
+    start_redis "$dir" && break
+    [ "$try" = 3 ] && return 1
+  done
   echo "CLUSTER_DB_URL=postgres://postgres@127.0.0.1:$(cat "$dir/pg.port")/postgres"
   echo "CLUSTER_REDIS_URL=redis://127.0.0.1:$(cat "$dir/redis.port")"
 }
@@ -99,11 +109,13 @@ start_redis() {
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
     --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" ||
     { cat "$dir/redis.log" >&2; return 1; }
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 100); do
     [ -s "$dir/redis.pid" ] && redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
     sleep 0.1
   done
-  echo "Redis did not start on port $port" >&2
+  echo "Redis did not start on port $port:" >&2
+  tail -5 "$dir/redis.log" >&2
+  stop_redis_pid "$dir/redis.pid"
   return 1
 }
 
