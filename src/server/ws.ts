@@ -20,6 +20,12 @@ export const SOCKET_LIMITS = { perVisitor: 4, perAddress: 64 } as const;
 export const OVERSIZED_FRAMES_TO_CLOSE = 3;
 /** The close code for a socket that kept breaking the rules (RFC 6455: policy violation). */
 export const POLICY_VIOLATION = 1008;
+/**
+ * The close code a browser sends when the page holding the socket goes away (RFC 6455: going
+ * away): the tab closed, the page was left, or its renderer died. A dropped network sends no
+ * close frame at all (1006), and the tRPC client's own closes use other codes.
+ */
+export const GOING_AWAY = 1001;
 
 /**
  * The calls in a frame, when it is a batch (a JSON array) with more of them than an HTTP batch
@@ -107,8 +113,18 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     },
     close(socket, code, reason) {
       services.metrics.websockets.dec();
-      for (const key of keysOf(socket.data.upgrade)) count(key, -1);
+      const { upgrade } = socket.data;
+      for (const key of keysOf(upgrade)) count(key, -1);
       trpc.websocket.close?.(socket, code, reason);
+      // The page's beacon says the same, but a page that is closed under load may be ended
+      // before it runs; the browser still sends this code. The resume grace is for dropped
+      // networks; a visitor whose page has gone is not coming back to it. Another tab of the
+      // same visitor still open here keeps the chat.
+      if (code === GOING_AWAY && !open.has(`v:${upgrade.visitor.id}`)) {
+        services.chat.broker
+          .end(upgrade.visitor.id)
+          .catch((error: unknown) => errors.fault("chat end on going away", error));
+      }
     },
     maxPayloadLength: MAX_FRAME_BYTES,
     idleTimeout: IDLE_TIMEOUT_SECONDS,

@@ -250,9 +250,11 @@ test.describe("random chat", () => {
   test("closing the tab tells the partner at once", async ({ page, browser, baseURL }) => {
     const other = await stranger(browser, baseURL);
     await pair(page, other);
-    // The socket's resume grace is 15 s; only the page's beacon can tell the partner sooner.
+    // The socket's resume grace is 15 s; the page's beacon, or the browser closing the socket
+    // as "going away" (it does so even when the page is ended before its beacon runs), tells
+    // the partner sooner.
     await other.close({ runBeforeUnload: true });
-    // Well before the 15 s grace, which is all a page without the beacon would get.
+    // Well before the 15 s grace, which is all a dropped network gets.
     await expect(page.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible({
       timeout: 10_000,
     });
@@ -267,7 +269,7 @@ test.describe("random chat", () => {
     await pair(other, page);
     await other.getByRole("link", { name: "Back to Home" }).click();
     await expect(other).toHaveURL(/\/en$/);
-    // Well before the 15 s grace, which is all a page without the beacon would get.
+    // Well before the 15 s grace, which is all a dropped network gets.
     await expect(page.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible({
       timeout: 10_000,
     });

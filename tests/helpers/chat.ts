@@ -27,6 +27,11 @@ export interface ChatTester {
   /** Waits until an event matching `match` has arrived (searching all received so far). */
   waitFor(match: (e: ChatEvent) => boolean, timeoutMs?: number): Promise<ChatEvent>;
   close(): void;
+  /**
+   * Closes the socket as its page would go (1001, going away: the tab closed or its renderer
+   * died) or with another code, and never comes back.
+   */
+  leave(code: number): void;
 }
 
 /**
@@ -51,10 +56,12 @@ export function chatTester(
     Cookie: `visitor=${id}`,
     "X-Forwarded-For": options.address ?? `203.0.113.${(counter % 250) + 1}`,
   };
+  const sockets = new Set<WebSocket>();
   class HeaderedWebSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
       // Bun's WebSocket takes headers, which browsers set themselves.
       super(url, { headers, protocols } as unknown as string[]);
+      sockets.add(this);
     }
   }
   const url = () => `${(options.url?.() ?? baseUrl).replace(/^http/, "ws")}/trpc`;
@@ -107,6 +114,11 @@ export function chatTester(
     },
     close() {
       subscription?.unsubscribe();
+      client.close();
+    },
+    leave(code) {
+      // The socket closes first with this code; then the client, so it does not reconnect.
+      for (const socket of sockets) socket.close(code);
       client.close();
     },
   };

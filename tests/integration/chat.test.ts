@@ -211,6 +211,45 @@ describe("drops and departures", () => {
     b.close();
   });
 
+  test("a page that goes away (close code 1001) tells the partner at once, not after the grace", async () => {
+    // Its own server, with a grace far longer than the wait: only the close code can tell.
+    const site = await startTestServer(
+      { TRUST_PROXY: "true" },
+      { chat: { resumeGraceMs: 60_000 } },
+    );
+    const at = (address: string, id?: string) => {
+      const t = chatTester(site.url, { address, ...(id ? { visitorId: id } : {}) });
+      open.push(t);
+      return t;
+    };
+    try {
+      const gone = await pair(at("203.0.113.61"), at("203.0.113.62"));
+      gone.a.leave(1001);
+      await gone.b.waitFor(isType("partner-left"), 3000);
+
+      // A dropped network (no close frame, or a client's own close) keeps the grace.
+      const dropped = await pair(at("203.0.113.63"), at("203.0.113.64"));
+      dropped.a.leave(3000);
+      // Another pair parting by going away after the drop: once it is told, the dropped
+      // socket's close has long been handled, and its partner must still have heard nothing.
+      const later = await pair(at("203.0.113.65"), at("203.0.113.66"));
+      later.a.leave(1001);
+      await later.b.waitFor(isType("partner-left"), 3000);
+      expect(dropped.b.events.some((e) => e.type === "partner-left")).toBe(false);
+
+      // The same visitor's other tab, still open on this server, keeps the chat.
+      const id = visitorId();
+      const twoTabs = await pair(at("203.0.113.67", id), at("203.0.113.68"));
+      const otherTab = await listening(at("203.0.113.67", id));
+      twoTabs.a.leave(1001);
+      const last = await twoTabs.b.api.chat.send.mutate({ content: "still there?" });
+      await otherTab.waitFor((e) => e.type === "message" && e.message.id === last.id);
+      expect(twoTabs.b.events.some((e) => e.type === "partner-left")).toBe(false);
+    } finally {
+      await site.close();
+    }
+  });
+
   test("partners who just parted are not paired again; the next stranger is", async () => {
     const { a, b } = await pair();
     await a.api.chat.end.mutate();
