@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
+import { RedisKeys } from "../../src/core/chat/redis-keys.ts";
 import {
   type BrokerUnderTest,
   brokerContract,
@@ -80,6 +81,39 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
       for (const id of ["a", "b"]) expect(await asked(id)).toEqual([]);
       expect(JSON.stringify(await redis.hgetall(vis))).not.toContain("hiking");
       for (const stream of streams) await stream.stop();
+    } finally {
+      await b.close();
+    }
+  });
+
+  test("Redis restarting empty puts a waiting visitor back with what they asked", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
+    const { redis } = await connections.open();
+    const korean = matchPreferencesOf({ languages: ["ko"], interests: ["go"] });
+    if (!korean) throw new Error("no preferences");
+    try {
+      const streams = new Map<string, ReturnType<typeof open>>();
+      for (const id of ["a", "b", "c"]) {
+        const stream = open(b, id);
+        await stream.waitFor(isType("status"));
+        streams.set(id, stream);
+      }
+      expect((await b.start({ ...visitor("a"), preferences: korean })).state).toBe("waiting");
+      // Everything the pool held is gone, as after a restart without persistence.
+      await redis.del(...new RedisKeys(prefix).poolKeys());
+      await b.beatNow();
+      // Back in the pool still asking for Korean: one who asked for nothing waits (the
+      // countdown to anyone has not run out), one who asks for Korean is paired, and both
+      // hear what they share.
+      expect((await b.start(visitor("b"))).state).toBe("waiting");
+      expect((await b.start({ ...visitor("c"), preferences: korean })).state).toBe("chatting");
+      for (const id of ["a", "c"]) {
+        expect(await streams.get(id)?.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: ["ko"], interests: ["go"] },
+        });
+      }
+      for (const stream of streams.values()) await stream.stop();
     } finally {
       await b.close();
     }

@@ -156,6 +156,11 @@ class LocalVisitor {
   /** Their address and country, as last known (to say again after Redis restarted). */
   ip = "";
   country: ChatPartner = { countryCode: null, country: "Unknown" };
+  /**
+   * What they asked for when they last pressed start, as the pool keeps it (when anyone will do,
+   * languages, interest keys, JSON): said again with them if Redis restarts while they wait.
+   */
+  asked: [anyone: number, languages: string, interests: string, json: string] | undefined;
   /** Attached in the pool from this instance (resolves once the pool knows). */
   attached: Promise<PoolStatus> | undefined;
   /** Attach and detach of one visitor happen in turn. */
@@ -164,6 +169,9 @@ class LocalVisitor {
 
 /** Visitors one sweeping step takes at most (each a few commands: the step stays short). */
 const SWEEP_BATCH = 200;
+
+/** The pool's restore script takes each visitor as this many arguments. */
+const RESTORED = 12;
 
 /** An event id outside any chat (names no place to resume from). */
 const OUTSIDE = "-";
@@ -613,6 +621,7 @@ export class RedisChatBroker implements ChatBroker {
       ? `\n${preferences.interests.map((i) => i.key).join("\n")}\n`
       : "";
     const fallbackMs = anyoneFrom(preferences, 0);
+    const json = preferences ? JSON.stringify(preferences) : "";
     const answer = await this.#poolRun<{
       banned?: number;
       status?: PoolStatus;
@@ -626,12 +635,15 @@ export class RedisChatBroker implements ChatBroker {
       fallbackMs,
       languages,
       interests,
-      preferences ? JSON.stringify(preferences) : "",
+      json,
     ]);
     const local = this.#visitors.get(visitorId);
     if (local) {
       local.ip = ipKey;
       local.country = country;
+      local.asked = preferences
+        ? [fallbackMs > 0 ? this.#time.now() + fallbackMs : 0, languages, interests, json]
+        : undefined;
     }
     if (answer.banned) {
       throw new DomainError(
@@ -655,6 +667,8 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   async widen(visitorId: string): Promise<void> {
+    const asked = this.#visitors.get(visitorId)?.asked;
+    if (asked) asked[0] = 0;
     const answer = await this.#poolRun<{ paired?: Paired }>("widen", [
       visitorId,
       this.#newChatId(),
@@ -1035,10 +1049,11 @@ export class RedisChatBroker implements ChatBroker {
             local.ip,
             local.country.countryCode ?? "",
             local.country.country,
+            ...(state === "waiting" && local.asked ? local.asked.map(String) : ["", "", "", ""]),
           );
         }
-        for (let i = 0; i < groups.length; i += 8 * 50) {
-          await this.#poolRun("restore", groups.slice(i, i + 8 * 50));
+        for (let i = 0; i < groups.length; i += RESTORED * 50) {
+          await this.#poolRun("restore", groups.slice(i, i + RESTORED * 50));
         }
         for (const local of lost) {
           local.chat = undefined;

@@ -128,6 +128,17 @@ local function asked(info, anyone, langs, ikeys, prefs)
   return info
 end
 
+-- Adds to the visitor's writes what they asked, as the pool keeps it while they wait.
+local function keepAsked(v, mine, writes)
+  for _, name in ipairs(PREFS) do
+    local value = mine[name]
+    if value and value ~= 0 then
+      writes[#writes + 1] = f(v, name)
+      writes[#writes + 1] = value
+    end
+  end
+end
+
 local function shares(list, other, sep)
   for item in string.gmatch(list, '[^' .. sep .. ']+') do
     if string.find(other, sep .. item .. sep, 1, true) then return true end
@@ -332,13 +343,7 @@ if listening(s[5]) == 'yes' then
   if paired then return cjson.encode(paired) end
 end
 -- Kept only while they wait (pairing and leaving the pool drop them).
-for _, name in ipairs(PREFS) do
-  local value = mine[name]
-  if value and value ~= 0 then
-    writes[#writes + 1] = f(v, name)
-    writes[#writes + 1] = value
-  end
-end
+keepAsked(v, mine, writes)
 writes[#writes + 1] = f(v, 'q')
 writes[#writes + 1] = redis.call('INCR', T)
 redis.call('ZADD', Q, writes[#writes], v)
@@ -575,11 +580,13 @@ return left
 `,
   /**
    * ARGV: the calling instance's visitors as groups of visitor, state ('idle', 'waiting' or
-   * 'chatting'), chat, side, partner, ip, country code, country. After Redis restarted empty,
-   * the instance tells it again whom it holds, as they were; waiting ones rejoin the pool.
+   * 'chatting'), chat, side, partner, ip, country code, country, and what a waiting one asked
+   * (when anyone will do, languages, interest keys, JSON; each '' when nothing). After Redis
+   * restarted empty, the instance tells it again whom it holds, as they were; waiting ones
+   * rejoin the pool with what they asked.
    */
   restore: `
-for i = A + 1, #ARGV, 8 do
+for i = A + 1, #ARGV, 12 do
   local v, state, chat, side, pt = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   local ip, cc, co = ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
   local s = redis.call('HMGET', VIS, f(v, 'at'), f(v, 'inst'), f(v, 'ip'), f(v, 'chat'), f(v, 'q'))
@@ -606,6 +613,7 @@ for i = A + 1, #ARGV, 8 do
   elseif state == 'waiting' and not busy then
     writes[#writes + 1] = f(v, 'since')
     writes[#writes + 1] = now
+    keepAsked(v, asked({}, ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11]), writes)
     writes[#writes + 1] = f(v, 'q')
     writes[#writes + 1] = redis.call('INCR', T)
     redis.call('ZADD', Q, writes[#writes], v)
