@@ -5,7 +5,9 @@ const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 // Behind nginx on two instances (CLUSTER=1), the flows where what one instance serves depends on
 // what the other stored or relayed: pairing and chat, sessions, likes and finds, moderation. The
-// pages that only render (and the binary, which is SQLite either way) ran in the first run.
+// pages that only render (and the binary, which is SQLite either way) ran in the first run, and
+// so did the tests of those files tagged @render (RENDER in fixtures.ts).
+const cluster = process.env.E2E_CLUSTER === "1";
 const acrossInstances = ["auth", "bottles", "chat", "likes", "my-bottles", "safety"];
 
 /**
@@ -37,10 +39,8 @@ const disabledFeatures = [
 
 export default defineConfig({
   testDir: "tests/e2e",
-  testMatch:
-    process.env.E2E_CLUSTER === "1"
-      ? acrossInstances.map((name) => `**/${name}.e2e.ts`)
-      : "**/*.e2e.ts",
+  testMatch: cluster ? acrossInstances.map((name) => `**/${name}.e2e.ts`) : "**/*.e2e.ts",
+  ...(cluster ? { grepInvert: /@render/ } : {}),
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   workers: 2,

@@ -1,6 +1,6 @@
 import { chromium, type Page } from "@playwright/test";
 import { scan } from "./axe";
-import { expect, test } from "./fixtures";
+import { expect, RENDER, test } from "./fixtures";
 import {
   deviceTranslations,
   makeOperator,
@@ -556,39 +556,39 @@ test.describe("random chat", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("on a phone, the open chat in Chinese shows Next and the way home", async ({
-    page,
-    browser,
-    baseURL,
-  }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    // A mute the server told this page earlier, kept as the page keeps it (the server says it
-    // once): its notice must not push the text box off a phone's screen.
-    await page.addInitScript(() => {
-      localStorage.setItem("chat-muted-until", String(Date.now() + 60 * 60_000));
-    });
-    const other = await stranger(browser, baseURL);
-    await pair(page, other, "zh");
-    const panel = page.getByRole("region", { name: /^你的聊天對象來自/ });
-    await expect(panel).toBeVisible();
-    await expect(panel.getByText(/之前，你的訊息不會傳給任何人/)).toBeVisible();
-    await expect(page.getByText("配對成功")).toBeHidden();
-    await expect(box(page, "zh")).toBeInViewport({ ratio: 1 });
-    await expect(panel.getByRole("button", { name: "送出" })).toBeInViewport({ ratio: 1 });
-    // One sentence: no space between the words and the country's name in Chinese.
-    await expect(panel).toHaveAccessibleName(/^你的聊天對象來自未知$/);
-    const home = panel.getByRole("link", { name: "返回首頁" });
-    const next = panel.getByRole("button", { name: "下一位", exact: true });
-    for (const control of [home, next, panel.getByRole("button", { name: "結束聊天" })]) {
-      await expect(control).toBeInViewport();
-    }
-    await expect(home).toHaveAttribute("href", "/zh");
-    await next.click();
-    await expect(page.getByText("正在尋找聊天對象…")).toBeVisible();
-    await expect(other.getByText("你的聊天對象已離開對話。").first()).toBeVisible();
-    await page.getByRole("button", { name: "取消" }).click();
-    await other.context().close();
-  });
+  test(
+    "on a phone, the open chat in Chinese shows Next and the way home",
+    RENDER,
+    async ({ page, browser, baseURL }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      // A mute the server told this page earlier, kept as the page keeps it (the server says it
+      // once): its notice must not push the text box off a phone's screen.
+      await page.addInitScript(() => {
+        localStorage.setItem("chat-muted-until", String(Date.now() + 60 * 60_000));
+      });
+      const other = await stranger(browser, baseURL);
+      await pair(page, other, "zh");
+      const panel = page.getByRole("region", { name: /^你的聊天對象來自/ });
+      await expect(panel).toBeVisible();
+      await expect(panel.getByText(/之前，你的訊息不會傳給任何人/)).toBeVisible();
+      await expect(page.getByText("配對成功")).toBeHidden();
+      await expect(box(page, "zh")).toBeInViewport({ ratio: 1 });
+      await expect(panel.getByRole("button", { name: "送出" })).toBeInViewport({ ratio: 1 });
+      // One sentence: no space between the words and the country's name in Chinese.
+      await expect(panel).toHaveAccessibleName(/^你的聊天對象來自未知$/);
+      const home = panel.getByRole("link", { name: "返回首頁" });
+      const next = panel.getByRole("button", { name: "下一位", exact: true });
+      for (const control of [home, next, panel.getByRole("button", { name: "結束聊天" })]) {
+        await expect(control).toBeInViewport();
+      }
+      await expect(home).toHaveAttribute("href", "/zh");
+      await next.click();
+      await expect(page.getByText("正在尋找聊天對象…")).toBeVisible();
+      await expect(other.getByText("你的聊天對象已離開對話。").first()).toBeVisible();
+      await page.getByRole("button", { name: "取消" }).click();
+      await other.context().close();
+    },
+  );
 
   test("a partner's message is translated on the device when the browser can", async ({
     page,
@@ -625,7 +625,7 @@ test.describe("random chat", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("/zh/random-chat speaks Traditional Chinese", async ({ page, consoleErrors }) => {
+  test("/zh/random-chat speaks Traditional Chinese", RENDER, async ({ page, consoleErrors }) => {
     await openAsAdult(page, "zh");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
     await expect(page.getByRole("heading", { level: 1, name: "隨機聊天" })).toBeVisible();
@@ -643,50 +643,54 @@ test.describe("random chat, scanned", () => {
   test.use({ bypassCSP: true });
 
   for (const language of ["en", "zh"] as const) {
-    test(`an open chat in /${language}, with its menu and dialog open and once ended, has no axe violations at either width`, async ({
-      page,
-      browser,
-      baseURL,
-    }) => {
-      // Five scans of a busy page take 10 to 40 s each on a shared machine.
-      test.setTimeout(150_000);
-      const words = {
-        en: { translate: "Translate this message", report: "Report this message", end: "End chat" },
-        zh: { translate: "翻譯這則訊息", report: "檢舉這則訊息", end: "結束聊天" },
-      }[language];
-      const other = await stranger(browser, baseURL);
-      await pair(page, other, language);
-      await box(other, language).fill("Hello, is anyone there?");
-      await box(other, language).press("Enter");
-      const line = page.locator(".chat-msg--partner");
-      await expect(line).toHaveCount(1);
-      await expect(page.locator(".chat-match")).toBeHidden();
-      const violations = [];
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 844 });
-        // The open chat with its translate menu open, then with its report dialog open.
-        await line.getByRole("button", { name: words.translate }).click();
-        await expect(page.getByRole("menu").getByRole("menuitem").first()).toBeVisible();
-        violations.push(...(await scan(page, `translate menu at ${width} px`)));
-        await page.keyboard.press("Escape");
-        await line.getByRole("button", { name: words.report }).click();
-        const dialog = page.getByRole("dialog", { name: words.report });
-        await expect(dialog).toBeVisible();
-        await dialog.evaluate((element) =>
-          Promise.all(element.getAnimations().map((a) => a.finished.catch(() => undefined))),
-        );
-        violations.push(...(await scan(page, `report dialog at ${width} px`)));
-        await page.keyboard.press("Escape");
-        await expect(dialog).toBeHidden();
-      }
-      // Ended by the partner: read-only, still on screen (at one width per language).
-      await other.getByRole("button", { name: words.end }).click();
-      await expect(box(page, language)).toBeDisabled();
-      await page.setViewportSize({ width: language === "en" ? 390 : 1280, height: 844 });
-      violations.push(...(await scan(page, "ended chat")));
-      expect(violations).toEqual([]);
-      await other.context().close();
-    });
+    test(
+      `an open chat in /${language}, with its menu and dialog open and once ended, has no axe violations at either width`,
+      RENDER,
+      async ({ page, browser, baseURL }) => {
+        // Five scans of a busy page take 10 to 40 s each on a shared machine.
+        test.setTimeout(150_000);
+        const words = {
+          en: {
+            translate: "Translate this message",
+            report: "Report this message",
+            end: "End chat",
+          },
+          zh: { translate: "翻譯這則訊息", report: "檢舉這則訊息", end: "結束聊天" },
+        }[language];
+        const other = await stranger(browser, baseURL);
+        await pair(page, other, language);
+        await box(other, language).fill("Hello, is anyone there?");
+        await box(other, language).press("Enter");
+        const line = page.locator(".chat-msg--partner");
+        await expect(line).toHaveCount(1);
+        await expect(page.locator(".chat-match")).toBeHidden();
+        const violations = [];
+        for (const width of [390, 1280]) {
+          await page.setViewportSize({ width, height: 844 });
+          // The open chat with its translate menu open, then with its report dialog open.
+          await line.getByRole("button", { name: words.translate }).click();
+          await expect(page.getByRole("menu").getByRole("menuitem").first()).toBeVisible();
+          violations.push(...(await scan(page, `translate menu at ${width} px`)));
+          await page.keyboard.press("Escape");
+          await line.getByRole("button", { name: words.report }).click();
+          const dialog = page.getByRole("dialog", { name: words.report });
+          await expect(dialog).toBeVisible();
+          await dialog.evaluate((element) =>
+            Promise.all(element.getAnimations().map((a) => a.finished.catch(() => undefined))),
+          );
+          violations.push(...(await scan(page, `report dialog at ${width} px`)));
+          await page.keyboard.press("Escape");
+          await expect(dialog).toBeHidden();
+        }
+        // Ended by the partner: read-only, still on screen (at one width per language).
+        await other.getByRole("button", { name: words.end }).click();
+        await expect(box(page, language)).toBeDisabled();
+        await page.setViewportSize({ width: language === "en" ? 390 : 1280, height: 844 });
+        violations.push(...(await scan(page, "ended chat")));
+        expect(violations).toEqual([]);
+        await other.context().close();
+      },
+    );
   }
 
   test("a searching stranger whose browser dies is never matched with the next one", async ({
@@ -863,43 +867,47 @@ test.describe("random chat: matching by language and interest", () => {
   test.describe("scanned", () => {
     // axe's script is put into the page: this context bypasses the site's CSP, only here.
     test.use({ bypassCSP: true });
-    test("the start card with preferences, and the search counting down, have no axe violations", async ({
-      page,
-    }) => {
-      test.setTimeout(120_000);
-      await openAsAdult(page, "en");
-      await prefer(page, "en", { interests: ["hiking"] });
-      const violations = await scan(page, "chat start with preferences", ".chat-start");
-      await find(page, "en");
-      await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
-      violations.push(...(await scan(page, "search with a countdown", ".chat-start")));
-      expect(violations).toEqual([]);
-      await page.getByRole("button", { name: "Cancel" }).click();
-      await expect(page.getByRole("button", { name: FIND })).toBeVisible();
-    });
+    test(
+      "the start card with preferences, and the search counting down, have no axe violations",
+      RENDER,
+      async ({ page }) => {
+        test.setTimeout(120_000);
+        await openAsAdult(page, "en");
+        await prefer(page, "en", { interests: ["hiking"] });
+        const violations = await scan(page, "chat start with preferences", ".chat-start");
+        await find(page, "en");
+        await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+        violations.push(...(await scan(page, "search with a countdown", ".chat-start")));
+        expect(violations).toEqual([]);
+        await page.getByRole("button", { name: "Cancel" }).click();
+        await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+      },
+    );
   });
 
-  test("an interest with contact details is refused beside the field, and nothing typed is lost", async ({
-    page,
-  }) => {
-    await openAsAdult(page, "zh");
-    await prefer(page, "zh", { interests: ["爬山", "me@mail.com"] });
-    await find(page, "zh");
-    const refusal = page.getByRole("alert").filter({ hasText: "有一個興趣無法使用" });
-    await expect(refusal).toBeVisible();
-    await expect(page.getByRole("textbox", { name: INTERESTS.zh, exact: true })).toHaveAttribute(
-      "aria-invalid",
-      "true",
-    );
-    const chips = page.getByRole("list", { name: "你的興趣" });
-    await expect(chips.getByRole("listitem")).toHaveText(["爬山", "me@mail.com"]);
-    await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
-    // Without it, the search starts.
-    await chips.getByRole("button", { name: "移除「me@mail.com」" }).click();
-    await expect(refusal).toBeHidden();
-    await find(page, "zh");
-    await expect(page.getByText("正在找會說中文、也喜歡爬山的人")).toBeVisible();
-    await page.getByRole("button", { name: "取消" }).click();
-    await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
-  });
+  test(
+    "an interest with contact details is refused beside the field, and nothing typed is lost",
+    RENDER,
+    async ({ page }) => {
+      await openAsAdult(page, "zh");
+      await prefer(page, "zh", { interests: ["爬山", "me@mail.com"] });
+      await find(page, "zh");
+      const refusal = page.getByRole("alert").filter({ hasText: "有一個興趣無法使用" });
+      await expect(refusal).toBeVisible();
+      await expect(page.getByRole("textbox", { name: INTERESTS.zh, exact: true })).toHaveAttribute(
+        "aria-invalid",
+        "true",
+      );
+      const chips = page.getByRole("list", { name: "你的興趣" });
+      await expect(chips.getByRole("listitem")).toHaveText(["爬山", "me@mail.com"]);
+      await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
+      // Without it, the search starts.
+      await chips.getByRole("button", { name: "移除「me@mail.com」" }).click();
+      await expect(refusal).toBeHidden();
+      await find(page, "zh");
+      await expect(page.getByText("正在找會說中文、也喜歡爬山的人")).toBeVisible();
+      await page.getByRole("button", { name: "取消" }).click();
+      await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
+    },
+  );
 });

@@ -25,4 +25,10 @@ export const test = base.extend<{ consoleErrors: string[] }>({
   },
 });
 
+/**
+ * Marks a test of what a page draws (layout, words, axe) in a file whose other tests are flows
+ * across instances: under CLUSTER=1 it is left out, having run on one instance already.
+ */
+export const RENDER = { tag: "@render" };
+
 export { expect };

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { scan } from "./axe";
-import { expect, test } from "./fixtures";
+import { expect, RENDER, test } from "./fixtures";
 import { animationsSettled, discoverBottle, expectSettled, signUp, unique } from "./helpers";
 
 // The page is scanned with axe, whose inline script the site's Content-Security-Policy refuses.
@@ -301,7 +301,7 @@ for (const viewport of VIEWPORTS) {
         expect(consoleErrors).toEqual([]);
       });
 
-      test("the header links to My bottles", async ({ page }) => {
+      test("the header links to My bottles", RENDER, async ({ page }) => {
         await page.goto(`/${language}`);
         if (viewport.width < 768) await page.getByRole("button", { name: w.menu }).click();
         const nav = page.locator(viewport.width < 768 ? ".mobile-nav" : ".site-nav");
@@ -318,35 +318,36 @@ for (const viewport of VIEWPORTS) {
   }
 }
 
-test("the header's seven links and its tools fit side by side from 768 px up", async ({
-  page,
-  baseURL,
-}) => {
-  await page.goto("/en");
-  // The widest trigger: a signed-in account with a long name.
-  const response = await page.request.post("/trpc/auth.signUp", {
-    headers: { Origin: baseURL ?? "" },
-    data: { username: `Wide_${unique()}`.slice(0, 32), password: "a long sea-green password" },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  for (const width of [768, 880, 960, 1100, 1150, 1280]) {
-    await page.setViewportSize({ width, height: 700 });
-    for (const language of ["en", "zh"] as const) {
-      await page.goto(`/${language}/my-bottles`);
-      await expect(page.locator(".account-trigger")).toBeVisible();
-      const [brand, nav, tools] = await Promise.all(
-        [".site-header .brand", ".site-nav", ".site-header__tools"].map((selector) =>
-          page.locator(selector).boundingBox(),
-        ),
-      );
-      if (!brand || !nav || !tools) throw new Error("the header is not drawn");
-      const where = `/${language} at ${width} px`;
-      expect(nav.x, where).toBeGreaterThanOrEqual(brand.x + brand.width);
-      expect(tools.x, where).toBeGreaterThanOrEqual(nav.x + nav.width);
-      expect(tools.x + tools.width, where).toBeLessThanOrEqual(width);
+test(
+  "the header's seven links and its tools fit side by side from 768 px up",
+  RENDER,
+  async ({ page, baseURL }) => {
+    await page.goto("/en");
+    // The widest trigger: a signed-in account with a long name.
+    const response = await page.request.post("/trpc/auth.signUp", {
+      headers: { Origin: baseURL ?? "" },
+      data: { username: `Wide_${unique()}`.slice(0, 32), password: "a long sea-green password" },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    for (const width of [768, 880, 960, 1100, 1150, 1280]) {
+      await page.setViewportSize({ width, height: 700 });
+      for (const language of ["en", "zh"] as const) {
+        await page.goto(`/${language}/my-bottles`);
+        await expect(page.locator(".account-trigger")).toBeVisible();
+        const [brand, nav, tools] = await Promise.all(
+          [".site-header .brand", ".site-nav", ".site-header__tools"].map((selector) =>
+            page.locator(selector).boundingBox(),
+          ),
+        );
+        if (!brand || !nav || !tools) throw new Error("the header is not drawn");
+        const where = `/${language} at ${width} px`;
+        expect(nav.x, where).toBeGreaterThanOrEqual(brand.x + brand.width);
+        expect(tools.x, where).toBeGreaterThanOrEqual(nav.x + nav.width);
+        expect(tools.x + tools.width, where).toBeLessThanOrEqual(width);
+      }
     }
-  }
-});
+  },
+);
 
 test("a bottle thrown while signed in on another device is listed here; signed out meanwhile, sinking it is refused in words", async ({
   page,
@@ -420,7 +421,7 @@ test("a bottle thrown while signed in on another device is listed here; signed o
   expect(consoleErrors.filter((text) => !/status of 404/.test(text))).toEqual([]);
 });
 
-test("the privacy page says what a find counts, in both languages", async ({ page }) => {
+test("the privacy page says what a find counts, in both languages", RENDER, async ({ page }) => {
   await page.goto("/en/privacy");
   await expect(
     page.getByText(/^Finds: when a visitor finds a bottle we count it once/),
