@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
 import { ChatFloodGate, FloodGate } from "../../src/core/chat/flood.ts";
+import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import {
+  MUTE_MS,
   REPEATS_PER_HOUR,
   RepeatMemory,
+  refuseRepeats,
   SPAM_REFUSALS_TO_MUTE,
   TEXTS_PER_SENDER,
 } from "../../src/core/chat/repeats.ts";
@@ -168,6 +172,64 @@ describe("repeat memory", () => {
     c.advance(2 * HOUR);
     memory.prune();
     expect(memory.size).toBe(0);
+  });
+
+  test(`a text is forgotten once ${TEXTS_PER_SENDER} newer ones came after it, not before`, () => {
+    const memory = new RepeatMemory(clock().now);
+    const others = (n: number, from: number) => {
+      for (let i = 0; i < n; i++) memory.note(sender(from), `offer ${randomUUID()}`, "x");
+    };
+    for (const n of [1, 2])
+      for (const chat of ["c1", "c2", "c3"]) memory.note(sender(n), text, chat);
+    others(TEXTS_PER_SENDER - 1, 1);
+    expect(memory.note(sender(1), text, "c4")).toBeGreaterThan(0);
+    others(TEXTS_PER_SENDER, 2);
+    expect(memory.note(sender(2), text, "c4")).toBe(0);
+  });
+
+  test("a refused text waits until the hour of its first sending is over", () => {
+    const c = clock();
+    const memory = new RepeatMemory(c.now);
+    for (const chat of ["c1", "c2", "c3"]) memory.note(sender(1), text, chat);
+    c.advance(20 * 60 * 1000);
+    expect(memory.note(sender(1), text, "c4")).toBe(40 * 60);
+    c.advance(40 * 60 * 1000 - 500);
+    expect(memory.note(sender(1), text, "c5")).toBe(1);
+  });
+
+  test("refusals are counted within an hour: one an hour never mutes", () => {
+    const c = clock();
+    const memory = new RepeatMemory(c.now);
+    for (let i = 0; i < 4; i++) {
+      expect(memory.refused("v")).toBe(false);
+      c.advance(HOUR);
+    }
+    expect(memory.refused("v")).toBe(false);
+    expect(memory.refused("v")).toBe(true);
+  });
+
+  test(`sending a text to a ${REPEATS_PER_HOUR + 1}th chat is refused with the wait; the ${SPAM_REFUSALS_TO_MUTE}nd refusal mutes visitor and address for an hour`, async () => {
+    const time = new VirtualClock(1_000_000);
+    const repeats = new RepeatMemory(time.now);
+    const broker = new InMemoryChatBroker({ time });
+    const deps = { repeats, broker };
+    const who = sender(1);
+    for (const chat of ["c1", "c2", "c3"]) await refuseRepeats(deps, who, text, chat, time.now());
+    const refusal = async (chat: string) =>
+      refuseRepeats(deps, who, text, chat, time.now()).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(await refusal("c4")).toMatchObject({ code: "SPAM_REPEATED", retryAfterSeconds: 3600 });
+    expect(await broker.mutedUntil(who.visitorId, who.ipKey)).toBeNull();
+    expect(await refusal("c5")).toMatchObject({ code: "SPAM_REPEATED" });
+    for (const [visitorId, ipKey] of [
+      [who.visitorId, "elsewhere"],
+      ["someone-else", who.ipKey],
+    ] as const) {
+      expect(await broker.mutedUntil(visitorId, ipKey)).toBe(time.now() + MUTE_MS);
+    }
+    await broker.close();
   });
 
   test("short greetings are never remembered", () => {
