@@ -23,9 +23,19 @@ export const POLICY_VIOLATION = 1008;
 /**
  * The close code a browser sends when the page holding the socket goes away (RFC 6455: going
  * away): the tab closed, the page was left, or its renderer died. A dropped network sends no
- * close frame at all (1006), and the tRPC client's own closes use other codes.
+ * close frame, and the tRPC client's own closes use other codes.
  */
 export const GOING_AWAY = 1001;
+
+/**
+ * Whether a socket's close says its page went away for good: a 1001 while the browser was
+ * still answering. Bun reports two other closes as 1001 too: its idle timeout, which comes only
+ * after IDLE_TIMEOUT_SECONDS without a word (a dead network, which the resume grace is for),
+ * and this server stopping (the visitor resumes on another instance).
+ */
+export function pageWentAway(code: number, heardAgoMs: number, stopping: boolean): boolean {
+  return code === GOING_AWAY && !stopping && heardAgoMs < (IDLE_TIMEOUT_SECONDS * 1000 * 2) / 3;
+}
 
 /**
  * The calls in a frame, when it is a batch (a JSON array) with more of them than an HTTP batch
@@ -62,6 +72,8 @@ interface Upgrade {
   visitor: Visitor;
   address: string | undefined;
   ipKey: string;
+  /** When the browser last sent anything (a call or the answer to a ping). */
+  heardAt: number;
 }
 
 /**
@@ -84,6 +96,8 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     else open.delete(key);
   };
   const keysOf = ({ visitor, ipKey }: Upgrade) => [`v:${visitor.id}`, `ip:${ipKey}`];
+  /** Set once the server closes every socket to stop: no close after that is a page leaving. */
+  let stopping = false;
   /** Oversized frames each socket sent. */
   const strikes = new WeakMap<ServerWebSocket<SocketData<Upgrade>>, number>();
   const websocket: WebSocketHandler<SocketData<Upgrade>> = {
@@ -96,6 +110,7 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     // before any call runs (each call answered with the refusal, so no client waits on one), and
     // a socket that keeps sending them is closed.
     message(socket, message) {
+      socket.data.upgrade.heardAt = performance.now();
       const calls = oversizedBatch(message);
       if (!calls) {
         trpc.websocket.message?.(socket, message);
@@ -111,6 +126,9 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
         for (const call of calls) socket.send(refusal((call as { id?: unknown } | null)?.id));
       });
     },
+    pong(socket) {
+      socket.data.upgrade.heardAt = performance.now();
+    },
     close(socket, code, reason) {
       services.metrics.websockets.dec();
       const { upgrade } = socket.data;
@@ -120,7 +138,10 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
       // before it runs; the browser still sends this code. The resume grace is for dropped
       // networks; a visitor whose page has gone is not coming back to it. Another tab of the
       // same visitor still open here keeps the chat.
-      if (code === GOING_AWAY && !open.has(`v:${upgrade.visitor.id}`)) {
+      if (
+        pageWentAway(code, performance.now() - upgrade.heardAt, stopping) &&
+        !open.has(`v:${upgrade.visitor.id}`)
+      ) {
         services.chat.broker
           .end(upgrade.visitor.id)
           .catch((error: unknown) => errors.fault("chat end on going away", error));
@@ -150,7 +171,13 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     const address = server.requestIP(request)?.address;
     const ip = clientIp(request, () => address, services.config.trustProxy);
     const data: SocketData<Upgrade> = {
-      upgrade: { request, visitor, address, ipKey: ipKey(services.config.secret, ip) },
+      upgrade: {
+        request,
+        visitor,
+        address,
+        ipKey: ipKey(services.config.secret, ip),
+        heardAt: performance.now(),
+      },
     };
     // Counted in the same step as the check, so sockets opened together meet the limit too.
     const [byVisitor = "", byAddress = ""] = keysOf(data.upgrade);
@@ -178,6 +205,9 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     upgrade,
     reconnectAll: trpc.broadcastReconnectNotification,
     /** Closes every socket as "server restarting"; the web reconnects at once. */
-    closeAll: () => trpc.closeAll(SERVER_RESTARTING, "server restarting"),
+    closeAll: () => {
+      stopping = true;
+      trpc.closeAll(SERVER_RESTARTING, "server restarting");
+    },
   };
 }
