@@ -100,6 +100,8 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
         streams.set(id, stream);
       }
       expect((await b.start({ ...visitor("a"), preferences: korean })).state).toBe("waiting");
+      // The instance knows them as waiting once their stream has heard so.
+      await streams.get("a")?.waitFor(isType("waiting"));
       // Everything the pool held is gone, as after a restart without persistence.
       await redis.del(...new RedisKeys(prefix).poolKeys());
       await b.beatNow();

@@ -284,7 +284,7 @@ export class RedisChatBroker implements ChatBroker {
       ) as Record<N, RedisScript>;
     this.#pool = scripts(Object.keys(POOL_SCRIPTS) as PoolScript[], poolScriptSource);
     this.#chat = scripts(
-      ["open", "send", "finish", "mute", "read", "held", "alive"] as ChatScript[],
+      ["open", "send", "finish", "mute", "read", "held", "alive", "typing"] as ChatScript[],
       chatScriptSource,
     );
     this.#beat = new RedisScript(this.#redis, BEAT);
@@ -840,14 +840,14 @@ export class RedisChatBroker implements ChatBroker {
     await this.#typing.note(visitorId, isTyping);
   }
 
-  /** One PUBLISH to the partner's channel: typing is not kept. */
+  /** One PUBLISH to the partner's channel, from the chat's slot: typing is not kept. */
   async #tellTyping(visitorId: string, isTyping: boolean): Promise<void> {
     const chat = await this.#chatOf(visitorId);
     if (!chat) return;
-    await this.#redis.publish(
-      this.#keys.visitorChannel(chat.partner),
+    await this.#chatRun("typing", chat.id, [
+      chat.partner,
       `${EPHEMERAL}\t${JSON.stringify({ type: "typing", chatId: chat.id, isTyping })}`,
-    );
+    ]);
   }
 
   // ---- endings ------------------------------------------------------------------------------
