@@ -2,6 +2,7 @@
 # `bun run bench discover-pg` use them through `scripts/cluster`. Each lives in a folder of its
 # own on free ports of 127.0.0.1, never as a system service, and is stopped by the process id it
 # started with. Sourced by scripts/cluster; needs Debian's postgresql and redis-server packages.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Installs Debian's postgresql, redis-server and nginx (the browser suite's load balancer) when
 # they are missing (root or sudo).
@@ -12,10 +13,7 @@ ensure_cluster_packages() {
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   [ "${#missing[@]}" -eq 0 ] && return
   echo "Installing ${missing[*]} from Debian's packages..." >&2
-  local sudo=""
-  [ "$(id -u)" = "0" ] || sudo="sudo"
-  $sudo apt-get update -qq >&2 &&
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  apt_install --no-install-recommends "${missing[@]}"
   # The packages start system services of their own; ours are separate, on other ports.
 }
 

@@ -1,4 +1,5 @@
-# Shared by scripts/start and scripts/test: the pinned Bun, and dependencies from the lockfile.
+# Shared by scripts/start, scripts/test and scripts/cluster.sh: the pinned Bun, dependencies from
+# the lockfile, and Debian's packages.
 BUN_VERSION="1.4.5"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -23,4 +24,12 @@ ensure_bun() {
 
 ensure_dependencies() {
   (cd "$ROOT" && bun install --frozen-lockfile)
+}
+
+# Installs Debian's packages (root or sudo); what apt prints goes nowhere, its errors to stderr.
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = "0" ] || sudo="sudo"
+  $sudo apt-get update -qq >/dev/null &&
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }

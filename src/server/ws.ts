@@ -66,7 +66,10 @@ function refusal(id: unknown): string {
   });
 }
 
-/** What a socket's context is made from: the upgrade request, its visitor and address. */
+/**
+ * What a socket's context is made from (the upgrade request, its visitor and address), and when
+ * its browser was last heard.
+ */
 interface Upgrade {
   request: Request;
   visitor: Visitor;

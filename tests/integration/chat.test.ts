@@ -22,8 +22,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function tester(options: Parameters<typeof chatTester>[1] = {}) {
-  const t = chatTester(server.url, options);
+function tester(options: Parameters<typeof chatTester>[1] = {}, url = server.url) {
+  const t = chatTester(url, options);
   open.push(t);
   return t;
 }
@@ -217,11 +217,8 @@ describe("drops and departures", () => {
       { TRUST_PROXY: "true" },
       { chat: { resumeGraceMs: 60_000 } },
     );
-    const at = (address: string, id?: string) => {
-      const t = chatTester(site.url, { address, ...(id ? { visitorId: id } : {}) });
-      open.push(t);
-      return t;
-    };
+    const at = (address: string, id?: string) =>
+      tester({ address, ...(id ? { visitorId: id } : {}) }, site.url);
     try {
       const gone = await pair(at("203.0.113.61"), at("203.0.113.62"));
       gone.a.leave(1001);

@@ -22,7 +22,7 @@ import type {
 import { RandomIds } from "./ids.ts";
 import type { Numbered } from "./mailbox.ts";
 import { anyoneFrom, type MatchPreferences, sharedGround } from "./preferences.ts";
-import { type ChatScript, chatScriptSource } from "./redis-chat-lua.ts";
+import { CHAT_SCRIPTS, type ChatScript, chatScriptSource } from "./redis-chat-lua.ts";
 import { RedisKeys } from "./redis-keys.ts";
 import {
   BEAT,
@@ -31,6 +31,7 @@ import {
   POOL_SCRIPTS,
   type PoolScript,
   poolScriptSource,
+  RESTORE_ARGS,
 } from "./redis-pool-lua.ts";
 import { TypingWindows } from "./typing.ts";
 
@@ -170,9 +171,6 @@ class LocalVisitor {
 /** Visitors one sweeping step takes at most (each a few commands: the step stays short). */
 const SWEEP_BATCH = 200;
 
-/** The pool's restore script takes each visitor as this many arguments. */
-const RESTORED = 12;
-
 /** An event id outside any chat (names no place to resume from). */
 const OUTSIDE = "-";
 /** Typing: not kept; it takes the id of the event before it. */
@@ -283,10 +281,7 @@ export class RedisChatBroker implements ChatBroker {
         names.map((name) => [name, new RedisScript(this.#redis, source(name))]),
       ) as Record<N, RedisScript>;
     this.#pool = scripts(Object.keys(POOL_SCRIPTS) as PoolScript[], poolScriptSource);
-    this.#chat = scripts(
-      ["open", "send", "finish", "mute", "read", "held", "alive", "typing"] as ChatScript[],
-      chatScriptSource,
-    );
+    this.#chat = scripts(Object.keys(CHAT_SCRIPTS) as ChatScript[], chatScriptSource);
     this.#beat = new RedisScript(this.#redis, BEAT);
     this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE);
     this.#leaseRelease = new RedisScript(this.#redis, LEASE_RELEASE);
@@ -1052,8 +1047,8 @@ export class RedisChatBroker implements ChatBroker {
             ...(state === "waiting" && local.asked ? local.asked.map(String) : ["", "", "", ""]),
           );
         }
-        for (let i = 0; i < groups.length; i += RESTORED * 50) {
-          await this.#poolRun("restore", groups.slice(i, i + RESTORED * 50));
+        for (let i = 0; i < groups.length; i += RESTORE_ARGS * 50) {
+          await this.#poolRun("restore", groups.slice(i, i + RESTORE_ARGS * 50));
         }
         for (const local of lost) {
           local.chat = undefined;

@@ -310,6 +310,9 @@ end
 `;
 
 /** The scripts: each is the prelude and a body; their own ARGV follow the shared ones. */
+/** The restore script takes each visitor as this many arguments (see restore below). */
+export const RESTORE_ARGS = 12;
+
 export const POOL_SCRIPTS = {
   /**
    * ARGV: visitor, ip, country code ('' for none), country, the chat id to use if paired, how
@@ -586,7 +589,7 @@ return left
    * rejoin the pool with what they asked.
    */
   restore: `
-for i = A + 1, #ARGV, 12 do
+for i = A + 1, #ARGV, ${RESTORE_ARGS} do
   local v, state, chat, side, pt = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   local ip, cc, co = ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
   local s = redis.call('HMGET', VIS, f(v, 'at'), f(v, 'inst'), f(v, 'ip'), f(v, 'chat'), f(v, 'q'))
