@@ -6,6 +6,7 @@
  *
  *   bun scripts/bench/profile.ts chat [pairs=1000] [rate=10000] [seconds=8]
  *   bun scripts/bench/profile.ts discover [bottles=10000] [seconds=8]
+ *   bun scripts/bench/profile.ts match [visitors=2000] [preferences=1]
  *
  * Samples are counted, not their time deltas: on a loaded machine one sample taken after the
  * process waited for a core carries the whole wait. Samples whose stack holds a connection's
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import { runLoad, startServer } from "./lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
+import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
 import { seed } from "./seed.ts";
 
 interface CallFrame {
@@ -48,6 +50,15 @@ const CHAT_FUNCTIONS = [
   "inputValidatorMiddleware",
   "eventStream",
   "emit",
+];
+const MATCH_FUNCTIONS = [
+  "callProcedure",
+  "inputValidatorMiddleware",
+  "startChat",
+  "answerChatAge",
+  "recordSighting",
+  "interestKey",
+  "stringify",
 ];
 const DISCOVER_FUNCTIONS = [
   "fetchRequestHandler",
@@ -195,6 +206,26 @@ async function main(): Promise<void> {
         return `discover on ${bottles} bottles for ${seconds} s: ${r.rps} requests/s, p50 / p99 ${r.p50} / ${r.p99} ms, server CPU ${r.serverCpu} cores (≈ ${Math.round(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs per request), statuses ${JSON.stringify(r.statuses)}.`;
       },
       DISCOVER_FUNCTIONS,
+    );
+    return;
+  }
+  if (what === "match") {
+    const [visitors = 2000, preferences = 1] = numbers;
+    await profiled(
+      async () => {},
+      async (url) => {
+        const r = await runLoad<MatchLoadResult>("load-match.ts", {
+          url,
+          mode: "app",
+          visitors,
+          spreadMs: 1000,
+          firstVisitor: 9_000_000,
+          ...(preferences ? { preferences: { seed: 2026 } } : {}),
+        } satisfies MatchLoadOptions);
+        return `${visitors} visitors pressed start within 1 s${preferences ? " with preferences" : ""}: matched once ${r.matchedOnce}, p50 / p99 ${r.p50} / ${r.p99} ms, errors ${r.errors}.`;
+      },
+      MATCH_FUNCTIONS,
+      CHAT_SETUP,
     );
     return;
   }

@@ -7,7 +7,7 @@ import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { FindCounter } from "../core/bottles/finds.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
-import { purgeBanHistory, purgeSightings } from "../core/chat/bans.ts";
+import { purgeBanHistory, purgeSightings, Sightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
 import { ChatFloodGate } from "../core/chat/flood.ts";
@@ -124,7 +124,15 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       scheduler: clock,
     }),
     devices: new DeviceCookies(config.secret, now),
-    chat: { broker, bans, flood: new ChatFloodGate(now, flood) },
+    chat: {
+      broker,
+      bans,
+      flood: new ChatFloodGate(now, flood),
+      sightings: new Sightings(db, {
+        onError: (error) => errors.fault("noting addresses seen", error),
+        scheduler: clock,
+      }),
+    },
     repeats: new RepeatMemory(now),
     features: new FeatureSwitches(db, config.features),
     metrics,
@@ -262,8 +270,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await server.stop(true);
       await metricsServer?.stop(true);
       await shared.close();
-      // The finds of the last moment are written before the database closes.
-      await services.finds.flush();
+      // The finds and sightings of the last moment are written before the database closes.
+      await Promise.all([services.finds.flush(), services.chat.sightings.flush()]);
       await database.close();
       lock?.release();
       errors.close();

@@ -3,7 +3,7 @@ import type { FeatureSwitches } from "../core/admin/features.ts";
 import type { DeviceCookies } from "../core/auth/devices.ts";
 import type { FindCounter } from "../core/bottles/finds.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
-import type { ChatBans } from "../core/chat/bans.ts";
+import type { ChatBans, Sightings } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
 import type { ChatFloodGate } from "../core/chat/flood.ts";
 import type { RepeatMemory } from "../core/chat/repeats.ts";
@@ -18,11 +18,12 @@ import type { Health } from "./health.ts";
 import type { Logger } from "./log.ts";
 import type { SiteMetrics } from "./metrics.ts";
 
-/** The chat's shared parts: the broker, the bans, and this process's flood gate. */
+/** The chat's shared parts: the broker, the bans, this process's flood gate and sightings. */
 export interface ChatServices {
   broker: ChatBroker;
   bans: ChatBans;
   flood: ChatFloodGate;
+  sightings: Sightings;
 }
 
 /** Everything a request may need, built once at start. */

@@ -80,8 +80,10 @@ describe("preferences", () => {
   });
 
   test("an interest with contact details or a slur is refused; nothing asked is Anyone", () => {
-    for (const bad of ["line id mei0912", "fuck", "@mei_lin"]) {
+    // Twice each: the second time the remembered verdict decides.
+    for (const bad of ["line id mei0912", "fuck", "@mei_lin", "fuck"]) {
       expect(() => seeker(["en"], [bad])).toThrow(DomainError);
+      expect(() => seeker(["en"], ["hiking", bad])).toThrow(DomainError);
     }
     expect(seeker([]).preferences).toBeUndefined();
   });

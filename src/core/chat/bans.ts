@@ -3,6 +3,7 @@ import type { DB } from "../../../db/schema.ts";
 import type { RedisBus } from "../redis-bus.ts";
 import { type RedisClient, RedisScript } from "../redis-script.ts";
 import type { VisitorKeys } from "../requester.ts";
+import { WriteBehind, type WriteBehindOptions } from "../write-behind.ts";
 import type { RedisKeys } from "./redis-keys.ts";
 
 /** A ban on a visitor also covers the address hashes they were seen with this long before. */
@@ -134,18 +135,60 @@ export async function confirmBan(
   return { bans: result, until };
 }
 
-/** Notes that a chat visitor came from this address hash (one row per pair, kept a day). */
-export async function recordSighting(
-  db: DB,
-  visitorId: string,
-  ipKey: string,
-  now: number,
-): Promise<void> {
-  await db
-    .insertInto("visitor_addresses")
-    .values({ visitor_id: visitorId, ip_key: ipKey, last_seen_at: now })
-    .onConflict((oc) => oc.columns(["visitor_id", "ip_key"]).doUpdateSet({ last_seen_at: now }))
-    .execute();
+/** Rows per INSERT: 3 values each, far below both engines' limits on bound values. */
+const SIGHTINGS_PER_INSERT = 300;
+
+/** The sightings waiting to be written, by the database they go to (see banKeysOf). */
+const waitingSightings = new WeakMap<DB, Sightings>();
+
+/**
+ * Which addresses each chat visitor came from (one row per pair, kept a day), so a ban covers
+ * them. Noted at every start without a write of its own: the sightings of the last moment go in
+ * one statement (see WriteBehind); a ban made here writes this process's waiting ones first,
+ * and the address the offender is on now is always in their ban.
+ */
+export class Sightings {
+  readonly #rows: WriteBehind<{ visitor_id: string; ip_key: string; last_seen_at: number }>;
+
+  constructor(
+    private readonly db: DB,
+    options: WriteBehindOptions = {},
+  ) {
+    this.#rows = new WriteBehind((rows) => this.#write(rows), "latest", options);
+    waitingSightings.set(db, this);
+  }
+
+  note(visitorId: string, ipKey: string, now: number): void {
+    this.#rows.note(`${visitorId} ${ipKey}`, {
+      visitor_id: visitorId,
+      ip_key: ipKey,
+      last_seen_at: now,
+    });
+  }
+
+  /** Writes every waiting sighting; resolves once they are stored. */
+  flush(): Promise<void> {
+    return this.#rows.flush();
+  }
+
+  /** Resolves once the writes already started are done, starting none. */
+  settled(): Promise<void> {
+    return this.#rows.settled();
+  }
+
+  async #write(rows: Array<{ visitor_id: string; ip_key: string; last_seen_at: number }>) {
+    for (let i = 0; i < rows.length; i += SIGHTINGS_PER_INSERT) {
+      await this.db
+        .insertInto("visitor_addresses")
+        .values(rows.slice(i, i + SIGHTINGS_PER_INSERT))
+        .onConflict((oc) =>
+          oc
+            .columns(["visitor_id", "ip_key"])
+            .doUpdateSet((eb) => ({ last_seen_at: eb.ref("excluded.last_seen_at") })),
+        )
+        .execute();
+    }
+  }
 }
 
 /** The ban keys that cover a visitor: their id and every address hash seen with it lately. */
@@ -155,6 +198,7 @@ export async function banKeysOf(
   now: number,
   alsoIpKey?: string,
 ): Promise<string[]> {
+  await waitingSightings.get(db)?.flush();
   const rows = await db
     .selectFrom("visitor_addresses")
     .select("ip_key")

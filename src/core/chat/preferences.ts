@@ -6,7 +6,9 @@ import {
   type SharedGround,
 } from "../../common/chat-preferences.ts";
 import type { TargetLanguage } from "../../common/translation.ts";
+import { systemTime } from "../clock.ts";
 import { DomainError } from "../errors.ts";
+import { ExpiringMap } from "../limits/expiring-map.ts";
 import { hasContactDetails } from "../moderation/contacts.ts";
 import { LocalModerator } from "../moderation/local.ts";
 
@@ -53,6 +55,26 @@ export function prepareInterestKeys(): void {
 const words = new LocalModerator();
 
 /**
+ * Each interest's key, or null when it is refused, as last worked out: most visitors name a few
+ * common interests, and the word lists and the script table cost ~30 µs a start. Bounded, and
+ * let go of after minutes unused.
+ */
+const interestVerdicts = new ExpiringMap<string, string | null>(
+  10 * 60 * 1000,
+  () => systemTime.now(),
+  4096,
+);
+
+function checkedInterestKey(label: string): string | null {
+  let verdict = interestVerdicts.get(label);
+  if (verdict === undefined) {
+    verdict = hasContactDetails(label) || !words.checkNow(label).safe ? null : interestKey(label);
+    interestVerdicts.set(label, verdict);
+  }
+  return verdict;
+}
+
+/**
  * The pool's form of what the page sent, or undefined when nothing was asked ("Anyone").
  * Interests are text a stranger sees: one with contact details or a slur (the offline word
  * lists) is refused, with which one it was, so the page can say so and keep the others.
@@ -61,14 +83,12 @@ export function matchPreferencesOf(
   input: MatchPreferencesInput | undefined,
 ): MatchPreferences | undefined {
   if (!input || (input.languages.length === 0 && input.interests.length === 0)) return undefined;
-  for (const label of input.interests) {
-    if (hasContactDetails(label) || !words.checkNow(label).safe) {
-      throw new DomainError("INTEREST_REFUSED", `interest refused: ${label.slice(0, 24)}`);
-    }
-  }
   const interests = new Map<string, string>();
   for (const label of input.interests) {
-    const key = interestKey(label);
+    const key = checkedInterestKey(label);
+    if (key === null) {
+      throw new DomainError("INTEREST_REFUSED", `interest refused: ${label.slice(0, 24)}`);
+    }
     if (!interests.has(key)) interests.set(key, label);
   }
   return {

@@ -5,7 +5,7 @@ import { DomainError } from "../errors.ts";
 import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
 import type { Requester, VisitorKeys } from "../requester.ts";
 import { type AgeStanding, answerAgeGate, requireAge } from "../safety/ages.ts";
-import { type ChatBans, recordSighting } from "./bans.ts";
+import type { ChatBans, Sightings } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
 import { matchPreferencesOf } from "./preferences.ts";
 
@@ -34,7 +34,7 @@ export async function refuseBanned(bans: ChatBans, who: VisitorKeys, now: number
  */
 export async function startChat(
   db: DB,
-  deps: { broker: ChatBroker; bans: ChatBans; limiter: RateLimiter },
+  deps: { broker: ChatBroker; bans: ChatBans; limiter: RateLimiter; sightings: Sightings },
   who: Requester,
   asked: MatchPreferencesInput | undefined,
   now: number,
@@ -47,8 +47,8 @@ export async function startChat(
     { key: `chat-start:v:${who.visitorId}`, rule: START_RATES.perVisitor },
     { key: `chat-start:ip:${who.ipKey}`, rule: START_RATES.perAddress },
   ]);
-  await recordSighting(db, who.visitorId, who.ipKey, now);
-  // The sighting's write may have let a ban land meanwhile.
+  deps.sightings.note(who.visitorId, who.ipKey, now);
+  // A ban may have landed while the age and the limits were looked up.
   await refuseBanned(deps.bans, who, now);
   const country = who.country();
   return deps.broker.start({

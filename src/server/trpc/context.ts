@@ -6,7 +6,7 @@ import type { DeviceCookies } from "../../core/auth/devices.ts";
 import type { Session } from "../../core/auth/sessions.ts";
 import type { FindCounter } from "../../core/bottles/finds.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
-import type { ChatBans } from "../../core/chat/bans.ts";
+import type { ChatBans, Sightings } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
 import type { ChatFloodGate } from "../../core/chat/flood.ts";
 import type { RepeatMemory } from "../../core/chat/repeats.ts";
@@ -27,7 +27,7 @@ export interface Context {
   recentlyShown: RecentlyShown;
   finds: FindCounter;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate };
+  chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate; sightings: Sightings };
   repeats: RepeatMemory;
   features: FeatureSwitches;
   metrics: SiteMetrics;
