@@ -16,7 +16,7 @@ import { purgeHandledReports } from "../core/chat/reports.ts";
 import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
-import { purgeAgeAnswers } from "../core/safety/ages.ts";
+import { purgeAgeAnswers, rememberAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
@@ -94,6 +94,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       cause: error,
     });
   }
+  // Holding the serving lock, this process alone answers the age gates: it keeps the answers.
+  if (lock) rememberAgeAnswers(db, now);
   const assets = await loadWebAssets();
   const { flood, ...chatTimings } = options.chat ?? {};
   const shared = await openSharedState(config, db, clock, chatTimings);

@@ -8,6 +8,7 @@ import {
   ageStanding,
   answerAgeGate,
   REFUSAL_HOLDS_MS,
+  rememberAgeAnswers,
   requireAge,
 } from "../../src/core/safety/ages.ts";
 import { VirtualClock } from "../helpers/clock.ts";
@@ -15,10 +16,6 @@ import { openTestDatabase } from "../helpers/database.ts";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let db: DB;
-beforeEach(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
 afterEach(() => database.dispose());
 
 const NOW = Date.UTC(2026, 0, 15, 12);
@@ -35,77 +32,103 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-describe("the age gates", () => {
-  test("a gate nobody answered is unanswered; each gate is its own", async () => {
-    expect(await ageStanding(db, "v1", "chat", NOW)).toBe("unanswered");
-    expect(await answerAgeGate(db, "v1", "chat", true, NOW)).toBe("confirmed");
-    expect(await ageStanding(db, "v1", "chat", NOW)).toBe("confirmed");
-    expect(await ageStanding(db, "v1", "bottles", NOW)).toBe("unanswered");
-    expect(await ageStanding(db, "v2", "chat", NOW)).toBe("unanswered");
-  });
+// The same rules whether the answers are read from the database each time or, where this
+// process alone writes them, kept in memory too.
+for (const remembering of [false, true]) {
+  describe(`the age gates${remembering ? ", answers kept in memory" : ""}`, () => {
+    beforeEach(async () => {
+      database = await openTestDatabase();
+      db = database.db;
+      if (remembering) rememberAgeAnswers(db, () => NOW);
+    });
 
-  test("each answer is stored as its gate's own word", async () => {
-    await answerAgeGate(db, "v1", "chat", true, NOW);
-    await answerAgeGate(db, "v2", "chat", false, NOW);
-    await answerAgeGate(db, "v1", "bottles", true, NOW);
-    await answerAgeGate(db, "v2", "bottles", false, NOW);
-    const rows = await db
-      .selectFrom("visitor_ages")
-      .select(["visitor_id", "gate", "answer", "answered_at"])
-      .orderBy("gate")
-      .orderBy("visitor_id")
-      .execute();
-    expect(rows).toEqual([
-      { visitor_id: "v1", gate: "bottles", answer: "13", answered_at: NOW },
-      { visitor_id: "v2", gate: "bottles", answer: "under-13", answered_at: NOW },
-      { visitor_id: "v1", gate: "chat", answer: "adult", answered_at: NOW },
-      { visitor_id: "v2", gate: "chat", answer: "minor", answered_at: NOW },
-    ]);
-  });
+    test("an answer written while its gate is read is what stands after", async () => {
+      const [, first] = await Promise.all([
+        ageStanding(db, "v1", "chat", NOW),
+        answerAgeGate(db, "v1", "chat", true, NOW),
+      ]);
+      expect(first).toBe("confirmed");
+      expect(await ageStanding(db, "v1", "chat", NOW)).toBe("confirmed");
+      await Promise.all([
+        ageStanding(db, "v1", "chat", NOW),
+        answerAgeGate(db, "v1", "chat", false, NOW + 1),
+        ageStanding(db, "v1", "chat", NOW + 1),
+      ]);
+      expect(await ageStanding(db, "v1", "chat", NOW + 2)).toBe("refused");
+      expect(await outcome(requireAge(db, "v1", "chat", NOW + 2, true))).toBe("AGE_REFUSED");
+    });
 
-  test("a refusal holds for 30 days whatever is answered, then is asked again", async () => {
-    expect(await answerAgeGate(db, "young", "chat", false, NOW)).toBe("refused");
-    expect(await answerAgeGate(db, "young", "chat", true, NOW + DAY)).toBe("refused");
-    const holdsUntil = NOW + REFUSAL_HOLDS_MS;
-    expect(REFUSAL_HOLDS_MS).toBe(30 * DAY);
-    expect(await ageStanding(db, "young", "chat", holdsUntil - 1)).toBe("refused");
-    expect(await ageStanding(db, "young", "chat", holdsUntil)).toBe("unanswered");
-    // The answer given while it held changed nothing: the refusal's own time still counts.
-    const [row] = await db.selectFrom("visitor_ages").select(["answer", "answered_at"]).execute();
-    expect(row).toEqual({ answer: "minor", answered_at: NOW });
-    expect(await answerAgeGate(db, "young", "chat", true, holdsUntil)).toBe("confirmed");
-    expect(await ageStanding(db, "young", "chat", holdsUntil)).toBe("confirmed");
-  });
+    test("a gate nobody answered is unanswered; each gate is its own", async () => {
+      expect(await ageStanding(db, "v1", "chat", NOW)).toBe("unanswered");
+      expect(await answerAgeGate(db, "v1", "chat", true, NOW)).toBe("confirmed");
+      expect(await ageStanding(db, "v1", "chat", NOW)).toBe("confirmed");
+      expect(await ageStanding(db, "v1", "bottles", NOW)).toBe("unanswered");
+      expect(await ageStanding(db, "v2", "chat", NOW)).toBe("unanswered");
+    });
 
-  test("a confirmation can be changed to a refusal, which then holds", async () => {
-    await answerAgeGate(db, "v1", "bottles", true, NOW);
-    expect(await answerAgeGate(db, "v1", "bottles", false, NOW + 1)).toBe("refused");
-    expect(await answerAgeGate(db, "v1", "bottles", true, NOW + 2)).toBe("refused");
-  });
+    test("each answer is stored as its gate's own word", async () => {
+      await answerAgeGate(db, "v1", "chat", true, NOW);
+      await answerAgeGate(db, "v2", "chat", false, NOW);
+      await answerAgeGate(db, "v1", "bottles", true, NOW);
+      await answerAgeGate(db, "v2", "bottles", false, NOW);
+      const rows = await db
+        .selectFrom("visitor_ages")
+        .select(["visitor_id", "gate", "answer", "answered_at"])
+        .orderBy("gate")
+        .orderBy("visitor_id")
+        .execute();
+      expect(rows).toEqual([
+        { visitor_id: "v1", gate: "bottles", answer: "13", answered_at: NOW },
+        { visitor_id: "v2", gate: "bottles", answer: "under-13", answered_at: NOW },
+        { visitor_id: "v1", gate: "chat", answer: "adult", answered_at: NOW },
+        { visitor_id: "v2", gate: "chat", answer: "minor", answered_at: NOW },
+      ]);
+    });
 
-  test("requireAge refuses a refusal always, an unanswered gate only when required", async () => {
-    expect(await outcome(requireAge(db, "new", "chat", NOW, false))).toBe("passed");
-    expect(await outcome(requireAge(db, "new", "chat", NOW, true))).toBe(
-      "AGE_CONFIRMATION_REQUIRED",
-    );
-    await answerAgeGate(db, "adult", "chat", true, NOW);
-    expect(await outcome(requireAge(db, "adult", "chat", NOW, true))).toBe("passed");
-    await answerAgeGate(db, "minor", "chat", false, NOW);
-    expect(await outcome(requireAge(db, "minor", "chat", NOW, false))).toBe("AGE_REFUSED");
-    expect(await outcome(requireAge(db, "minor", "chat", NOW, true))).toBe("AGE_REFUSED");
-  });
+    test("a refusal holds for 30 days whatever is answered, then is asked again", async () => {
+      expect(await answerAgeGate(db, "young", "chat", false, NOW)).toBe("refused");
+      expect(await answerAgeGate(db, "young", "chat", true, NOW + DAY)).toBe("refused");
+      const holdsUntil = NOW + REFUSAL_HOLDS_MS;
+      expect(REFUSAL_HOLDS_MS).toBe(30 * DAY);
+      expect(await ageStanding(db, "young", "chat", holdsUntil - 1)).toBe("refused");
+      expect(await ageStanding(db, "young", "chat", holdsUntil)).toBe("unanswered");
+      // The answer given while it held changed nothing: the refusal's own time still counts.
+      const [row] = await db.selectFrom("visitor_ages").select(["answer", "answered_at"]).execute();
+      expect(row).toEqual({ answer: "minor", answered_at: NOW });
+      expect(await answerAgeGate(db, "young", "chat", true, holdsUntil)).toBe("confirmed");
+      expect(await ageStanding(db, "young", "chat", holdsUntil)).toBe("confirmed");
+    });
 
-  test("answers are limited per visitor and per address, a minute each", async () => {
-    const limiter = new MemoryRateLimiter(new VirtualClock(NOW));
-    const who = { visitorId: "v1", ipKey: "school" };
-    expect(ageAnswerSlots(who)).toEqual([
-      { key: "age:v:v1", rule: { limit: 10, windowMs: 60_000 } },
-      { key: "age:ip:school", rule: { limit: 60, windowMs: 60_000 } },
-    ]);
-    expect(AGE_ANSWERS.perAddress.limit).toBeGreaterThan(AGE_ANSWERS.perVisitor.limit);
-    for (let i = 0; i < 10; i++) limiter.takeNow(ageAnswerSlots(who));
-    expect(() => limiter.takeNow(ageAnswerSlots(who))).toThrow();
-    // A classmate on the same address is not held up by one visitor's answers.
-    limiter.takeNow(ageAnswerSlots({ visitorId: "v2", ipKey: "school" }));
+    test("a confirmation can be changed to a refusal, which then holds", async () => {
+      await answerAgeGate(db, "v1", "bottles", true, NOW);
+      expect(await answerAgeGate(db, "v1", "bottles", false, NOW + 1)).toBe("refused");
+      expect(await answerAgeGate(db, "v1", "bottles", true, NOW + 2)).toBe("refused");
+    });
+
+    test("requireAge refuses a refusal always, an unanswered gate only when required", async () => {
+      expect(await outcome(requireAge(db, "new", "chat", NOW, false))).toBe("passed");
+      expect(await outcome(requireAge(db, "new", "chat", NOW, true))).toBe(
+        "AGE_CONFIRMATION_REQUIRED",
+      );
+      await answerAgeGate(db, "adult", "chat", true, NOW);
+      expect(await outcome(requireAge(db, "adult", "chat", NOW, true))).toBe("passed");
+      await answerAgeGate(db, "minor", "chat", false, NOW);
+      expect(await outcome(requireAge(db, "minor", "chat", NOW, false))).toBe("AGE_REFUSED");
+      expect(await outcome(requireAge(db, "minor", "chat", NOW, true))).toBe("AGE_REFUSED");
+    });
+
+    test("answers are limited per visitor and per address, a minute each", async () => {
+      const limiter = new MemoryRateLimiter(new VirtualClock(NOW));
+      const who = { visitorId: "v1", ipKey: "school" };
+      expect(ageAnswerSlots(who)).toEqual([
+        { key: "age:v:v1", rule: { limit: 10, windowMs: 60_000 } },
+        { key: "age:ip:school", rule: { limit: 60, windowMs: 60_000 } },
+      ]);
+      expect(AGE_ANSWERS.perAddress.limit).toBeGreaterThan(AGE_ANSWERS.perVisitor.limit);
+      for (let i = 0; i < 10; i++) limiter.takeNow(ageAnswerSlots(who));
+      expect(() => limiter.takeNow(ageAnswerSlots(who))).toThrow();
+      // A classmate on the same address is not held up by one visitor's answers.
+      limiter.takeNow(ageAnswerSlots({ visitorId: "v2", ipKey: "school" }));
+    });
   });
-});
+}

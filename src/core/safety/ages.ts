@@ -1,5 +1,6 @@
 import type { DB } from "../../../db/schema.ts";
 import { DomainError } from "../errors.ts";
+import { ExpiringMap } from "../limits/expiring-map.ts";
 import type { Slot } from "../limits/rate-limiter.ts";
 import type { VisitorKeys } from "../requester.ts";
 
@@ -31,18 +32,46 @@ export function ageAnswerSlots(who: VisitorKeys): Slot[] {
   ];
 }
 
+/** A visitor's answer at a gate as stored, or null for none. */
+type StoredAnswer = { answer: string; answered_at: number } | null;
+
+/**
+ * The answers this process has read or written, by the database they mirror: kept only where
+ * this process is the one that writes the answers (one instance on SQLite, which holds the
+ * serving lock; see rememberAgeAnswers), so what it keeps is what is stored, and a start or a
+ * throw needs no read. Bounded, and let go of after minutes unused.
+ */
+const rememberedAnswers = new WeakMap<DB, ExpiringMap<string, StoredAnswer>>();
+
+/** This process alone writes the database's age answers: keep them in memory too. */
+export function rememberAgeAnswers(db: DB, now: () => number): void {
+  rememberedAnswers.set(db, new ExpiringMap(10 * 60 * 1000, now, 100_000));
+}
+
+function readAnswer(db: DB, visitorId: string, gate: AgeGate): Promise<StoredAnswer> {
+  return db
+    .selectFrom("visitor_ages")
+    .select(["answer", "answered_at"])
+    .where("visitor_id", "=", visitorId)
+    .where("gate", "=", gate)
+    .executeTakeFirst()
+    .then((row) => row ?? null);
+}
+
 export async function ageStanding(
   db: DB,
   visitorId: string,
   gate: AgeGate,
   now: number,
 ): Promise<AgeStanding> {
-  const row = await db
-    .selectFrom("visitor_ages")
-    .select(["answer", "answered_at"])
-    .where("visitor_id", "=", visitorId)
-    .where("gate", "=", gate)
-    .executeTakeFirst();
+  const memory = rememberedAnswers.get(db);
+  const key = `${gate} ${visitorId}`;
+  let row = memory?.get(key);
+  if (row === undefined) {
+    row = await readAnswer(db, visitorId, gate);
+    // An answer written meanwhile has put what is stored now: it stays.
+    if (memory && memory.get(key) === undefined) memory.set(key, row);
+  }
   if (!row) return "unanswered";
   if (row.answer === AGE_GATES[gate].confirmed) return "confirmed";
   // A refusal past its 30 days is asked again.
@@ -80,6 +109,7 @@ export async function answerAgeGate(
         ),
     )
     .execute();
+  rememberedAnswers.get(db)?.set(`${gate} ${visitorId}`, await readAnswer(db, visitorId, gate));
   return ageStanding(db, visitorId, gate, now);
 }
 
