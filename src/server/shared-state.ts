@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import type { DB } from "../../db/schema.ts";
 import { type ChatBans, RedisChatBans, StoredChatBans } from "../core/chat/bans.ts";
@@ -11,6 +12,7 @@ import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter
 import { RedisRateLimiter } from "../core/limits/redis-rate-limiter.ts";
 import { RedisBus } from "../core/redis-bus.ts";
 import type { RedisClient } from "../core/redis-script.ts";
+import { isAgeGate, rememberAgeAnswers } from "../core/safety/ages.ts";
 import type { Config } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
 
@@ -103,6 +105,31 @@ function watchOutages(clients: RedisClient[], write: (line: string) => void): vo
 }
 
 /**
+ * Each instance keeps the age answers it read or wrote, and tells the others of every answer it
+ * writes, so what they kept of that visitor is read again (its own news comes back to it and is
+ * let pass). After a lost connection news may have been missed: everything kept is let go.
+ */
+async function shareAgeAnswers(
+  db: DB,
+  redis: RedisClient,
+  bus: RedisBus,
+  channel: string,
+  now: () => number,
+): Promise<void> {
+  const self = randomUUID();
+  const forget = rememberAgeAnswers(db, now, (visitorId, gate) => {
+    redis.publish(channel, `${self} ${gate} ${visitorId}`).catch(() => {});
+  });
+  bus.onMessage(channel, (_channel, payload) => {
+    const [from, gate, visitorId] = payload.split(" ");
+    if (from === self || !visitorId || !isAgeGate(gate)) return;
+    forget(visitorId, gate);
+  });
+  bus.onReconnect(() => forget());
+  await bus.subscribe(channel);
+}
+
+/**
  * In memory for a site that runs as one process; on Redis when REDIS_URL is set, so that
  * several instances behind a load balancer share them.
  */
@@ -152,7 +179,7 @@ export async function openSharedState(
   });
   // After a reconnect, the instance beats at once: an empty Redis is noticed without waiting.
   redis.on("ready", () => void broker.beatNow());
-  await bans.subscribed;
+  await Promise.all([bans.subscribed, shareAgeAnswers(db, redis, bus, keys.agesChannel, now)]);
   await broker.connect();
   await bans.load();
   return {

@@ -210,6 +210,26 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     expect(refused.data.appCode).toBe("CHAT_BANNED");
   });
 
+  test("an age answer changed on one instance holds on the other within a second", async () => {
+    // Confirmed, and started once on the second instance, which then keeps the answer.
+    const visitor = tester(two);
+    await listening(visitor);
+    expect(await visitor.start()).toEqual({ state: "waiting" });
+    await visitor.api.chat.end.mutate();
+    // The same visitor, on the first instance, says they are under 18.
+    const young = trpcClient(one.url, {
+      "X-Forwarded-For": nextAddress(),
+      Cookie: `visitor=${visitor.visitorId}`,
+    });
+    expect(await young.chat.confirmAge.mutate({ adult: false })).toEqual({ age: "refused" });
+    const refused = await eventually(
+      () => failure(visitor.api.chat.start.mutate()),
+      "the other instance refusing",
+      1000,
+    );
+    expect(refused.data.appCode).toBe("AGE_REFUSED");
+  });
+
   test("an off switch set on one instance takes effect on the other within 10 s", async () => {
     const jar = new CookieJar();
     const op = trpcClient(one.url, { "X-Forwarded-For": nextAddress() }, jar);

@@ -42,6 +42,32 @@ for (const remembering of [false, true]) {
       if (remembering) rememberAgeAnswers(db, () => NOW);
     });
 
+    test.if(remembering)(
+      "another instance's answer is read again once it is heard of",
+      async () => {
+        const forget = rememberAgeAnswers(db, () => NOW);
+        expect(await answerAgeGate(db, "v1", "chat", true, NOW)).toBe("confirmed");
+        // Written by another instance: this one keeps what it knew until it hears of it.
+        await db
+          .updateTable("visitor_ages")
+          .set({ answer: "minor", answered_at: NOW + 1 })
+          .where("visitor_id", "=", "v1")
+          .execute();
+        expect(await ageStanding(db, "v1", "chat", NOW + 2)).toBe("confirmed");
+        forget("v1", "chat");
+        expect(await ageStanding(db, "v1", "chat", NOW + 2)).toBe("refused");
+        // News heard while a read was under way: what that read found is not kept.
+        const reading = ageStanding(db, "v1", "bottles", NOW + 2);
+        forget("v1", "bottles");
+        expect(await reading).toBe("unanswered");
+        await db
+          .insertInto("visitor_ages")
+          .values({ visitor_id: "v1", gate: "bottles", answer: "13", answered_at: NOW + 3 })
+          .execute();
+        expect(await ageStanding(db, "v1", "bottles", NOW + 4)).toBe("confirmed");
+      },
+    );
+
     test("an answer written while its gate is read is what stands after", async () => {
       const [, first] = await Promise.all([
         ageStanding(db, "v1", "chat", NOW),

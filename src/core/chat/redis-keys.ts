@@ -29,17 +29,19 @@
  *   :ev      STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's id
  * Channels: "v:<visitor>" carries the visitor's events to whichever instances hold their streams;
  * "{pool}:life:<instance>" (sharded, on the pool's node) has a subscriber while the instance lives;
- * "bans" tells every instance of a ban made or lifted.
+ * "bans" tells every instance of a ban made or lifted; "ages" of an age gate answered.
  */
 export class RedisKeys {
   readonly visitorChannelPrefix: string;
   readonly lifeChannelPrefix: string;
   readonly bansChannel: string;
+  readonly agesChannel: string;
 
   constructor(readonly prefix: string) {
     this.visitorChannelPrefix = `${prefix}v:`;
     this.lifeChannelPrefix = `${prefix}{pool}:life:`;
     this.bansChannel = `${prefix}bans`;
+    this.agesChannel = `${prefix}ages`;
   }
 
   pool(name: string): string {

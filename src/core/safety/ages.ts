@@ -14,6 +14,8 @@ export const AGE_GATES = {
   bottles: { confirmed: "13", refused: "under-13" },
 } as const;
 export type AgeGate = keyof typeof AGE_GATES;
+export const isAgeGate = (name: string | undefined): name is AgeGate =>
+  name !== undefined && Object.hasOwn(AGE_GATES, name);
 export type AgeStanding = "unanswered" | "confirmed" | "refused";
 
 export const REFUSAL_HOLDS_MS = 30 * 24 * 60 * 60 * 1000;
@@ -34,18 +36,41 @@ export function ageAnswerSlots(who: VisitorKeys): Slot[] {
 
 /** A visitor's answer at a gate as stored, or null for none. */
 type StoredAnswer = { answer: string; answered_at: number } | null;
+/** Another instance changed this answer: read it again (a new object each time, see below). */
+type Forgotten = { forgotten: true };
+
+/** What this process keeps of the answers of one database, and how it tells the others. */
+interface AnswerMemory {
+  answers: ExpiringMap<string, StoredAnswer | Forgotten>;
+  tellOthers?: (visitorId: string, gate: AgeGate) => void;
+}
 
 /**
- * The answers this process has read or written, by the database they mirror: kept only where
- * this process is the one that writes the answers (one instance on SQLite, which holds the
- * serving lock; see rememberAgeAnswers), so what it keeps is what is stored, and a start or a
- * throw needs no read. Bounded, and let go of after minutes unused.
+ * The answers this process has read or written, by the database they mirror, so a start or a
+ * throw needs no read. Kept only where every answer written elsewhere is heard of: one process
+ * on SQLite (it holds the serving lock and writes them all), or instances that tell each other
+ * of each answer (see rememberAgeAnswers). Bounded, and let go of after minutes unused.
  */
-const rememberedAnswers = new WeakMap<DB, ExpiringMap<string, StoredAnswer>>();
+const rememberedAnswers = new WeakMap<DB, AnswerMemory>();
 
-/** This process alone writes the database's age answers: keep them in memory too. */
-export function rememberAgeAnswers(db: DB, now: () => number): void {
-  rememberedAnswers.set(db, new ExpiringMap(10 * 60 * 1000, now, 100_000));
+/**
+ * Keeps the database's age answers in memory too. With several instances, `tellOthers` must
+ * reach every other one, whose `forget` (answered here) then drops what it kept, and they all
+ * forget everything when they may have missed some news (`forget()` with no visitor).
+ */
+export function rememberAgeAnswers(
+  db: DB,
+  now: () => number,
+  tellOthers?: (visitorId: string, gate: AgeGate) => void,
+): (visitorId?: string, gate?: AgeGate) => void {
+  const memory: AnswerMemory = { answers: new ExpiringMap(10 * 60 * 1000, now, 100_000) };
+  if (tellOthers) memory.tellOthers = tellOthers;
+  rememberedAnswers.set(db, memory);
+  return (visitorId, gate) => {
+    if (visitorId === undefined || gate === undefined) memory.answers.clear();
+    // Not deleted: a read begun before the news must not keep what it read (see ageStanding).
+    else memory.answers.set(`${gate} ${visitorId}`, { forgotten: true });
+  };
 }
 
 function readAnswer(db: DB, visitorId: string, gate: AgeGate): Promise<StoredAnswer> {
@@ -64,13 +89,16 @@ export async function ageStanding(
   gate: AgeGate,
   now: number,
 ): Promise<AgeStanding> {
-  const memory = rememberedAnswers.get(db);
+  const memory = rememberedAnswers.get(db)?.answers;
   const key = `${gate} ${visitorId}`;
-  let row = memory?.get(key);
-  if (row === undefined) {
+  const known = memory?.get(key);
+  let row: StoredAnswer;
+  if (known === undefined || (known !== null && "forgotten" in known)) {
     row = await readAnswer(db, visitorId, gate);
-    // An answer written meanwhile has put what is stored now: it stays.
-    if (memory && memory.get(key) === undefined) memory.set(key, row);
+    // Kept unless news came meanwhile (an answer here, or another instance's).
+    if (memory && memory.get(key) === known) memory.set(key, row);
+  } else {
+    row = known;
   }
   if (!row) return "unanswered";
   if (row.answer === AGE_GATES[gate].confirmed) return "confirmed";
@@ -109,7 +137,11 @@ export async function answerAgeGate(
         ),
     )
     .execute();
-  rememberedAnswers.get(db)?.set(`${gate} ${visitorId}`, await readAnswer(db, visitorId, gate));
+  const memory = rememberedAnswers.get(db);
+  if (memory) {
+    memory.answers.set(`${gate} ${visitorId}`, await readAnswer(db, visitorId, gate));
+    memory.tellOthers?.(visitorId, gate);
+  }
   return ageStanding(db, visitorId, gate, now);
 }
 
