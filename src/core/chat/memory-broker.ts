@@ -19,7 +19,7 @@ import type {
 import { eventStream } from "./events.ts";
 import { RandomIds } from "./ids.ts";
 import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
-import { anyoneFrom, type Seeker, sharedGround, tierOf } from "./preferences.ts";
+import { anyoneFrom, bestTierOf, type Seeker, sharedGround, tierOf } from "./preferences.ts";
 import { TypingWindows } from "./typing.ts";
 
 interface Chat {
@@ -255,26 +255,30 @@ export class InMemoryChatBroker implements ChatBroker {
     if (!me || !this.#listening(visitorId)) return undefined;
     const now = this.#now();
     const waitedEnough = (w: Waiting) => now - w.since >= this.#meetAgainAfterMs;
+    // The tier is read first: a visitor who could not change the choice costs no more checks,
+    // and the first of the best tier this visitor can reach is taken at once.
+    const best = bestTierOf(me);
     let language: Waiting | undefined;
     let anyone: Waiting | undefined;
     let again: Waiting | undefined;
     for (const [id, other] of this.#pool) {
-      if (id === visitorId || !this.#listening(id)) continue;
+      if (id === visitorId) continue;
+      const tier = tierOf(me, other, now);
+      const worth = tier === 2 || (tier === 1 && !language) || (tier === 0 && !language && !anyone);
+      if (!worth || !this.#listening(id)) continue;
       if (this.#isBanned(id, other.visitor.ipKey)) {
         this.#leavePool(id);
         continue;
       }
       if (this.#blocked(other.visitor, me.visitor)) continue;
-      const tier = tierOf(me, other, now);
-      if (tier < 0) continue;
       if (this.#recentlyParted(id, visitorId)) {
         if (!again && waitedEnough(me) && waitedEnough(other)) again = other;
-      } else if (tier === 2) {
+      } else if (tier === best) {
         return this.#pair(other, me);
       } else if (tier === 1) {
-        language ??= other;
+        language = other;
       } else {
-        anyone ??= other;
+        anyone = other;
       }
     }
     const chosen = language ?? anyone ?? again;

@@ -134,6 +134,13 @@ export function tierOf(a: Seeker, b: Seeker, now: number): -1 | 0 | 1 | 2 {
   return now >= a.anyoneFrom && now >= b.anyoneFrom ? 0 : -1;
 }
 
+/** The best tier a visitor can be paired at: what they asked allows no better (see tierOf). */
+export function bestTierOf(a: Seeker): 0 | 1 | 2 {
+  const asked = a.preferences;
+  if (!asked || asked.languages.length === 0) return 0;
+  return asked.interests.length === 0 ? 1 : 2;
+}
+
 /** What two paired visitors share, in `a`'s own words. */
 export function sharedGround(
   a: Pick<Seeker, "preferences">,

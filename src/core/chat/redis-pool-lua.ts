@@ -185,9 +185,11 @@ end
 
 -- Pairs waiting visitor 'me' (listening) with a visitor who listens, is not banned and suits
 -- them, by the matching rule: the longest-waiting of the best tier; a recent partner only when
--- both waited long enough and nobody else suits. Visitors whose instances all died, and banned
--- ones, leave the pool on the way.
+-- both waited long enough and nobody else suits. The tier is read first: a visitor who could not
+-- change the choice costs no more lookups, and the first of the best tier 'me' can reach is
+-- taken at once. Visitors looked at whose instances all died, and banned ones, leave the pool.
 local function match(me, mine, chatId, writes)
+  local best = (not mine.langs and 0) or (not mine.ikeys and 1) or 2
   local language, languageInfo, anyone, anyoneInfo, again, againInfo
   for _, other in ipairs(redis.call('ZRANGE', Q, 0, scanLimit - 1)) do
     if other ~= me then
@@ -196,7 +198,11 @@ local function match(me, mine, chatId, writes)
         f(other, 'ikeys'), f(other, 'prefs'))
       local oi = asked({ ip = o[1] or '', since = o[3], cc = o[4] or '', co = o[5] or '',
         mute = o[6] or '' }, o[7], o[8], o[9], o[10])
-      local state = listening(o[2])
+      local t = tier(mine, oi)
+      -- Whether they could change the choice: a better tier than found, or a recent partner
+      -- while nobody else was found.
+      local worth = t == 2 or (t == 1 and not language) or (t == 0 and not language and not anyone)
+      local state = worth and listening(o[2]) or 'no'
       if state == 'dead' then
         unqueue(other)
       elseif state == 'yes' then
@@ -204,18 +210,17 @@ local function match(me, mine, chatId, writes)
           unqueue(other)
         else
           local c = compatible(me, mine.ip, other, oi.ip)
-          local t = c ~= 'no' and tier(mine, oi) or -1
-          if t < 0 then
-            -- not now: blocked, or one of them still waits for a shared language
-          elseif c == 'later' then
+          if c == 'later' then
             if not again and waitedEnough(mine.since) and waitedEnough(oi.since) then
               again, againInfo = other, oi
             end
-          elseif t == 2 then
+          elseif c == 'no' then
+            -- blocked
+          elseif t == best then
             return pair(other, oi, me, mine, chatId, writes)
           elseif t == 1 then
-            if not language then language, languageInfo = other, oi end
-          elseif not anyone then
+            language, languageInfo = other, oi
+          else
             anyone, anyoneInfo = other, oi
           end
         end
