@@ -51,4 +51,8 @@ export class RedisBus implements ChatSubscriptions {
   async ssubscribe(channel: string): Promise<void> {
     await this.subscriber.ssubscribe(channel);
   }
+
+  async sunsubscribe(channel: string): Promise<void> {
+    await this.subscriber.sunsubscribe(channel);
+  }
 }

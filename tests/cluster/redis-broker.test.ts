@@ -31,6 +31,7 @@ const make = async (
     ...options,
     redis,
     subscriptions: bus,
+    shardedEvents: connections.cluster,
     // A fresh namespace per test: its own pool, streams and chats.
     prefix,
     time,

@@ -41,8 +41,9 @@ export interface ChatSubscriptions {
   onMessage(prefix: string, handler: (channel: string, payload: string) => void): void;
   subscribe(channel: string): Promise<void>;
   unsubscribe(channel: string): Promise<void>;
-  /** A sharded channel on the node of its slot: its subscriber count says this instance lives. */
+  /** A sharded channel, on the node of its slot (the life channel; on a Cluster, chat sides). */
   ssubscribe(channel: string): Promise<void>;
+  sunsubscribe(channel: string): Promise<void>;
   /** Called each time the subscriptions are back after a lost connection. */
   onReconnect(handler: () => void): void;
 }
@@ -61,6 +62,11 @@ export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   keptEvents?: number;
   /** How many waiting visitors one look at the pool reads. */
   poolScan?: number;
+  /**
+   * On a Redis Cluster: a chat's events after "matched" go to its sides' sharded channels,
+   * which the instances holding a side subscribe to while the chat runs (see redis-chat-lua.ts).
+   */
+  shardedEvents?: boolean;
   /** How long a running chat's keys live without being ended (a safety net). */
   chatLifeMs?: number;
   /** Redis came back without the chat's state: what else must be said again (bans, blocks). */
@@ -153,7 +159,26 @@ class LocalStream {
 class LocalVisitor {
   readonly streams = new Set<LocalStream>();
   state: PoolStatus["state"] = "idle";
-  chat: ChatRef | undefined;
+  #chat: ChatRef | undefined;
+  /** On a Cluster: the side channel of their chat this instance subscribes to for them. */
+  following: string | undefined;
+  /** What that channel carried while what came before the subscription is read. */
+  held: string[] | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly moved: (local: LocalVisitor) => void,
+  ) {}
+
+  /** Their chat as this instance keeps it (a change of chat is followed: see #follow). */
+  get chat(): ChatRef | undefined {
+    return this.#chat;
+  }
+  set chat(chat: ChatRef | undefined) {
+    const before = this.#chat;
+    this.#chat = chat;
+    if (before?.id !== chat?.id || before?.side !== chat?.side) this.moved(this);
+  }
   /** Their address and country, as last known (to say again after Redis restarted). */
   ip = "";
   country: ChatPartner = { countryCode: null, country: "Unknown" };
@@ -167,6 +192,9 @@ class LocalVisitor {
   /** Attach and detach of one visitor happen in turn. */
   chain: Promise<unknown> = Promise.resolve();
 }
+
+/** How long a side channel let go of stays subscribed, for the chat's last events. */
+const SIDE_LINGER_MS = 10_000;
 
 /** Visitors one sweeping step takes at most (each a few commands: the step stays short). */
 const SWEEP_BATCH = 200;
@@ -237,6 +265,9 @@ export class RedisChatBroker implements ChatBroker {
   readonly #leaseTake: RedisScript;
   readonly #leaseRelease: RedisScript;
   readonly #visitors = new Map<string, LocalVisitor>();
+  /** On a Cluster: whose side each side channel subscribed here carries. */
+  readonly #sides = new Map<string, string>();
+  readonly #sharded: boolean;
   readonly #typing: TypingWindows;
   /**
    * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
@@ -292,6 +323,17 @@ export class RedisChatBroker implements ChatBroker {
     this.#bus.onMessage(this.#keys.visitorChannelPrefix, (channel, payload) =>
       this.#deliver(channel.slice(this.#keys.visitorChannelPrefix.length), payload),
     );
+    this.#sharded = options.shardedEvents ?? false;
+    if (this.#sharded) {
+      this.#bus.onMessage(this.#keys.chatChannelPrefix, (channel, payload) => {
+        const local = this.#visitors.get(this.#sides.get(channel) ?? "");
+        if (local?.held && local.following === channel) {
+          local.held.push(payload);
+        } else if (local) {
+          this.#deliver(local.id, payload);
+        }
+      });
+    }
     this.#bus.onReconnect(() => void this.#catchUp());
     const every = (ms: number, fn: () => Promise<unknown>) => {
       const timer = this.#time.setInterval(() => this.#inBackground(fn()), ms);
@@ -333,7 +375,8 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   #chatRun(name: ChatScript, chatId: string, args: Array<string | number>): Promise<unknown> {
-    return this.#chat[name].run(this.#keys.chat(chatId), [
+    const keys = this.#keys.chat(chatId);
+    return this.#chat[name].run(this.#sharded ? [...keys, ...this.#keys.sides(chatId)] : keys, [
       this.#time.now(),
       this.#keys.visitorChannelPrefix,
       chatId,
@@ -343,6 +386,52 @@ export class RedisChatBroker implements ChatBroker {
 
   #newChatId(): string {
     return this.#ids.next();
+  }
+
+  /**
+   * On a Cluster, the instance subscribes to the side channel of each chat its visitors are in
+   * (and lets go of the last one): once subscribed, it reads what the chat said to that side
+   * before (the partner may have spoken first), and hands it on ahead of what the channel
+   * carried meanwhile, which streams already holding an event pass over.
+   */
+  #follow(local: LocalVisitor): void {
+    if (!this.#sharded) return;
+    const chat = local.chat;
+    const channel = chat ? this.#keys.sides(chat.id)[chat.side === "a" ? 0 : 1] : undefined;
+    if (channel === local.following) return;
+    if (local.following) this.#letGo(local.following);
+    local.following = channel;
+    local.held = undefined;
+    if (!chat || !channel) return;
+    this.#sides.set(channel, local.id);
+    const held: string[] = [];
+    local.held = held;
+    this.#inBackground(
+      this.#bus
+        .ssubscribe(channel)
+        .then(() => this.#read(chat.id, local.id, "-"))
+        .catch((error) => this.#fail("following a chat", error))
+        .then((missed) => {
+          if (local.held !== held) return;
+          local.held = undefined;
+          for (const numbered of missed?.events ?? []) {
+            this.#note(local, numbered.event, numbered.id);
+            for (const stream of local.streams) stream.push({ ...numbered });
+          }
+          for (const payload of held) this.#deliver(local.id, payload);
+        }),
+    );
+  }
+
+  /** A side channel no longer followed: its last events may still be on their way a moment. */
+  #letGo(channel: string): void {
+    const timer = this.#time.setTimeout(() => {
+      const visitorId = this.#sides.get(channel);
+      if (visitorId && this.#visitors.get(visitorId)?.following === channel) return;
+      this.#sides.delete(channel);
+      this.#inBackground(this.#bus.sunsubscribe(channel).catch(() => {}));
+    }, SIDE_LINGER_MS);
+    timer.unref();
   }
 
   // ---- events ---------------------------------------------------------------------------
@@ -434,7 +523,7 @@ export class RedisChatBroker implements ChatBroker {
   ): AsyncGenerator<Numbered[], void, undefined> {
     let local = this.#visitors.get(visitorId);
     if (!local) {
-      local = new LocalVisitor();
+      local = new LocalVisitor(visitorId, (moved) => this.#follow(moved));
       this.#visitors.set(visitorId, local);
     }
     const stream = new LocalStream();
@@ -494,7 +583,7 @@ export class RedisChatBroker implements ChatBroker {
   /** The last of this instance's streams for a visitor closed. */
   async #detach(visitorId: string, local: LocalVisitor): Promise<void> {
     if (!local.attached) {
-      if (local.streams.size === 0) this.#visitors.delete(visitorId);
+      if (local.streams.size === 0) this.#drop(local);
       return;
     }
     local.attached = undefined;
@@ -504,11 +593,19 @@ export class RedisChatBroker implements ChatBroker {
         await this.#poolRun("detach", [visitorId]);
       } finally {
         await this.#bus.unsubscribe(this.#keys.visitorChannel(visitorId)).catch(() => {});
-        if (local.streams.size === 0 && !local.attached) this.#visitors.delete(visitorId);
+        if (local.streams.size === 0 && !local.attached) this.#drop(local);
       }
     });
     local.chain = detached.catch(() => {});
     await detached.catch((error) => this.#fail("chat stream closing", error));
+  }
+
+  /** A visitor this instance no longer holds. */
+  #drop(local: LocalVisitor): void {
+    if (this.#visitors.get(local.id) === local) this.#visitors.delete(local.id);
+    if (local.following) this.#letGo(local.following);
+    local.following = undefined;
+    local.held = undefined;
   }
 
   /**
@@ -842,6 +939,7 @@ export class RedisChatBroker implements ChatBroker {
     await this.#chatRun("typing", chat.id, [
       chat.partner,
       `${EPHEMERAL}\t${JSON.stringify({ type: "typing", chatId: chat.id, isTyping })}`,
+      chat.side === "a" ? "b" : "a",
     ]);
   }
 

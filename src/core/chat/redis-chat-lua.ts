@@ -1,8 +1,12 @@
 /**
  * A chat's steps on Redis, each one Lua script on the chat's own slot (KEYS: the chat's hash,
- * its stream; see redis-keys.ts): an event is kept in the chat's stream and announced to the
- * visitor's channel in the same step, and the stream's id is the event's (with the chat's id in
- * front), so a socket that reconnects anywhere resumes from it. The events' JSON is made by the
+ * its stream, and on a Redis Cluster its two sides' channels; see redis-keys.ts): an event is
+ * kept in the chat's stream and announced in the same step, and the stream's id is the event's
+ * (with the chat's id in front), so a socket that reconnects anywhere resumes from it. "matched"
+ * goes to the visitors' own channels, whose instances subscribe to them; what follows goes, on
+ * one Redis, there too, and on a Cluster to the side's channel (SPUBLISH: a classic PUBLISH is
+ * forwarded to every node of a Cluster, a sharded one stays on the chat's node), which the
+ * instances holding that side subscribe to while the chat runs. The events' JSON is made by the
  * instance: a script only stores and forwards it. ARGV first: now (ms), the visitors' channel
  * prefix, the chat's id; then each script's own.
  */
@@ -12,10 +16,15 @@ const PRELUDE = `
 local CHAT, EV = KEYS[1], KEYS[2]
 local now, CH, ID = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local A = ${CHAT_ARGS}
-local function announce(v, id, json, extra)
+-- Announces to visitor v (on side 'a' or 'b' of the chat, when given: see above).
+local function announce(v, id, json, extra, side)
   local payload = ID .. '.' .. id .. '\\t' .. json
   if extra and extra ~= '' then payload = payload .. '\\t' .. extra end
-  redis.call('PUBLISH', CH .. v, payload)
+  if side and KEYS[3] then
+    redis.call('SPUBLISH', side == 'a' and KEYS[3] or KEYS[4], payload)
+  else
+    redis.call('PUBLISH', CH .. v, payload)
+  end
 end
 `;
 
@@ -57,7 +66,7 @@ if h[3] then
 end
 if (tonumber(side == 'a' and h[4] or h[5]) or 0) > now then return 2 end
 local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], side == 'a' and 'b' or 'a', ARGV[A + 3])
-announce(to, id, ARGV[A + 3])
+announce(to, id, ARGV[A + 3], nil, side == 'a' and 'b' or 'a')
 return 1
 `,
   /**
@@ -83,8 +92,8 @@ if ea ~= '' then entry[#entry + 1] = 'a'; entry[#entry + 1] = ea end
 if eb ~= '' then entry[#entry + 1] = 'b'; entry[#entry + 1] = eb end
 if #entry > 0 then
   local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', unpack(entry))
-  if ea ~= '' then announce(h[1], id, ea) end
-  if eb ~= '' then announce(h[2], id, eb) end
+  if ea ~= '' then announce(h[1], id, ea, nil, 'a') end
+  if eb ~= '' then announce(h[2], id, eb, nil, 'b') end
 end
 redis.call('PEXPIRE', CHAT, keep)
 redis.call('PEXPIRE', EV, keep)
@@ -102,7 +111,7 @@ end
 local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
 if ARGV[A + 4] ~= '' and h[1] and not h[3] then
   local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
-  announce(ARGV[A + 1] == 'a' and h[1] or h[2], id, ARGV[A + 4])
+  announce(ARGV[A + 1] == 'a' and h[1] or h[2], id, ARGV[A + 4], nil, ARGV[A + 1])
 end
 return 1
 `,
@@ -155,13 +164,17 @@ end
 return false
 `,
   /**
-   * ARGV: the partner, the typing event as the channel carries it. Announced from the chat's
-   * own slot, as its messages are, so a visitor's typing reaches the partner in the order it
-   * was said: on a Redis Cluster a bare PUBLISH goes to any node, and two from different nodes
-   * may overtake each other. Nothing is kept.
+   * ARGV: the partner, the typing event as the channel carries it, the partner's side.
+   * Announced from the chat's own slot, as its messages are, so a visitor's typing reaches the
+   * partner in the order it was said: on a Redis Cluster a bare PUBLISH goes to any node, and
+   * two from different nodes may overtake each other. Nothing is kept.
    */
   typing: `
-redis.call('PUBLISH', CH .. ARGV[A + 1], ARGV[A + 2])
+if KEYS[3] then
+  redis.call('SPUBLISH', ARGV[A + 3] == 'a' and KEYS[3] or KEYS[4], ARGV[A + 2])
+else
+  redis.call('PUBLISH', CH .. ARGV[A + 1], ARGV[A + 2])
+end
 return 1
 `,
   /** ARGV: visitor. Whether the chat is kept, running, and theirs (after Redis came back). */

@@ -27,6 +27,7 @@
  *   (hash)   HASH   a, b (visitors), ipa, ipb, cca, ccb, coa, cob, ma, mb (mutes), ended,
  *                   x (the side a ban ended it for)
  *   :ev      STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's id
+ *   :a, :b   sharded channels (on a Cluster): that side's events after "matched"
  * Channels: "v:<visitor>" carries the visitor's events to whichever instances hold their streams;
  * "{pool}:life:<instance>" (sharded, on the pool's node) has a subscriber while the instance lives;
  * "bans" tells every instance of a ban made or lifted; "ages" of an age gate answered.
@@ -34,12 +35,14 @@
 export class RedisKeys {
   readonly visitorChannelPrefix: string;
   readonly lifeChannelPrefix: string;
+  readonly chatChannelPrefix: string;
   readonly bansChannel: string;
   readonly agesChannel: string;
 
   constructor(readonly prefix: string) {
     this.visitorChannelPrefix = `${prefix}v:`;
     this.lifeChannelPrefix = `${prefix}{pool}:life:`;
+    this.chatChannelPrefix = `${prefix}{c:`;
     this.bansChannel = `${prefix}bans`;
     this.agesChannel = `${prefix}ages`;
   }
@@ -54,8 +57,14 @@ export class RedisKeys {
   }
 
   chat(chatId: string): [hash: string, stream: string] {
-    const tag = `${this.prefix}{c:${chatId}}`;
+    const tag = `${this.chatChannelPrefix}${chatId}}`;
     return [tag, `${tag}:ev`];
+  }
+
+  /** The sharded channels of a chat's two sides, on the chat's slot (used on a Cluster). */
+  sides(chatId: string): [a: string, b: string] {
+    const tag = `${this.chatChannelPrefix}${chatId}}`;
+    return [`${tag}:a`, `${tag}:b`];
   }
 
   visitorChannel(visitorId: string): string {
