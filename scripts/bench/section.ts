@@ -54,8 +54,9 @@ export const yes = (ok: boolean): Row["met"] => (ok ? "yes" : "no");
 /** Milliseconds to one place, or "none" when nothing was delivered to time. */
 export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "none");
 
+/** The median of the values that are figures (a round that measured nothing is left out). */
 export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 

@@ -171,10 +171,11 @@ function plan(size: Size) {
       [100, 1000, undefined],
       [1000, 10_000, 10],
     ] as Array<readonly [number, number, number | undefined]>,
+    // From below the 10,000, so a server that falls behind there still gets a figure.
     appSteps:
       size === "quick"
-        ? [10_000, 15_000, 20_000]
-        : [10_000, 12_500, 15_000, 17_500, 20_000, 25_000, 30_000, 40_000],
+        ? [5_000, 10_000, 15_000, 20_000]
+        : [2_500, 5_000, 7_500, 10_000, 12_500, 15_000, 17_500, 20_000, 25_000, 30_000, 40_000],
     rawSteps:
       size === "quick"
         ? [10_000, 20_000, 40_000]
