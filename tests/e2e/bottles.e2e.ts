@@ -106,10 +106,32 @@ test.describe("bottles", () => {
     await expect(like).toHaveAccessibleName("Like this bottle, 0 likes");
     await expect(like).toHaveAttribute("aria-pressed", "false");
 
+    // A second click while the first is on its way is not lost: the first call is held until
+    // both clicks are made, and the heart ends where the last click left it, on the server too.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const isToggle = (url: URL | string) => String(url).includes("bottles.toggleLike");
+    await page.route(
+      isToggle,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    let answered = 0;
+    page.on("response", (r) => {
+      if (isToggle(r.url())) answered += 1;
+    });
     await like.click();
     await expect(like).toHaveAccessibleName("Like this bottle, 1 like");
     await expect(like).toHaveAttribute("aria-pressed", "true");
     await like.click();
+    await expect(like).toHaveAccessibleName("Like this bottle, 0 likes");
+    release();
+    await expect.poll(() => answered).toBe(2);
     await expect(like).toHaveAccessibleName("Like this bottle, 0 likes");
     await expect(like).toHaveAttribute("aria-pressed", "false");
     const answer = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));

@@ -24,7 +24,15 @@ export function useBottleLike(
   const utils = trpc.useUtils();
   const toggle = trpc.bottles.toggleLike.useMutation();
   const busy = useRef(false);
+  /** Where the visitor's last click left the heart, while calls are under way. */
+  const wanted = useRef<boolean | undefined>(undefined);
   const [like, setLike] = useState<LikeState>({ liked: bottle.isLiked, count: bottle.likeCount });
+  /** What is shown, for clicks that come before the next render. */
+  const shown = useRef(like);
+  const show = (next: LikeState) => {
+    shown.current = next;
+    setLike(next);
+  };
 
   // New data in the props (a refetch after signing in or out) wins over what was shown. Only a
   // change of the props counts: our own answer never resets the heart to the props it replaced.
@@ -32,7 +40,8 @@ export function useBottleLike(
   const [seenProps, setSeenProps] = useState(fromProps);
   if (seenProps !== fromProps) {
     setSeenProps(fromProps);
-    setLike({ liked: bottle.isLiked, count: bottle.likeCount });
+    shown.current = { liked: bottle.isLiked, count: bottle.likeCount };
+    setLike(shown.current);
   }
 
   /** Keeps the public list's copy in step, so reopening the bottle shows the new count. */
@@ -57,17 +66,26 @@ export function useBottleLike(
       askToSignIn(t.likeSignIn());
       return;
     }
+    const before = shown.current;
+    show({ liked: !before.liked, count: Math.max(0, before.count + (before.liked ? -1 : 1)) });
+    wanted.current = !before.liked;
+    // A click while a call is on its way is not lost: that call ends where the last click left it.
     if (busy.current) return;
     busy.current = true;
-    const before = like;
-    setLike({ liked: !before.liked, count: Math.max(0, before.count + (before.liked ? -1 : 1)) });
+    /** What the server last said (before the first call: what was shown). */
+    let confirmed = before;
     try {
-      const result = await toggle.mutateAsync({ bottleId: bottle.id });
-      const next = { liked: result.liked, count: result.count };
-      setLike(next);
-      remember(next);
+      // The server toggles: once more for each change of mind that came meanwhile (bounded).
+      for (let call = 1; call <= 3; call++) {
+        const result = await toggle.mutateAsync({ bottleId: bottle.id });
+        confirmed = { liked: result.liked, count: result.count };
+        if (result.liked === wanted.current) break;
+      }
+      show(confirmed);
+      remember(confirmed);
     } catch (error) {
-      setLike(before);
+      show(confirmed);
+      if (confirmed !== before) remember(confirmed);
       const code = appCodeOf(error);
       if (code === "UNAUTHORIZED") {
         askToSignIn(t.likeSignIn());
@@ -78,6 +96,7 @@ export function useBottleLike(
       }
     } finally {
       busy.current = false;
+      wanted.current = undefined;
     }
   };
 
