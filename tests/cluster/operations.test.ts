@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
@@ -11,9 +12,7 @@ import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
 // Readiness with real faults: a PostgreSQL server and a Redis server of this test's own
 // (scripts/cluster), really stopped and started again under a running site. And a stopping
 // instance whose visitors carry on through another one. Run by `CLUSTER=1 ./scripts/test`.
-if (!TEST_DB_URL || !TEST_REDIS_URL) {
-  throw new Error("TEST_DB_URL and TEST_REDIS_URL are not set: run with CLUSTER=1 ./scripts/test");
-}
+// Without them, skipped (tests/helpers/cluster-servers.ts says how to run them).
 
 const root = join(import.meta.dir, "..", "..");
 const token = "a-scrape-token-for-the-cluster";
@@ -51,100 +50,103 @@ async function readiness(site: ServerProcess) {
   return { status: response.status, checks: body.checks };
 }
 
-describe("readiness with a real stopped database and a real stopped Redis", () => {
-  const dir = mkdtempSync(join(tmpdir(), "tidings-faults-"));
-  let dbUrl: URL;
-  let redisUrl: URL;
-  let site: ServerProcess;
+describe.skipIf(withoutClusterServers)(
+  "readiness with a real stopped database and a real stopped Redis",
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "tidings-faults-"));
+    let dbUrl: URL;
+    let redisUrl: URL;
+    let site: ServerProcess;
 
-  beforeAll(async () => {
-    const started = await shell(`start_cluster ${dir}`);
-    dbUrl = new URL(/CLUSTER_DB_URL=(\S+)/.exec(started)?.[1] ?? "");
-    redisUrl = new URL(/CLUSTER_REDIS_URL=(\S+)/.exec(started)?.[1] ?? "");
-    site = await startServerProcess({
-      DB_URL: dbUrl.toString(),
-      REDIS_URL: redisUrl.toString(),
-      METRICS_TOKEN: token,
-      LOG_FORMAT: "off",
+    beforeAll(async () => {
+      const started = await shell(`start_cluster ${dir}`);
+      dbUrl = new URL(/CLUSTER_DB_URL=(\S+)/.exec(started)?.[1] ?? "");
+      redisUrl = new URL(/CLUSTER_REDIS_URL=(\S+)/.exec(started)?.[1] ?? "");
+      site = await startServerProcess({
+        DB_URL: dbUrl.toString(),
+        REDIS_URL: redisUrl.toString(),
+        METRICS_TOKEN: token,
+        LOG_FORMAT: "off",
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await site?.stop();
+      await shell(`stop_cluster ${dir}`);
     });
-  }, 60_000);
-  afterAll(async () => {
-    await site?.stop();
-    await shell(`stop_cluster ${dir}`);
-  });
 
-  const startPostgres = () =>
-    shell(
-      `as_pg_owner "$(pg_bin_dir)/pg_ctl" -D ${dir}/pg -l ${dir}/pg/server.log -w -t 60 -o "-p ${dbUrl.port} -k ${dir}/pg -c listen_addresses=127.0.0.1 -c fsync=off" start`,
-    );
-  const stopPostgres = () =>
-    shell(`as_pg_owner "$(pg_bin_dir)/pg_ctl" -D ${dir}/pg -m fast -w stop`);
-  const redisPid = () => Number(readFileSync(join(dir, "redis.pid"), "utf8").trim());
-  const stopRedis = async () => {
-    const pid = redisPid();
-    process.kill(pid, "SIGTERM");
-    await until(
-      async () => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      (alive) => !alive,
-    );
-  };
-  const startRedis = () =>
-    shell(
-      `redis-server --port ${redisUrl.port} --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --pidfile ${dir}/redis.pid --logfile ${dir}/redis.log --dir ${dir}`,
-    );
+    const startPostgres = () =>
+      shell(
+        `as_pg_owner "$(pg_bin_dir)/pg_ctl" -D ${dir}/pg -l ${dir}/pg/server.log -w -t 60 -o "-p ${dbUrl.port} -k ${dir}/pg -c listen_addresses=127.0.0.1 -c fsync=off" start`,
+      );
+    const stopPostgres = () =>
+      shell(`as_pg_owner "$(pg_bin_dir)/pg_ctl" -D ${dir}/pg -m fast -w stop`);
+    const redisPid = () => Number(readFileSync(join(dir, "redis.pid"), "utf8").trim());
+    const stopRedis = async () => {
+      const pid = redisPid();
+      process.kill(pid, "SIGTERM");
+      await until(
+        async () => {
+          try {
+            process.kill(pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        (alive) => !alive,
+      );
+    };
+    const startRedis = () =>
+      shell(
+        `redis-server --port ${redisUrl.port} --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --pidfile ${dir}/redis.pid --logfile ${dir}/redis.log --dir ${dir}`,
+      );
 
-  test("ready while both answer; Redis's round trip is in the metrics", async () => {
-    expect(await readiness(site)).toEqual({
-      status: 200,
-      checks: { database: "ok", redis: "ok", serving: "ok" },
+    test("ready while both answer; Redis's round trip is in the metrics", async () => {
+      expect(await readiness(site)).toEqual({
+        status: 200,
+        checks: { database: "ok", redis: "ok", serving: "ok" },
+      });
+      const samples = await scrape(`${site.url}/metrics`, token);
+      expect(sampled(samples, "tidings_redis_up")).toBe(1);
+      expect(sampled(samples, "tidings_redis_ping_seconds")).toBeGreaterThan(0);
     });
-    const samples = await scrape(`${site.url}/metrics`, token);
-    expect(sampled(samples, "tidings_redis_up")).toBe(1);
-    expect(sampled(samples, "tidings_redis_ping_seconds")).toBeGreaterThan(0);
-  });
 
-  test("PostgreSQL stopped: not ready, still live; started again: ready again", async () => {
-    await stopPostgres();
-    const down = await until(
-      () => readiness(site),
-      (r) => r.status === 503,
-    );
-    expect(down.checks).toMatchObject({ database: "unreachable", redis: "ok" });
-    expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
-    await startPostgres();
-    await until(
-      () => readiness(site),
-      (r) => r.status === 200,
-    );
-  }, 60_000);
+    test("PostgreSQL stopped: not ready, still live; started again: ready again", async () => {
+      await stopPostgres();
+      const down = await until(
+        () => readiness(site),
+        (r) => r.status === 503,
+      );
+      expect(down.checks).toMatchObject({ database: "unreachable", redis: "ok" });
+      expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
+      await startPostgres();
+      await until(
+        () => readiness(site),
+        (r) => r.status === 200,
+      );
+    }, 60_000);
 
-  test("Redis stopped: not ready, still live, counted in the metrics; started again: ready again", async () => {
-    await stopRedis();
-    const down = await until(
-      () => readiness(site),
-      (r) => r.status === 503,
-    );
-    expect(down.checks).toMatchObject({ database: "ok", redis: "unreachable" });
-    expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
-    const samples = await scrape(`${site.url}/metrics`, token);
-    expect(sampled(samples, "tidings_redis_up")).toBe(0);
-    await startRedis();
-    await until(
-      () => readiness(site),
-      (r) => r.status === 200,
-    );
-    expect(sampled(await scrape(`${site.url}/metrics`, token), "tidings_redis_up")).toBe(1);
-  }, 60_000);
-});
+    test("Redis stopped: not ready, still live, counted in the metrics; started again: ready again", async () => {
+      await stopRedis();
+      const down = await until(
+        () => readiness(site),
+        (r) => r.status === 503,
+      );
+      expect(down.checks).toMatchObject({ database: "ok", redis: "unreachable" });
+      expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
+      const samples = await scrape(`${site.url}/metrics`, token);
+      expect(sampled(samples, "tidings_redis_up")).toBe(0);
+      await startRedis();
+      await until(
+        () => readiness(site),
+        (r) => r.status === 200,
+      );
+      expect(sampled(await scrape(`${site.url}/metrics`, token), "tidings_redis_up")).toBe(1);
+    }, 60_000);
+  },
+);
 
-describe("a stopping instance", () => {
+describe.skipIf(withoutClusterServers)("a stopping instance", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let one: ServerProcess;
   let two: ServerProcess;
