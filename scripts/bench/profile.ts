@@ -56,7 +56,7 @@ const MATCH_FUNCTIONS = [
   "inputValidatorMiddleware",
   "startChat",
   "answerChatAge",
-  "recordSighting",
+  "ageStanding",
   "interestKey",
   "stringify",
 ];

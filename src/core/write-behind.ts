@@ -15,8 +15,9 @@ export interface WriteBehindOptions {
  * Rows noted in memory and written with the others of the last moment, so the database sees one
  * write every 100 ms or so instead of one per request, and on PostgreSQL the request waits for
  * no extra round trip. One row per key waits (`keep` says whether the first or the latest of a
- * key is written). Bounded like every write: at most `maxPending` rows wait. A crash loses the
- * rows of the last moment, no more.
+ * key is written); they are handed to `write` `rowsPerWrite` at a time, in turn (a statement
+ * binds a few values a row, far below both engines' limits). Bounded like every write: at most
+ * `maxPending` rows wait. A crash loses the rows of the last moment, no more.
  */
 export class WriteBehind<T> {
   readonly #pending = new Map<string, T>();
@@ -28,8 +29,8 @@ export class WriteBehind<T> {
   readonly onError: (error: unknown) => void;
 
   constructor(
-    private readonly write: (rows: T[]) => Promise<void>,
-    private readonly keep: "first" | "latest",
+    private readonly write: (rows: T[]) => Promise<unknown>,
+    private readonly batch: { keep: "first" | "latest"; rowsPerWrite: number },
     options: WriteBehindOptions = {},
   ) {
     this.#flushAfterMs = options.flushAfterMs ?? 100;
@@ -50,7 +51,7 @@ export class WriteBehind<T> {
 
   /** Notes a row; synchronous and never throws, so the request cannot fail for it. */
   note(key: string, row: T): void {
-    if (this.keep === "latest" || !this.#pending.has(key)) this.#pending.set(key, row);
+    if (this.batch.keep === "latest" || !this.#pending.has(key)) this.#pending.set(key, row);
     if (this.#pending.size >= this.#maxPending) {
       void this.flush();
     } else if (!this.#timer) {
@@ -65,7 +66,14 @@ export class WriteBehind<T> {
     this.#timer = undefined;
     const rows = [...this.#pending.values()];
     this.#pending.clear();
-    this.#writing = this.#writing.then(() => this.write(rows).catch(this.onError));
+    this.#writing = this.#writing.then(() => this.#writeAll(rows).catch(this.onError));
     return this.#writing;
+  }
+
+  async #writeAll(rows: T[]): Promise<void> {
+    const { rowsPerWrite } = this.batch;
+    for (let i = 0; i < rows.length; i += rowsPerWrite) {
+      await this.write(rows.slice(i, i + rowsPerWrite));
+    }
   }
 }

@@ -73,6 +73,12 @@ describe.skipIf(withoutClusterServers)(
       await site?.stop();
       await shell(`stop_cluster ${dir}`);
     });
+    /** Waits until the site answers readiness with this status; answers that reading. */
+    const readyAs = (status: number) =>
+      until(
+        () => readiness(site),
+        (r) => r.status === status,
+      );
 
     const startPostgres = () =>
       shell(
@@ -113,34 +119,22 @@ describe.skipIf(withoutClusterServers)(
 
     test("PostgreSQL stopped: not ready, still live; started again: ready again", async () => {
       await stopPostgres();
-      const down = await until(
-        () => readiness(site),
-        (r) => r.status === 503,
-      );
+      const down = await readyAs(503);
       expect(down.checks).toMatchObject({ database: "unreachable", redis: "ok" });
       expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
       await startPostgres();
-      await until(
-        () => readiness(site),
-        (r) => r.status === 200,
-      );
+      await readyAs(200);
     }, 60_000);
 
     test("Redis stopped: not ready, still live, counted in the metrics; started again: ready again", async () => {
       await stopRedis();
-      const down = await until(
-        () => readiness(site),
-        (r) => r.status === 503,
-      );
+      const down = await readyAs(503);
       expect(down.checks).toMatchObject({ database: "ok", redis: "unreachable" });
       expect((await fetch(`${site.url}/healthz/live`)).status).toBe(200);
       const samples = await scrape(`${site.url}/metrics`, token);
       expect(sampled(samples, "tidings_redis_up")).toBe(0);
       await startRedis();
-      await until(
-        () => readiness(site),
-        (r) => r.status === 200,
-      );
+      await readyAs(200);
       expect(sampled(await scrape(`${site.url}/metrics`, token), "tidings_redis_up")).toBe(1);
     }, 60_000);
   },

@@ -9,9 +9,6 @@ export interface Find {
   foundAt: number;
 }
 
-/** Rows per INSERT: 4 values each, far below both engines' limits on bound values. */
-const ROWS_PER_INSERT = 250;
-
 /**
  * Counts finds without slowing discover: a find is noted in memory (one per bottle and visitor,
  * the first one's country kept) and written with the others of the last moment in one
@@ -26,7 +23,11 @@ export class FindCounter {
     private readonly db: DB,
     options: WriteBehindOptions = {},
   ) {
-    this.#rows = new WriteBehind((finds) => this.#write(finds), "first", options);
+    this.#rows = new WriteBehind(
+      (finds) => this.#write(finds),
+      { keep: "first", rowsPerWrite: 250 },
+      options,
+    );
   }
 
   /** Finds noted and not yet handed to a write. */
@@ -50,16 +51,13 @@ export class FindCounter {
   }
 
   async #write(finds: Find[]): Promise<void> {
-    for (let i = 0; i < finds.length; i += ROWS_PER_INSERT) {
-      const chunk = finds.slice(i, i + ROWS_PER_INSERT);
-      try {
-        await this.#insert(chunk);
-      } catch {
-        // A bottle purged a moment ago fails the whole statement on its foreign key: the
-        // others are written one by one, and only what cannot be is left uncounted.
-        for (const find of chunk) {
-          await this.#insert([find]).catch(this.#rows.onError);
-        }
+    try {
+      await this.#insert(finds);
+    } catch {
+      // A bottle purged a moment ago fails the whole statement on its foreign key: the others
+      // are written one by one, and only what cannot be is left uncounted.
+      for (const find of finds) {
+        await this.#insert([find]).catch(this.#rows.onError);
       }
     }
   }

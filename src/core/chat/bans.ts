@@ -135,9 +135,6 @@ export async function confirmBan(
   return { bans: result, until };
 }
 
-/** Rows per INSERT: 3 values each, far below both engines' limits on bound values. */
-const SIGHTINGS_PER_INSERT = 300;
-
 /** The sightings waiting to be written, by the database they go to (see banKeysOf). */
 const waitingSightings = new WeakMap<DB, Sightings>();
 
@@ -154,7 +151,20 @@ export class Sightings {
     private readonly db: DB,
     options: WriteBehindOptions = {},
   ) {
-    this.#rows = new WriteBehind((rows) => this.#write(rows), "latest", options);
+    this.#rows = new WriteBehind(
+      (rows) =>
+        this.db
+          .insertInto("visitor_addresses")
+          .values(rows)
+          .onConflict((oc) =>
+            oc
+              .columns(["visitor_id", "ip_key"])
+              .doUpdateSet((eb) => ({ last_seen_at: eb.ref("excluded.last_seen_at") })),
+          )
+          .execute(),
+      { keep: "latest", rowsPerWrite: 300 },
+      options,
+    );
     waitingSightings.set(db, this);
   }
 
@@ -174,20 +184,6 @@ export class Sightings {
   /** Resolves once the writes already started are done, starting none. */
   settled(): Promise<void> {
     return this.#rows.settled();
-  }
-
-  async #write(rows: Array<{ visitor_id: string; ip_key: string; last_seen_at: number }>) {
-    for (let i = 0; i < rows.length; i += SIGHTINGS_PER_INSERT) {
-      await this.db
-        .insertInto("visitor_addresses")
-        .values(rows.slice(i, i + SIGHTINGS_PER_INSERT))
-        .onConflict((oc) =>
-          oc
-            .columns(["visitor_id", "ip_key"])
-            .doUpdateSet((eb) => ({ last_seen_at: eb.ref("excluded.last_seen_at") })),
-        )
-        .execute();
-    }
   }
 }
 

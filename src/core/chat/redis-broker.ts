@@ -325,7 +325,7 @@ export class RedisChatBroker implements ChatBroker {
     );
     this.#sharded = options.shardedEvents ?? false;
     if (this.#sharded) {
-      this.#bus.onMessage(this.#keys.chatChannelPrefix, (channel, payload) => {
+      this.#bus.onMessage(this.#keys.chatPrefix, (channel, payload) => {
         const local = this.#visitors.get(this.#sides.get(channel) ?? "");
         if (local?.held && local.following === channel) {
           local.held.push(payload);

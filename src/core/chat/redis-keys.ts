@@ -35,14 +35,15 @@
 export class RedisKeys {
   readonly visitorChannelPrefix: string;
   readonly lifeChannelPrefix: string;
-  readonly chatChannelPrefix: string;
+  /** What every chat's keys and side channels start with (up to the chat's id in its tag). */
+  readonly chatPrefix: string;
   readonly bansChannel: string;
   readonly agesChannel: string;
 
   constructor(readonly prefix: string) {
     this.visitorChannelPrefix = `${prefix}v:`;
     this.lifeChannelPrefix = `${prefix}{pool}:life:`;
-    this.chatChannelPrefix = `${prefix}{c:`;
+    this.chatPrefix = `${prefix}{c:`;
     this.bansChannel = `${prefix}bans`;
     this.agesChannel = `${prefix}ages`;
   }
@@ -57,14 +58,18 @@ export class RedisKeys {
   }
 
   chat(chatId: string): [hash: string, stream: string] {
-    const tag = `${this.chatChannelPrefix}${chatId}}`;
+    const tag = this.#chatTag(chatId);
     return [tag, `${tag}:ev`];
   }
 
   /** The sharded channels of a chat's two sides, on the chat's slot (used on a Cluster). */
   sides(chatId: string): [a: string, b: string] {
-    const tag = `${this.chatChannelPrefix}${chatId}}`;
+    const tag = this.#chatTag(chatId);
     return [`${tag}:a`, `${tag}:b`];
+  }
+
+  #chatTag(chatId: string): string {
+    return `${this.chatPrefix}${chatId}}`;
   }
 
   visitorChannel(visitorId: string): string {
