@@ -6,7 +6,7 @@ const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // Behind nginx on two instances (CLUSTER=1), the flows where what one instance serves depends on
 // what the other stored or relayed: pairing and chat, sessions, likes and finds, moderation. The
 // pages that only render (and the binary, which is SQLite either way) ran in the first run, and
-// so did the tests of those files tagged @render (RENDER in fixtures.ts).
+// so did the tests of those files tagged @render or @one-instance (fixtures.ts).
 const cluster = process.env.E2E_CLUSTER === "1";
 const acrossInstances = ["auth", "bottles", "chat", "likes", "my-bottles", "safety"];
 
@@ -40,7 +40,7 @@ const disabledFeatures = [
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: cluster ? acrossInstances.map((name) => `**/${name}.e2e.ts`) : "**/*.e2e.ts",
-  ...(cluster ? { grepInvert: /@render/ } : {}),
+  ...(cluster ? { grepInvert: /@render|@one-instance/ } : {}),
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   workers: 2,

@@ -271,26 +271,33 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     expect(found.bottle?.id).toBe(id);
   });
 
-  test("killing an instance tells its visitors' partners within 20 s and leaves no ghost", async () => {
-    const { a, b } = await pairAcross();
-    const lonely = tester(one);
-    lonely.listen();
-    await lonely.waitFor(isType("status"));
-    await lonely.start();
-    expect(a.visitorId).not.toBe(b.visitorId);
-    const killedAt = Date.now();
-    one.process.kill("SIGKILL");
-    await b.waitFor(isType("partner-left"), 20_000);
-    expect(Date.now() - killedAt).toBeLessThan(20_000);
-    // The one left waiting on the dead instance is gone from the pool too.
-    const after = await eventually(
-      async () => {
-        const now = await health(two);
-        return now.waiting === 0 ? now : undefined;
-      },
-      "the pool without the dead instance's visitor",
-      5000,
-    );
-    expect(after.waiting).toBe(0);
-  }, 30_000);
+  // On one Redis, faults.test.ts kills an instance the same way and checks more; here it runs
+  // on the Redis Cluster (a URL naming several nodes), where faults.test.ts does not run.
+  const onOneRedis = !clusterServers?.redisUrl.includes(",");
+  test.skipIf(onOneRedis)(
+    "killing an instance tells its visitors' partners within 20 s and leaves no ghost",
+    async () => {
+      const { a, b } = await pairAcross();
+      const lonely = tester(one);
+      lonely.listen();
+      await lonely.waitFor(isType("status"));
+      await lonely.start();
+      expect(a.visitorId).not.toBe(b.visitorId);
+      const killedAt = Date.now();
+      one.process.kill("SIGKILL");
+      await b.waitFor(isType("partner-left"), 20_000);
+      expect(Date.now() - killedAt).toBeLessThan(20_000);
+      // The one left waiting on the dead instance is gone from the pool too.
+      const after = await eventually(
+        async () => {
+          const now = await health(two);
+          return now.waiting === 0 ? now : undefined;
+        },
+        "the pool without the dead instance's visitor",
+        5000,
+      );
+      expect(after.waiting).toBe(0);
+    },
+    30_000,
+  );
 });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, ONE_INSTANCE, test } from "./fixtures";
 
 const PASSWORD = "sea-glass-harbor";
 let counter = 0;
@@ -89,99 +89,104 @@ test.describe("accounts", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("a wrong password shows the error, keeps the username and clears the password", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const username = await createAccount(request, baseURL);
-    await page.goto("/auth");
-    await signIn(page, username, "not-my-password");
-    const alert = page.getByRole("alert").filter({ hasText: "Wrong username or password." });
-    await expect(alert).toBeVisible();
-    const panel = page.getByRole("tabpanel", { name: "Sign in" });
-    await expect(panel.getByLabel("Username", { exact: true })).toHaveValue(username);
-    const password = panel.getByLabel("Password", { exact: true });
-    await expect(password).toHaveValue("");
-    await expect(password).toBeFocused();
-    await expect(password).toHaveAccessibleDescription("Wrong username or password.");
-    await expect(page).toHaveURL(/\/auth$/);
+  test(
+    "a wrong password shows the error, keeps the username and clears the password",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const username = await createAccount(request, baseURL);
+      await page.goto("/auth");
+      await signIn(page, username, "not-my-password");
+      const alert = page.getByRole("alert").filter({ hasText: "Wrong username or password." });
+      await expect(alert).toBeVisible();
+      const panel = page.getByRole("tabpanel", { name: "Sign in" });
+      await expect(panel.getByLabel("Username", { exact: true })).toHaveValue(username);
+      const password = panel.getByLabel("Password", { exact: true });
+      await expect(password).toHaveValue("");
+      await expect(password).toBeFocused();
+      await expect(password).toHaveAccessibleDescription("Wrong username or password.");
+      await expect(page).toHaveURL(/\/auth$/);
 
-    // The right one then works.
-    await password.fill(PASSWORD);
-    await panel.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/en$/);
-    expect(unexpected(consoleErrors)).toEqual([]);
-  });
+      // The right one then works.
+      await password.fill(PASSWORD);
+      await panel.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/en$/);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    },
+  );
 
-  test("the redirect parameter returns to the page that asked", async ({
-    page,
-    request,
-    baseURL,
-  }) => {
-    const username = await createAccount(request, baseURL);
-    await page.goto("/auth?redirect=/en/faq");
-    await signIn(page, username);
-    // The whole address: a pattern ending in /en/faq would also match /auth?redirect=/en/faq.
-    await expect(page).toHaveURL(`${baseURL}/en/faq`);
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    await expect(header(page).getByRole("button", { name: `Account: ${username}` })).toBeVisible();
-  });
+  test(
+    "the redirect parameter returns to the page that asked",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL }) => {
+      const username = await createAccount(request, baseURL);
+      await page.goto("/auth?redirect=/en/faq");
+      await signIn(page, username);
+      // The whole address: a pattern ending in /en/faq would also match /auth?redirect=/en/faq.
+      await expect(page).toHaveURL(`${baseURL}/en/faq`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(
+        header(page).getByRole("button", { name: `Account: ${username}` }),
+      ).toBeVisible();
+    },
+  );
 
-  test("a redirect to another site is ignored", async ({ page, request, baseURL }) => {
-    const username = await createAccount(request, baseURL);
-    await page.goto("/auth?redirect=//evil.example/steal");
-    await signIn(page, username);
-    await expect(page).toHaveURL(`${baseURL}/en`);
-  });
+  test(
+    "a redirect to another site is ignored",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL }) => {
+      const username = await createAccount(request, baseURL);
+      await page.goto("/auth?redirect=//evil.example/steal");
+      await signIn(page, username);
+      await expect(page).toHaveURL(`${baseURL}/en`);
+    },
+  );
 
-  test("sign-up checks the fields in the browser and the taken name on the server", async ({
-    page,
-    request,
-    baseURL,
-  }) => {
-    let mutations = 0;
-    page.on("request", (r) => {
-      if (r.url().includes("auth.signUp")) mutations += 1;
-    });
-    await page.goto("/auth");
-    await page.getByRole("tab", { name: "Create account" }).click();
-    const panel = page.getByRole("tabpanel", { name: "Create account" });
-    const username = panel.getByLabel("Username", { exact: true });
-    const password = panel.getByLabel("Password", { exact: true });
-    const confirm = panel.getByLabel("Confirm password", { exact: true });
-    await username.fill("no spaces");
-    await password.fill("no spaces");
-    await confirm.fill("something else");
-    await panel.getByRole("button", { name: "Create account" }).click();
-    await expect(username).toHaveAttribute("aria-invalid", "true");
-    await expect(username).toHaveAccessibleDescription(/Use only letters, digits, _ - and \./);
-    await expect(username).toBeFocused();
-    await expect(password).toHaveAccessibleDescription(/Your password cannot be your username\./);
-    await expect(confirm).toHaveAccessibleDescription("The passwords do not match.");
-    expect(mutations).toBe(0);
-    // What was typed stays.
-    await expect(username).toHaveValue("no spaces");
-    await expect(confirm).toHaveValue("something else");
+  test(
+    "sign-up checks the fields in the browser and the taken name on the server",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL }) => {
+      let mutations = 0;
+      page.on("request", (r) => {
+        if (r.url().includes("auth.signUp")) mutations += 1;
+      });
+      await page.goto("/auth");
+      await page.getByRole("tab", { name: "Create account" }).click();
+      const panel = page.getByRole("tabpanel", { name: "Create account" });
+      const username = panel.getByLabel("Username", { exact: true });
+      const password = panel.getByLabel("Password", { exact: true });
+      const confirm = panel.getByLabel("Confirm password", { exact: true });
+      await username.fill("no spaces");
+      await password.fill("no spaces");
+      await confirm.fill("something else");
+      await panel.getByRole("button", { name: "Create account" }).click();
+      await expect(username).toHaveAttribute("aria-invalid", "true");
+      await expect(username).toHaveAccessibleDescription(/Use only letters, digits, _ - and \./);
+      await expect(username).toBeFocused();
+      await expect(password).toHaveAccessibleDescription(/Your password cannot be your username\./);
+      await expect(confirm).toHaveAccessibleDescription("The passwords do not match.");
+      expect(mutations).toBe(0);
+      // What was typed stays.
+      await expect(username).toHaveValue("no spaces");
+      await expect(confirm).toHaveValue("something else");
 
-    // A name already taken, in another case.
-    const taken = await createAccount(request, baseURL);
-    await username.fill(taken.toUpperCase());
-    await password.fill(PASSWORD);
-    await confirm.fill(PASSWORD);
-    await panel.getByRole("button", { name: "Create account" }).click();
-    await expect(username).toHaveAccessibleDescription(
-      /That username is taken\. Please choose another one\./,
-    );
-    await expect(username).toBeFocused();
-    await expect(password).toHaveValue(PASSWORD);
+      // A name already taken, in another case.
+      const taken = await createAccount(request, baseURL);
+      await username.fill(taken.toUpperCase());
+      await password.fill(PASSWORD);
+      await confirm.fill(PASSWORD);
+      await panel.getByRole("button", { name: "Create account" }).click();
+      await expect(username).toHaveAccessibleDescription(
+        /That username is taken\. Please choose another one\./,
+      );
+      await expect(username).toBeFocused();
+      await expect(password).toHaveValue(PASSWORD);
 
-    // Switching tabs keeps what was typed in each.
-    await page.getByRole("tab", { name: "Sign in" }).click();
-    await page.getByRole("tab", { name: "Create account" }).click();
-    await expect(username).toHaveValue(taken.toUpperCase());
-  });
+      // Switching tabs keeps what was typed in each.
+      await page.getByRole("tab", { name: "Sign in" }).click();
+      await page.getByRole("tab", { name: "Create account" }).click();
+      await expect(username).toHaveValue(taken.toUpperCase());
+    },
+  );
 
   test("too many wrong passwords: try again in minutes", async ({
     page,
@@ -212,43 +217,46 @@ test.describe("accounts", () => {
     expect(unexpected(consoleErrors)).toEqual([]);
   });
 
-  test("zh-TW when that is the stored language, errors included", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const username = await createAccount(request, baseURL);
-    await page.addInitScript(() => localStorage.setItem("preferred-language", "zh-TW"));
-    await page.goto("/auth");
-    await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
-    await expect(page.getByRole("heading", { level: 1, name: "登入" })).toBeVisible();
-    await expect(page.getByRole("tab", { name: "註冊帳號" })).toBeVisible();
-    const panel = page.getByRole("tabpanel", { name: "登入" });
-    await panel.getByLabel("使用者名稱", { exact: true }).fill(username);
-    await panel.getByLabel("密碼", { exact: true }).fill("wrong-password");
-    await panel.getByRole("button", { name: "登入" }).click();
-    await expect(page.getByRole("alert")).toHaveText("使用者名稱或密碼錯誤。");
-    await expect(panel.getByLabel("使用者名稱", { exact: true })).toHaveValue(username);
+  test(
+    "zh-TW when that is the stored language, errors included",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const username = await createAccount(request, baseURL);
+      await page.addInitScript(() => localStorage.setItem("preferred-language", "zh-TW"));
+      await page.goto("/auth");
+      await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
+      await expect(page.getByRole("heading", { level: 1, name: "登入" })).toBeVisible();
+      await expect(page.getByRole("tab", { name: "註冊帳號" })).toBeVisible();
+      const panel = page.getByRole("tabpanel", { name: "登入" });
+      await panel.getByLabel("使用者名稱", { exact: true }).fill(username);
+      await panel.getByLabel("密碼", { exact: true }).fill("wrong-password");
+      await panel.getByRole("button", { name: "登入" }).click();
+      await expect(page.getByRole("alert")).toHaveText("使用者名稱或密碼錯誤。");
+      await expect(panel.getByLabel("使用者名稱", { exact: true })).toHaveValue(username);
 
-    await panel.getByLabel("密碼", { exact: true }).fill(PASSWORD);
-    await panel.getByRole("button", { name: "登入" }).click();
-    // Home in the stored language.
-    await expect(page).toHaveURL(/\/zh$/);
-    await expect(toastWith(page, `歡迎回來，${username}！`)).toBeVisible();
-    await expect(header(page).getByRole("button", { name: `帳號：${username}` })).toBeVisible();
-    expect(unexpected(consoleErrors)).toEqual([]);
-  });
+      await panel.getByLabel("密碼", { exact: true }).fill(PASSWORD);
+      await panel.getByRole("button", { name: "登入" }).click();
+      // Home in the stored language.
+      await expect(page).toHaveURL(/\/zh$/);
+      await expect(toastWith(page, `歡迎回來，${username}！`)).toBeVisible();
+      await expect(header(page).getByRole("button", { name: `帳號：${username}` })).toBeVisible();
+      expect(unexpected(consoleErrors)).toEqual([]);
+    },
+  );
 
-  test("the language switcher on /auth changes the language in place", async ({ page }) => {
-    await page.goto("/auth?redirect=/en/faq");
-    await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-    await page.getByRole("button", { name: "Language: English" }).click();
-    await page.getByRole("menuitem", { name: "繁體中文" }).click();
-    await expect(page).toHaveURL(/\/auth\?redirect=/);
-    await expect(page.getByRole("heading", { level: 1, name: "登入" })).toBeVisible();
-    await expect(page.getByRole("tabpanel", { name: "登入" }).getByLabel("密碼")).toBeVisible();
-  });
+  test(
+    "the language switcher on /auth changes the language in place",
+    ONE_INSTANCE,
+    async ({ page }) => {
+      await page.goto("/auth?redirect=/en/faq");
+      await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+      await page.getByRole("button", { name: "Language: English" }).click();
+      await page.getByRole("menuitem", { name: "繁體中文" }).click();
+      await expect(page).toHaveURL(/\/auth\?redirect=/);
+      await expect(page.getByRole("heading", { level: 1, name: "登入" })).toBeVisible();
+      await expect(page.getByRole("tabpanel", { name: "登入" }).getByLabel("密碼")).toBeVisible();
+    },
+  );
 
   test("change password: the new one works, the old one no longer does", async ({
     page,
@@ -370,28 +378,28 @@ test.describe("accounts", () => {
     expect(unexpected(consoleErrors)).toEqual([]);
   });
 
-  test("phones get an icon-only account control with an accessible name", async ({
-    page,
-    request,
-    baseURL,
-  }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto("/en/faq");
-    const link = header(page).getByRole("link", { name: "Sign in" });
-    await expect(link).toBeVisible();
-    const box = await link.boundingBox();
-    expect(box?.width ?? 0).toBeLessThan(60);
+  test(
+    "phones get an icon-only account control with an accessible name",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto("/en/faq");
+      const link = header(page).getByRole("link", { name: "Sign in" });
+      await expect(link).toBeVisible();
+      const box = await link.boundingBox();
+      expect(box?.width ?? 0).toBeLessThan(60);
 
-    const username = await createAccount(request, baseURL);
-    await link.click();
-    await signIn(page, username);
-    await expect(page).toHaveURL(/\/en\/faq$/);
-    const trigger = header(page).getByRole("button", { name: `Account: ${username}` });
-    await expect(trigger).toBeVisible();
-    expect((await trigger.boundingBox())?.width ?? 0).toBeLessThan(60);
-    await trigger.click();
-    await page.getByRole("menuitem", { name: "Account" }).click();
-    await expect(page).toHaveURL(/\/auth$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
-  });
+      const username = await createAccount(request, baseURL);
+      await link.click();
+      await signIn(page, username);
+      await expect(page).toHaveURL(/\/en\/faq$/);
+      const trigger = header(page).getByRole("button", { name: `Account: ${username}` });
+      await expect(trigger).toBeVisible();
+      expect((await trigger.boundingBox())?.width ?? 0).toBeLessThan(60);
+      await trigger.click();
+      await page.getByRole("menuitem", { name: "Account" }).click();
+      await expect(page).toHaveURL(/\/auth$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, ONE_INSTANCE, test } from "./fixtures";
 import {
   deviceTranslations,
   discoverBottle,
@@ -60,35 +60,34 @@ test.describe("bottles", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("a public bottle opens in a modal and Escape closes it", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const message = `Public bottle ${unique()}`;
-    await throwBottle(request, baseURL, message, { isPublic: true });
-    await page.goto("/en/public-bottles");
+  test(
+    "a public bottle opens in a modal and Escape closes it",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const message = `Public bottle ${unique()}`;
+      await throwBottle(request, baseURL, message, { isPublic: true });
+      await page.goto("/en/public-bottles");
 
-    const bottles = page.getByRole("button", { name: PUBLIC_BOTTLE_NAME });
-    await expect(bottles.first()).toBeVisible();
-    expect(await bottles.count()).toBeLessThanOrEqual(12);
+      const bottles = page.getByRole("button", { name: PUBLIC_BOTTLE_NAME });
+      await expect(bottles.first()).toBeVisible();
+      expect(await bottles.count()).toBeLessThanOrEqual(12);
 
-    const dialog = await openPublicBottle(page, message);
-    await expect(dialog).toHaveAccessibleName(/^Bottle from /);
-    await expect(dialog.getByRole("button", { name: "Close" })).toBeVisible();
+      const dialog = await openPublicBottle(page, message);
+      await expect(dialog).toHaveAccessibleName(/^Bottle from /);
+      await expect(dialog.getByRole("button", { name: "Close" })).toBeVisible();
 
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-    // Focus goes back to the bottle that was opened.
-    await expect(page.locator(".public-bottle__button:focus")).toHaveCount(1);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      // Focus goes back to the bottle that was opened.
+      await expect(page.locator(".public-bottle__button:focus")).toHaveCount(1);
 
-    // The close button closes it too.
-    const again = await openPublicBottle(page, message);
-    await again.getByRole("button", { name: "Close" }).click();
-    await expect(again).toBeHidden();
-    expect(consoleErrors).toEqual([]);
-  });
+      // The close button closes it too.
+      const again = await openPublicBottle(page, message);
+      await again.getByRole("button", { name: "Close" }).click();
+      await expect(again).toBeHidden();
+      expect(consoleErrors).toEqual([]);
+    },
+  );
 
   test("signed in, a reader likes and reports a bottle", async ({
     page,
@@ -180,197 +179,194 @@ test.describe("bottles", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("signed out, like and report open the sign-in dialog", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const message = `Sign in first ${unique()}`;
-    await throwBottle(request, baseURL, message, { isPublic: true });
-    let likeCalls = 0;
-    page.on("request", (r) => {
-      if (r.url().includes("bottles.toggleLike") || r.url().includes("bottles.report"))
-        likeCalls += 1;
-    });
-    await page.goto("/en/public-bottles");
-    const dialog = await openPublicBottle(page, message);
+  test(
+    "signed out, like and report open the sign-in dialog",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const message = `Sign in first ${unique()}`;
+      await throwBottle(request, baseURL, message, { isPublic: true });
+      let likeCalls = 0;
+      page.on("request", (r) => {
+        if (r.url().includes("bottles.toggleLike") || r.url().includes("bottles.report"))
+          likeCalls += 1;
+      });
+      await page.goto("/en/public-bottles");
+      const dialog = await openPublicBottle(page, message);
 
-    await dialog.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
-    const signIn = page.getByRole("dialog", { name: "Sign in to continue" });
-    await expect(signIn).toBeVisible();
-    await expect(signIn).toContainText("Liking bottles needs an account");
-    await expect(signIn.getByRole("link", { name: "Sign in" })).toHaveAttribute(
-      "href",
-      /^\/auth\?redirect=/,
-    );
-    // Focus has moved into the dialog: it is the top layer now, so Escape is its own (pressed
-    // before the dialog has settled, on a busy machine, the bottle's dialog took it).
-    await expect
-      .poll(() => signIn.evaluate((element) => element.contains(document.activeElement)))
-      .toBe(true);
-    await page.keyboard.press("Escape");
-    await expect(signIn).toBeHidden();
-    await expect(dialog).toBeVisible();
-    const like = dialog.getByRole("button", { name: "Like this bottle, 0 likes" });
-    await expect(like).toHaveAttribute("aria-pressed", "false");
-    // Focus goes back to the button that asked for an account.
-    await expect(like).toBeFocused();
+      await dialog.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
+      const signIn = page.getByRole("dialog", { name: "Sign in to continue" });
+      await expect(signIn).toBeVisible();
+      await expect(signIn).toContainText("Liking bottles needs an account");
+      await expect(signIn.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+        "href",
+        /^\/auth\?redirect=/,
+      );
+      // Focus has moved into the dialog: it is the top layer now, so Escape is its own (pressed
+      // before the dialog has settled, on a busy machine, the bottle's dialog took it).
+      await expect
+        .poll(() => signIn.evaluate((element) => element.contains(document.activeElement)))
+        .toBe(true);
+      await page.keyboard.press("Escape");
+      await expect(signIn).toBeHidden();
+      await expect(dialog).toBeVisible();
+      const like = dialog.getByRole("button", { name: "Like this bottle, 0 likes" });
+      await expect(like).toHaveAttribute("aria-pressed", "false");
+      // Focus goes back to the button that asked for an account.
+      await expect(like).toBeFocused();
 
-    const report = dialog.getByRole("button", { name: "Report this bottle" });
-    await report.click();
-    await expect(signIn).toBeVisible();
-    await expect(signIn).toContainText("Reporting bottles needs an account");
-    await expect(page.getByRole("dialog", { name: "Report this bottle" })).toHaveCount(0);
-    await signIn.getByRole("button", { name: "Not now" }).click();
-    await expect(signIn).toBeHidden();
-    await expect(report).toBeFocused();
+      const report = dialog.getByRole("button", { name: "Report this bottle" });
+      await report.click();
+      await expect(signIn).toBeVisible();
+      await expect(signIn).toContainText("Reporting bottles needs an account");
+      await expect(page.getByRole("dialog", { name: "Report this bottle" })).toHaveCount(0);
+      await signIn.getByRole("button", { name: "Not now" }).click();
+      await expect(signIn).toBeHidden();
+      await expect(report).toBeFocused();
 
-    expect(likeCalls).toBe(0);
-    expect(consoleErrors).toEqual([]);
-  });
+      expect(likeCalls).toBe(0);
+      expect(consoleErrors).toEqual([]);
+    },
+  );
 
-  test("offers only what can translate the text: Traditional Chinese into Simplified, 台北 staying 台北", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const tag = String(Date.now() % 1e6);
-    const original = `我住在台北，這個軟體的資訊 ${tag}`;
-    const simplified = `我住在台北，这个软件的信息 ${tag}`;
-    await throwBottle(request, baseURL, original, { isPublic: true, locale: "zh-TW" });
-    await page.goto("/en/public-bottles");
-    const dialog = await openPublicBottle(page, original);
+  test(
+    "offers only what can translate the text: Traditional Chinese into Simplified, 台北 staying 台北",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const tag = String(Date.now() % 1e6);
+      const original = `我住在台北，這個軟體的資訊 ${tag}`;
+      const simplified = `我住在台北，这个软件的信息 ${tag}`;
+      await throwBottle(request, baseURL, original, { isPublic: true, locale: "zh-TW" });
+      await page.goto("/en/public-bottles");
+      const dialog = await openPublicBottle(page, original);
 
-    await dialog.getByRole("button", { name: "Translate" }).click();
-    const menu = page.getByRole("menu");
-    // Only what works now: the server converts Traditional into Simplified, and nothing else
-    // on a site without a translator; never Traditional into Traditional.
-    await expect(menu.getByRole("menuitem")).toHaveText(["简体中文"]);
-    const target = menu.getByRole("menuitem", { name: "简体中文" });
-    await target.click();
+      await dialog.getByRole("button", { name: "Translate" }).click();
+      const menu = page.getByRole("menu");
+      // Only what works now: the server converts Traditional into Simplified, and nothing else
+      // on a site without a translator; never Traditional into Traditional.
+      await expect(menu.getByRole("menuitem")).toHaveText(["简体中文"]);
+      const target = menu.getByRole("menuitem", { name: "简体中文" });
+      await target.click();
 
-    await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
-    await expect(dialog.getByText("Translated to Simplified Chinese")).toBeVisible();
-    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Message translated" });
-    await expect(toast).toContainText("Translated to Simplified Chinese");
+      await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
+      await expect(dialog.getByText("Translated to Simplified Chinese")).toBeVisible();
+      const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Message translated" });
+      await expect(toast).toContainText("Translated to Simplified Chinese");
 
-    await dialog.getByRole("button", { name: "Show original" }).click();
-    await expect(dialog.getByText(original, { exact: true })).toBeVisible();
-    await expect(dialog.getByText(simplified, { exact: true })).toHaveCount(0);
-    await dialog.getByRole("button", { name: "Show translation" }).click();
-    await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
+      await dialog.getByRole("button", { name: "Show original" }).click();
+      await expect(dialog.getByText(original, { exact: true })).toBeVisible();
+      await expect(dialog.getByText(simplified, { exact: true })).toHaveCount(0);
+      await dialog.getByRole("button", { name: "Show translation" }).click();
+      await expect(dialog.getByText(simplified, { exact: true })).toBeVisible();
 
-    expect(consoleErrors).toEqual([]);
-  });
+      expect(consoleErrors).toEqual([]);
+    },
+  );
 
-  test("says plainly when nothing here can translate the text", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const english = `Greetings from the harbour ${unique()}`;
-    await throwBottle(request, baseURL, english, { isPublic: true });
-    await page.goto("/en/public-bottles");
-    const other = await openPublicBottle(page, english);
-    await other.getByRole("button", { name: "Translate" }).click();
-    await expect(page.getByRole("menu").getByRole("menuitem")).toHaveText([
-      "No translation is available for this message here.",
-    ]);
-    await expect(page.getByRole("menu").getByRole("menuitem")).toHaveAttribute(
-      "aria-disabled",
-      "true",
-    );
-    expect(consoleErrors).toEqual([]);
-  });
+  test(
+    "says plainly when nothing here can translate the text",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const english = `Greetings from the harbour ${unique()}`;
+      await throwBottle(request, baseURL, english, { isPublic: true });
+      await page.goto("/en/public-bottles");
+      const other = await openPublicBottle(page, english);
+      await other.getByRole("button", { name: "Translate" }).click();
+      await expect(page.getByRole("menu").getByRole("menuitem")).toHaveText([
+        "No translation is available for this message here.",
+      ]);
+      await expect(page.getByRole("menu").getByRole("menuitem")).toHaveAttribute(
+        "aria-disabled",
+        "true",
+      );
+      expect(consoleErrors).toEqual([]);
+    },
+  );
 
-  test("the server refuses a same-script Chinese translation rather than swap 台 for 臺", async ({
-    request,
-    baseURL,
-  }) => {
-    const id = await throwBottle(request, baseURL, `台北 ${unique()}`, {
-      isPublic: false,
-      locale: "zh-TW",
-    });
-    const languages = await request.get(
-      `/trpc/translate.languages?input=${encodeURIComponent(JSON.stringify({ bottleId: id }))}`,
-    );
-    expect(await languages.json()).toMatchObject({ result: { data: { targets: [] } } });
-    const refused = await request.post("/trpc/translate.bottle", {
-      headers: { Origin: baseURL ?? "" },
-      data: { bottleId: id, target: "zh-TW" },
-    });
-    expect(refused.status()).toBe(422);
-    expect(await refused.text()).toContain("TRANSLATION_UNSUPPORTED");
-  });
+  test(
+    "the server refuses a same-script Chinese translation rather than swap 台 for 臺",
+    ONE_INSTANCE,
+    async ({ request, baseURL }) => {
+      const id = await throwBottle(request, baseURL, `台北 ${unique()}`, {
+        isPublic: false,
+        locale: "zh-TW",
+      });
+      const languages = await request.get(
+        `/trpc/translate.languages?input=${encodeURIComponent(JSON.stringify({ bottleId: id }))}`,
+      );
+      expect(await languages.json()).toMatchObject({ result: { data: { targets: [] } } });
+      const refused = await request.post("/trpc/translate.bottle", {
+        headers: { Origin: baseURL ?? "" },
+        data: { bottleId: id, target: "zh-TW" },
+      });
+      expect(refused.status()).toBe(422);
+      expect(await refused.text()).toContain("TRANSLATION_UNSUPPORTED");
+    },
+  );
 
-  test("the browser's own translator translates on the device, the server the rest", async ({
-    page,
-    request,
-    baseURL,
-    consoleErrors,
-  }) => {
-    const tag = String(Date.now() % 1e6);
-    const message = `這個軟體的資訊 ${tag}`;
-    await throwBottle(request, baseURL, message, { isPublic: true, locale: "zh-TW" });
-    await standInDeviceTranslator(page);
-    const serverCalls: string[] = [];
-    page.on("request", (r) => {
-      if (r.url().includes("translate.bottle")) serverCalls.push(r.url());
-    });
-    await page.goto("/en/public-bottles");
-    const dialog = await openPublicBottle(page, message);
+  test(
+    "the browser's own translator translates on the device, the server the rest",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const tag = String(Date.now() % 1e6);
+      const message = `這個軟體的資訊 ${tag}`;
+      await throwBottle(request, baseURL, message, { isPublic: true, locale: "zh-TW" });
+      await standInDeviceTranslator(page);
+      const serverCalls: string[] = [];
+      page.on("request", (r) => {
+        if (r.url().includes("translate.bottle")) serverCalls.push(r.url());
+      });
+      await page.goto("/en/public-bottles");
+      const dialog = await openPublicBottle(page, message);
 
-    await dialog.getByRole("button", { name: "Translate" }).click();
-    const menu = page.getByRole("menu");
-    // Japanese is ready on the device; French would need a download first, so it is not
-    // offered; the server converts into Simplified Chinese; nobody can do the rest.
-    await expect(menu.getByRole("menuitem")).toHaveText([/^简体中文/, /^日本語/]);
-    const japanese = menu.getByRole("menuitem", { name: /^日本語/ });
-    await expect(japanese).toContainText("On this device");
-    const simplified = menu.getByRole("menuitem", { name: /^简体中文/ });
-    await expect(simplified).not.toContainText("On this device");
+      await dialog.getByRole("button", { name: "Translate" }).click();
+      const menu = page.getByRole("menu");
+      // Japanese is ready on the device; French would need a download first, so it is not
+      // offered; the server converts into Simplified Chinese; nobody can do the rest.
+      await expect(menu.getByRole("menuitem")).toHaveText([/^简体中文/, /^日本語/]);
+      const japanese = menu.getByRole("menuitem", { name: /^日本語/ });
+      await expect(japanese).toContainText("On this device");
+      const simplified = menu.getByRole("menuitem", { name: /^简体中文/ });
+      await expect(simplified).not.toContainText("On this device");
 
-    await japanese.click();
-    await expect(dialog.getByText(`〔ja〕${message}`, { exact: true })).toBeVisible();
-    await expect(dialog.getByText("Translated to Japanese on this device")).toBeVisible();
-    expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
-    expect(serverCalls).toEqual([]);
+      await japanese.click();
+      await expect(dialog.getByText(`〔ja〕${message}`, { exact: true })).toBeVisible();
+      await expect(dialog.getByText("Translated to Japanese on this device")).toBeVisible();
+      expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
+      expect(serverCalls).toEqual([]);
 
-    await dialog.getByRole("button", { name: "Translate" }).click();
-    const toServer = page.waitForResponse((r) => r.url().includes("translate.bottle"));
-    await page
-      .getByRole("menu")
-      .getByRole("menuitem", { name: /^简体中文/ })
-      .click();
-    expect((await toServer).status()).toBe(200);
-    await expect(
-      dialog.getByText("Translated to Simplified Chinese", { exact: true }),
-    ).toBeVisible();
-    expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
-    expect(consoleErrors).toEqual([]);
-  });
+      await dialog.getByRole("button", { name: "Translate" }).click();
+      const toServer = page.waitForResponse((r) => r.url().includes("translate.bottle"));
+      await page
+        .getByRole("menu")
+        .getByRole("menuitem", { name: /^简体中文/ })
+        .click();
+      expect((await toServer).status()).toBe(200);
+      await expect(
+        dialog.getByText("Translated to Simplified Chinese", { exact: true }),
+      ).toBeVisible();
+      expect(await deviceTranslations(page)).toEqual(["zh-Hant>ja"]);
+      expect(consoleErrors).toEqual([]);
+    },
+  );
 
-  test("signed out on Discover, the sign-in dialog hands focus back to the heart", async ({
-    page,
-    request,
-    baseURL,
-  }) => {
-    test.setTimeout(60_000);
-    const message = `登入測試 ${unique()}`;
-    await throwBottle(request, baseURL, message, { isPublic: false, locale: "zh-TW" });
-    await page.clock.install();
-    await page.goto("/zh/discover");
-    const card = await discoverBottle(page, message, "zh");
-    const like = card.getByRole("button", { name: /^為這個瓶子按讚/ });
-    await like.focus();
-    await page.keyboard.press("Enter");
-    const signIn = page.getByRole("dialog", { name: "請先登入" });
-    await expect(signIn).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(signIn).toBeHidden();
-    await expect(like).toBeFocused();
-  });
+  test(
+    "signed out on Discover, the sign-in dialog hands focus back to the heart",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL }) => {
+      test.setTimeout(60_000);
+      const message = `登入測試 ${unique()}`;
+      await throwBottle(request, baseURL, message, { isPublic: false, locale: "zh-TW" });
+      await page.clock.install();
+      await page.goto("/zh/discover");
+      const card = await discoverBottle(page, message, "zh");
+      const like = card.getByRole("button", { name: /^為這個瓶子按讚/ });
+      await like.focus();
+      await page.keyboard.press("Enter");
+      const signIn = page.getByRole("dialog", { name: "請先登入" });
+      await expect(signIn).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(signIn).toBeHidden();
+      await expect(like).toBeFocused();
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { chromium, type Page } from "@playwright/test";
 import { scan } from "./axe";
-import { expect, RENDER, test } from "./fixtures";
+import { expect, ONE_INSTANCE, RENDER, test } from "./fixtures";
 import {
   deviceTranslations,
   makeOperator,
@@ -143,41 +143,41 @@ test.describe("random chat", () => {
     await other.context().close();
   });
 
-  test("Enter sends, Shift+Enter adds a line, blank text is not sent", async ({
-    page,
-    browser,
-    baseURL,
-  }) => {
-    const other = await stranger(browser, baseURL);
-    await pair(page, other);
-    const input = box(page);
-    await expect(input).toHaveAttribute("enterkeyhint", "send");
-    await expect(input).toHaveAttribute("rows", "2");
+  test(
+    "Enter sends, Shift+Enter adds a line, blank text is not sent",
+    ONE_INSTANCE,
+    async ({ page, browser, baseURL }) => {
+      const other = await stranger(browser, baseURL);
+      await pair(page, other);
+      const input = box(page);
+      await expect(input).toHaveAttribute("enterkeyhint", "send");
+      await expect(input).toHaveAttribute("rows", "2");
 
-    await input.focus();
-    await page.keyboard.type("line one");
-    await page.keyboard.press("Shift+Enter");
-    await page.keyboard.type("line two");
-    await expect(input).toHaveValue("line one\nline two");
-    await expect(page.locator(".chat-msg--me")).toHaveCount(0);
+      await input.focus();
+      await page.keyboard.type("line one");
+      await page.keyboard.press("Shift+Enter");
+      await page.keyboard.type("line two");
+      await expect(input).toHaveValue("line one\nline two");
+      await expect(page.locator(".chat-msg--me")).toHaveCount(0);
 
-    await page.keyboard.press("Enter");
-    await expect(input).toHaveValue("");
-    const sent = page.locator(".chat-msg--me .chat-msg__bubble");
-    await expect(sent).toHaveCount(1);
-    expect(await sent.textContent()).toBe("line one\nline two");
-    await expect(other.locator(".chat-msg--partner .chat-msg__bubble")).toHaveText(
-      "line one\nline two",
-    );
+      await page.keyboard.press("Enter");
+      await expect(input).toHaveValue("");
+      const sent = page.locator(".chat-msg--me .chat-msg__bubble");
+      await expect(sent).toHaveCount(1);
+      expect(await sent.textContent()).toBe("line one\nline two");
+      await expect(other.locator(".chat-msg--partner .chat-msg__bubble")).toHaveText(
+        "line one\nline two",
+      );
 
-    // Whitespace only: nothing goes out, and the send button stays off.
-    await page.keyboard.type("   ");
-    await expect(page.getByRole("button", { name: "Send", exact: true })).toBeDisabled();
-    await page.keyboard.press("Enter");
-    await expect(page.locator(".chat-msg--me")).toHaveCount(1);
-    await page.getByRole("button", { name: "End chat" }).click();
-    await other.context().close();
-  });
+      // Whitespace only: nothing goes out, and the send button stays off.
+      await page.keyboard.type("   ");
+      await expect(page.getByRole("button", { name: "Send", exact: true })).toBeDisabled();
+      await page.keyboard.press("Enter");
+      await expect(page.locator(".chat-msg--me")).toHaveCount(1);
+      await page.getByRole("button", { name: "End chat" }).click();
+      await other.context().close();
+    },
+  );
 
   test("the partner who left leaves their chat on screen: its messages are still reported, its partner blocked", async ({
     page,
@@ -590,40 +590,39 @@ test.describe("random chat", () => {
     },
   );
 
-  test("a partner's message is translated on the device when the browser can", async ({
-    page,
-    browser,
-    baseURL,
-    consoleErrors,
-  }) => {
-    await standInDeviceTranslator(page);
-    const serverCalls: string[] = [];
-    page.on("websocket", (socket) =>
-      socket.on("framesent", (frame) => {
-        // Asking which languages the server can do is no translation: only chat.translate is.
-        if (String(frame.payload).includes('"path":"chat.translate"')) {
-          serverCalls.push("chat.translate");
-        }
-      }),
-    );
-    const other = await stranger(browser, baseURL);
-    await pair(page, other, "zh");
-    const hello = unique("Good evening");
-    await box(other, "zh").fill(hello);
-    await box(other, "zh").press("Enter");
-    const line = page.locator(".chat-msg--partner", { hasText: hello });
-    await line.getByRole("button", { name: "翻譯這則訊息" }).click();
-    const japanese = page.getByRole("menu").getByRole("menuitem", { name: /^日本語/ });
-    await expect(japanese).toContainText("在這台裝置上翻譯");
-    await japanese.click();
-    await expect(line.getByText(`〔ja〕${hello}`, { exact: true })).toBeVisible();
-    await expect(line.getByText("已在這台裝置上翻譯成日文")).toBeVisible();
-    expect(await deviceTranslations(page)).toEqual(["en>ja"]);
-    expect(serverCalls).toEqual([]);
-    await page.getByRole("button", { name: "結束聊天" }).click();
-    await other.context().close();
-    expect(consoleErrors).toEqual([]);
-  });
+  test(
+    "a partner's message is translated on the device when the browser can",
+    ONE_INSTANCE,
+    async ({ page, browser, baseURL, consoleErrors }) => {
+      await standInDeviceTranslator(page);
+      const serverCalls: string[] = [];
+      page.on("websocket", (socket) =>
+        socket.on("framesent", (frame) => {
+          // Asking which languages the server can do is no translation: only chat.translate is.
+          if (String(frame.payload).includes('"path":"chat.translate"')) {
+            serverCalls.push("chat.translate");
+          }
+        }),
+      );
+      const other = await stranger(browser, baseURL);
+      await pair(page, other, "zh");
+      const hello = unique("Good evening");
+      await box(other, "zh").fill(hello);
+      await box(other, "zh").press("Enter");
+      const line = page.locator(".chat-msg--partner", { hasText: hello });
+      await line.getByRole("button", { name: "翻譯這則訊息" }).click();
+      const japanese = page.getByRole("menu").getByRole("menuitem", { name: /^日本語/ });
+      await expect(japanese).toContainText("在這台裝置上翻譯");
+      await japanese.click();
+      await expect(line.getByText(`〔ja〕${hello}`, { exact: true })).toBeVisible();
+      await expect(line.getByText("已在這台裝置上翻譯成日文")).toBeVisible();
+      expect(await deviceTranslations(page)).toEqual(["en>ja"]);
+      expect(serverCalls).toEqual([]);
+      await page.getByRole("button", { name: "結束聊天" }).click();
+      await other.context().close();
+      expect(consoleErrors).toEqual([]);
+    },
+  );
 
   test("/zh/random-chat speaks Traditional Chinese", RENDER, async ({ page, consoleErrors }) => {
     await openAsAdult(page, "zh");

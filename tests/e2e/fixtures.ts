@@ -31,4 +31,11 @@ export const test = base.extend<{ consoleErrors: string[] }>({
  */
 export const RENDER = { tag: "@render" };
 
+/**
+ * Marks a test in such a file whose answer one instance gives alone (what the browser does by
+ * itself, a call that reads nothing another instance wrote) or a variant of a flow that another
+ * variant runs across instances: under CLUSTER=1 it is left out, having run in the first run.
+ */
+export const ONE_INSTANCE = { tag: "@one-instance" };
+
 export { expect };

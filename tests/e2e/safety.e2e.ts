@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { scan } from "./axe";
-import { expect, test } from "./fixtures";
+import { expect, ONE_INSTANCE, test } from "./fixtures";
 import {
   flashed,
   makeOperator,
@@ -112,115 +112,118 @@ async function post(page: Page, baseURL: string | undefined, path: string, data:
 for (const size of WIDTHS) {
   for (const language of ["en", "zh"] as const) {
     const words = GATE[language];
-    test(`the chat's safety gate in /${language} at ${size.width} px: 18 or older opens the start, under 18 is refused for good`, async ({
-      browser,
-      baseURL,
-    }) => {
-      const viewport = { width: size.width, height: size.height };
-      const adult = await visitor(browser, baseURL, otherAddress(), viewport);
-      let page = adult.page;
-      // No start button before the server has said where the visitor stands, not for a moment.
-      await watchForFlashes(page, [{ selector: "button", text: words.find }]);
-      await page.goto(`/${language}/random-chat`);
+    // Across instances (CLUSTER=1) once: the other three differ in words and layout only.
+    const across = language === "en" && size === WIDTHS[0];
+    test(
+      `the chat's safety gate in /${language} at ${size.width} px: 18 or older opens the start, under 18 is refused for good`,
+      across ? {} : ONE_INSTANCE,
+      async ({ browser, baseURL }) => {
+        const viewport = { width: size.width, height: size.height };
+        const adult = await visitor(browser, baseURL, otherAddress(), viewport);
+        let page = adult.page;
+        // No start button before the server has said where the visitor stands, not for a moment.
+        await watchForFlashes(page, [{ selector: "button", text: words.find }]);
+        await page.goto(`/${language}/random-chat`);
 
-      // The notice, then the question; no start button until it is answered.
-      const gate = page.getByRole("heading", { level: 3, name: words.title });
-      await expect(gate).toBeVisible();
-      await expect(page.getByText(words.contact)).toBeVisible();
-      await expect(page.getByText(words.anyMoment)).toBeVisible();
-      await expect(page.locator(".chat-gate__rules li").nth(2)).toHaveText(words.partnerSees);
-      const question = page.getByRole("group", { name: words.question });
-      await expect(question).toBeVisible();
-      await expect(page.getByRole("button", { name: words.find })).toHaveCount(0);
-      expect(await flashed(page)).toEqual([]);
-      for (const answer of [words.adult, words.under18]) {
-        await expect(question.getByRole("button", { name: answer })).toBeEnabled();
-      }
-      const violations = await scan(page, `safety gate /${language} at ${size.width} px`);
-
-      // 18 or older: once the server has recorded it (chat calls go over the page's socket),
-      // the start card takes the gate's place; a reload asks the server again.
-      await question.getByRole("button", { name: words.adult }).click();
-      const find = page.getByRole("button", { name: words.find });
-      await expect(find).toBeEnabled();
-      await expect(find).toBeFocused();
-      await expect(page.getByText(words.youAppearAs)).toBeVisible();
-      await expect(gate).toHaveCount(0);
-      await page.reload();
-      await expect(find).toBeEnabled();
-      await expect(gate).toHaveCount(0);
-      expect(adult.errors).toEqual([]);
-      await adult.context.close();
-
-      // Under 18, from another address: the kind refusal, and ways to the bottles instead.
-      const address = otherAddress();
-      const young = await visitor(browser, baseURL, address, viewport);
-      page = young.page;
-      await watchForFlashes(page, [
-        { selector: "button", text: words.find },
-        { selector: "h3", text: words.title },
-      ]);
-      await page.goto(`/${language}/random-chat`);
-      await page.getByRole("button", { name: words.under18 }).click();
-      const refusal = page.getByRole("status").filter({ hasText: words.refusedTitle });
-      const checkRefused = async () => {
-        await expect(
-          page.getByRole("heading", { level: 3, name: words.refusedTitle }),
-        ).toBeVisible();
-        await expect(refusal).toContainText(words.refusedBody);
-        await expect(refusal.getByRole("link", { name: words.write })).toHaveAttribute(
-          "href",
-          `/${language}/create`,
-        );
-        await expect(refusal.getByRole("link", { name: words.findBottle })).toHaveAttribute(
-          "href",
-          `/${language}/discover`,
-        );
+        // The notice, then the question; no start button until it is answered.
+        const gate = page.getByRole("heading", { level: 3, name: words.title });
+        await expect(gate).toBeVisible();
+        await expect(page.getByText(words.contact)).toBeVisible();
+        await expect(page.getByText(words.anyMoment)).toBeVisible();
+        await expect(page.locator(".chat-gate__rules li").nth(2)).toHaveText(words.partnerSees);
+        const question = page.getByRole("group", { name: words.question });
+        await expect(question).toBeVisible();
         await expect(page.getByRole("button", { name: words.find })).toHaveCount(0);
-        await expect(page.getByRole("button", { name: words.adult })).toHaveCount(0);
-      };
-      await checkRefused();
-      // The refusal takes the focus of the button that is gone, its title in view and clear of
-      // the fixed header.
-      await expect(refusal).toBeFocused();
-      const header = await page.getByRole("banner").boundingBox();
-      const title = await page
-        .getByRole("heading", { level: 3, name: words.refusedTitle })
-        .boundingBox();
-      expect(title?.y ?? -1).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
-      expect((title?.y ?? 0) + (title?.height ?? 0)).toBeLessThanOrEqual(size.height);
-      violations.push(...(await scan(page, `chat refusal /${language} at ${size.width} px`)));
+        expect(await flashed(page)).toEqual([]);
+        for (const answer of [words.adult, words.under18]) {
+          await expect(question.getByRole("button", { name: answer })).toBeEnabled();
+        }
+        const violations = await scan(page, `safety gate /${language} at ${size.width} px`);
 
-      // Answering again (as a script could) changes nothing, chat stays closed, and a reload
-      // (which asks the server) still shows the refusal.
-      const again = await post(page, baseURL, "chat.confirmAge", { adult: true });
-      expect(again.status).toBe(200);
-      expect(again.text).toContain('"age":"refused"');
-      const start = await post(page, baseURL, "chat.start", {});
-      expect(start.status).toBe(403);
-      expect(start.text).toContain("AGE_REFUSED");
-      await page.reload();
-      await checkRefused();
-      // Refused, the visitor sees only the refusal: neither the start button nor the question
-      // flashed before it.
-      expect(await flashed(page)).toEqual([]);
-      expect(unexpected(young.errors)).toEqual([]);
-      await young.context.close();
+        // 18 or older: once the server has recorded it (chat calls go over the page's socket),
+        // the start card takes the gate's place; a reload asks the server again.
+        await question.getByRole("button", { name: words.adult }).click();
+        const find = page.getByRole("button", { name: words.find });
+        await expect(find).toBeEnabled();
+        await expect(find).toBeFocused();
+        await expect(page.getByText(words.youAppearAs)).toBeVisible();
+        await expect(gate).toHaveCount(0);
+        await page.reload();
+        await expect(find).toBeEnabled();
+        await expect(gate).toHaveCount(0);
+        expect(adult.errors).toEqual([]);
+        await adult.context.close();
 
-      // The refusal is that visitor's, not the address's (schools and phones share one); once
-      // per language is enough.
-      if (size.width === 1280) {
-        const classmate = await visitor(browser, baseURL, address, viewport);
-        await classmate.page.goto(`/${language}/random-chat`);
-        await expect(
-          classmate.page.getByRole("heading", { level: 3, name: words.title }),
-        ).toBeVisible();
-        await expect(classmate.page.getByRole("button", { name: words.adult })).toBeEnabled();
-        await classmate.context.close();
-      }
+        // Under 18, from another address: the kind refusal, and ways to the bottles instead.
+        const address = otherAddress();
+        const young = await visitor(browser, baseURL, address, viewport);
+        page = young.page;
+        await watchForFlashes(page, [
+          { selector: "button", text: words.find },
+          { selector: "h3", text: words.title },
+        ]);
+        await page.goto(`/${language}/random-chat`);
+        await page.getByRole("button", { name: words.under18 }).click();
+        const refusal = page.getByRole("status").filter({ hasText: words.refusedTitle });
+        const checkRefused = async () => {
+          await expect(
+            page.getByRole("heading", { level: 3, name: words.refusedTitle }),
+          ).toBeVisible();
+          await expect(refusal).toContainText(words.refusedBody);
+          await expect(refusal.getByRole("link", { name: words.write })).toHaveAttribute(
+            "href",
+            `/${language}/create`,
+          );
+          await expect(refusal.getByRole("link", { name: words.findBottle })).toHaveAttribute(
+            "href",
+            `/${language}/discover`,
+          );
+          await expect(page.getByRole("button", { name: words.find })).toHaveCount(0);
+          await expect(page.getByRole("button", { name: words.adult })).toHaveCount(0);
+        };
+        await checkRefused();
+        // The refusal takes the focus of the button that is gone, its title in view and clear of
+        // the fixed header.
+        await expect(refusal).toBeFocused();
+        const header = await page.getByRole("banner").boundingBox();
+        const title = await page
+          .getByRole("heading", { level: 3, name: words.refusedTitle })
+          .boundingBox();
+        expect(title?.y ?? -1).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+        expect((title?.y ?? 0) + (title?.height ?? 0)).toBeLessThanOrEqual(size.height);
+        violations.push(...(await scan(page, `chat refusal /${language} at ${size.width} px`)));
 
-      expect(violations).toEqual([]);
-    });
+        // Answering again (as a script could) changes nothing, chat stays closed, and a reload
+        // (which asks the server) still shows the refusal.
+        const again = await post(page, baseURL, "chat.confirmAge", { adult: true });
+        expect(again.status).toBe(200);
+        expect(again.text).toContain('"age":"refused"');
+        const start = await post(page, baseURL, "chat.start", {});
+        expect(start.status).toBe(403);
+        expect(start.text).toContain("AGE_REFUSED");
+        await page.reload();
+        await checkRefused();
+        // Refused, the visitor sees only the refusal: neither the start button nor the question
+        // flashed before it.
+        expect(await flashed(page)).toEqual([]);
+        expect(unexpected(young.errors)).toEqual([]);
+        await young.context.close();
+
+        // The refusal is that visitor's, not the address's (schools and phones share one); once
+        // per language is enough.
+        if (size.width === 1280) {
+          const classmate = await visitor(browser, baseURL, address, viewport);
+          await classmate.page.goto(`/${language}/random-chat`);
+          await expect(
+            classmate.page.getByRole("heading", { level: 3, name: words.title }),
+          ).toBeVisible();
+          await expect(classmate.page.getByRole("button", { name: words.adult })).toBeEnabled();
+          await classmate.context.close();
+        }
+
+        expect(violations).toEqual([]);
+      },
+    );
   }
 }
 
