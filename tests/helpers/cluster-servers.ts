@@ -7,7 +7,14 @@ import { TEST_DB_URL, TEST_REDIS_URL } from "./database.ts";
  * saying how to run them. Under CLUSTER=1 a missing URL is an error, never a skip.
  */
 export const clusterServers =
-  TEST_DB_URL && TEST_REDIS_URL ? { dbUrl: TEST_DB_URL, redisUrl: TEST_REDIS_URL } : undefined;
+  TEST_DB_URL && TEST_REDIS_URL
+    ? {
+        dbUrl: TEST_DB_URL,
+        redisUrl: TEST_REDIS_URL,
+        /** The URL names several nodes (comma-separated): they are a Redis Cluster. */
+        redisCluster: TEST_REDIS_URL.includes(","),
+      }
+    : undefined;
 
 /** True when the suites that need PostgreSQL and Redis cannot run here. */
 export const withoutClusterServers = clusterServers === undefined;

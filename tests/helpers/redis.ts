@@ -13,7 +13,7 @@ export function redisConnections() {
   // Without it the suites are skipped (tests/helpers/cluster-servers.ts says how to run them).
   const url = clusterServers?.redisUrl ?? "redis://127.0.0.1:6379";
   const urls = url.split(",").map((u) => u.trim());
-  const target = { url: urls[0] as string, urls, cluster: urls.length > 1 };
+  const target = { url: urls[0] as string, urls, cluster: clusterServers?.redisCluster ?? false };
   const made: RedisClient[] = [];
   let shared: Promise<{ redis: RedisClient; subscriber: RedisClient; bus: RedisBus }> | undefined;
   const connect = async () => {

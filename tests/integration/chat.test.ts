@@ -161,7 +161,8 @@ describe("pairing and messages", () => {
     // runs out, at a moment of the machine's choosing.
     const own = await startTestServer({ TRUST_PROXY: "true" });
     try {
-      const online = async () => (await tester({}, own.url).api.chat.online.query()).count;
+      const counter = tester({}, own.url);
+      const online = async () => (await counter.api.chat.online.query()).count;
       expect(await online()).toBe(0);
       const { a, b } = await pair(
         tester({ address: "168.95.1.1" }, own.url),
