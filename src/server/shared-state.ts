@@ -108,6 +108,9 @@ function watchOutages(clients: RedisClient[], write: (line: string) => void): vo
  * Each instance keeps the age answers it read or wrote, and tells the others of every answer it
  * writes, so what they kept of that visitor is read again (its own news comes back to it and is
  * let pass). After a lost connection news may have been missed: everything kept is let go.
+ *
+ * The instance answered "under 18" ends the visitor's search or chat; a start another instance
+ * let in from what it kept, landing after that end, is ended by `onRefused` when the news comes.
  */
 async function shareAgeAnswers(
   db: DB,
@@ -115,15 +118,18 @@ async function shareAgeAnswers(
   bus: RedisBus,
   channel: string,
   now: () => number,
+  onRefused: (visitorId: string) => void,
 ): Promise<void> {
   const self = randomUUID();
-  const forget = rememberAgeAnswers(db, now, (visitorId, gate) => {
-    redis.publish(channel, `${self} ${gate} ${visitorId}`).catch(() => {});
+  const forget = rememberAgeAnswers(db, now, (visitorId, gate, refused) => {
+    const news = `${self} ${gate} ${visitorId}${refused ? " refused" : ""}`;
+    redis.publish(channel, news).catch(() => {});
   });
   bus.onMessage(channel, (_channel, payload) => {
-    const [from, gate, visitorId] = payload.split(" ");
+    const [from, gate, visitorId, standing] = payload.split(" ");
     if (from === self || !visitorId || !isAgeGate(gate)) return;
     forget(visitorId, gate);
+    if (gate === "chat" && standing === "refused") onRefused(visitorId);
   });
   bus.onReconnect(() => forget());
   await bus.subscribe(channel);
@@ -180,7 +186,12 @@ export async function openSharedState(
   });
   // After a reconnect, the instance beats at once: an empty Redis is noticed without waiting.
   redis.on("ready", () => void broker.beatNow());
-  await Promise.all([bans.subscribed, shareAgeAnswers(db, redis, bus, keys.agesChannel, now)]);
+  const endRefused = (visitorId: string) =>
+    void broker.end(visitorId).catch((error) => errors.fault("ending an under-18 chat", error));
+  await Promise.all([
+    bans.subscribed,
+    shareAgeAnswers(db, redis, bus, keys.agesChannel, now, endRefused),
+  ]);
   await broker.connect();
   await bans.load();
   return {

@@ -7,6 +7,7 @@ import { type ChatTester, chatTester, isType, listening, pairListening } from ".
 import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { redisConnections } from "../helpers/redis.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
 import { bottleInput, bottleWriter, CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
@@ -236,6 +237,26 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
       1000,
     );
     expect(refused.data.appCode).toBe("AGE_REFUSED");
+  });
+
+  test("a start let in before the news of an 'under 18' answer leaves the pool when it comes", async () => {
+    const visitor = tester(two);
+    await listening(visitor);
+    expect(await visitor.start()).toEqual({ state: "waiting" });
+    // The first instance wrote the answer and ended the search it found before this start
+    // landed: all the second instance has left to go on is the news.
+    const sql = postgres(env().DB_URL, { max: 1, onnotice: () => {} });
+    await sql`UPDATE visitor_ages SET answer = 'minor', answered_at = ${Date.now()}
+      WHERE visitor_id = ${visitor.visitorId} AND gate = 'chat'`;
+    await sql.end();
+    const redis = redisConnections();
+    try {
+      const { redis: client } = await redis.open();
+      await client.publish(`${prefix}ages`, `first-instance chat ${visitor.visitorId} refused`);
+      await visitor.waitFor((e) => e.type === "idle");
+    } finally {
+      redis.close();
+    }
   });
 
   test("an off switch set on one instance takes effect on the other within 10 s", async () => {

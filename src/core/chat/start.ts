@@ -4,7 +4,7 @@ import type { MatchPreferencesInput } from "../../common/chat-preferences.ts";
 import { DomainError } from "../errors.ts";
 import type { RateLimiter, RateRule } from "../limits/rate-limiter.ts";
 import type { Requester, VisitorKeys } from "../requester.ts";
-import { type AgeStanding, answerAgeGate, requireAge } from "../safety/ages.ts";
+import { type AgeStanding, ageStanding, answerAgeGate, requireAge } from "../safety/ages.ts";
 import type { ChatBans, Sightings } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
 import { matchPreferencesOf } from "./preferences.ts";
@@ -51,12 +51,20 @@ export async function startChat(
   // A ban may have landed while the age and the limits were looked up.
   await refuseBanned(deps.bans, who, now);
   const country = who.country();
-  return deps.broker.start({
+  const status = await deps.broker.start({
     visitorId: who.visitorId,
     ipKey: who.ipKey,
     country: { countryCode: country.code, country: country.name },
     ...(preferences ? { preferences } : {}),
   });
+  // An "under 18" answered while this start was under way (in another tab, or on another
+  // instance) ended the search or chat there was before the start joined: looked at again now,
+  // from memory unless news of the answer came meanwhile.
+  if ((await ageStanding(db, who.visitorId, "chat", now)) === "refused") {
+    await deps.broker.end(who.visitorId);
+    throw new DomainError("AGE_REFUSED", "the chat age gate refused");
+  }
+  return status;
 }
 
 /**

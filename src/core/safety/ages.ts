@@ -42,8 +42,11 @@ type Forgotten = { forgotten: true };
 /** What this process keeps of the answers of one database, and how it tells the others. */
 interface AnswerMemory {
   answers: ExpiringMap<string, StoredAnswer | Forgotten>;
-  tellOthers?: (visitorId: string, gate: AgeGate) => void;
+  tellOthers?: TellOthers;
 }
+
+/** Tells the other instances of an answer written here, and whether it stands as a refusal. */
+type TellOthers = (visitorId: string, gate: AgeGate, refused: boolean) => void;
 
 /**
  * The answers this process has read or written, by the database they mirror, so a start or a
@@ -61,7 +64,7 @@ const rememberedAnswers = new WeakMap<DB, AnswerMemory>();
 export function rememberAgeAnswers(
   db: DB,
   now: () => number,
-  tellOthers?: (visitorId: string, gate: AgeGate) => void,
+  tellOthers?: TellOthers,
 ): (visitorId?: string, gate?: AgeGate) => void {
   const memory: AnswerMemory = { answers: new ExpiringMap(10 * 60 * 1000, now, 100_000) };
   if (tellOthers) memory.tellOthers = tellOthers;
@@ -138,11 +141,10 @@ export async function answerAgeGate(
     )
     .execute();
   const memory = rememberedAnswers.get(db);
-  if (memory) {
-    memory.answers.set(`${gate} ${visitorId}`, await readAnswer(db, visitorId, gate));
-    memory.tellOthers?.(visitorId, gate);
-  }
-  return ageStanding(db, visitorId, gate, now);
+  if (memory) memory.answers.set(`${gate} ${visitorId}`, await readAnswer(db, visitorId, gate));
+  const standing = await ageStanding(db, visitorId, gate, now);
+  memory?.tellOthers?.(visitorId, gate, standing === "refused");
+  return standing;
 }
 
 /** Refuses a visitor who declared being too young; with `required`, also one who has not answered. */

@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Sightings, StoredChatBans } from "../../src/core/chat/bans.ts";
+import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
+import { answerChatAge, startChat } from "../../src/core/chat/start.ts";
+import { DomainError } from "../../src/core/errors.ts";
+import { UNKNOWN_COUNTRY } from "../../src/core/geo/country-lookup.ts";
+import {
+  MemoryRateLimiter,
+  type RateLimiter,
+  type Slot,
+} from "../../src/core/limits/rate-limiter.ts";
+import type { Requester } from "../../src/core/requester.ts";
+import { rememberAgeAnswers } from "../../src/core/safety/ages.ts";
+import { VirtualClock } from "../helpers/clock.ts";
+import { openTestDatabase } from "../helpers/database.ts";
+
+const NOW = Date.UTC(2026, 0, 15, 12);
+
+function visitor(n: number): Requester {
+  return { visitorId: `v${n}`, ipKey: `ip-${n}`, userId: null, country: () => UNKNOWN_COUNTRY };
+}
+
+/**
+ * A limiter that, once held, keeps the next `take` waiting until the test lets it go; `reached`
+ * settles when a take is waiting.
+ */
+class HeldLimiter implements RateLimiter {
+  readonly #limiter: MemoryRateLimiter;
+  #holding: Promise<void> | undefined;
+  #release: (() => void) | undefined;
+  #arrived: (() => void) | undefined;
+  reached: Promise<void> = Promise.resolve();
+  constructor(clock: VirtualClock) {
+    this.#limiter = new MemoryRateLimiter(clock);
+  }
+  hold(): void {
+    this.#holding = new Promise((resolve) => {
+      this.#release = resolve;
+    });
+    this.reached = new Promise((resolve) => {
+      this.#arrived = resolve;
+    });
+  }
+  release(): void {
+    this.#release?.();
+    this.#holding = undefined;
+  }
+  async take(slots: readonly Slot[]) {
+    const holding = this.#holding;
+    if (holding) {
+      this.#arrived?.();
+      await holding;
+    }
+    return this.#limiter.take(slots);
+  }
+  prune(): void {
+    this.#limiter.prune();
+  }
+}
+
+// Whether answers are read from the database each time or kept in memory (one process).
+for (const remembering of [false, true]) {
+  describe(`a start while "under 18" is answered${remembering ? ", answers kept in memory" : ""}`, () => {
+    let database: Awaited<ReturnType<typeof openTestDatabase>>;
+    let broker: InMemoryChatBroker;
+    let deps: Parameters<typeof startChat>[1];
+    let limiter: HeldLimiter;
+
+    beforeEach(async () => {
+      database = await openTestDatabase();
+      const clock = new VirtualClock(NOW);
+      if (remembering) rememberAgeAnswers(database.db, () => clock.now());
+      broker = new InMemoryChatBroker({ time: clock });
+      limiter = new HeldLimiter(clock);
+      deps = {
+        broker,
+        bans: await StoredChatBans.load(database.db, () => clock.now()),
+        limiter,
+        sightings: new Sightings(database.db, { scheduler: clock }),
+      };
+      for (const n of [1, 2]) await answerChatAge(database.db, broker, `v${n}`, true, NOW);
+    });
+    afterEach(async () => {
+      await broker.close();
+      database.dispose();
+    });
+
+    test("the start that passed the gate before the answer is ended once it joins", async () => {
+      limiter.hold();
+      // The start has passed the age gate and waits on the limits when the answer comes.
+      const starting = startChat(database.db, deps, visitor(1), undefined, NOW);
+      await limiter.reached;
+      expect(await answerChatAge(database.db, broker, "v1", false, NOW + 1)).toBe("refused");
+      limiter.release();
+      const refused = await starting.then(
+        () => "joined",
+        (error: unknown) => (error instanceof DomainError ? error.code : String(error)),
+      );
+      expect(refused).toBe("AGE_REFUSED");
+      expect((await broker.status("v1")).state).toBe("idle");
+      // Nobody is paired with them: the next visitor waits.
+      const next = await startChat(database.db, deps, visitor(2), undefined, NOW + 2);
+      expect(next.state).toBe("waiting");
+    });
+  });
+}
