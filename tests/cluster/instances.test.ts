@@ -7,8 +7,8 @@ import { type ChatTester, chatTester, isType, listening, pairListening } from ".
 import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { redisConnections } from "../helpers/redis.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import { redisConnections } from "../helpers/redis.ts";
 import { bottleInput, bottleWriter, CookieJar, failure, trpcClient } from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
