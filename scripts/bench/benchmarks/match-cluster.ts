@@ -105,7 +105,13 @@ async function run(size: Size): Promise<Section> {
       preferring.push(
         await withServers(instancesOf(site, 2, "match-prefs").starts, ([a, b]) => {
           if (!a || !b) throw new Error("servers missing");
-          return load([a.url, b.url], "app", { servers: [a.pid, b.pid] }, press, true);
+          return load(
+            [a.url, b.url],
+            "app",
+            { servers: [a.pid, b.pid], redisUrl: site.redisUrl, postgres: site.postmaster },
+            press,
+            true,
+          );
         }),
       );
       log(
@@ -142,6 +148,7 @@ async function run(size: Size): Promise<Section> {
     redisCommands: median(costs.map((c) => c.redisCommands)),
   };
   const byCommand = perOperation(ours.probe, ours.idle, ours.visitors).byCommand;
+  const askingCost = perOperation(asking.probe, asking.idle, asking.visitors);
   const rowsPerStart = median(
     writes.map((w) => Object.values(w.rows).reduce((a, b) => a + b, 0) / visitors),
   );
@@ -189,7 +196,7 @@ async function run(size: Size): Promise<Section> {
       },
     ],
     notes: [
-      `With languages and interests, each visitor asks for what load-match.ts draws (the population of the matching section, same seed); p99 of each round ${p99s(preferring)} ms; ${fmt(asking.matchedOnce)} of ${fmt(asking.visitors)} paired once, ${fmt(asking.crossChats)} chats across; paired on a shared interest / a language only / at random after 5 s: ${fmt(asking.sharedInterest ?? 0)} / ${fmt(asking.sharedLanguageOnly ?? 0)} / ${fmt(asking.atRandom ?? 0)} visitors.`,
+      `With languages and interests, each visitor asks for what load-match.ts draws (the population of the matching section, same seed); p99 of each round ${p99s(preferring)} ms; during the presses (median round) ${busy(asking)}; a press cost ${fmt(askingCost.serverUs)} µs of CPU on the two instances together, ${fmt(askingCost.redisUs, 1)} µs of Redis CPU and ${fmt(askingCost.redisCommands, 1)} Redis commands (${commandList(askingCost.byCommand)}); ${fmt(asking.matchedOnce)} of ${fmt(asking.visitors)} paired once, ${fmt(asking.crossChats)} chats across; paired on a shared interest / a language only / at random after 5 s: ${fmt(asking.sharedInterest ?? 0)} / ${fmt(asking.sharedLanguageOnly ?? 0)} / ${fmt(asking.atRandom ?? 0)} visitors.`,
       `The round with the median p99 of ${rounds} stands for each (p99 of each round: across two instances ${p99s(cluster)}; one in-memory instance ${p99s(memory)}; two raw Redis relays ${p99s(raw)} ms), each round on fresh servers and, for the two instances, a fresh key prefix. Visitor i connects to instance i mod 2, so presses alternate between the instances: ${fmt(ours.crossChats)} of the ${fmt(ours.chats)} chats paired visitors on different instances. Presses took ${ours.pressSeconds} s; unmatched ${ours.unmatched}, matched twice ${ours.matchedTwice}, chats with other than two visitors ${ours.badChats}, error answers ${ours.errors}${ours.firstError ? ` (first: ${ours.firstError.slice(0, 160)})` : ""}; max ${ms(ours.max)} ms (one in-memory instance ${ms(theirs.max)} ms).`,
       `The baseline is the same load on one instance of the app with its default in-memory chat (SQLite, no Redis): what the Redis pairing and the relay of 'matched' through a stream and pub/sub add. The raw relay of the existing matching row cannot pair across instances; two raw Redis relays (a Lua LPOP-or-RPUSH and one PUBLISH to the partner's instance) paired the same load with p50 / p99 ${ms(rawOne.p50)} / ${ms(rawOne.p99)} ms, ${fmt(rawOne.matchedOnce)} of ${fmt(rawOne.visitors)} once, ${fmt(rawOne.crossChats)} chats across.`,
       `Across the instances alone: the ${fmt(ours.crossChats)} chats whose visitors were on different instances had p50 / p99 ${ms(ours.crossP50)} / ${ms(ours.crossP99)} ms. Few pairs span the instances because each instance sends its presses to Redis in batches (commands issued in one turn of its event loop go in one write), and consecutive presses of one batch pair with each other; every event still goes through Redis either way (a stream entry and a PUBLISH to the instance holding the socket). During the presses (median round): ${busy(ours)}, on the machine's 2 cores beside the load generator. The same ${fmt(visitors)} visitors pressing over ${span(press * 4)} instead of ${span(press)} (${fmt(visitors / ((press * 4) / 1000))} a second): ${slower ? `p50 / p99 ${ms(slower.p50)} / ${ms(slower.p99)} ms, max ${ms(slower.max)} ms, ${fmt(slower.matchedOnce)} of ${fmt(slower.visitors)} paired once, ${busy(slower)}` : "not measured"}.`,
