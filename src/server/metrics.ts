@@ -373,13 +373,20 @@ export function timedBroker(
       yield batch;
     }
   };
-  // A proxy, so methods the broker gains later pass through without a change here.
+  // A proxy, so methods the broker gains later pass through without a change here; each is
+  // bound once, not on every call (a chat message calls three or four).
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(broker, {
     get(target, property) {
       if (property === "start") return start;
       if (property === "events") return events;
+      const known = bound.get(property);
+      if (known !== undefined) return known;
       const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof value !== "function") return value;
+      const method = value.bind(target);
+      bound.set(property, method);
+      return method;
     },
   });
 }

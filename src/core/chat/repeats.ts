@@ -51,53 +51,72 @@ export class RepeatMemory {
 
   /**
    * Notes that `sender` sends `text` to `place`; answers the seconds to wait when it already went
-   * to REPEATS_PER_HOUR other places within the hour (then nothing is noted), else 0.
+   * to REPEATS_PER_HOUR other places within the hour (then nothing is noted), else 0. `key` is
+   * the text's repeat key, when the caller has it already.
    */
-  note(sender: Sender, text: string, place: string): number {
-    const key = repeatKey(text);
+  note(sender: Sender, text: string, place: string, key = repeatKey(text)): number {
     if (key.length < REPEAT_MIN_LENGTH) return 0;
     const now = this.now();
-    // The visitor's texts and the address's are mostly the same texts: each is compared once.
-    const compared = new Map<string, boolean>();
-    const same = (stored: string) => {
-      let answer = compared.get(stored);
-      if (answer === undefined) {
-        answer = this.same(stored, key);
-        compared.set(stored, answer);
-      }
-      return answer;
-    };
-    const found = [`v:${sender.visitorId}`, `ip:${sender.ipKey}`].map((who) => ({
-      who,
-      sent: this.#find(who, same, now),
-    }));
-    for (const { sent } of found) {
-      if (sent && !sent.places.includes(place) && sent.places.length >= REPEATS_PER_HOUR) {
-        return Math.max(1, Math.ceil((sent.firstAt + HOUR - now) / 1000));
-      }
-    }
-    for (const { who, sent } of found) {
-      if (sent) {
-        if (!sent.places.includes(place)) sent.places.push(place);
-        continue;
-      }
-      const texts = this.#senders.get(who) ?? [];
-      texts.unshift({ key, places: [place], firstAt: now });
-      if (texts.length > TEXTS_PER_SENDER) texts.length = TEXTS_PER_SENDER;
-      this.#senders.set(who, texts);
-    }
+    this.#compared.clear();
+    const visitor = `v:${sender.visitorId}`;
+    const address = `ip:${sender.ipKey}`;
+    const byVisitor = this.#find(visitor, key, now);
+    const byAddress = this.#find(address, key, now);
+    const wait = Math.max(
+      this.#waitFor(byVisitor, place, now),
+      this.#waitFor(byAddress, place, now),
+    );
+    if (wait > 0) return wait;
+    this.#add(visitor, byVisitor, key, place, now);
+    this.#add(address, byAddress, key, place, now);
     return 0;
   }
 
-  /** The sender's record of this text within the hour, moved to the front as most recent. */
-  #find(who: string, same: (stored: string) => boolean, now: number): Sent | undefined {
+  /** Seconds until `sent` may go to `place` too: 0 unless it reached its places this hour. */
+  #waitFor(sent: Sent | undefined, place: string, now: number): number {
+    if (!sent || sent.places.includes(place) || sent.places.length < REPEATS_PER_HOUR) return 0;
+    return Math.max(1, Math.ceil((sent.firstAt + HOUR - now) / 1000));
+  }
+
+  #add(who: string, sent: Sent | undefined, key: string, place: string, now: number): void {
+    if (sent) {
+      if (!sent.places.includes(place)) sent.places.push(place);
+      return;
+    }
+    const texts = this.#senders.get(who) ?? [];
+    texts.unshift({ key, places: [place], firstAt: now });
+    if (texts.length > TEXTS_PER_SENDER) texts.length = TEXTS_PER_SENDER;
+    this.#senders.set(who, texts);
+  }
+
+  /**
+   * The sender's record of this text within the hour, moved to the front as most recent. A
+   * visitor's texts and their address's are mostly the same strings: a stored key compared a
+   * moment ago is answered from #compared, not compared again.
+   */
+  #find(who: string, key: string, now: number): Sent | undefined {
     const texts = this.#senders.get(who);
     if (!texts) return undefined;
-    const index = texts.findIndex((sent) => now - sent.firstAt < HOUR && same(sent.key));
-    if (index === -1) return undefined;
-    const [sent] = texts.splice(index, 1);
-    if (sent) texts.unshift(sent);
-    return sent;
+    for (let index = 0; index < texts.length; index++) {
+      const sent = texts[index] as Sent;
+      if (now - sent.firstAt >= HOUR || !this.#same(sent.key, key)) continue;
+      texts.splice(index, 1);
+      texts.unshift(sent);
+      return sent;
+    }
+    return undefined;
+  }
+
+  /** The comparisons made for the text being noted: at most two senders' texts, reset per text. */
+  readonly #compared = new Map<string, boolean>();
+
+  #same(stored: string, key: string): boolean {
+    let answer = this.#compared.get(stored);
+    if (answer === undefined) {
+      answer = this.same(stored, key);
+      this.#compared.set(stored, answer);
+    }
+    return answer;
   }
 
   /** Counts a refusal as spam; true when it is the one that mutes the visitor. */
@@ -141,8 +160,9 @@ export async function refuseRepeats(
   text: string,
   place: string,
   now: number,
+  key = repeatKey(text),
 ): Promise<void> {
-  const wait = deps.repeats.note(sender, text, place);
+  const wait = deps.repeats.note(sender, text, place, key);
   if (wait === 0) return;
   if (deps.repeats.refused(sender.visitorId)) {
     await deps.broker.mute(sender.visitorId, sender.ipKey, now + MUTE_MS);

@@ -52,7 +52,8 @@ export async function sendChatMessage(
   const contact = hasContactDetails(content, sender.countryCode ?? undefined);
   // Most messages are short and plain: no rule remembers them, and the broker itself refuses a
   // banned sender and keeps a muted one's message from the partner.
-  if (!contact && repeatKey(content).length < REPEAT_MIN_LENGTH) {
+  const key = repeatKey(content);
+  if (!contact && key.length < REPEAT_MIN_LENGTH) {
     return deps.broker.send(sender.visitorId, content);
   }
   const [status, bannedUntil, mutedUntil] = await Promise.all([
@@ -69,7 +70,7 @@ export async function sendChatMessage(
   }
   if (status.state !== "chatting") throw new DomainError("NOT_FOUND", "not in a chat");
   // A muted sender's messages reach no one already: nothing of them is remembered.
-  if (mutedUntil === null) await refuseRepeats(deps, sender, content, status.chatId, now);
+  if (mutedUntil === null) await refuseRepeats(deps, sender, content, status.chatId, now, key);
   const message = await deps.broker.send(sender.visitorId, content, { contact });
   if (
     contact &&

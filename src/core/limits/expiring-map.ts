@@ -22,12 +22,13 @@ export class ExpiringMap<K, V> {
 
   /** Swaps generations when a window has passed; everything goes once two have. */
   #age(): void {
-    this.#swappedAt ??= this.now();
-    const elapsed = this.now() - this.#swappedAt;
+    const now = this.now();
+    this.#swappedAt ??= now;
+    const elapsed = now - this.#swappedAt;
     if (elapsed < this.ttlMs) return;
     this.#previous = elapsed >= 2 * this.ttlMs ? new Map() : this.#current;
     this.#current = new Map();
-    this.#swappedAt = this.now();
+    this.#swappedAt = now;
   }
 
   get(key: K): V | undefined {

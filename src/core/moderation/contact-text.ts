@@ -12,7 +12,7 @@ import { confusablesMap } from "confusables";
  */
 export function contactText(text: string): string {
   // Digits first: the look-alike table reads some digits of other scripts as letters (١ as l).
-  let normal = foldLookAlikes(asciiDigits(stripInvisibles(text.normalize("NFKC"))));
+  let normal = undisguised(text);
   normal = normal.replace(SPELLED_OUT, (run) => (/[a-z]/i.test(run) ? run.replace(/ /g, "") : run));
   normal = digitWords(normal);
   // Each step below runs only when the text holds what it looks for: most texts hold none.
@@ -37,9 +37,19 @@ export function contactText(text: string): string {
  * punctuation and symbols, so "Buy NOW!!!", "buy now" and "bսy n​ow" are one text.
  */
 export function skeleton(text: string): string {
-  return foldLookAlikes(asciiDigits(stripInvisibles(text.normalize("NFKC"))))
+  return undisguised(text)
     .toLowerCase()
     .replace(/[\s\p{P}\p{S}]+/gu, "");
+}
+
+// Printable ASCII is its own NFKC form and holds no invisible, other-script digit or look-alike (the
+// table's ASCII entries are left out), so most chat lines skip the four passes below.
+const ASCII = /^[\t\n\r\x20-\x7E]*$/;
+
+/** NFKC, invisible characters gone, digits of any script as ASCII, look-alikes folded. */
+function undisguised(text: string): string {
+  if (ASCII.test(text)) return text;
+  return foldLookAlikes(asciiDigits(stripInvisibles(text.normalize("NFKC"))));
 }
 
 // Format characters (zero-width spaces and joiners, bidirectional marks, soft hyphens, tags),
