@@ -8,6 +8,8 @@
  *   bun scripts/bench/profile.ts discover [bottles=10000] [seconds=8]
  *   bun scripts/bench/profile.ts match [visitors=2000] [preferences=1]
  *
+ * PROFILE_DB_URL and PROFILE_REDIS_URL run the app on PostgreSQL and Redis instead of SQLite.
+ *
  * Samples are counted, not their time deltas: on a loaded machine one sample taken after the
  * process waited for a core carries the whole wait. Samples whose stack holds a connection's
  * upgrade or context made at its opening (before the measured window) are left out.
@@ -163,7 +165,13 @@ async function profiled(
   await prepare(data);
   const server = await startServer(
     "app-server.ts",
-    { DATA_DIR: data, SECRET: "bench-secret-0123456789abcdef0123456789" },
+    {
+      DATA_DIR: data,
+      SECRET: "bench-secret-0123456789abcdef0123456789",
+      // The app on PostgreSQL and Redis, as one instance of a scaled-out site.
+      ...(process.env.PROFILE_DB_URL ? { DB_URL: process.env.PROFILE_DB_URL } : {}),
+      ...(process.env.PROFILE_REDIS_URL ? { REDIS_URL: process.env.PROFILE_REDIS_URL } : {}),
+    },
     [],
     120_000,
     ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${dir}`],

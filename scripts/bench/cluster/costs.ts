@@ -6,7 +6,8 @@
  * the commands the instances sent it (MONITOR, in a separate window: it costs Redis CPU) and
  * Redis's CPU (INFO cpu, its main thread), each beyond the background measured just before with
  * the same visitors connected (heartbeats, sweeps). Beside them, in the same run, the raw Redis
- * relay: one PUBLISH per message to a channel another connection subscribes to.
+ * relay: one PUBLISH per message to a channel another connection subscribes to; and a witness
+ * Redis taking one INCR a millisecond, whose slow log says what the machine alone puts there.
  *
  * The benchmark module redis-costs (benchmarks/redis-costs.ts) runs it; alone, for a figure of
  * another tree of the code:
@@ -33,6 +34,7 @@ import {
   sleep,
   startInstance,
   startServers,
+  startWitness,
   type Visitor,
 } from "./lib.ts";
 
@@ -69,6 +71,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
   const instances: Instance[] = [];
   const visitors: Visitor[] = [];
   const connections: Redis[] = [];
+  let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
   try {
     const env = {
       DB_URL: await servers.database("bench_costs"),
@@ -82,6 +85,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     connections.push(...nodes);
     const began = performance.now();
     await resetSlowlog(nodes);
+    witness = await startWitness();
 
     // A first chat, unmeasured, so that every script is known to Redis before anything is counted
     // (its first use sends it in full, once).
@@ -328,6 +332,8 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
 
     if (delivered === 0) fail("nothing was delivered");
     const slowlog = await readSlowlog(nodes);
+    const witnessed = await witness.stop();
+    witness = undefined;
     const result = {
       benchmark: "cluster-costs",
       size,
@@ -343,6 +349,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       end,
       rawPublishRelay: { ...raw, sentByInstances: 1 },
       slowlogOver1ms: slowlog,
+      witnessSlowlogOver1ms: witnessed,
       seconds: round((performance.now() - began) / 1000, 1),
       goals: {
         message: message.executed <= 4 && messageSent <= 2 && message.redisCpuUs <= 20,
@@ -354,6 +361,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     };
     return result;
   } finally {
+    await witness?.stop().catch(() => {});
     for (const c of connections) c.disconnect();
     for (const v of visitors) v.close();
     await Promise.all(instances.map((i) => i.stop().catch(() => {})));

@@ -227,8 +227,13 @@ export async function resetSlowlog(nodes: Redis[], micros = 1000) {
   }
 }
 
+export interface SlowlogReading {
+  count: number;
+  slowest: Array<{ micros: number; command: string }>;
+}
+
 /** What the slow logs kept since their reset: how many entries, and the slowest few. */
-export async function readSlowlog(nodes: Redis[]) {
+export async function readSlowlog(nodes: Redis[]): Promise<SlowlogReading> {
   const entries: Array<{ micros: number; command: string }> = [];
   for (const node of nodes) {
     const list = (await node.call("SLOWLOG", "GET", "1024")) as Array<
@@ -240,6 +245,63 @@ export async function readSlowlog(nodes: Redis[]) {
   }
   entries.sort((a, b) => b.micros - a.micros);
   return { count: entries.length, slowest: entries.slice(0, 5) };
+}
+
+/**
+ * A second Redis on the same cores running a script of about a hundred microseconds of work (as
+ * long as the site's scripts take on average) every millisecond: what its slow log keeps is the
+ * machine keeping Redis off the CPU mid-command, so the site's slow log is read beside it. `stop`
+ * answers its slow log over 1 ms, the scripts it ran and their average time.
+ */
+export async function startWitness(): Promise<{
+  stop(): Promise<SlowlogReading & { commands: number; microsPerCommand: number }>;
+}> {
+  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  const server = Bun.spawn(
+    [
+      "redis-server",
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+    ],
+    { stdout: "ignore", stderr: "ignore" },
+  );
+  // ioredis tries again until the server listens.
+  const redis = new Redis({ port, retryStrategy: () => 50 });
+  redis.on("error", () => {});
+  await new Promise((resolve) => redis.once("ready", resolve));
+  await resetSlowlog([redis]);
+  await redis.call("CONFIG", "RESETSTAT");
+  const work = "local x = 0 for i = 1, tonumber(ARGV[1]) do x = x + i end return x";
+  let commands = 0;
+  let running = true;
+  const beating = (async () => {
+    while (running) {
+      await redis.eval(work, 0, 12_000);
+      commands += 1;
+      await sleep(1);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await beating;
+      const slowlog = await readSlowlog([redis]);
+      const stats = String(await redis.call("INFO", "commandstats"));
+      const microsPerCommand = Number(/cmdstat_eval:.*usec_per_call=([\d.]+)/.exec(stats)?.[1]);
+      redis.disconnect();
+      server.kill();
+      await server.exited;
+      return { ...slowlog, commands, microsPerCommand };
+    },
+  };
 }
 
 /**
