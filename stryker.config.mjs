@@ -4,7 +4,7 @@
 // MUTATE and MUTATE_TESTS, e.g.
 //   MUTATE='src/core/chat/**/*.ts' MUTATE_TESTS='tests/unit/chat-broker.test.ts' bun run mutate
 // The default is src/core/limits with its unit tests. One mutant at a time (the machine is
-// shared); the report is written to reports/mutation/.
+// shared) unless MUTATE_CONCURRENCY says more; the report is written to reports/mutation/.
 const folders = (process.env.MUTATE ?? "src/core/limits/**/*.ts").split(/\s+/).filter(Boolean);
 const tests =
   process.env.MUTATE_TESTS ?? "tests/unit/rate-limiter.test.ts tests/unit/ip-key.test.ts";
@@ -16,7 +16,7 @@ export default {
   commandRunner: { command: `bun test --timeout 20000 ${tests}` },
   mutate: folders,
   coverageAnalysis: "off",
-  concurrency: 1,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 1),
   timeoutMS: 60_000,
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: "reports/mutation/mutation.html" },

@@ -6,6 +6,7 @@
  *
  *   bun scripts/bench/profile.ts chat [pairs=1000] [rate=10000] [seconds=8]
  *   bun scripts/bench/profile.ts discover [bottles=10000] [seconds=8]
+ *   bun scripts/bench/profile.ts throw [seconds=8]
  *   bun scripts/bench/profile.ts match [visitors=2000] [preferences=1]
  *
  * PROFILE_DB_URL and PROFILE_REDIS_URL run the app on PostgreSQL and Redis instead of SQLite.
@@ -52,6 +53,15 @@ const CHAT_FUNCTIONS = [
   "inputValidatorMiddleware",
   "eventStream",
   "emit",
+];
+const THROW_FUNCTIONS = [
+  "callProcedure",
+  "inputValidatorMiddleware",
+  "throwBottle",
+  "check",
+  "hasContactDetails",
+  "refuseRepeats",
+  "take",
 ];
 const MATCH_FUNCTIONS = [
   "callProcedure",
@@ -214,6 +224,30 @@ async function main(): Promise<void> {
         return `discover on ${bottles} bottles for ${seconds} s: ${r.rps} requests/s, p50 / p99 ${r.p50} / ${r.p99} ms, server CPU ${r.serverCpu} cores (≈ ${Math.round(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs per request), statuses ${JSON.stringify(r.statuses)}.`;
       },
       DISCOVER_FUNCTIONS,
+    );
+    return;
+  }
+  if (what === "throw") {
+    const [seconds = 8] = numbers;
+    await profiled(
+      async () => {},
+      async (url, pid) => {
+        const r = await runLoad<HttpLoadResult>("load-http.ts", {
+          url,
+          path: "/trpc/bottles.throw",
+          kind: "throw",
+          concurrency: 32,
+          warmupMs: 1000,
+          durationMs: seconds * 1000,
+          serverPid: pid,
+          firstVisitor: 9_000_000,
+          // Each visitor throws once: a second throw of the same text is refused as a repeat.
+          agePool: 3000 * (seconds + 1),
+        } satisfies HttpLoadOptions);
+        return `throw for ${seconds} s: ${r.rps} requests/s, p50 / p99 ${r.p50} / ${r.p99} ms, server CPU ${r.serverCpu} cores (≈ ${Math.round(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs per request), statuses ${JSON.stringify(r.statuses)}.`;
+      },
+      THROW_FUNCTIONS,
+      ["answerAgeGate", "confirmAge"],
     );
     return;
   }
