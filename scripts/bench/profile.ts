@@ -201,6 +201,25 @@ async function profiled(
   console.log(summarizeProfile(profile, functions, setupFrames));
 }
 
+/** An HTTP load of `seconds` on discover or throw, summed up in one line. */
+function httpLoadFor(kind: "discover" | "throw", seconds: number, label: string) {
+  return async (url: string, pid: number) => {
+    const r = await runLoad<HttpLoadResult>("load-http.ts", {
+      url,
+      path: `/trpc/bottles.${kind}`,
+      kind,
+      concurrency: 32,
+      warmupMs: 1000,
+      durationMs: seconds * 1000,
+      serverPid: pid,
+      firstVisitor: 9_000_000,
+      // Each visitor throws once: a second throw of the same text is refused as a repeat.
+      ...(kind === "throw" ? { agePool: 3000 * (seconds + 1) } : {}),
+    } satisfies HttpLoadOptions);
+    return `${label} for ${seconds} s: ${r.rps} requests/s, p50 / p99 ${r.p50} / ${r.p99} ms, server CPU ${r.serverCpu} cores (≈ ${Math.round(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs per request), statuses ${JSON.stringify(r.statuses)}.`;
+  };
+}
+
 async function main(): Promise<void> {
   const [what = "chat", ...rest] = process.argv.slice(2);
   const numbers = rest.map(Number);
@@ -210,45 +229,17 @@ async function main(): Promise<void> {
       async (data) => {
         await seed(join(data, "tidings.db"), bottles);
       },
-      async (url, pid) => {
-        const r = await runLoad<HttpLoadResult>("load-http.ts", {
-          url,
-          path: "/trpc/bottles.discover",
-          kind: "discover",
-          concurrency: 32,
-          warmupMs: 1000,
-          durationMs: seconds * 1000,
-          serverPid: pid,
-          firstVisitor: 9_000_000,
-        } satisfies HttpLoadOptions);
-        return `discover on ${bottles} bottles for ${seconds} s: ${r.rps} requests/s, p50 / p99 ${r.p50} / ${r.p99} ms, server CPU ${r.serverCpu} cores (≈ ${Math.round(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs per request), statuses ${JSON.stringify(r.statuses)}.`;
-      },
+      httpLoadFor("discover", seconds, `discover on ${bottles} bottles`),
       DISCOVER_FUNCTIONS,
     );
     return;
   }
   if (what === "throw") {
     const [seconds = 8] = numbers;
-    await profiled(
-      async () => {},
-      async (url, pid) => {
-        const r = await runLoad<HttpLoadResult>("load-http.ts", {
-          url,
-          path: "/trpc/bottles.throw",
-          kind: "throw",
-          concurrency: 32,
-          warmupMs: 1000,
-          durationMs: seconds * 1000,
-          serverPid: pid,
-          firstVisitor: 9_000_000,
-          // Each visitor throws once: a second throw of the same text is refused as a repeat.
-          agePool: 3000 * (seconds + 1),
-        } satisfies HttpLoadOptions);
-        return `throw for ${seconds} s: ${r.rps} requests/s, p50 / p99 ${r.p50} / ${r.p99} ms, server CPU ${r.serverCpu} cores (≈ ${Math.round(((r.serverCpu ?? 0) / r.rps) * 1e6)} µs per request), statuses ${JSON.stringify(r.statuses)}.`;
-      },
-      THROW_FUNCTIONS,
-      ["answerAgeGate", "confirmAge"],
-    );
+    await profiled(async () => {}, httpLoadFor("throw", seconds, "throw"), THROW_FUNCTIONS, [
+      "answerAgeGate",
+      "confirmAge",
+    ]);
     return;
   }
   if (what === "match") {
