@@ -18,8 +18,11 @@ export type MailboxListener = (numbered: Numbered) => void;
  * that calls it.
  */
 export class Mailbox {
-  /** The kept events, a ring: event number n sits at n % keep. */
-  readonly #kept: Array<ChatEvent | undefined>;
+  /**
+   * The kept events, a ring: event number n sits at n % keep. It grows as events come, so an
+   * idle visitor's mailbox holds a few slots, not `keep`.
+   */
+  readonly #kept: Array<ChatEvent | undefined> = [];
   /** One entry per listen call, so the same function listening twice counts twice. */
   readonly #listeners = new Set<{ listener: MailboxListener }>();
   #seq = 0;
@@ -28,9 +31,7 @@ export class Mailbox {
     /** A prefix unique to this mailbox, so ids from before a restart never match. */
     private readonly epoch: string,
     private readonly keep = 200,
-  ) {
-    this.#kept = new Array<ChatEvent | undefined>(keep);
-  }
+  ) {}
 
   /** Open streams reading this mailbox. */
   get readers(): number {
