@@ -10,7 +10,7 @@ import { openTestDatabase } from "../helpers/database.ts";
 
 const T0 = Date.UTC(2026, 0, 15, 12);
 const country = { countryCode: "TW", country: "Taiwan" };
-const safe: Moderator = { check: async () => ({ safe: true }) };
+const safe: Moderator = { check: async () => ({ safe: true, reasons: [] }) };
 const broken: Moderator = {
   check: async () => {
     throw new Error("the moderation service is down");
