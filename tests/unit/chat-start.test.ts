@@ -85,6 +85,19 @@ for (const remembering of [false, true]) {
       database.dispose();
     });
 
+    test("'under 18' ends the chat in progress; '18 or older' again leaves it be", async () => {
+      for (const n of [1, 2]) broker.listen(`v${n}`, undefined, () => {});
+      await startChat(database.db, deps, visitor(1), undefined, NOW);
+      expect((await startChat(database.db, deps, visitor(2), undefined, NOW)).state).toBe(
+        "chatting",
+      );
+      await answerChatAge(database.db, broker, "v2", true, NOW + 1);
+      expect((await broker.status("v1")).state).toBe("chatting");
+      expect(await answerChatAge(database.db, broker, "v1", false, NOW + 2)).toBe("refused");
+      expect((await broker.status("v1")).state).toBe("idle");
+      expect((await broker.status("v2")).state).not.toBe("chatting");
+    });
+
     test("the start that passed the gate before the answer is ended once it joins", async () => {
       limiter.hold();
       // The start has passed the age gate and waits on the limits when the answer comes.
