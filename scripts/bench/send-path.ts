@@ -2,11 +2,13 @@
  * What our own rules cost a chat message, without the transport: sendChatMessage on the memory
  * broker, 1,000 pairs each sending in turn, timed per call. `bun scripts/bench/send-path.ts`
  */
+
 import { StoredChatBans } from "../../src/core/chat/bans.ts";
 import { ChatFloodGate } from "../../src/core/chat/flood.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { RepeatMemory } from "../../src/core/chat/repeats.ts";
 import { sendChatMessage } from "../../src/core/chat/send.ts";
+import { systemTime } from "../../src/core/clock.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { openTestDatabase } from "../../tests/helpers/database.ts";
 
@@ -15,8 +17,7 @@ const ROUNDS = Number(process.argv[2] ?? 60);
 const database = await openTestDatabase();
 let clock = Date.now();
 const now = () => clock;
-const time = { now, setTimeout, clearTimeout, setInterval, clearInterval } as never;
-const broker = new InMemoryChatBroker({ time });
+const broker = new InMemoryChatBroker({ time: { ...systemTime, now } });
 const deps = {
   broker,
   bans: await StoredChatBans.load(database.db, now),
@@ -25,7 +26,6 @@ const deps = {
   limiter: new MemoryRateLimiter({ now }),
 };
 const country = { countryCode: "TW", country: "Taiwan" };
-const abort = new AbortController();
 for (let i = 0; i < PAIRS * 2; i++) {
   broker.listen(`v${i}`, undefined, () => {});
   await broker.start({ visitorId: `v${i}`, ipKey: `ip${i}`, country });
@@ -56,6 +56,5 @@ for (const [label, pick] of [
   }
   console.log(`${label}: best round ${best.toFixed(2)} µs per message (${calls} sent)`);
 }
-abort.abort();
 await broker.close();
 database.dispose();

@@ -40,6 +40,8 @@ export type Sender = VisitorKeys;
 export class RepeatMemory {
   readonly #senders: ExpiringMap<string, Sent[]>;
   readonly #refusals: ExpiringMap<string, { count: number; firstAt: number }>;
+  /** The comparisons made for the text being noted: at most two senders' texts, reset per text. */
+  readonly #compared = new Map<string, boolean>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -106,9 +108,6 @@ export class RepeatMemory {
     }
     return undefined;
   }
-
-  /** The comparisons made for the text being noted: at most two senders' texts, reset per text. */
-  readonly #compared = new Map<string, boolean>();
 
   #same(stored: string, key: string): boolean {
     let answer = this.#compared.get(stored);

@@ -42,8 +42,8 @@ export function skeleton(text: string): string {
     .replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 
-// Printable ASCII is its own NFKC form and holds no invisible, other-script digit or look-alike (the
-// table's ASCII entries are left out), so most chat lines skip the four passes below.
+// Printable ASCII is its own NFKC form and holds no invisible, other-script digit or look-alike
+// (the table's ASCII entries are left out), so most chat lines skip the four passes below.
 const ASCII = /^[\t\n\r\x20-\x7E]*$/;
 
 /** NFKC, invisible characters gone, digits of any script as ASCII, look-alikes folded. */
