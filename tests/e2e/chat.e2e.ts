@@ -1,6 +1,6 @@
 import { chromium, type Page } from "@playwright/test";
 import { scan } from "./axe";
-import { expect, ONE_INSTANCE, RENDER, test } from "./fixtures";
+import { expect, ONE_INSTANCE, RENDER, testOnOwnSite as test } from "./fixtures";
 import {
   deviceTranslations,
   makeOperator,
@@ -10,9 +10,8 @@ import {
   stranger,
 } from "./helpers";
 
-// Every chat test enters the one pool of the e2e server, so they take turns: two tests running
-// at once could pair their strangers across tests. Other e2e files never enter the pool.
-test.describe.configure({ mode: "default" });
+// Every chat test enters its site's one pool: each worker runs these on a site of its own (one
+// test at a time), so tests running at once never pair their strangers across tests.
 
 const FIND = "Find Someone to Chat With";
 const PARTNER_LEFT = "Your chat partner has left the conversation.";
@@ -37,6 +36,12 @@ const WORDS = {
 const chatPanel = (page: Page, language: "en" | "zh" = "en") =>
   page.getByRole("region", { name: new RegExp(`^${WORDS[language].chatting}`) });
 
+/** The address of the site this worker's tests run on (the Origin of calls made beside a page). */
+let siteUrl = "";
+test.beforeEach(({ baseURL }) => {
+  siteUrl = baseURL ?? "";
+});
+
 /**
  * Opens the chat page as a stranger who has passed the safety gate (18 or older). The gate's
  * own screens are tested in safety.e2e.ts; here the answer goes straight to the server, before
@@ -45,7 +50,7 @@ const chatPanel = (page: Page, language: "en" | "zh" = "en") =>
 async function openAsAdult(page: Page, language: "en" | "zh" = "en"): Promise<void> {
   const response = await page.request.post("/trpc/chat.confirmAge", {
     data: { adult: true },
-    headers: { origin: process.env.TIDINGS_URL ?? "" },
+    headers: { origin: siteUrl },
   });
   expect(response.status(), await response.text()).toBe(200);
   await page.goto(`/${language}/random-chat`);
@@ -464,6 +469,7 @@ test.describe("random chat", () => {
     page,
     browser,
     baseURL,
+    ownSite,
     consoleErrors,
   }) => {
     const other = await stranger(browser, baseURL);
@@ -511,7 +517,7 @@ test.describe("random chat", () => {
     });
     const desk = await operator.newPage();
     const username = await signUp(desk, baseURL);
-    await makeOperator(username);
+    await makeOperator(username, ownSite.adminEnv);
     await desk.goto("/en/moderation");
     const group = desk.getByRole("article").filter({ hasText: last });
     await expect(group).toHaveAccessibleName(/^Chat visitor \S+…$/);

@@ -1,4 +1,5 @@
 import { test as base, expect } from "@playwright/test";
+import { type E2eSite, startSite } from "./server";
 
 /** Playwright's test, pointed at the server global-setup started, failing on console errors. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -37,5 +38,25 @@ export const RENDER = { tag: "@render" };
  * variant runs across instances: under CLUSTER=1 it is left out, having run in the first run.
  */
 export const ONE_INSTANCE = { tag: "@one-instance" };
+
+/**
+ * The same test on a site this worker started for itself (its address is the tests' baseURL):
+ * for tests that enter the one chat pool, so tests in other workers, each on a site of their
+ * own, run at the same time without pairing strangers across tests.
+ */
+export const testOnOwnSite = test.extend<object, { ownSite: E2eSite }>({
+  ownSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture names from this pattern.
+    async ({}, use) => {
+      const site = await startSite();
+      await use(site);
+      await site.stop();
+    },
+    { scope: "worker" },
+  ],
+  baseURL: async ({ ownSite }, use) => {
+    await use(ownSite.url);
+  },
+});
 
 export { expect };
