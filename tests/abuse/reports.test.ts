@@ -9,6 +9,7 @@ import {
   pairListening,
   visitorId,
 } from "../helpers/chat.ts";
+import { VirtualClock } from "../helpers/clock.ts";
 import { rows, startTestServer, type TestServer } from "../helpers/server.ts";
 import { distinctText } from "../helpers/texts.ts";
 
@@ -190,15 +191,37 @@ describe("reporters are counted by visitor and by address", () => {
 });
 
 describe("a report keeps the two apart", () => {
-  test("the reporter is never paired with the reported visitor again", async () => {
-    const victim = await listening(tester());
-    const reporter = tester();
-    const [messageId = ""] = await chatWith(victim, reporter, 1);
-    await reporter.api.chat.report.mutate({ messageId, reason: "spam" });
+  // A site whose clock the test moves: recent partners meet again once both have waited this
+  // long alone, so only the report can keep these two apart after it.
+  const MEET_AGAIN_MS = 1000;
+  const clock = new VirtualClock();
+  let site: TestServer;
+  beforeAll(async () => {
+    site = await startTestServer(
+      { TRUST_PROXY: "true" },
+      { clock, chat: { meetAgainAfterMs: MEET_AGAIN_MS } },
+    );
+  });
+  afterAll(() => site.close());
+  const onSite = () => {
+    const t = chatTester(site.url, { address: nextAddress() });
+    open.push(t);
+    return t;
+  };
+
+  test("the reporter is never paired with the reported visitor again, however long both wait", async () => {
+    const victim = await listening(onSite());
+    const reporter = await listening(onSite());
+    await pairListening(reporter, victim);
+    const sent = await victim.api.chat.send.mutate({ content: distinctText(++said) });
+    await reporter.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+    await reporter.api.chat.report.mutate({ messageId: sent.id, reason: "spam" });
     await victim.api.chat.end.mutate();
     expect(await victim.start()).toEqual({ state: "waiting" });
     expect(await reporter.start()).toEqual({ state: "waiting" });
-    const third = await listening(tester());
+    clock.advance(MEET_AGAIN_MS * 5);
+    // Had they met again, nobody would be waiting for the third.
+    const third = await listening(onSite());
     expect((await third.start()).state).toBe("chatting");
     expect(reporter.events.filter(isType("matched"))).toHaveLength(1);
   });

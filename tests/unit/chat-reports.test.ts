@@ -73,7 +73,7 @@ describe("reporting a chat message", () => {
   test("when moderation fails, the report is kept and punishes nobody", async () => {
     const [message = ""] = await chat("r1", "o1", ["you are awful"]);
     const answer = await report(broken, new MemoryRateLimiter(clock), "r1", message);
-    expect(answer).toEqual({ outcome: "recorded", banned: false });
+    expect(answer).toBe("recorded");
     expect(await bans.until("o1", "ip-o1")).toBeNull();
   });
 

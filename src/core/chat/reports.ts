@@ -48,7 +48,7 @@ export async function reportChatMessage(
   reporter: Reporter,
   report: { messageId: string; reason: ChatReportReason },
   now: number,
-): Promise<{ outcome: ChatReportOutcome; banned: boolean }> {
+): Promise<ChatReportOutcome> {
   await deps.limiter.take(visitorSlots("chat-report", reporter, CHAT_REPORT_RATE));
   const message = await deps.broker.partnerMessage(reporter.visitorId, report.messageId);
   if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
@@ -81,14 +81,14 @@ export async function reportChatMessage(
     .onConflict((oc) => oc.doNothing())
     .returning("id")
     .executeTakeFirst();
-  if (!inserted) return { outcome: "alreadyReported", banned: false };
+  if (!inserted) return "alreadyReported";
   await keepApart(db, deps.broker, reporter.visitorId, reported, now + BLOCK_MS, now);
-  if (!mayAct) return { outcome: "recorded", banned: false };
+  if (!mayAct) return "recorded";
   const ground = await groundOf(db, reported.visitorId, report.reason, safe, now);
-  if (!ground) return { outcome: "recorded", banned: false };
+  if (!ground) return "recorded";
   const banned = await banAutomatically(db, deps.bans, reported, ground, now);
   if (banned) await deps.broker.ban(banned.bans);
-  return { outcome: "recorded", banned: banned !== undefined };
+  return "recorded";
 }
 
 /**

@@ -176,7 +176,7 @@ export const chatRouter = router({
 
   /** Reports a partner's message; answers whether it was recorded or already reported. */
   report: publicProcedure.input(reportChatInput).mutation(async ({ ctx, input }) => {
-    const { outcome } = await reportChatMessage(
+    const outcome = await reportChatMessage(
       ctx.db,
       { ...ctx.chat, moderator: ctx.moderator, limiter: ctx.limiter },
       ctx.requester,
