@@ -13,6 +13,7 @@ import { securityHeaders, withHeaders } from "./http.ts";
 import {
   contextFor,
   cookiesOf,
+  factsOf,
   isHttps,
   type Visitor,
   visitorCookie,
@@ -145,9 +146,8 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const response = await answer(() =>
       contextFor(
         services,
-        request,
+        factsOf(services, request, () => server.requestIP(request)?.address),
         cookies,
-        () => server.requestIP(request)?.address,
         visitor,
         setCookies,
       ),

@@ -57,6 +57,27 @@ export function visitorCookie(services: Services, visitor: Visitor): string {
   });
 }
 
+/** What a context reads of the request besides its cookies. */
+export interface RequestFacts {
+  /** The client's address (see clientIp). */
+  ip: string;
+  /** The page's language header (LOCALE_HEADER), if sent. */
+  locale: string | null;
+}
+
+/** The facts of an HTTP request, or of a WebSocket's upgrade request. */
+export function factsOf(
+  services: Services,
+  request: Request,
+  /** The socket's address, asked only when no trusted header names one (a system call). */
+  socketAddress: () => string | undefined,
+): RequestFacts {
+  return {
+    ip: clientIp(request, socketAddress, services.config.trustProxy),
+    locale: request.headers.get(LOCALE_HEADER),
+  };
+}
+
 /**
  * The tRPC context of one request (or one WebSocket): identities from cookies and the socket,
  * never from anything the client says. `setCookies` collects Set-Cookie lines for the response,
@@ -64,14 +85,12 @@ export function visitorCookie(services: Services, visitor: Visitor): string {
  */
 export async function contextFor(
   services: Services,
-  request: Request,
+  asked: RequestFacts,
   cookies: Bun.CookieMap,
-  /** The socket's address, asked only when no trusted header names one (a system call). */
-  socketAddress: () => string | undefined,
   visitor: Visitor,
   setCookies: Map<string, string>,
 ): Promise<Context> {
-  const ip = clientIp(request, socketAddress, services.config.trustProxy);
+  const { ip } = asked;
   const now = services.now();
   const https = isHttps(services);
   const names = cookieNames(https);
@@ -110,7 +129,7 @@ export async function contextFor(
         return country;
       },
     },
-    locale: localeFromHeader(request.headers.get(LOCALE_HEADER)),
+    locale: localeFromHeader(asked.locale),
     now: services.now,
     user: valid?.user ?? null,
     isOperator: valid?.isOperator ?? false,

@@ -2,9 +2,8 @@ import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { SERVER_RESTARTING } from "../common/chat-timings.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
-import { clientIp } from "./client-ip.ts";
 import type { ErrorLog } from "./error-log.ts";
-import { contextFor, cookiesOf, type Visitor, visitorCookie } from "./identity.ts";
+import { contextFor, factsOf, type RequestFacts, type Visitor, visitorCookie } from "./identity.ts";
 import type { Services } from "./services.ts";
 import { MAX_BATCH_SIZE } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
@@ -67,13 +66,15 @@ function refusal(id: unknown): string {
 }
 
 /**
- * What a socket's context is made from (the upgrade request, its visitor and address), and when
- * its browser was last heard.
+ * What a socket's context is made from (of the upgrade request, only what the context reads:
+ * holding the request for the socket's life cost every idle visitor about 1 KiB), and when its
+ * browser was last heard.
  */
 interface Upgrade {
-  request: Request;
+  facts: RequestFacts;
+  /** The upgrade's Cookie header. */
+  cookie: string;
   visitor: Visitor;
-  address: string | undefined;
   ipKey: string;
   /** When the browser last sent anything (a call or the answer to a ping). */
   heardAt: number;
@@ -86,9 +87,9 @@ interface Upgrade {
 export function createWebSocket(services: Services, errors: ErrorLog) {
   const trpc = createTrpcWebSocketHandler({
     router: appRouter,
-    createContext: ({ request, visitor, address }: Upgrade) =>
+    createContext: ({ facts, cookie, visitor }: Upgrade) =>
       // Cookies cannot be set over a socket; a refreshed session is simply not re-sent.
-      contextFor(services, request, cookiesOf(request), () => address, visitor, new Map()),
+      contextFor(services, facts, new Bun.CookieMap(cookie), visitor, new Map()),
     onError: (error) => errors.trpc(error),
   });
   /** Open sockets by "v:<visitor>" and "ip:<address hash>". */
@@ -171,14 +172,13 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
   ): Response | undefined {
     if (!originAllowed(request, ownOrigin)) return new Response("Forbidden", { status: 403 });
     // Read now: once upgraded, the request no longer names its socket.
-    const address = server.requestIP(request)?.address;
-    const ip = clientIp(request, () => address, services.config.trustProxy);
+    const facts = factsOf(services, request, () => server.requestIP(request)?.address);
     const data: SocketData<Upgrade> = {
       upgrade: {
-        request,
+        facts,
+        cookie: request.headers.get("cookie") ?? "",
         visitor,
-        address,
-        ipKey: ipKey(services.config.secret, ip),
+        ipKey: ipKey(services.config.secret, facts.ip),
         heardAt: performance.now(),
       },
     };
