@@ -1,6 +1,7 @@
 // The About page's building blocks: titled sections, cards with an icon, side-by-side panels.
-import type { LucideIcon } from "lucide-react";
+
 import type { ReactNode } from "react";
+import type { LucideIcon } from "../icons.ts";
 
 /** The look of each kind of section: its own class and its heading's. */
 const sectionKinds = {

@@ -1,7 +1,7 @@
 import { useNavigate } from "@tanstack/react-router";
-import { LogOut, ShieldCheck, UserRound } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { localizedPath } from "../../common/locales.ts";
+import { LogOut, ShieldCheck, UserRound } from "../icons.ts";
 import { useAccount, useSignOut } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { useMenuContainer } from "../lib/menu-container.ts";

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "@tanstack/react-router";
-import { LogIn } from "lucide-react";
+import { LogIn } from "../icons.ts";
 import { signInSearch, useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountTriggerContent } from "./AccountTrigger.tsx";

@@ -1,4 +1,4 @@
-import { UserRound } from "lucide-react";
+import { UserRound } from "../icons.ts";
 
 /** What the account trigger shows, the same before and after the menu's code arrives. */
 export function AccountTriggerContent({ username }: { username: string }) {

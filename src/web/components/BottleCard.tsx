@@ -1,8 +1,8 @@
-import { Clock, Flag, Heart, Hourglass } from "lucide-react";
 import { type RefObject, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { type BottleCard as BottleCardData, bottleReportReasons } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
+import { Clock, Flag, Heart, Hourglass } from "../icons.ts";
 import { useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
-import { Waves } from "lucide-react";
 import { localizedPath, type PageSlug } from "../../common/locales.ts";
+import { Waves } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { siteConfig } from "../lib/site.ts";
 

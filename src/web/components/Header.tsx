@@ -1,8 +1,8 @@
 import { Link, useLocation } from "@tanstack/react-router";
-import { Menu, Waves, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { localizedPath } from "../../common/locales.ts";
 import { titleKeyOfSlug } from "../../common/page-meta.ts";
+import { Menu, Waves, X } from "../icons.ts";
 import { requestHeadingFocus } from "../lib/focus.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { AccountMenu } from "./AccountMenu.tsx";

@@ -1,7 +1,7 @@
 import { useLocation, useNavigate } from "@tanstack/react-router";
-import { Check } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type Locale, prefixOfLocale, splitPrefix, swapPrefix } from "../../common/locales.ts";
+import { Check } from "../icons.ts";
 import { storeLocale, useI18n, useSetFallbackLocale } from "../lib/i18n.tsx";
 import { useMenuContainer } from "../lib/menu-container.ts";
 import { LanguageTriggerContent, useLanguageLabel } from "./LanguageTrigger.tsx";

@@ -1,4 +1,4 @@
-import { Globe } from "lucide-react";
+import { Globe } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 
 /**

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
-import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { localizedPath, type PageSlug, type Prefix } from "../../common/locales.ts";
+import type { LucideIcon } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 
 /**

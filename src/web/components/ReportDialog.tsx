@@ -1,6 +1,6 @@
-import { Flag } from "lucide-react";
 import { Dialog, RadioGroup } from "radix-ui";
 import { toast } from "sonner";
+import { Flag } from "../icons.ts";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { useFieldContext, useFormState } from "./form/context.ts";

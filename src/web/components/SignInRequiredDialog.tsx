@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@tanstack/react-router";
-import { LogIn } from "lucide-react";
 import { Dialog } from "radix-ui";
+import { LogIn } from "../icons.ts";
 import { signInSearch } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { Modal } from "./Modal.tsx";

@@ -1,3 +1,7 @@
+import { AboutPanel, AboutSection, FeatureGrid } from "../components/AboutParts.tsx";
+import { PageIntro } from "../components/PageIntro.tsx";
+import { PageLink } from "../components/PageLink.tsx";
+import { about, type OfferIcon, type ValueIcon } from "../content/about.ts";
 import {
   BottleWine,
   Compass,
@@ -11,11 +15,7 @@ import {
   PenLine,
   ShieldCheck,
   VenetianMask,
-} from "lucide-react";
-import { AboutPanel, AboutSection, FeatureGrid } from "../components/AboutParts.tsx";
-import { PageIntro } from "../components/PageIntro.tsx";
-import { PageLink } from "../components/PageLink.tsx";
-import { about, type OfferIcon, type ValueIcon } from "../content/about.ts";
+} from "../icons.ts";
 import { siteConfig } from "../lib/site.ts";
 import "./about.css";
 

@@ -1,5 +1,4 @@
 import { useLocation, useNavigate } from "@tanstack/react-router";
-import { LoaderCircle } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { safeRedirect } from "../../common/auth.ts";
@@ -7,6 +6,7 @@ import { localizedPath } from "../../common/locales.ts";
 import { SignedIn } from "../components/auth/SignedIn.tsx";
 import { type Arrive, SignedOut } from "../components/auth/SignedOut.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { LoaderCircle } from "../icons.ts";
 import { isSignInPath, useAccount, useSetAccountUser } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "../components/dialog.css";

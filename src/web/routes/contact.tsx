@@ -1,4 +1,3 @@
-import { CircleCheck, Mail, Send } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { CONTACT_LIMITS, type ContactInput, contactInput } from "../../common/contact.ts";
@@ -7,6 +6,7 @@ import { SubmitRow } from "../components/form/FormParts.tsx";
 import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm.tsx";
 import { useSchemaForm } from "../components/form/useSchemaForm.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { CircleCheck, Mail, Send } from "../icons.ts";
 import { errorMessage, fieldIssuesOf } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";

@@ -1,5 +1,4 @@
 import { useNavigate } from "@tanstack/react-router";
-import { Send } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { BOTTLE_LIMITS } from "../../common/bottles.ts";
@@ -17,6 +16,7 @@ import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm
 import { useStartFindsClock } from "../components/my-bottles/FoundNotice.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { ToastLink } from "../components/ToastLink.tsx";
+import { Send } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./create.css";
 

@@ -1,4 +1,3 @@
-import { CloudLightning, PenLine, RotateCcw, Search, Waves } from "lucide-react";
 import { type CSSProperties, useEffect, useRef, useState } from "react";
 import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
 import { Bottle, bottleVariants } from "../components/Bottle.tsx";
@@ -6,6 +5,7 @@ import { BottleCard } from "../components/BottleCard.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
 import { WaveBand } from "../components/WaveBand.tsx";
+import { CloudLightning, PenLine, RotateCcw, Search, Waves } from "../icons.ts";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";

@@ -1,9 +1,9 @@
 import { Link } from "@tanstack/react-router";
-import { ChevronDown, Home } from "lucide-react";
 import { Accordion } from "radix-ui";
 import { localizedPath } from "../../common/locales.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
+import { ChevronDown, Home } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./faq.css";
 

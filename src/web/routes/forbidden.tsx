@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@tanstack/react-router";
-import { Home, LogIn } from "lucide-react";
 import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
+import { Home, LogIn } from "../icons.ts";
 import { signInSearch, useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 

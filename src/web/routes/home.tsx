@@ -1,10 +1,10 @@
-import { PenLine, Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Bottle } from "../components/Bottle.tsx";
 import { HomeSea } from "../components/home/HomeSea.tsx";
 import { HomeSections } from "../components/home/HomeSections.tsx";
 import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
+import { PenLine, Search } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./home.css";
 

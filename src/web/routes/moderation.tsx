@@ -1,9 +1,9 @@
-import { LoaderCircle, Waves } from "lucide-react";
 import { FeatureSwitches } from "../components/moderation/FeatureSwitches.tsx";
 import { QueueGroupCard } from "../components/moderation/QueueGroupCard.tsx";
 import { RecentActions } from "../components/moderation/RecentActions.tsx";
 import { useModeration } from "../components/moderation/useModeration.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
+import { LoaderCircle, Waves } from "../icons.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";

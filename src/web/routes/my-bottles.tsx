@@ -1,4 +1,3 @@
-import { CloudLightning, LoaderCircle, PenLine, RotateCcw, ShieldCheck } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import type { MyBottle } from "../../common/bottles.ts";
 import { Bottle } from "../components/Bottle.tsx";
@@ -7,6 +6,7 @@ import { SinkDialog } from "../components/my-bottles/SinkDialog.tsx";
 import { useMyBottles } from "../components/my-bottles/useMyBottles.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
+import { CloudLightning, LoaderCircle, PenLine, RotateCcw, ShieldCheck } from "../icons.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "../components/BottleCard.css";

@@ -1,9 +1,9 @@
 import { Link, useLocation, useRouter } from "@tanstack/react-router";
-import { ArrowLeft, Home } from "lucide-react";
 import { useEffect } from "react";
 import { notFoundSuggestion } from "../../common/locales.ts";
 import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
+import { ArrowLeft, Home } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 

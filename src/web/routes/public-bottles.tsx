@@ -1,4 +1,3 @@
-import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw } from "lucide-react";
 import { type CSSProperties, type ReactNode, useId, useRef, useState } from "react";
 import type { BottleCard as BottleCardData } from "../../common/bottles.ts";
 import { countryName, flagOf } from "../../common/country.ts";
@@ -7,6 +6,7 @@ import { BottleCard } from "../components/BottleCard.tsx";
 import { BottleModal } from "../components/bottle/BottleModal.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
+import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { trpc } from "../lib/trpc.ts";
 import "./public-bottles.css";

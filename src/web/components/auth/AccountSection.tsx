@@ -1,5 +1,5 @@
-import type { LucideIcon } from "lucide-react";
 import { type ReactNode, useId } from "react";
+import type { LucideIcon } from "../../icons.ts";
 
 /** One part of the account page: a card with its icon and title, a lead line, and its controls. */
 export function AccountSection({

@@ -1,6 +1,6 @@
-import { KeyRound } from "lucide-react";
 import { toast } from "sonner";
 import { type AccountUser, changePasswordInput } from "../../../common/auth.ts";
+import { KeyRound } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { SubmitRow } from "../form/FormParts.tsx";

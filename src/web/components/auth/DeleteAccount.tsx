@@ -1,7 +1,7 @@
-import { Trash2, TriangleAlert } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { type AccountUser, deleteAccountInput } from "../../../common/auth.ts";
+import { Trash2, TriangleAlert } from "../../icons.ts";
 import { useLeaveAccount } from "../../lib/account.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";

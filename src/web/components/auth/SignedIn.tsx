@@ -1,5 +1,5 @@
-import { LoaderCircle, LogOut, MonitorSmartphone, UserRound } from "lucide-react";
 import type { AccountUser } from "../../../common/auth.ts";
+import { LoaderCircle, LogOut, MonitorSmartphone, UserRound } from "../../icons.ts";
 import { useSignOut } from "../../lib/account.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { PageIntro } from "../PageIntro.tsx";

@@ -1,7 +1,7 @@
-import { LogIn, type LucideIcon, UserPlus } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { type AccountUser, AUTH_LIMITS, signInInput, signUpInput } from "../../../common/auth.ts";
+import { LogIn, type LucideIcon, UserPlus } from "../../icons.ts";
 import { appCodeOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";

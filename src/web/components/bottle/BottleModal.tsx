@@ -1,6 +1,6 @@
-import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
+import { X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { Modal } from "../Modal.tsx";
 import "./BottleModal.css";

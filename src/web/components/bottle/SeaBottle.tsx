@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
-import { CloudLightning, LoaderCircle, PenLine, RotateCcw, Waves } from "lucide-react";
 import { useId } from "react";
 import { localizedPath } from "../../../common/locales.ts";
+import { CloudLightning, LoaderCircle, PenLine, RotateCcw, Waves } from "../../icons.ts";
 import { useFeature } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";

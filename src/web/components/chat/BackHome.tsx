@@ -1,4 +1,4 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { PageLink } from "../PageLink.tsx";
 

@@ -1,4 +1,3 @@
-import { SendHorizontal } from "lucide-react";
 import {
   type ChangeEvent,
   type FormEvent,
@@ -8,6 +7,7 @@ import {
   useState,
 } from "react";
 import { CHAT_LIMITS } from "../../../common/chat.ts";
+import { SendHorizontal } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 
 /** The length counter shows once a message gets this close to the limit. */

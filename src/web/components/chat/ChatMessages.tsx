@@ -1,6 +1,6 @@
-import { CircleX, MessagesSquare } from "lucide-react";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import type { ChatMessage, ChatReportOutcome, ChatReportReason } from "../../../common/chat.ts";
+import { CircleX, MessagesSquare } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { ChatReportDialog } from "./ChatReportDialog.tsx";
 import { ContactWarning } from "./ContactWarning.tsx";

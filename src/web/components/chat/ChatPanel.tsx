@@ -1,7 +1,7 @@
-import { CircleCheck, LogOut, SkipForward, WifiOff, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import type { ChatPartner } from "../../../common/chat.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
+import { CircleCheck, LogOut, SkipForward, WifiOff, X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { around } from "../../lib/placeholder.ts";
 import { BackHome } from "./BackHome.tsx";

@@ -1,5 +1,5 @@
-import { Ban, Flag, VolumeX } from "lucide-react";
 import { useEffect, useId, useState } from "react";
+import { Ban, Flag, VolumeX } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { LONGEST_TIMER_MS } from "./useChatBan.ts";
 import "./safety.css";

@@ -1,8 +1,8 @@
-import { Info, LoaderCircle, MessagesSquare, ShieldBan, Users, WifiOff, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
+import { Info, LoaderCircle, MessagesSquare, ShieldBan, Users, WifiOff, X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { languageName, listOf, MatchPreferencesEditor } from "./MatchPreferences.tsx";

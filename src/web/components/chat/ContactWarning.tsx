@@ -1,4 +1,4 @@
-import { TriangleAlert } from "lucide-react";
+import { TriangleAlert } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 
 /**

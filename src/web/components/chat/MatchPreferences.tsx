@@ -1,10 +1,10 @@
-import { Plus, X } from "lucide-react";
 import { useId, useState } from "react";
 import type { TranslationFunctions } from "../../../../i18n/i18n-types";
 import type { SharedGround } from "../../../common/chat-preferences.ts";
 import { INTEREST_LIMITS, MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import type { Locale } from "../../../common/locales.ts";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
+import { Plus, X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { type ChatPreferences, withInterest } from "./matchPreferences.ts";
 

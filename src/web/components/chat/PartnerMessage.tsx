@@ -1,7 +1,7 @@
-import { Flag } from "lucide-react";
 import { useEffect } from "react";
 import type { ChatMessage } from "../../../common/chat.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
+import { Flag } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { TranslateMenu } from "../translate/TranslateMenu.tsx";

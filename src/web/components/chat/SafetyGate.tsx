@@ -1,7 +1,7 @@
-import { Flag, Globe, HeartHandshake, PenLine, Search, ShieldAlert } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { countryName, flagOf } from "../../../common/country.ts";
+import { Flag, Globe, HeartHandshake, PenLine, Search, ShieldAlert } from "../../icons.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";

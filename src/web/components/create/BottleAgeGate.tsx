@@ -1,5 +1,5 @@
-import { HeartHandshake, LifeBuoy } from "lucide-react";
 import { Dialog } from "radix-ui";
+import { HeartHandshake, LifeBuoy } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { AgeAnswers } from "../AgeAnswers.tsx";
 import { Modal } from "../Modal.tsx";

@@ -1,6 +1,6 @@
-import { Check } from "lucide-react";
 import { Checkbox, RadioGroup } from "radix-ui";
 import { EXPIRY_DAY_OPTIONS } from "../../../common/bottles.ts";
+import { Check } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { useFieldContext, useFormState } from "../form/context.ts";
 import { formatWhen } from "./bottle-time.ts";

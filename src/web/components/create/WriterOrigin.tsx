@@ -1,5 +1,5 @@
-import { Eye } from "lucide-react";
 import { countryName, flagOf } from "../../../common/country.ts";
+import { Eye } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { useWriterCountry } from "./useWriterCountry.ts";
 

@@ -1,5 +1,5 @@
-import { LoaderCircle, type LucideIcon, TriangleAlert } from "lucide-react";
 import type { ComponentType, ReactNode } from "react";
+import { LoaderCircle, type LucideIcon, TriangleAlert } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { useFormState } from "./context.ts";
 

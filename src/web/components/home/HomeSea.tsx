@@ -1,4 +1,3 @@
-import { Lightbulb, X } from "lucide-react";
 import {
   type CSSProperties,
   lazy,
@@ -8,6 +7,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { Lightbulb, X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { Bottle } from "../Bottle.tsx";

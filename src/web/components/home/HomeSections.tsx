@@ -1,4 +1,6 @@
 import { Link } from "@tanstack/react-router";
+import { useId } from "react";
+import { localizedPath, type PageSlug } from "../../../common/locales.ts";
 import {
   ArrowRight,
   CircleQuestionMark,
@@ -10,9 +12,7 @@ import {
   type LucideIcon,
   Sailboat,
   Send,
-} from "lucide-react";
-import { useId } from "react";
-import { localizedPath, type PageSlug } from "../../../common/locales.ts";
+} from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import type { BottleVariant } from "../Bottle.tsx";
 

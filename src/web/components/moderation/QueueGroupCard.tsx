@@ -1,5 +1,5 @@
-import { Ban, Check, Eye, EyeOff, ShieldAlert, Undo2 } from "lucide-react";
 import type { TranslationFunctions } from "../../../../i18n/i18n-types";
+import { Ban, Check, Eye, EyeOff, ShieldAlert, Undo2 } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { moderationTime } from "./moderation-time.ts";
 import type { Moderation, QueueGroup, Verb } from "./useModeration.ts";

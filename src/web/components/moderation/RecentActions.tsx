@@ -1,6 +1,6 @@
-import { Undo2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { COMMAND_LINE } from "../../../common/moderation.ts";
+import { Undo2 } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { moderationTime } from "./moderation-time.ts";
 import { subjectName } from "./subject-name.ts";

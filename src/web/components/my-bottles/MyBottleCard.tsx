@@ -1,3 +1,5 @@
+import type { BottleState, MyBottle } from "../../../common/bottles.ts";
+import { countryName, flagOf } from "../../../common/country.ts";
 import {
   Anchor,
   CalendarX,
@@ -10,9 +12,7 @@ import {
   type LucideIcon,
   MapPin,
   Waves,
-} from "lucide-react";
-import type { BottleState, MyBottle } from "../../../common/bottles.ts";
-import { countryName, flagOf } from "../../../common/country.ts";
+} from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { timeLeftText } from "../chat/time-left.ts";
 import { formatWhen } from "../create/bottle-time.ts";

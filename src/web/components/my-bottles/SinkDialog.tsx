@@ -1,8 +1,8 @@
-import { Anchor, LoaderCircle, TriangleAlert } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
 import type { MyBottle } from "../../../common/bottles.ts";
+import { Anchor, LoaderCircle, TriangleAlert } from "../../icons.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { Modal } from "../Modal.tsx";

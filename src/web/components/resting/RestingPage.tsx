@@ -1,6 +1,6 @@
-import { House, MessagesSquare, PenLine, Search, Waves } from "lucide-react";
 import type { ReactNode } from "react";
 import type { PageSlug } from "../../../common/locales.ts";
+import { House, MessagesSquare, PenLine, Search, Waves } from "../../icons.ts";
 import type { Feature } from "../../lib/feature-paths.ts";
 import { useFeature } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";

@@ -1,7 +1,7 @@
-import { Check, ChevronDown, Languages, LoaderCircle } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
+import { Check, ChevronDown, Languages, LoaderCircle } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { useMenuContainer } from "../../lib/menu-container.ts";
 import { languages } from "./languages.ts";

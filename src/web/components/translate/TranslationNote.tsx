@@ -1,4 +1,4 @@
-import { Languages, Redo2, Undo2 } from "lucide-react";
+import { Languages, Redo2, Undo2 } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { languageName } from "./languages.ts";
 import type { TextTranslation } from "./useTextTranslation.ts";
