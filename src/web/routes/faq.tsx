@@ -3,7 +3,7 @@ import { Accordion } from "radix-ui";
 import { localizedPath } from "../../common/locales.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
-import { ChevronDown, Home } from "../icons.ts";
+import { ChevronDown, House } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./faq.css";
 
@@ -47,7 +47,7 @@ export function FaqPage() {
         {LL.faq.more()} <Link to={localizedPath(prefix, "contact")}>{LL.faq.contactLink()}</Link>
       </p>
       <div className="button-row">
-        <PageLink to="" icon={Home} className="button button--primary">
+        <PageLink to="" icon={House} className="button button--primary">
           {LL.common.returnHome()}
         </PageLink>
       </div>

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
-import { Home, LogIn } from "../icons.ts";
+import { House, LogIn } from "../icons.ts";
 import { signInSearch, useAccount } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
 
@@ -22,7 +22,7 @@ export function ForbiddenPage() {
       <PageHeading className="not-found__title">{t.title()}</PageHeading>
       <p className="not-found__body">{t.body()}</p>
       <div className="button-row">
-        <PageLink to="" icon={Home} className="button button--primary">
+        <PageLink to="" icon={House} className="button button--primary">
           {LL.common.returnHome()}
         </PageLink>
         {!user && (

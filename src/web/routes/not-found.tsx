@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { notFoundSuggestion } from "../../common/locales.ts";
 import { PageHeading } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
-import { ArrowLeft, Home } from "../icons.ts";
+import { ArrowLeft, House } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 
@@ -33,7 +33,7 @@ export function NotFoundPage() {
         </p>
       )}
       <div className="button-row">
-        <PageLink to="" icon={Home} className="button button--primary">
+        <PageLink to="" icon={House} className="button button--primary">
           {LL.common.returnHome()}
         </PageLink>
         <button
