@@ -85,12 +85,12 @@ export function factsOf(
  */
 export async function contextFor(
   services: Services,
-  asked: RequestFacts,
+  facts: RequestFacts,
   cookies: Bun.CookieMap,
   visitor: Visitor,
   setCookies: Map<string, string>,
 ): Promise<Context> {
-  const { ip } = asked;
+  const { ip } = facts;
   const now = services.now();
   const https = isHttps(services);
   const names = cookieNames(https);
@@ -129,7 +129,7 @@ export async function contextFor(
         return country;
       },
     },
-    locale: localeFromHeader(asked.locale),
+    locale: localeFromHeader(facts.locale),
     now: services.now,
     user: valid?.user ?? null,
     isOperator: valid?.isOperator ?? false,

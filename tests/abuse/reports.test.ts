@@ -10,6 +10,7 @@ import {
   visitorId,
 } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
+import { banStepOf } from "../helpers/database.ts";
 import { rows, startTestServer, type TestServer } from "../helpers/server.ts";
 import { distinctText } from "../helpers/texts.ts";
 
@@ -28,8 +29,8 @@ afterAll(() => server.close());
 
 let addresses = 0;
 const nextAddress = () => `100.70.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
-function tester(address = nextAddress()) {
-  const t = chatTester(server.url, { address });
+function tester(address = nextAddress(), site = server) {
+  const t = chatTester(site.url, { address });
   open.push(t);
   return t;
 }
@@ -71,11 +72,7 @@ async function ipKeyOf(visitor: string): Promise<string> {
 }
 
 async function stepsOf(key: string): Promise<number> {
-  const [row] = await rows(
-    server,
-    sql<{ step: number }>`SELECT step FROM ban_steps WHERE key = ${key}`,
-  );
-  return row?.step ?? 0;
+  return (await banStepOf(server.app.services.db, key)) ?? 0;
 }
 
 describe("one reporter cannot climb the ladder", () => {
@@ -203,11 +200,7 @@ describe("a report keeps the two apart", () => {
     );
   });
   afterAll(() => site.close());
-  const onSite = () => {
-    const t = chatTester(site.url, { address: nextAddress() });
-    open.push(t);
-    return t;
-  };
+  const onSite = () => tester(nextAddress(), site);
 
   test("the reporter is never paired with the reported visitor again, however long both wait", async () => {
     const victim = await listening(onSite());

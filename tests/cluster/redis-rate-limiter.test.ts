@@ -44,6 +44,17 @@ async function waitOf(promise: Promise<unknown>): Promise<number | undefined> {
   throw new Error("expected a refusal");
 }
 
+/** Whether a take passed (false when the limit refused it; any other failure is thrown). */
+async function passes(take: Promise<unknown>): Promise<boolean> {
+  try {
+    await take;
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return false;
+    throw error;
+  }
+}
+
 describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`, () => {
   test("allow up to the limit, then refuse with the wait in whole seconds, rounded up", async () => {
     const { limits, clock } = await limiter();
@@ -98,14 +109,6 @@ describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`
       expect(passed).toBe(3);
     }
     // The refused calls gave back whatever they took: the places left are all still there.
-    const passes = (take: Promise<unknown>) =>
-      take.then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof RateLimitedError) return false;
-          throw error;
-        },
-      );
     let after = 0;
     while (after <= 3 && (await passes(limits.take(both())))) after++;
     expect(passed + after).toBe(3);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { type DatabaseBackend, migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import type { DB } from "../../db/schema.ts";
 import type { DatabaseTarget } from "../../db/url.ts";
 
 /**
@@ -76,4 +77,14 @@ export async function openTestDatabase(): Promise<DatabaseBackend & { dispose():
       await dispose();
     },
   });
+}
+
+/** How far a ban key (`visitor:…` or `ip:…`) has climbed the ladder; undefined if it never has. */
+export async function banStepOf(db: DB, key: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("ban_steps")
+    .select("step")
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row?.step;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setOperator } from "../../src/core/admin/queue.ts";
 import { chatTester, listening, pairListening } from "../helpers/chat.ts";
+import { banStepOf } from "../helpers/database.ts";
 import {
   bottleInput,
   CookieJar,
@@ -22,12 +23,7 @@ const HOUR = 60 * 60 * 1000;
 
 /** How far a ban key has climbed the ladder. */
 async function stepOf(key: string): Promise<number> {
-  const row = await server.app.services.db
-    .selectFrom("ban_steps")
-    .select("step")
-    .where("key", "=", key)
-    .executeTakeFirst();
-  return row?.step ?? 0;
+  return (await banStepOf(server.app.services.db, key)) ?? 0;
 }
 
 /** When the ban on an address alone ends (asked for a visitor nobody banned). */

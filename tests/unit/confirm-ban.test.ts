@@ -5,7 +5,7 @@ import {
   confirmBan,
   StoredChatBans,
 } from "../../src/core/chat/bans.ts";
-import { openTestDatabase } from "../helpers/database.ts";
+import { banStepOf, openTestDatabase } from "../helpers/database.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -25,14 +25,7 @@ describe("confirming a ban from the queue", () => {
   });
   afterEach(() => database.dispose());
 
-  const step = async (key: string) =>
-    (
-      await database.db
-        .selectFrom("ban_steps")
-        .select("step")
-        .where("key", "=", key)
-        .executeTakeFirst()
-    )?.step;
+  const step = (key: string) => banStepOf(database.db, key);
 
   test("after the automatic ban for the same reports has run out, it bans again a rung higher", async () => {
     const automatic = await banAutomatically(database.db, bans, offender, "escalate", T0);
