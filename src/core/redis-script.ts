@@ -9,29 +9,46 @@ export function isCluster(redis: RedisClient): redis is Cluster {
   return redis.isCluster;
 }
 
+/** A script defined on a client as a command of its own, whose first arguments are its keys. */
+type ScriptCommand = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
+
 /**
- * A Lua script run by its hash, with the keys it touches declared (KEYS), so that on a Redis
- * Cluster it runs on the node that holds them. The hash is computed here; a node that does not
- * know it yet (first use, a restart, a SCRIPT FLUSH, another node of a Cluster) answers NOSCRIPT,
- * and the script is sent once in full with EVAL, which also keeps it there for the next calls.
+ * A Lua script with the keys it touches declared (KEYS), so that on a Redis Cluster it runs on
+ * the node that holds them. It runs as a command defined on the client (ioredis's defineCommand),
+ * one per number of keys it is called with: ioredis sends it in full once per connection, then by
+ * its hash, and in full again when a node answers NOSCRIPT (a restart, a SCRIPT FLUSH). Defined
+ * so, it is auto-pipelined like any command: on a Redis Cluster, calls to one node go in one
+ * write, grouped by their first key (a bare EVALSHA would be grouped by its hash, and is sent on
+ * its own there). The commands are defined when the script is made, which must be before the
+ * client's first command: an auto-pipeline ioredis opened before a command existed cannot take it.
  */
 export class RedisScript {
-  readonly sha: string;
+  readonly #name: string;
+  readonly #keyCounts: ReadonlySet<number>;
 
   constructor(
     private readonly redis: RedisClient,
     readonly source: string,
+    keyCounts: readonly number[],
   ) {
-    this.sha = createHash("sha1").update(source).digest("hex");
+    this.#name = `script_${createHash("sha1").update(source).digest("hex")}`;
+    for (const count of keyCounts) {
+      redis.defineCommand(`${this.#name}_${count}`, { numberOfKeys: count, lua: source });
+    }
+    this.#keyCounts = new Set(keyCounts);
   }
 
-  async run(keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
-    try {
-      return await this.redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!String(error).includes("NOSCRIPT")) throw error;
-      return this.redis.eval(this.source, keys.length, ...keys, ...args);
+  run(keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
+    if (!this.#keyCounts.has(keys.length)) {
+      return Promise.reject(
+        new Error(`a script defined for ${[...this.#keyCounts]} keys was given ${keys.length}`),
+      );
     }
+    // A defined command is a property ioredis adds at run time, so its type does not know it.
+    const command = (this.redis as unknown as Record<string, ScriptCommand>)[
+      `${this.#name}_${keys.length}`
+    ] as ScriptCommand;
+    return command.call(this.redis, ...keys, ...args);
   }
 }
 

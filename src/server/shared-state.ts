@@ -60,8 +60,9 @@ export function connectRedis(
   return new Cluster(nodes, {
     lazyConnect: true,
     enableAutoPipelining: options.pipelined,
-    // ioredis groups auto-pipelined commands by their first argument, which for a script is its
-    // hash, not a key: scripts are sent as they come (each to the node of its keys).
+    // ioredis groups auto-pipelined commands by their first argument, which for a bare EVALSHA
+    // is its hash, not a key: sent as they come. Ours are defined commands (RedisScript), whose
+    // first argument is a key, and go in one write with the other calls to the same node.
     autoPipeliningIgnoredCommands: ["evalsha", "eval"],
     clusterRetryStrategy: retryStrategy,
     // Sharded channels (each instance's life channel) are subscribed on the node of their slot.
@@ -167,8 +168,10 @@ export async function openSharedState(
   const errors = createErrorLog({ scheduler: clock });
   watchOutages([redis, subscriber], (line) => console.error(line));
   await Promise.all([redis.connect(), subscriber.connect()]);
+  // Everything that runs scripts is made before the first command (see RedisScript).
   const bus = new RedisBus(subscriber);
   const keys = new RedisKeys(prefix);
+  const limiter = new RedisRateLimiter(redis, prefix, clock);
   const bans = new RedisChatBans(db, redis, bus, keys, now);
   const broker: RedisChatBroker = new RedisChatBroker({
     redis,
@@ -195,7 +198,7 @@ export async function openSharedState(
   await broker.connect();
   await bans.load();
   return {
-    limiter: new RedisRateLimiter(redis, prefix, clock),
+    limiter,
     bans,
     broker,
     shared: true,

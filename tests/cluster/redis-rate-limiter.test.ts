@@ -88,30 +88,62 @@ describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`
     expect(await waitOf(limits.take(slot("ip")))).toBe(60);
   });
 
-  test("calls that run together, from two instances, cannot pass the limit: 60 parallel takes of two keys, at most 3 succeed and the refused give back what they took", async () => {
+  /** 60 takes at once from two instances of `both()`; how many passed (refusals only). */
+  async function race(both: () => ReturnType<typeof slot>) {
     const { limits, other, redis } = await limiter();
     const second = await other();
-    const both = () => [...slot("k"), ...slot("j")];
     const results = await Promise.allSettled(
       Array.from({ length: 60 }, (_, i) => (i % 2 ? limits : second).take(both())),
     );
-    const passed = results.filter((r) => r.status === "fulfilled").length;
     // Refused by the limit, not failed.
     for (const r of results) {
       if (r.status === "rejected") expect(r.reason).toBeInstanceOf(RateLimitedError);
     }
-    if (isCluster(redis)) {
-      // Each key is taken on its own node: two calls racing for the last places on the two keys
+    const passed = results.filter((r) => r.status === "fulfilled").length;
+    // The refused calls gave back whatever they took: the places left are all still there.
+    let after = 0;
+    while (after <= 3 && (await passes(limits.take(both())))) after++;
+    expect(passed + after).toBe(3);
+    return { passed, cluster: isCluster(redis) };
+  }
+
+  test("calls that run together, from two instances, cannot pass the limit: 60 parallel takes of one action's visitor and address keys, exactly 3 succeed (one script, on a Cluster too)", async () => {
+    const { passed } = await race(() => [...slot("act:v:one"), ...slot("act:ip:home")]);
+    expect(passed).toBe(3);
+  });
+
+  test("one action's visitor and address slots are taken in one script call, on a Cluster too", async () => {
+    const { limits, redis } = await limiter();
+    const nodes = isCluster(redis) ? redis.nodes("master") : [redis];
+    const scriptsRun = async () => {
+      let calls = 0;
+      for (const node of nodes) {
+        const stats = await node.info("commandstats");
+        for (const m of stats.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g))
+          calls += Number(m[1]);
+      }
+      return calls;
+    };
+    const before = await scriptsRun();
+    for (let i = 0; i < 20; i++) {
+      await limits.take([...slot(`act:v:${i}`), ...slot(`act:ip:${i}`)]);
+    }
+    // 20 (a script per take); up to a few more from whatever else ran on the nodes meanwhile.
+    const run = (await scriptsRun()) - before;
+    expect(run).toBeGreaterThanOrEqual(20);
+    expect(run).toBeLessThan(30);
+  });
+
+  test("60 parallel takes under two actions at once: at most 3 succeed and the refused give back what they took", async () => {
+    const { passed, cluster } = await race(() => [...slot("k"), ...slot("j")]);
+    if (cluster) {
+      // Each action is taken on its own slot: two calls racing for the last places under the two
       // may both be refused, so fewer may pass, never more.
       expect(passed).toBeLessThanOrEqual(3);
     } else {
       // One script takes both keys: exactly the limit passes.
       expect(passed).toBe(3);
     }
-    // The refused calls gave back whatever they took: the places left are all still there.
-    let after = 0;
-    while (after <= 3 && (await passes(limits.take(both())))) after++;
-    expect(passed + after).toBe(3);
   });
 
   test("a refund gives back exactly its own slots, once", async () => {
@@ -129,10 +161,11 @@ describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`
     expect(await waitOf(limits.take(slot("b")))).toBeGreaterThan(0);
   });
 
-  test("keys live under the prefix and expire with their windows", async () => {
+  test("keys live under the prefix, tagged with their action, and expire with their windows", async () => {
     const { limits, redis, prefix } = await limiter();
-    await limits.take(slot("k"));
-    const key = `${prefix}limit:k`;
+    await limits.take([...slot("k"), ...slot("act:v:one")]);
+    expect(await redis.exists(`${prefix}limit:{k}`)).toBe(1);
+    const key = `${prefix}limit:{act}:v:one`;
     expect(await redis.exists(key)).toBe(1);
     const ttl = await redis.pttl(key);
     expect(ttl).toBeGreaterThan(0);

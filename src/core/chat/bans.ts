@@ -423,9 +423,9 @@ export class RedisChatBans implements ChatBans {
   ) {
     this.#hash = keys.pool("bans");
     this.#channel = keys.bansChannel;
-    this.#put = new RedisScript(redis, PUT);
-    this.#claim = new RedisScript(redis, CLAIM);
-    this.#lift = new RedisScript(redis, LIFT);
+    this.#put = new RedisScript(redis, PUT, [1]);
+    this.#claim = new RedisScript(redis, CLAIM, [1]);
+    this.#lift = new RedisScript(redis, LIFT, [1]);
     bus.onMessage(this.#channel, (_channel, payload) => {
       const space = payload.indexOf(" ");
       const key = payload.slice(space + 1);

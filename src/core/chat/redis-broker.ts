@@ -307,15 +307,25 @@ export class RedisChatBroker implements ChatBroker {
       String(this.#meetAgainAfterMs),
       String(options.skipPartnerMs ?? 10 * 60 * 1000),
     ];
-    const scripts = <N extends string>(names: readonly N[], source: (name: N) => string) =>
+    const scripts = <N extends string>(
+      names: readonly N[],
+      source: (name: N) => string,
+      keyCount: number,
+    ) =>
       Object.fromEntries(
-        names.map((name) => [name, new RedisScript(this.#redis, source(name))]),
+        names.map((name) => [name, new RedisScript(this.#redis, source(name), [keyCount])]),
       ) as Record<N, RedisScript>;
-    this.#pool = scripts(Object.keys(POOL_SCRIPTS) as PoolScript[], poolScriptSource);
-    this.#chat = scripts(Object.keys(CHAT_SCRIPTS) as ChatScript[], chatScriptSource);
-    this.#beat = new RedisScript(this.#redis, BEAT);
-    this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE);
-    this.#leaseRelease = new RedisScript(this.#redis, LEASE_RELEASE);
+    this.#pool = scripts(
+      Object.keys(POOL_SCRIPTS) as PoolScript[],
+      poolScriptSource,
+      this.#keys.poolKeys().length,
+    );
+    // A chat's hash and stream, and on a Cluster its two sides' channels.
+    const chatKeys = options.shardedEvents ? 4 : 2;
+    this.#chat = scripts(Object.keys(CHAT_SCRIPTS) as ChatScript[], chatScriptSource, chatKeys);
+    this.#beat = new RedisScript(this.#redis, BEAT, [2]);
+    this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE, [1]);
+    this.#leaseRelease = new RedisScript(this.#redis, LEASE_RELEASE, [1]);
     this.#typing = new TypingWindows(this.#time, (visitorId, isTyping) =>
       this.#tellTyping(visitorId, isTyping),
     );
@@ -565,8 +575,7 @@ export class RedisChatBroker implements ChatBroker {
         ]);
         this.#remember(local, answer.status);
         if (answer.paired) {
-          await this.#open(answer.paired);
-          this.#rememberPairing(local, answer.paired, "b");
+          await this.#openHere(local, answer.paired);
         }
         return answer.status;
       });
@@ -745,8 +754,7 @@ export class RedisChatBroker implements ChatBroker {
       );
     }
     if (answer.paired) {
-      await this.#open(answer.paired);
-      if (local?.attached) this.#rememberPairing(local, answer.paired, "b");
+      await this.#openHere(local, answer.paired);
       return {
         state: "chatting",
         chatId: answer.paired.chat,
@@ -766,9 +774,31 @@ export class RedisChatBroker implements ChatBroker {
       this.#newChatId(),
     ]);
     if (!answer.paired) return;
-    await this.#open(answer.paired);
-    const local = this.#visitors.get(visitorId);
-    if (local?.attached) this.#rememberPairing(local, answer.paired, "b");
+    await this.#openHere(this.#visitors.get(visitorId), answer.paired);
+  }
+
+  /**
+   * Opens a pairing made here by this instance's visitor (side b). On a Cluster their side's
+   * channel is subscribed before the chat opens, so nothing said to them can come before it and
+   * nothing has to be read back (if the subscription fails, the chat is followed as any other).
+   */
+  async #openHere(local: LocalVisitor | undefined, paired: Paired): Promise<void> {
+    const here = local?.attached ? local : undefined;
+    if (here && this.#sharded) {
+      const channel = this.#keys.sides(paired.chat)[1];
+      const subscribed = await this.#bus.ssubscribe(channel).then(
+        () => true,
+        () => false,
+      );
+      if (subscribed && here.following !== channel) {
+        if (here.following) this.#letGo(here.following);
+        here.following = channel;
+        here.held = undefined;
+        this.#sides.set(channel, here.id);
+      }
+    }
+    await this.#open(paired);
+    if (here) this.#rememberPairing(here, paired, "b");
   }
 
   /**

@@ -53,12 +53,17 @@ return 1
 `;
 
 /**
- * The sliding-window limits on Redis, shared by every instance (see MemoryRateLimiter). On one
- * Redis, every slot of an action is taken in one script; on a Redis Cluster each key is a slot
- * of its own, so each key gets its script (sent together), and when one refuses, the others are
- * given back: never more than a limit passes, though two actions racing for the last place on
- * two keys may both be refused.
+ * The sliding-window limits on Redis, shared by every instance (see MemoryRateLimiter). A key's
+ * action (what comes before its first ":") is its hash tag, so on a Redis Cluster every key of one
+ * action sits on one slot: an action's slots (the visitor's and the address's) are taken in one
+ * script, as on one Redis. Slots of different actions taken together get a script each (sent
+ * together), and when one refuses, the others are given back: never more than a limit passes,
+ * though two calls racing for the last place under two actions may both be refused. What the
+ * tag costs: each action's limits sit on one node of a Cluster (a script of a few µs a call).
  */
+/** The most slots one call takes (more are refused as a mistake in the code). */
+const MAX_KEYS = 8;
+
 export class RedisRateLimiter implements RateLimiter {
   readonly #take: RedisScript;
   readonly #refund: RedisScript;
@@ -69,15 +74,30 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly prefix = "tidings:",
     private readonly clock: Clock = systemTime,
   ) {
-    this.#take = new RedisScript(redis, TAKE);
-    this.#refund = new RedisScript(redis, REFUND);
+    // An action's slots (a visitor's and an address's, a few rules of one action at most).
+    const keyCounts = Array.from({ length: MAX_KEYS }, (_, i) => i + 1);
+    this.#take = new RedisScript(redis, TAKE, keyCounts);
+    this.#refund = new RedisScript(redis, REFUND, keyCounts);
     this.#cluster = isCluster(redis);
   }
 
   async take(slots: readonly Slot[]): Promise<Reservation> {
     const token = randomBytes(6).toString("base64url");
-    const named = slots.map((slot) => ({ ...slot, key: `${this.prefix}limit:${slot.key}` }));
-    const groups = this.#cluster ? named.map((slot) => [slot]) : [named];
+    const byGroup = new Map<string, Slot[]>();
+    for (const slot of slots) {
+      const colon = slot.key.indexOf(":");
+      const action = colon === -1 ? slot.key : slot.key.slice(0, colon);
+      const named = {
+        ...slot,
+        key: `${this.prefix}limit:{${action}}${slot.key.slice(action.length)}`,
+      };
+      // One script on one Redis; on a Cluster one per action, each on its action's slot.
+      const group = this.#cluster ? action : "";
+      const members = byGroup.get(group);
+      if (members) members.push(named);
+      else byGroup.set(group, [named]);
+    }
+    const groups = [...byGroup.values()];
     const now = this.clock.now();
     const waits = await Promise.all(
       groups.map(async (group) =>
