@@ -52,6 +52,65 @@ const make = async (
 brokerContract(`on ${connections.label}`, withoutClusterServers, make);
 preferencesContract(`on ${connections.label}`, withoutClusterServers, make);
 
+describe.skipIf(withoutClusterServers || !connections.cluster)(
+  "on a Redis Cluster: the chat a waiting visitor's instance made ready",
+  () => {
+    test("the visitor who waited is paired in the chat id their instance subscribed ahead, hears a message sent at once, and that id is never used again", async () => {
+      const prefix = `test:${randomBytes(6).toString("hex")}:`;
+      const { broker: b, advance } = await make({ resumeGraceMs: 60_000 }, prefix);
+      const { redis } = await connections.open();
+      const vis = `${prefix}{pool}:vis`;
+      try {
+        const a = open(b, "a");
+        const other = open(b, "b");
+        for (const stream of [a, other]) await stream.waitFor(isType("status"));
+        // The subscriptions made ahead are done once the instance's background work is.
+        await advance(0);
+        await b.start(visitor("a"));
+        // "<chat id> <instance>"
+        const ready = (await redis.hget(vis, "a|nc"))?.split(" ")[0];
+        expect(ready).toMatch(/^[A-Za-z0-9_-]{12}$/);
+        const status = await b.start(visitor("b"));
+        expect(status).toMatchObject({ state: "chatting", chatId: ready });
+        const sent = await b.send("b", "right away");
+        const heard = await a.waitFor(isType("message"));
+        expect(heard).toMatchObject({ type: "message", message: { id: sent.id } });
+        expect(await redis.hget(vis, "a|nc")).toBeNull();
+        expect(await redis.hget(vis, "a|used")).toBe(ready);
+
+        // After the chat, another id is made ready, and one a chat already used is refused.
+        await b.end("b");
+        await a.waitFor(isType("partner-left"));
+        await advance(0);
+        // "matched" came on both of a's channels: heard once, ahead of what followed it.
+        expect(a.types().filter((t) => t !== "status" && t !== "waiting")).toEqual([
+          "matched",
+          "message",
+          "partner-left",
+        ]);
+        expect(await b.status("a")).toEqual({ state: "idle" });
+        await b.start(visitor("a"));
+        const next = (await redis.hget(vis, "a|nc"))?.split(" ")[0];
+        expect(next).toMatch(/^[A-Za-z0-9_-]{12}$/);
+        expect(next).not.toBe(ready);
+        await b.end("a");
+        await redis.hset(vis, "a|used", next ?? "");
+        await b.start(visitor("a"));
+        expect(await redis.hget(vis, "a|nc")).toBeNull();
+        await b.end("a");
+        await advance(0);
+        await b.start(visitor("a"));
+        const fresh = (await redis.hget(vis, "a|nc"))?.split(" ")[0];
+        expect(fresh).toMatch(/^[A-Za-z0-9_-]{12}$/);
+        expect([ready, next]).not.toContain(fresh);
+        for (const stream of [a, other]) await stream.stop();
+      } finally {
+        await b.close();
+      }
+    });
+  },
+);
+
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, () => {
   test("languages and interests are kept in the pool only: gone from Redis once paired", async () => {
     const prefix = `test:${randomBytes(6).toString("hex")}:`;

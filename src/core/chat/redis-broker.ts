@@ -110,6 +110,8 @@ interface Paired {
   chat: string;
   a: PairSide;
   b: PairSide;
+  /** Where a hears "matched" (see the chat's open script): absent for their own channel only. */
+  ready?: "both" | "side";
 }
 /** A chat the pool has let go of, to be ended on its own slot. */
 interface Ending {
@@ -164,6 +166,14 @@ class LocalVisitor {
   following: string | undefined;
   /** What that channel carried while what came before the subscription is read. */
   held: string[] | undefined;
+  /**
+   * On a Cluster: a chat id whose side "a" channel this instance subscribed for them ahead of
+   * time (ready once subscribed). Passed with their start, it names the chat someone is paired
+   * with them in while they wait, so nothing of it has to be read back (see #reserve).
+   */
+  reserved: { chat: string; channel: string; ready: boolean } | undefined;
+  /** The last chat whose "matched" reached them here (it may come on two channels). */
+  matchedIn: string | undefined;
 
   constructor(
     readonly id: string,
@@ -412,7 +422,16 @@ export class RedisChatBroker implements ChatBroker {
     if (local.following) this.#letGo(local.following);
     local.following = channel;
     local.held = undefined;
-    if (!chat || !channel) return;
+    if (channel && channel === local.reserved?.channel) {
+      // Subscribed before the chat could open: nothing said in it came before.
+      local.reserved = undefined;
+      return;
+    }
+    if (!chat || !channel) {
+      // Their chat ended: the next one's channel is made ready now, ahead of their next start.
+      if (local.attached) this.#reserve(local);
+      return;
+    }
     this.#sides.set(channel, local.id);
     const held: string[] = [];
     local.held = held;
@@ -430,6 +449,32 @@ export class RedisChatBroker implements ChatBroker {
           }
           for (const payload of held) this.#deliver(local.id, payload);
         }),
+    );
+  }
+
+  /**
+   * Subscribes, in the background, the side "a" channel of a fresh chat id for the visitor (when
+   * they have none ready): their next start passes it to the pool, which pairs whoever comes for
+   * them in that chat. Done when their stream first opens here and when a chat of theirs ends,
+   * so a start on a Cluster costs no subscription for the visitor who waited.
+   */
+  #reserve(local: LocalVisitor): void {
+    if (!this.#sharded || local.reserved) return;
+    const chat = this.#newChatId();
+    const channel = this.#keys.sides(chat)[0];
+    const reserved = { chat, channel, ready: false };
+    local.reserved = reserved;
+    this.#sides.set(channel, local.id);
+    this.#inBackground(
+      this.#bus.ssubscribe(channel).then(
+        () => {
+          reserved.ready = true;
+        },
+        () => {
+          if (local.reserved === reserved) local.reserved = undefined;
+          this.#sides.delete(channel);
+        },
+      ),
     );
   }
 
@@ -457,6 +502,8 @@ export class RedisChatBroker implements ChatBroker {
     const json = next === -1 ? rest : rest.slice(0, next);
     const event = JSON.parse(json) as ChatEvent;
     if (next !== -1 && event.type === "matched") {
+      if (event.chatId === local.matchedIn) return;
+      local.matchedIn = event.chatId;
       const [side, partner, cc, co] = rest.slice(next + 1).split("\t");
       local.chat = {
         id: event.chatId,
@@ -574,6 +621,7 @@ export class RedisChatBroker implements ChatBroker {
           this.#newChatId(),
         ]);
         this.#remember(local, answer.status);
+        this.#reserve(local);
         if (answer.paired) {
           await this.#openHere(local, answer.paired);
         }
@@ -613,6 +661,8 @@ export class RedisChatBroker implements ChatBroker {
   #drop(local: LocalVisitor): void {
     if (this.#visitors.get(local.id) === local) this.#visitors.delete(local.id);
     if (local.following) this.#letGo(local.following);
+    if (local.reserved) this.#letGo(local.reserved.channel);
+    local.reserved = undefined;
     local.following = undefined;
     local.held = undefined;
   }
@@ -723,10 +773,12 @@ export class RedisChatBroker implements ChatBroker {
       : "";
     const fallbackMs = anyoneFrom(preferences, 0);
     const json = preferences ? JSON.stringify(preferences) : "";
+    const reserved = this.#visitors.get(visitorId)?.reserved;
     const answer = await this.#poolRun<{
       banned?: number;
       status?: PoolStatus;
       paired?: Paired;
+      spent?: boolean;
     }>("start", [
       visitorId,
       ipKey,
@@ -737,8 +789,15 @@ export class RedisChatBroker implements ChatBroker {
       languages,
       interests,
       json,
+      reserved?.ready ? reserved.chat : "",
     ]);
     const local = this.#visitors.get(visitorId);
+    if (answer.spent && local && reserved && local.reserved === reserved) {
+      // A chat in that id opened before this instance heard of it: another one is made ready.
+      this.#letGo(reserved.channel);
+      local.reserved = undefined;
+      this.#reserve(local);
+    }
     if (local) {
       local.ip = ipKey;
       local.country = country;
@@ -858,6 +917,7 @@ export class RedisChatBroker implements ChatBroker {
       matched(b, a),
       keep("a", a, b),
       keep("b", b, a),
+      paired.ready ?? "",
     ]);
   }
 

@@ -31,8 +31,11 @@ end
 export const CHAT_SCRIPTS = {
   /**
    * ARGV: a, b, ipa, ipb, cca, ccb, coa, cob, mute of a, mute of b, life ms, the most events
-   * kept, each side's "matched" event, what each side's instance keeps of the chat. Opens the
-   * chat the pool paired, unless it ended before it opened.
+   * kept, each side's "matched" event, what each side's instance keeps of the chat, and where a
+   * hears "matched": '' on their own channel; 'both' there and on their side's channel, which
+   * an instance subscribed before the chat opened (so it comes ahead of what follows there);
+   * 'side' on that one only (no other instance holds them). Opens the chat the pool paired,
+   * unless it ended before it opened.
    */
   open: `
 local a, b = ARGV[A + 1], ARGV[A + 2]
@@ -46,7 +49,9 @@ local life = ARGV[A + 11]
 local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
 redis.call('PEXPIRE', CHAT, life)
 redis.call('PEXPIRE', EV, life)
-announce(a, id, ARGV[A + 13], ARGV[A + 15])
+local where = ARGV[A + 17]
+if where ~= 'side' then announce(a, id, ARGV[A + 13], ARGV[A + 15]) end
+if where ~= '' then announce(a, id, ARGV[A + 13], ARGV[A + 15], 'a') end
 announce(b, id, ARGV[A + 14], ARGV[A + 16])
 return id
 `,

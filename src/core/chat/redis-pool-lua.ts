@@ -109,8 +109,10 @@ local function waitedEnough(since) return now - (tonumber(since) or now) >= meet
 
 -- What a waiting visitor asked of a match, kept only while they wait: anyone (when anyone will
 -- do; none: at once), langs (" en ja "), ikeys (interest keys, each between newlines), prefs
--- (what they asked, as JSON, for telling what two share).
-local PREFS = { 'anyone', 'langs', 'ikeys', 'prefs' }
+-- (what they asked, as JSON, for telling what two share); nc, "<chat id> <instance>": a chat id
+-- whose side "a" channel that instance subscribed ahead (on a Cluster: see redis-broker.ts),
+-- used when someone is paired with them.
+local PREFS = { 'anyone', 'langs', 'ikeys', 'prefs', 'nc' }
 local function forgetAsked(...)
   local names = {}
   for _, v in ipairs({ ... }) do
@@ -168,6 +170,16 @@ end
 local function pair(first, fi, second, si, chatId, writes)
   redis.call('ZREM', Q, first, second)
   local w = writes or {}
+  local ready
+  if fi.nc then
+    -- The chat id the waiting visitor's instance is ready for; never to be used again.
+    local id, inst = string.match(fi.nc, '^(%S+) (%S+)$')
+    chatId = id
+    w[#w + 1] = f(first, 'used')
+    w[#w + 1] = chatId
+    -- Where they hear "matched": only there when no other instance holds a stream of theirs.
+    ready = fi.inst == inst and 'side' or 'both'
+  end
   for _, x in ipairs({ { first, 'a', second }, { second, 'b', first } }) do
     local v = x[1]
     for _, kv in ipairs({ { 'q', '' }, { 'chat', chatId }, { 'side', x[2] }, { 'pt', x[3] } }) do
@@ -178,7 +190,7 @@ local function pair(first, fi, second, si, chatId, writes)
   redis.call('HSET', VIS, unpack(w))
   forgetAsked(first, second)
   redis.call('HINCRBY', STATS, 'chats', 1)
-  return { paired = { chat = chatId,
+  return { paired = { chat = chatId, ready = ready,
     a = { id = first, ip = fi.ip, cc = fi.cc, co = fi.co, mute = fi.mute, prefs = fi.prefs },
     b = { id = second, ip = si.ip, cc = si.cc, co = si.co, mute = si.mute, prefs = si.prefs } } }
 end
@@ -195,9 +207,9 @@ local function match(me, mine, chatId, writes)
     if other ~= me then
       local o = redis.call('HMGET', VIS, f(other, 'ip'), f(other, 'inst'), f(other, 'since'),
         f(other, 'cc'), f(other, 'co'), f(other, 'mute'), f(other, 'anyone'), f(other, 'langs'),
-        f(other, 'ikeys'), f(other, 'prefs'))
+        f(other, 'ikeys'), f(other, 'prefs'), f(other, 'nc'))
       local oi = asked({ ip = o[1] or '', since = o[3], cc = o[4] or '', co = o[5] or '',
-        mute = o[6] or '' }, o[7], o[8], o[9], o[10])
+        mute = o[6] or '', nc = o[11], inst = o[2] }, o[7], o[8], o[9], o[10])
       local t = tier(mine, oi)
       -- Whether they could change the choice: a better tier than found, or a recent partner
       -- while nobody else was found.
@@ -283,7 +295,7 @@ local function arrive(v, present, writes)
 end
 
 local FIELDS = { 'ip', 'cc', 'co', 'at', 'since', 'q', 'chat', 'side', 'pt', 'inst', 'mute',
-  'anyone', 'langs', 'ikeys', 'prefs' }
+  'anyone', 'langs', 'ikeys', 'prefs', 'nc', 'used' }
 local function forget(v, ip)
   local names = {}
   for i, name in ipairs(FIELDS) do names[i] = f(v, name) end
@@ -322,15 +334,21 @@ export const POOL_SCRIPTS = {
   /**
    * ARGV: visitor, ip, country code ('' for none), country, the chat id to use if paired, how
    * long until anyone will do (ms), languages (" en ja ", '' for none asked), interest keys
-   * (each between newlines, or ''), what they asked as JSON ('' for nothing). Joins the pool,
-   * or answers the chat or wait already in progress (another tab).
+   * (each between newlines, or ''), what they asked as JSON ('' for nothing), the chat id the
+   * instance is ready for them to be paired in while they wait ('' for none). Joins the pool,
+   * or answers the chat or wait already in progress (another tab). Answers spent = true when
+   * that ready chat id was used already.
    */
   start: `
 local v, ip, cc, co, chatId = ARGV[A + 1], ARGV[A + 2], ARGV[A + 3], ARGV[A + 4], ARGV[A + 5]
 local fallback = tonumber(ARGV[A + 6]) or 0
 local banned = bannedUntil(v, ip)
 if banned then return cjson.encode({ banned = banned }) end
-local s = redis.call('HMGET', VIS, f(v, 'at'), f(v, 'ip'), f(v, 'q'), f(v, 'chat'), f(v, 'inst'), f(v, 'mute'))
+local s = redis.call('HMGET', VIS, f(v, 'at'), f(v, 'ip'), f(v, 'q'), f(v, 'chat'), f(v, 'inst'), f(v, 'mute'), f(v, 'used'))
+local ready, spent = ARGV[A + 10], nil
+if ready == '' then ready = nil
+elseif ready == s[7] then ready, spent = nil, true
+else ready = ready .. ' ' .. SELF end
 if (s[4] and s[4] ~= '') or (s[3] and s[3] ~= '') then return cjson.encode({ status = status(v) }) end
 local writes = { f(v, 'cc'), cc, f(v, 'co'), co, f(v, 'since'), now }
 arrive(v, s[1], writes)
@@ -344,11 +362,14 @@ if s[2] ~= ip then
   writes[#writes + 1] = ip
   mute = sighted(v, s[2], ip, writes)
 end
-local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now },
+local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now, nc = ready },
   fallback > 0 and now + fallback or nil, ARGV[A + 7], ARGV[A + 8], ARGV[A + 9])
 if listening(s[5]) == 'yes' then
   local paired = match(v, mine, chatId, writes)
-  if paired then return cjson.encode(paired) end
+  if paired then
+    paired.spent = spent
+    return cjson.encode(paired)
+  end
 end
 -- Kept only while they wait (pairing and leaving the pool drop them).
 keepAsked(v, mine, writes)
@@ -357,7 +378,7 @@ writes[#writes + 1] = redis.call('INCR', T)
 redis.call('ZADD', Q, writes[#writes], v)
 redis.call('HSET', VIS, unpack(writes))
 tell(v, '{"type":"waiting"}')
-return cjson.encode({ status = { state = 'waiting' } })
+return cjson.encode({ status = { state = 'waiting' }, spent = spent })
 `,
   /** ARGV: visitor, the chat id to use if paired. Pairs a waiting visitor if anyone suits now. */
   match: `
