@@ -7,10 +7,12 @@
  *   q        ZSET   waiting visitor → ticket (first come, first served)
  *   t        STRING the last ticket
  *   vis      HASH   "<visitor>|<field>" → value: ip, cc, co (country), at (present since),
- *                   since (waiting since), q (ticket while waiting), chat, side ("a" or "b"),
- *                   pt (partner), inst (instances holding a stream, space-separated), mute;
- *                   while waiting only, what they asked of a match: anyone (when anyone will
- *                   do), langs (" en ja "), ikeys (interest keys between newlines), prefs (JSON)
+ *                   since (waiting since), q (ticket while waiting, with the chat id an instance
+ *                   made ready for them on a Cluster), used (the last such id a chat took),
+ *                   chat, side ("a" or "b"), pt (partner), inst (instances holding a stream,
+ *                   space-separated), mute; while waiting only, what they asked of a match:
+ *                   anyone (when anyone will do), langs (" en ja "), ikeys (interest keys
+ *                   between newlines), prefs (JSON)
  *   gone     ZSET   visitor → since when no stream is open anywhere (the grace period runs)
  *   hb       ZSET   instance → its last heartbeat
  *   on:<i>   SET    the visitors holding a stream on instance i (read when i dies)

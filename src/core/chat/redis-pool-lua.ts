@@ -109,16 +109,25 @@ local function waitedEnough(since) return now - (tonumber(since) or now) >= meet
 
 -- What a waiting visitor asked of a match, kept only while they wait: anyone (when anyone will
 -- do; none: at once), langs (" en ja "), ikeys (interest keys, each between newlines), prefs
--- (what they asked, as JSON, for telling what two share); nc, "<chat id> <instance>": a chat id
--- whose side "a" channel that instance subscribed ahead (on a Cluster: see redis-broker.ts),
--- used when someone is paired with them.
-local PREFS = { 'anyone', 'langs', 'ikeys', 'prefs', 'nc' }
+-- (what they asked, as JSON, for telling what two share).
+local PREFS = { 'anyone', 'langs', 'ikeys', 'prefs' }
 local function forgetAsked(...)
   local names = {}
   for _, v in ipairs({ ... }) do
     for _, name in ipairs(PREFS) do names[#names + 1] = f(v, name) end
   end
   redis.call('HDEL', VIS, unpack(names))
+end
+
+-- Whether a visitor's info says they asked anything of a match (kept until they are paired).
+local function asks(info) return info.anyone ~= 0 or info.langs or info.ikeys or info.prefs end
+
+-- A waiting visitor's ticket (their 'q'): "<number>", or "<number> <chat id> <instance>" when
+-- that instance subscribed the chat id's side "a" channel ahead (on a Cluster: see
+-- redis-broker.ts), to be paired in that chat. Answers the chat id and instance, or nil.
+local function readyIn(ticket)
+  local _, id, inst = string.match(ticket or '', '^(%S+) (%S+) (%S+)$')
+  return id, inst
 end
 
 -- A visitor's asked fields as the matching rule reads them ('' is none).
@@ -171,9 +180,9 @@ local function pair(first, fi, second, si, chatId, writes)
   redis.call('ZREM', Q, first, second)
   local w = writes or {}
   local ready
-  if fi.nc then
+  local id, inst = readyIn(fi.q)
+  if id then
     -- The chat id the waiting visitor's instance is ready for; never to be used again.
-    local id, inst = string.match(fi.nc, '^(%S+) (%S+)$')
     chatId = id
     w[#w + 1] = f(first, 'used')
     w[#w + 1] = chatId
@@ -188,7 +197,7 @@ local function pair(first, fi, second, si, chatId, writes)
     end
   end
   redis.call('HSET', VIS, unpack(w))
-  forgetAsked(first, second)
+  if asks(fi) or asks(si) then forgetAsked(first, second) end
   redis.call('HINCRBY', STATS, 'chats', 1)
   return { paired = { chat = chatId, ready = ready,
     a = { id = first, ip = fi.ip, cc = fi.cc, co = fi.co, mute = fi.mute, prefs = fi.prefs },
@@ -207,9 +216,9 @@ local function match(me, mine, chatId, writes)
     if other ~= me then
       local o = redis.call('HMGET', VIS, f(other, 'ip'), f(other, 'inst'), f(other, 'since'),
         f(other, 'cc'), f(other, 'co'), f(other, 'mute'), f(other, 'anyone'), f(other, 'langs'),
-        f(other, 'ikeys'), f(other, 'prefs'), f(other, 'nc'))
+        f(other, 'ikeys'), f(other, 'prefs'), f(other, 'q'))
       local oi = asked({ ip = o[1] or '', since = o[3], cc = o[4] or '', co = o[5] or '',
-        mute = o[6] or '', nc = o[11], inst = o[2] }, o[7], o[8], o[9], o[10])
+        mute = o[6] or '', q = o[11], inst = o[2] }, o[7], o[8], o[9], o[10])
       local t = tier(mine, oi)
       -- Whether they could change the choice: a better tier than found, or a recent partner
       -- while nobody else was found.
@@ -295,7 +304,7 @@ local function arrive(v, present, writes)
 end
 
 local FIELDS = { 'ip', 'cc', 'co', 'at', 'since', 'q', 'chat', 'side', 'pt', 'inst', 'mute',
-  'anyone', 'langs', 'ikeys', 'prefs', 'nc', 'used' }
+  'anyone', 'langs', 'ikeys', 'prefs', 'used' }
 local function forget(v, ip)
   local names = {}
   for i, name in ipairs(FIELDS) do names[i] = f(v, name) end
@@ -362,7 +371,7 @@ if s[2] ~= ip then
   writes[#writes + 1] = ip
   mute = sighted(v, s[2], ip, writes)
 end
-local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now, nc = ready },
+local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now },
   fallback > 0 and now + fallback or nil, ARGV[A + 7], ARGV[A + 8], ARGV[A + 9])
 if listening(s[5]) == 'yes' then
   local paired = match(v, mine, chatId, writes)
@@ -373,9 +382,10 @@ if listening(s[5]) == 'yes' then
 end
 -- Kept only while they wait (pairing and leaving the pool drop them).
 keepAsked(v, mine, writes)
+local ticket = redis.call('INCR', T)
+redis.call('ZADD', Q, ticket, v)
 writes[#writes + 1] = f(v, 'q')
-writes[#writes + 1] = redis.call('INCR', T)
-redis.call('ZADD', Q, writes[#writes], v)
+writes[#writes + 1] = ready and (ticket .. ' ' .. ready) or ticket
 redis.call('HSET', VIS, unpack(writes))
 tell(v, '{"type":"waiting"}')
 return cjson.encode({ status = { state = 'waiting' }, spent = spent })
