@@ -29,7 +29,12 @@ export function cookieNames(https: boolean) {
  * no check accepts, so it counts as absent.
  */
 export function cookiesOf(request: Request): Bun.CookieMap {
-  return new Bun.CookieMap(request.headers.get("cookie") ?? "");
+  return new Bun.CookieMap(cookieHeaderOf(request));
+}
+
+/** The request's Cookie header, as cookiesOf reads it ("" when none came). */
+export function cookieHeaderOf(request: Request): string {
+  return request.headers.get("cookie") ?? "";
 }
 
 export interface Visitor {

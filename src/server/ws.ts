@@ -3,7 +3,14 @@ import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { SERVER_RESTARTING } from "../common/chat-timings.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import type { ErrorLog } from "./error-log.ts";
-import { contextFor, factsOf, type RequestFacts, type Visitor, visitorCookie } from "./identity.ts";
+import {
+  contextFor,
+  cookieHeaderOf,
+  factsOf,
+  type RequestFacts,
+  type Visitor,
+  visitorCookie,
+} from "./identity.ts";
 import type { Services } from "./services.ts";
 import { MAX_BATCH_SIZE } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
@@ -176,7 +183,7 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     const data: SocketData<Upgrade> = {
       upgrade: {
         facts,
-        cookie: request.headers.get("cookie") ?? "",
+        cookie: cookieHeaderOf(request),
         visitor,
         ipKey: ipKey(services.config.secret, facts.ip),
         heardAt: performance.now(),

@@ -409,19 +409,19 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   /**
-   * On a Cluster, the instance subscribes to the side channel of each chat its visitors are in
-   * (and lets go of the last one): once subscribed, it reads what the chat said to that side
-   * before (the partner may have spoken first), and hands it on ahead of what the channel
-   * carried meanwhile, which streams already holding an event pass over.
+   * On a Cluster, the instance follows the side channel of each chat its visitors are in (and
+   * lets go of the last one). A channel subscribed before the chat opened (made ready, or the
+   * starter's: #openHere) is taken as it is; any other is subscribed now, then what the chat said
+   * to that side before is read (the partner may have spoken first) and handed on ahead of what
+   * the channel carried meanwhile, which streams already holding an event pass over. When their
+   * chat ends, the next one's channel is made ready.
    */
   #follow(local: LocalVisitor): void {
     if (!this.#sharded) return;
     const chat = local.chat;
     const channel = chat ? this.#keys.sides(chat.id)[chat.side === "a" ? 0 : 1] : undefined;
     if (channel === local.following) return;
-    if (local.following) this.#letGo(local.following);
-    local.following = channel;
-    local.held = undefined;
+    this.#followOn(local, channel);
     if (channel && channel === local.reserved?.channel) {
       // Subscribed before the chat could open: nothing said in it came before.
       local.reserved = undefined;
@@ -432,7 +432,6 @@ export class RedisChatBroker implements ChatBroker {
       if (local.attached) this.#reserve(local);
       return;
     }
-    this.#sides.set(channel, local.id);
     const held: string[] = [];
     local.held = held;
     this.#inBackground(
@@ -476,6 +475,20 @@ export class RedisChatBroker implements ChatBroker {
         },
       ),
     );
+  }
+
+  /** The side channel followed for the visitor from now on (the last one is let go). */
+  #followOn(local: LocalVisitor, channel: string | undefined): void {
+    if (local.following) this.#letGo(local.following);
+    local.following = channel;
+    local.held = undefined;
+    if (channel) this.#sides.set(channel, local.id);
+  }
+
+  /** The chat made ready for the visitor is not to be used (it is let go). */
+  #unreserve(local: LocalVisitor): void {
+    if (local.reserved) this.#letGo(local.reserved.channel);
+    local.reserved = undefined;
   }
 
   /** A side channel no longer followed: its last events may still be on their way a moment. */
@@ -660,11 +673,8 @@ export class RedisChatBroker implements ChatBroker {
   /** A visitor this instance no longer holds. */
   #drop(local: LocalVisitor): void {
     if (this.#visitors.get(local.id) === local) this.#visitors.delete(local.id);
-    if (local.following) this.#letGo(local.following);
-    if (local.reserved) this.#letGo(local.reserved.channel);
-    local.reserved = undefined;
-    local.following = undefined;
-    local.held = undefined;
+    this.#followOn(local, undefined);
+    this.#unreserve(local);
   }
 
   /**
@@ -794,8 +804,7 @@ export class RedisChatBroker implements ChatBroker {
     const local = this.#visitors.get(visitorId);
     if (answer.spent && local && reserved && local.reserved === reserved) {
       // A chat in that id opened before this instance heard of it: another one is made ready.
-      this.#letGo(reserved.channel);
-      local.reserved = undefined;
+      this.#unreserve(local);
       this.#reserve(local);
     }
     if (local) {
@@ -849,12 +858,7 @@ export class RedisChatBroker implements ChatBroker {
         () => true,
         () => false,
       );
-      if (subscribed && here.following !== channel) {
-        if (here.following) this.#letGo(here.following);
-        here.following = channel;
-        here.held = undefined;
-        this.#sides.set(channel, here.id);
-      }
+      if (subscribed && here.following !== channel) this.#followOn(here, channel);
     }
     await this.#open(paired);
     if (here) this.#rememberPairing(here, paired, "b");

@@ -52,6 +52,9 @@ end
 return 1
 `;
 
+/** The most slots one call takes (more are refused as a mistake in the code). */
+const MAX_KEYS = 8;
+
 /**
  * The sliding-window limits on Redis, shared by every instance (see MemoryRateLimiter). A key's
  * action (what comes before its first ":") is its hash tag, so on a Redis Cluster every key of one
@@ -61,9 +64,6 @@ return 1
  * though two calls racing for the last place under two actions may both be refused. What the
  * tag costs: each action's limits sit on one node of a Cluster (a script of a few µs a call).
  */
-/** The most slots one call takes (more are refused as a mistake in the code). */
-const MAX_KEYS = 8;
-
 export class RedisRateLimiter implements RateLimiter {
   readonly #take: RedisScript;
   readonly #refund: RedisScript;
