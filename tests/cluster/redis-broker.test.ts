@@ -50,6 +50,28 @@ const make = async (
   } satisfies BrokerUnderTest;
 };
 
+/**
+ * A visitor's own channel is a classic one, which a Cluster forwards over its bus: through this,
+ * what it carries always comes 100 ms late, so an event sent on it alone falls behind what the
+ * chat's own channel carries.
+ */
+const late =
+  (prefix: string) =>
+  (bus: ChatSubscriptions): ChatSubscriptions => ({
+    onMessage: (channels, handler) =>
+      bus.onMessage(
+        channels,
+        channels === new RedisKeys(prefix).visitorChannelPrefix
+          ? (channel, payload) => void setTimeout(() => handler(channel, payload), 100)
+          : handler,
+      ),
+    subscribe: (channel) => bus.subscribe(channel),
+    unsubscribe: (channel) => bus.unsubscribe(channel),
+    ssubscribe: (channel) => bus.ssubscribe(channel),
+    sunsubscribe: (channel) => bus.sunsubscribe(channel),
+    onReconnect: (handler) => bus.onReconnect(handler),
+  });
+
 brokerContract(`on ${connections.label}`, withoutClusterServers, make);
 preferencesContract(`on ${connections.label}`, withoutClusterServers, make);
 
@@ -59,24 +81,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
     "the visitor who waited is paired in the chat id their instance subscribed ahead, hears a message sent at once, and that id is never used again",
     async () => {
       const prefix = `test:${randomBytes(6).toString("hex")}:`;
-      // A visitor's own channel is a classic one, which a Cluster forwards over its bus: here
-      // what it carries always comes 100 ms late, so an event sent on it alone falls behind
-      // what the chat's own channel carries.
-      const late = (bus: ChatSubscriptions): ChatSubscriptions => ({
-        onMessage: (channels, handler) =>
-          bus.onMessage(
-            channels,
-            channels === new RedisKeys(prefix).visitorChannelPrefix
-              ? (channel, payload) => void setTimeout(() => handler(channel, payload), 100)
-              : handler,
-          ),
-        subscribe: (channel) => bus.subscribe(channel),
-        unsubscribe: (channel) => bus.unsubscribe(channel),
-        ssubscribe: (channel) => bus.ssubscribe(channel),
-        sunsubscribe: (channel) => bus.sunsubscribe(channel),
-        onReconnect: (handler) => bus.onReconnect(handler),
-      });
-      const { broker: b, advance } = await make({ resumeGraceMs: 60_000 }, prefix, late);
+      const { broker: b, advance } = await make({ resumeGraceMs: 60_000 }, prefix, late(prefix));
       const { redis } = await connections.open();
       const vis = `${prefix}{pool}:vis`;
       try {
@@ -196,6 +201,37 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
         });
       }
       for (const stream of streams.values()) await stream.stop();
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: typing`, () => {
+  test("typing and messages reach the partner in the order they were said", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const { broker: b, advance } = await make({}, prefix, late(prefix));
+    try {
+      const a = open(b, "a");
+      const partner = open(b, "b");
+      for (const stream of [a, partner]) await stream.waitFor(isType("status"));
+      await advance(0);
+      await b.start(visitor("a"));
+      await b.start(visitor("b"));
+      await partner.waitFor(isType("matched"));
+      await b.send("a", "first");
+      await b.typing("a", true);
+      await b.send("a", "second");
+      await partner.waitFor((e) => e.type === "message" && e.message.content === "second");
+      await advance(1000);
+      await b.typing("a", false);
+      await partner.waitFor((e) => e.type === "typing" && !e.isTyping);
+      const said = partner.events.flatMap(
+        ({ event: e }): Array<string | boolean> =>
+          e.type === "message" ? [e.message.content] : e.type === "typing" ? [e.isTyping] : [],
+      );
+      expect(said).toEqual(["first", true, "second", false]);
+      for (const stream of [a, partner]) await stream.stop();
     } finally {
       await b.close();
     }

@@ -1026,15 +1026,22 @@ export class RedisChatBroker implements ChatBroker {
     await this.#typing.note(visitorId, isTyping);
   }
 
-  /** One PUBLISH to the partner's channel, from the chat's slot: typing is not kept. */
+  /**
+   * One PUBLISH, no script: typing is not kept and checks nothing. On a Cluster it is an
+   * SPUBLISH to the partner's side channel, on the chat's slot, so it reaches the partner in the
+   * order it was said among the chat's messages (the same node, over the same connection; a bare
+   * PUBLISH could cross the Cluster's bus from any node and overtake them).
+   */
   async #tellTyping(visitorId: string, isTyping: boolean): Promise<void> {
     const chat = await this.#chatOf(visitorId);
     if (!chat) return;
-    await this.#chatRun("typing", chat.id, [
-      chat.partner,
-      `${EPHEMERAL}\t${JSON.stringify({ type: "typing", chatId: chat.id, isTyping })}`,
-      chat.side === "a" ? "b" : "a",
-    ]);
+    const event = `${EPHEMERAL}\t${JSON.stringify({ type: "typing", chatId: chat.id, isTyping })}`;
+    if (this.#sharded) {
+      const [a, b] = this.#keys.sides(chat.id);
+      await this.#redis.spublish(chat.side === "a" ? b : a, event);
+    } else {
+      await this.#redis.publish(this.#keys.visitorChannel(chat.partner), event);
+    }
   }
 
   // ---- endings ------------------------------------------------------------------------------

@@ -168,20 +168,6 @@ for _, entry in ipairs(redis.call('XREVRANGE', EV, '+', '-', 'COUNT', ARGV[A + 3
 end
 return false
 `,
-  /**
-   * ARGV: the partner, the typing event as the channel carries it, the partner's side.
-   * Announced from the chat's own slot, as its messages are, so a visitor's typing reaches the
-   * partner in the order it was said: on a Redis Cluster a bare PUBLISH goes to any node, and
-   * two from different nodes may overtake each other. Nothing is kept.
-   */
-  typing: `
-if KEYS[3] then
-  redis.call('SPUBLISH', ARGV[A + 3] == 'a' and KEYS[3] or KEYS[4], ARGV[A + 2])
-else
-  redis.call('PUBLISH', CH .. ARGV[A + 1], ARGV[A + 2])
-end
-return 1
-`,
   /** ARGV: visitor. Whether the chat is kept, running, and theirs (after Redis came back). */
   alive: `
 local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
