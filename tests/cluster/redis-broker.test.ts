@@ -25,8 +25,10 @@ const make = async (
   options: ContractOptions,
   prefix = `test:${randomBytes(6).toString("hex")}:`,
   subscriptions: (bus: ChatSubscriptions) => ChatSubscriptions = (bus) => bus,
+  /** Connections of its own, as another instance of the site has. */
+  apart = false,
 ) => {
-  const { redis, bus } = await connections.open();
+  const { redis, bus } = await (apart ? connections.separate() : connections.open());
   const time = new VirtualClock();
   const broker = new RedisChatBroker({
     ...options,
@@ -201,6 +203,32 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
         });
       }
       for (const stream of streams.values()) await stream.stop();
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: the visitor who pairs`, () => {
+  test('hears "matched" before whatever the chat says next, however late their own channel is', async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const { broker: b, advance } = await make({}, prefix, late(prefix));
+    try {
+      const waiter = open(b, "a");
+      const starter = open(b, "b");
+      for (const stream of [waiter, starter]) await stream.waitFor(isType("status"));
+      await advance(0);
+      await b.start(visitor("a"));
+      // b pairs with a by pressing start; a leaves at once.
+      expect(await b.start(visitor("b"))).toMatchObject({ state: "chatting" });
+      await b.end("a");
+      await starter.waitFor(isType("partner-left"));
+      await advance(0);
+      expect(starter.types().filter((t) => t === "matched" || t === "partner-left")).toEqual([
+        "matched",
+        "partner-left",
+      ]);
+      for (const stream of [waiter, starter]) await stream.stop();
     } finally {
       await b.close();
     }

@@ -192,7 +192,11 @@ export function brokerContract(
         );
         expect(await b.status("a")).toMatchObject({ state: "chatting" });
         expect(await b.status("b")).toMatchObject({ state: "chatting" });
-        expect(p.stream.types().filter((type) => type === "matched")).toHaveLength(2);
+        // b hears it too (on a Cluster, over another channel than a: not necessarily first).
+        await p.stream.waitFor(
+          () => p.stream.types().filter((type) => type === "matched").length === 2,
+        );
+        expect(await b.status("a")).toMatchObject({ state: "chatting" });
       }),
     );
 

@@ -112,6 +112,8 @@ interface Paired {
   b: PairSide;
   /** Where a hears "matched" (see the chat's open script): absent for their own channel only. */
   ready?: "both" | "side";
+  /** "both" when b's instance subscribed their side's channel before the chat opened. */
+  readyB?: "both";
 }
 /** A chat the pool has let go of, to be ended on its own slot. */
 interface Ending {
@@ -859,6 +861,8 @@ export class RedisChatBroker implements ChatBroker {
         () => false,
       );
       if (subscribed && here.following !== channel) this.#followOn(here, channel);
+      // Their "matched" goes on that channel too, ahead of what the chat says there next.
+      if (subscribed) paired.readyB = "both";
     }
     await this.#open(paired);
     if (here) this.#rememberPairing(here, paired, "b");
@@ -922,6 +926,7 @@ export class RedisChatBroker implements ChatBroker {
       keep("a", a, b),
       keep("b", b, a),
       paired.ready ?? "",
+      paired.readyB ?? "",
     ]);
   }
 
