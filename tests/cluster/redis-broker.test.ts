@@ -13,6 +13,7 @@ import {
 import { isType } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { preferencesContract } from "../helpers/preferences-contract.ts";
 import { redisConnections } from "../helpers/redis.ts";
 
@@ -205,6 +206,40 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
       for (const stream of streams.values()) await stream.stop();
     } finally {
       await b.close();
+    }
+  });
+});
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: mutes`, () => {
+  test("a mute made on one instance is known on every other without asking Redis", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const one = await make({}, prefix);
+    const two = await make({}, prefix, undefined, true);
+    const brokers = [one.broker, two.broker];
+    try {
+      const until = one.now() + 60_000;
+      await one.broker.mute("v", "ip-x", until);
+      expect(await one.broker.mutedUntil("v", "ip-x")).toBe(until);
+      await eventually(
+        async () => (await two.broker.mutedUntil("v", "ip-x")) === until,
+        "the other instance hears of the mute",
+      );
+      // Everyone on the address, and nobody else.
+      expect(await two.broker.mutedUntil("w", "ip-x")).toBe(until);
+      expect(await two.broker.mutedUntil("w", "ip-y")).toBeNull();
+      // An instance started afterwards reads the mutes in force as it connects.
+      const three = await make({}, prefix, undefined, true);
+      brokers.push(three.broker);
+      expect(await three.broker.mutedUntil("w", "ip-x")).toBe(until);
+      // Each answers from its copy: with the pool's mutes gone from Redis, they still know.
+      const { redis } = await connections.open();
+      await redis.del(new RedisKeys(prefix).pool("mutes"));
+      for (const b of brokers) expect(await b.mutedUntil("v", "ip-x")).toBe(until);
+      // And once it ends, it is over everywhere.
+      await two.advance(60_000);
+      expect(await two.broker.mutedUntil("v", "ip-x")).toBeNull();
+    } finally {
+      for (const b of brokers) await b.close();
     }
   });
 });

@@ -240,7 +240,14 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const exchange = async (count: number) => {
       const target = delivered + count * pairs.length * 2;
       for (let m = 0; m < count; m++) {
-        await Promise.all(pairs.flatMap(([a, b]) => [a.send(`m${m}`), b.send(`r${m}`)]));
+        // Sentences, as visitors write them: a text this long goes through the rules that
+        // remember (repeats), which the shortest greetings skip.
+        await Promise.all(
+          pairs.flatMap(([a, b]) => [
+            a.send(`Nice to meet you, this is message ${m}`),
+            b.send(`Likewise, and here is my reply ${m}`),
+          ]),
+        );
         // Within each visitor's flood gate (5 a second).
         await sleep(250);
       }

@@ -79,6 +79,11 @@ export interface ChatBroker {
   mute(visitorId: string, ipKey: string, until: number): Promise<void>;
   /** When the mute on this visitor or their address ends, or null when there is none. */
   mutedUntil(visitorId: string, ipKey: string): Promise<number | null>;
+  /**
+   * The chat the visitor is in, as this process knows it (a pairing made on another instance a
+   * moment ago may not have reached it yet), or undefined when they are in none.
+   */
+  chatOf(visitorId: string): Promise<string | undefined>;
   /** Visitors waiting or chatting now (on every instance). */
   online(): Promise<number>;
   counts(): Promise<BrokerCounts>;

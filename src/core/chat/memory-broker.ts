@@ -474,6 +474,10 @@ export class InMemoryChatBroker implements ChatBroker {
     this.#presence.get(visitorId)?.mailbox.push({ type: "muted", until });
   }
 
+  async chatOf(visitorId: string): Promise<string | undefined> {
+    return this.#currentChat(visitorId)?.id;
+  }
+
   async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
     return this.#mutedUntil(visitorId, ipKey);
   }

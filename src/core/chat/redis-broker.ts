@@ -21,6 +21,7 @@ import type {
 } from "./broker.ts";
 import { RandomIds } from "./ids.ts";
 import type { Numbered } from "./mailbox.ts";
+import { MuteCopy } from "./mute-copy.ts";
 import { anyoneFrom, type MatchPreferences, sharedGround } from "./preferences.ts";
 import { CHAT_SCRIPTS, type ChatScript, chatScriptSource } from "./redis-chat-lua.ts";
 import { RedisKeys } from "./redis-keys.ts";
@@ -208,6 +209,9 @@ class LocalVisitor {
 /** How long a side channel let go of stays subscribed, for the chat's last events. */
 const SIDE_LINGER_MS = 10_000;
 
+/** Mutes an instance copies at most (each one visitor's or address's; more are asked of Redis). */
+const MUTES_COPIED = 100_000;
+
 /** Visitors one sweeping step takes at most (each a few commands: the step stays short). */
 const SWEEP_BATCH = 200;
 
@@ -277,6 +281,9 @@ export class RedisChatBroker implements ChatBroker {
   readonly #leaseTake: RedisScript;
   readonly #leaseRelease: RedisScript;
   readonly #visitors = new Map<string, LocalVisitor>();
+  /** The mutes in force, as every instance announces them (see MuteCopy). */
+  readonly #mutes = new MuteCopy(MUTES_COPIED);
+  #mutesLoading: Promise<void> | undefined;
   /** On a Cluster: whose side each side channel subscribed here carries. */
   readonly #sides = new Map<string, string>();
   readonly #sharded: boolean;
@@ -356,7 +363,15 @@ export class RedisChatBroker implements ChatBroker {
         }
       });
     }
-    this.#bus.onReconnect(() => void this.#catchUp());
+    this.#bus.onMessage(this.#keys.mutesChannel, (_channel, payload) => {
+      const space = payload.indexOf(" ");
+      this.#mutes.note(payload.slice(space + 1), Number(payload.slice(0, space)), this.#time.now());
+    });
+    this.#bus.onReconnect(() => {
+      // What was announced while the subscription was down is read from Redis.
+      this.#inBackground(this.#loadMutes());
+      void this.#catchUp();
+    });
     const every = (ms: number, fn: () => Promise<unknown>) => {
       const timer = this.#time.setInterval(() => this.#inBackground(fn()), ms);
       timer.unref();
@@ -369,6 +384,8 @@ export class RedisChatBroker implements ChatBroker {
   /** Subscribes this instance's life channel and tells Redis it lives; once, before use. */
   async connect(): Promise<void> {
     await this.#bus.ssubscribe(this.#keys.lifeChannel(this.#instance));
+    await this.#bus.subscribe(this.#keys.mutesChannel);
+    await this.#loadMutes();
     await this.#heartbeat();
   }
 
@@ -1136,7 +1153,11 @@ export class RedisChatBroker implements ChatBroker {
   async mute(visitorId: string, ipKey: string, until: number): Promise<void> {
     const { chats } = await this.#poolRun<{
       chats: Array<{ chat: string; side: "a" | "b"; visitor: string }> | Record<string, never>;
-    }>("mute", [visitorId, ipKey, until]);
+    }>("mute", [visitorId, ipKey, until, this.#keys.mutesChannel]);
+    // Known here at once; other instances hear the announcement.
+    for (const key of [`visitor:${visitorId}`, `ip:${ipKey}`]) {
+      this.#mutes.note(key, until, this.#time.now());
+    }
     const told = JSON.stringify({ type: "muted", until });
     await Promise.all(
       (Array.isArray(chats) ? chats : []).map((c) =>
@@ -1151,13 +1172,43 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
-    const values = await this.#redis.hmget(
-      this.#keys.pool("mutes"),
-      `visitor:${visitorId}`,
-      `ip:${ipKey}`,
-    );
+    const keys = [`visitor:${visitorId}`, `ip:${ipKey}`];
+    const now = this.#time.now();
+    const copied = this.#mutes.until(keys, now);
+    if (copied !== undefined) return copied;
+    const values = await this.#redis.hmget(this.#keys.pool("mutes"), ...keys);
     const until = Math.max(0, ...values.map(Number).filter(Number.isFinite));
-    return until > this.#time.now() ? until : null;
+    return until > now ? until : null;
+  }
+
+  async chatOf(visitorId: string): Promise<string | undefined> {
+    return (await this.#chatOf(visitorId))?.id;
+  }
+
+  /** Copies every mute in force from Redis (at start, and when the copy may have missed some). */
+  #loadMutes(): Promise<void> {
+    this.#mutesLoading ??= this.#mutes
+      .reload(() => this.#scanMutes(), this.#time.now)
+      .finally(() => {
+        this.#mutesLoading = undefined;
+      });
+    return this.#mutesLoading;
+  }
+
+  async *#scanMutes(): AsyncIterable<[string, number]> {
+    let cursor = "0";
+    do {
+      const [next, page] = await this.#redis.hscan(
+        this.#keys.pool("mutes"),
+        cursor,
+        "COUNT",
+        SWEEP_BATCH,
+      );
+      for (let i = 0; i + 1 < page.length; i += 2) {
+        yield [page[i] ?? "", Number(page[i + 1])];
+      }
+      cursor = next;
+    } while (cursor !== "0");
   }
 
   async ban(bans: readonly KeyBan[]): Promise<void> {
@@ -1206,6 +1257,8 @@ export class RedisChatBroker implements ChatBroker {
       const before = this.#epoch;
       this.#epoch = epoch;
       if (before !== undefined && before !== epoch) await this.#restore();
+      this.#mutes.prune(this.#time.now());
+      if (this.#mutes.wantsReload) this.#inBackground(this.#loadMutes());
     } finally {
       this.#beating = false;
     }

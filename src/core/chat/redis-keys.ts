@@ -32,7 +32,8 @@
  *   :a, :b   sharded channels (on a Cluster): that side's events after "matched"
  * Channels: "v:<visitor>" carries the visitor's events to whichever instances hold their streams;
  * "{pool}:life:<instance>" (sharded, on the pool's node) has a subscriber while the instance lives;
- * "bans" tells every instance of a ban made or lifted; "ages" of an age gate answered.
+ * "bans" tells every instance of a ban made or lifted; "mutes" of a mute; "ages" of an age gate
+ * answered.
  */
 export class RedisKeys {
   readonly visitorChannelPrefix: string;
@@ -40,6 +41,7 @@ export class RedisKeys {
   /** What every chat's keys and side channels start with (up to the chat's id in its tag). */
   readonly chatPrefix: string;
   readonly bansChannel: string;
+  readonly mutesChannel: string;
   readonly agesChannel: string;
 
   constructor(readonly prefix: string) {
@@ -47,6 +49,7 @@ export class RedisKeys {
     this.lifeChannelPrefix = `${prefix}{pool}:life:`;
     this.chatPrefix = `${prefix}{c:`;
     this.bansChannel = `${prefix}bans`;
+    this.mutesChannel = `${prefix}mutes`;
     this.agesChannel = `${prefix}ages`;
   }
 

@@ -484,13 +484,17 @@ relate('i:' .. ARGV[A + 1] .. '|' .. ARGV[A + 3], tonumber(ARGV[A + 4]))
 return 1
 `,
   /**
-   * ARGV: visitor, address, until. Mutes the visitor and everyone on the address; answers the
-   * chats their sides are muted in.
+   * ARGV: visitor, address, until, the mutes channel. Mutes the visitor and everyone on the
+   * address, announced to every instance's copy of the mutes; answers the chats their sides are
+   * muted in.
    */
   mute: `
 local v, ip, untilMs = ARGV[A + 1], ARGV[A + 2], tonumber(ARGV[A + 3])
 for _, key in ipairs({ 'visitor:' .. v, 'ip:' .. ip }) do
-  if untilMs > (tonumber(redis.call('HGET', MUTES, key)) or 0) then redis.call('HSET', MUTES, key, untilMs) end
+  if untilMs > (tonumber(redis.call('HGET', MUTES, key)) or 0) then
+    redis.call('HSET', MUTES, key, untilMs)
+    redis.call('PUBLISH', ARGV[A + 4], ARGV[A + 3] .. ' ' .. key)
+  end
 end
 local covered = fromAddress(ip)
 covered[#covered + 1] = v

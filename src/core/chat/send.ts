@@ -56,8 +56,9 @@ export async function sendChatMessage(
   if (!contact && key.length < REPEAT_MIN_LENGTH) {
     return deps.broker.send(sender.visitorId, content);
   }
-  const [status, bannedUntil, mutedUntil] = await Promise.all([
-    deps.broker.status(sender.visitorId),
+  // Each usually known on this instance without asking Redis.
+  const [chatId, bannedUntil, mutedUntil] = await Promise.all([
+    deps.broker.chatOf(sender.visitorId),
     deps.bans.until(sender.visitorId, sender.ipKey),
     deps.broker.mutedUntil(sender.visitorId, sender.ipKey),
   ]);
@@ -68,14 +69,14 @@ export async function sendChatMessage(
       secondsUntil(bannedUntil, now),
     );
   }
-  if (status.state !== "chatting") throw new DomainError("NOT_FOUND", "not in a chat");
+  if (chatId === undefined) throw new DomainError("NOT_FOUND", "not in a chat");
   // A muted sender's messages reach no one already: nothing of them is remembered.
-  if (mutedUntil === null) await refuseRepeats(deps, sender, content, status.chatId, now, key);
+  if (mutedUntil === null) await refuseRepeats(deps, sender, content, chatId, now, key);
   const message = await deps.broker.send(sender.visitorId, content, { contact });
   if (
     contact &&
     mutedUntil === null &&
-    (await firstTime(deps.limiter, `link-chat:${sender.visitorId}:${status.chatId}`))
+    (await firstTime(deps.limiter, `link-chat:${sender.visitorId}:${chatId}`))
   ) {
     try {
       await deps.limiter.take([
