@@ -19,7 +19,20 @@ import { drawPreferences } from "./load-match.ts";
 
 const count = Number(process.argv[2] ?? 2000);
 
-async function run(name: string, make: () => Promise<ChatBroker>, withPreferences: boolean) {
+/** Redis's own CPU (user and system) so far, in µs, when a Redis is given. */
+async function redisCpuUs(redis: Redis | undefined): Promise<number> {
+  if (!redis) return 0;
+  const info = await redis.info("cpu");
+  const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return (read("used_cpu_user") + read("used_cpu_sys")) * 1e6;
+}
+
+async function run(
+  name: string,
+  make: () => Promise<ChatBroker>,
+  withPreferences: boolean,
+  redis?: Redis,
+) {
   const broker = await make();
   const asked = drawPreferences(count, 2026).map((json) =>
     matchPreferencesOf(matchPreferencesInput.parse(JSON.parse(json))),
@@ -38,6 +51,7 @@ async function run(name: string, make: () => Promise<ChatBroker>, withPreference
   );
   const times: number[] = [];
   let paired = 0;
+  const cpuBefore = await redisCpuUs(redis);
   for (const [i, id] of ids.entries()) {
     const preferences = withPreferences ? asked[i] : undefined;
     const started = performance.now();
@@ -50,6 +64,7 @@ async function run(name: string, make: () => Promise<ChatBroker>, withPreference
     times.push(performance.now() - started);
     if (status.state === "chatting") paired += 2;
   }
+  const cpu = (await redisCpuUs(redis)) - cpuBefore;
   const t = summarize(times);
   console.log(
     JSON.stringify({
@@ -60,6 +75,7 @@ async function run(name: string, make: () => Promise<ChatBroker>, withPreference
       p50: round(t.p50, 3),
       p99: round(t.p99, 3),
       max: round(t.max, 3),
+      ...(redis ? { redisCpuUsPerStart: round(cpu / count, 1) } : {}),
     }),
   );
   abort.abort();
@@ -71,7 +87,8 @@ for (const prefs of [false, true]) {
 }
 const url = process.env.REDIS_URL;
 if (url) {
-  const connections: Redis[] = [];
+  const probe = new Redis(url);
+  const connections: Redis[] = [probe];
   for (const prefs of [false, true]) {
     await run(
       "redis",
@@ -89,6 +106,7 @@ if (url) {
         return broker;
       },
       prefs,
+      probe,
     );
   }
   for (const c of connections) c.disconnect();
