@@ -268,6 +268,29 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the visitor who
       await b.close();
     }
   });
+
+  test('hears "matched" in each of their tabs, on whichever instance holds it', async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const one = await make({}, prefix);
+    const two = await make({}, prefix, undefined, true);
+    try {
+      const waiter = open(one.broker, "a");
+      const here = open(one.broker, "b");
+      const there = open(two.broker, "b");
+      for (const stream of [waiter, here, there]) await stream.waitFor(isType("status"));
+      await one.advance(0);
+      await one.broker.start(visitor("a"));
+      expect(await one.broker.start(visitor("b"))).toMatchObject({ state: "chatting" });
+      for (const stream of [here, there]) await stream.waitFor(isType("matched"));
+      await one.broker.send("a", "hello, both tabs");
+      for (const stream of [here, there]) await stream.waitFor(isType("message"));
+      expect(there.types().filter((t) => t === "matched")).toHaveLength(1);
+      for (const stream of [waiter, here, there]) await stream.stop();
+    } finally {
+      await one.broker.close();
+      await two.broker.close();
+    }
+  });
 });
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: typing`, () => {

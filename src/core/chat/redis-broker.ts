@@ -106,6 +106,8 @@ interface PairSide {
   mute: string;
   /** What they asked of a match (JSON), when they asked anything. */
   prefs?: string;
+  /** The instances holding their streams (told for the visitor who paired, b). */
+  inst?: string;
 }
 interface Paired {
   chat: string;
@@ -113,8 +115,11 @@ interface Paired {
   b: PairSide;
   /** Where a hears "matched" (see the chat's open script): absent for their own channel only. */
   ready?: "both" | "side";
-  /** "both" when b's instance subscribed their side's channel before the chat opened. */
-  readyB?: "both";
+  /**
+   * Where b hears "matched" when their instance subscribed their side's channel before the chat
+   * opened: "side" when no other instance holds a stream of theirs, "both" otherwise.
+   */
+  readyB?: "both" | "side";
 }
 /** A chat the pool has let go of, to be ended on its own slot. */
 interface Ending {
@@ -878,8 +883,8 @@ export class RedisChatBroker implements ChatBroker {
         () => false,
       );
       if (subscribed && here.following !== channel) this.#followOn(here, channel);
-      // Their "matched" goes on that channel too, ahead of what the chat says there next.
-      if (subscribed) paired.readyB = "both";
+      // Their "matched" goes on that channel, ahead of what the chat says there next.
+      if (subscribed) paired.readyB = paired.b.inst === this.#instance ? "side" : "both";
     }
     await this.#open(paired);
     if (here) this.#rememberPairing(here, paired, "b");

@@ -34,9 +34,8 @@ export const CHAT_SCRIPTS = {
    * kept, each side's "matched" event, what each side's instance keeps of the chat, and where a
    * hears "matched": '' on their own channel; 'both' there and on their side's channel, which
    * an instance subscribed before the chat opened (so it comes ahead of what follows there);
-   * 'side' on that one only (no other instance holds them); then where b hears it: '' on their
-   * own channel, 'both' on their side's channel too. Opens the chat the pool paired, unless it
-   * ended before it opened.
+   * 'side' on that one only (no other instance holds them); then where b hears it, the same
+   * way. Opens the chat the pool paired, unless it ended before it opened.
    */
   open: `
 local a, b = ARGV[A + 1], ARGV[A + 2]
@@ -53,8 +52,9 @@ redis.call('PEXPIRE', EV, life)
 local where = ARGV[A + 17]
 if where ~= 'side' then announce(a, id, ARGV[A + 13], ARGV[A + 15]) end
 if where ~= '' then announce(a, id, ARGV[A + 13], ARGV[A + 15], 'a') end
-if ARGV[A + 18] == 'both' then announce(b, id, ARGV[A + 14], ARGV[A + 16], 'b') end
-announce(b, id, ARGV[A + 14], ARGV[A + 16])
+local whereB = ARGV[A + 18]
+if whereB ~= 'side' then announce(b, id, ARGV[A + 14], ARGV[A + 16]) end
+if whereB ~= '' then announce(b, id, ARGV[A + 14], ARGV[A + 16], 'b') end
 return id
 `,
   /**

@@ -201,7 +201,8 @@ local function pair(first, fi, second, si, chatId, writes)
   redis.call('HINCRBY', STATS, 'chats', 1)
   return { paired = { chat = chatId, ready = ready,
     a = { id = first, ip = fi.ip, cc = fi.cc, co = fi.co, mute = fi.mute, prefs = fi.prefs },
-    b = { id = second, ip = si.ip, cc = si.cc, co = si.co, mute = si.mute, prefs = si.prefs } } }
+    b = { id = second, ip = si.ip, cc = si.cc, co = si.co, mute = si.mute, prefs = si.prefs,
+      inst = si.inst } } }
 end
 
 -- Pairs waiting visitor 'me' (listening) with a visitor who listens, is not banned and suits
@@ -371,7 +372,7 @@ if s[2] ~= ip then
   writes[#writes + 1] = ip
   mute = sighted(v, s[2], ip, writes)
 end
-local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now },
+local mine = asked({ ip = ip, cc = cc, co = co, mute = mute, since = now, inst = s[5] },
   fallback > 0 and now + fallback or nil, ARGV[A + 7], ARGV[A + 8], ARGV[A + 9])
 if listening(s[5]) == 'yes' then
   local paired = match(v, mine, chatId, writes)
@@ -396,7 +397,8 @@ local v, chatId = ARGV[A + 1], ARGV[A + 2]
 local s = redis.call('HMGET', VIS, f(v, 'q'), f(v, 'inst'), f(v, 'ip'), f(v, 'cc'), f(v, 'co'), f(v, 'mute'), f(v, 'since'),
   f(v, 'anyone'), f(v, 'langs'), f(v, 'ikeys'), f(v, 'prefs'))
 if not s[1] or s[1] == '' or listening(s[2]) ~= 'yes' then return cjson.encode({}) end
-local mine = asked({ ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7] },
+local mine = asked({ ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7],
+  inst = s[2] },
   s[8], s[9], s[10], s[11])
 return cjson.encode(match(v, mine, chatId) or {})
 `,
@@ -411,7 +413,8 @@ local s = redis.call('HMGET', VIS, f(v, 'q'), f(v, 'inst'), f(v, 'ip'), f(v, 'cc
 if not s[1] or s[1] == '' then return cjson.encode({}) end
 redis.call('HDEL', VIS, f(v, 'anyone'))
 if listening(s[2]) ~= 'yes' then return cjson.encode({}) end
-local mine = asked({ ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7] },
+local mine = asked({ ip = s[3] or '', cc = s[4] or '', co = s[5] or '', mute = s[6] or '', since = s[7],
+  inst = s[2] },
   nil, s[8], s[9], s[10])
 return cjson.encode(match(v, mine, chatId) or {})
 `,
