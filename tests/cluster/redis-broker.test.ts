@@ -244,16 +244,22 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: mutes`, () => {
   });
 });
 
+/** A broker whose visitors' own channels come late (see `late`): a and b listen, a waits. */
+async function lateWithOneWaiting() {
+  const prefix = `test:${randomBytes(6).toString("hex")}:`;
+  const { broker, advance } = await make({}, prefix, late(prefix));
+  const a = open(broker, "a");
+  const b = open(broker, "b");
+  for (const stream of [a, b]) await stream.waitFor(isType("status"));
+  await advance(0);
+  await broker.start(visitor("a"));
+  return { broker, advance, a, b };
+}
+
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: the visitor who pairs`, () => {
   test('hears "matched" before whatever the chat says next, however late their own channel is', async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
-    const { broker: b, advance } = await make({}, prefix, late(prefix));
+    const { broker: b, advance, a: waiter, b: starter } = await lateWithOneWaiting();
     try {
-      const waiter = open(b, "a");
-      const starter = open(b, "b");
-      for (const stream of [waiter, starter]) await stream.waitFor(isType("status"));
-      await advance(0);
-      await b.start(visitor("a"));
       // b pairs with a by pressing start; a leaves at once.
       expect(await b.start(visitor("b"))).toMatchObject({ state: "chatting" });
       await b.end("a");
@@ -295,14 +301,8 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the visitor who
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: typing`, () => {
   test("typing and messages reach the partner in the order they were said", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
-    const { broker: b, advance } = await make({}, prefix, late(prefix));
+    const { broker: b, advance, a, b: partner } = await lateWithOneWaiting();
     try {
-      const a = open(b, "a");
-      const partner = open(b, "b");
-      for (const stream of [a, partner]) await stream.waitFor(isType("status"));
-      await advance(0);
-      await b.start(visitor("a"));
       await b.start(visitor("b"));
       await partner.waitFor(isType("matched"));
       await b.send("a", "first");
