@@ -13,7 +13,10 @@ ensure_bun() {
   if [ ! -x "$tools/node_modules/.bin/bun" ] || [ "$("$tools/node_modules/.bin/bun" --version 2>/dev/null)" != "$BUN_VERSION" ]; then
     echo "Installing Bun $BUN_VERSION from the npm registry..."
     mkdir -p "$tools"
-    npm install --prefix "$tools" --no-save --no-audit --no-fund --loglevel=error "bun@$BUN_VERSION" >&2
+    # --prefer-offline: what npm's cache holds is used without asking the registry again (it has
+    # been slow to answer here, for minutes at a time).
+    npm install --prefix "$tools" --no-save --no-audit --no-fund --prefer-offline --loglevel=error \
+      "bun@$BUN_VERSION" >&2
   fi
   export PATH="$tools/node_modules/.bin:$PATH"
   if [ "$(bun --version 2>/dev/null)" != "$BUN_VERSION" ]; then

@@ -194,6 +194,8 @@ export async function ensureNodeBaselines(
       NODE_DIR,
       "--no-audit",
       "--no-fund",
+      // The cache's copies, exact by the lockfile, without asking the registry again.
+      "--prefer-offline",
       ...(native ? [] : ["--ignore-scripts"]),
     ],
     { cwd: NODE_DIR, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" },
