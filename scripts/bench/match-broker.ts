@@ -14,18 +14,15 @@ import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
 import { RedisBus } from "../../src/core/redis-bus.ts";
+import { readRedis } from "./cluster/lib.ts";
 import { round, summarize } from "./lib.ts";
 import { drawPreferences } from "./load-match.ts";
 
 const count = Number(process.argv[2] ?? 2000);
 
-/** Redis's own CPU (user and system) so far, in µs, when a Redis is given. */
-async function redisCpuUs(redis: Redis | undefined): Promise<number> {
-  if (!redis) return 0;
-  const info = await redis.info("cpu");
-  const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
-  return (read("used_cpu_user") + read("used_cpu_sys")) * 1e6;
-}
+/** Redis's CPU so far, in µs, when a Redis is given. */
+const redisCpuUs = async (redis: Redis | undefined) =>
+  redis ? (await readRedis([redis])).cpu * 1e6 : 0;
 
 async function run(
   name: string,

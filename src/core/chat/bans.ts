@@ -4,6 +4,7 @@ import type { RedisBus } from "../redis-bus.ts";
 import { type RedisClient, RedisScript } from "../redis-script.ts";
 import type { VisitorKeys } from "../requester.ts";
 import { WriteBehind, type WriteBehindOptions } from "../write-behind.ts";
+import { holdKeys, latestHold } from "./holds.ts";
 import type { RedisKeys } from "./redis-keys.ts";
 
 /** A ban on a visitor also covers the address hashes they were seen with this long before. */
@@ -281,16 +282,7 @@ export class StoredChatBans implements ChatBans {
   untilNow(visitorId: string, ipKey: string): number | null {
     // Checked twice for every chat message; usually nobody is banned.
     if (this.#until.size === 0) return null;
-    const now = this.now();
-    let latest: number | null = null;
-    for (const key of [`visitor:${visitorId}`, `ip:${ipKey}`]) {
-      const until = this.#until.get(key);
-      if (until === undefined) continue;
-      // Expired bans are cleared as they are met.
-      if (until <= now) this.#until.delete(key);
-      else latest = Math.max(latest ?? 0, until);
-    }
-    return latest;
+    return latestHold(this.#until, holdKeys(visitorId, ipKey), this.now());
   }
 
   isBanned(visitorId: string, ipKey: string): boolean {
@@ -442,15 +434,7 @@ export class RedisChatBans implements ChatBans {
   async until(visitorId: string, ipKey: string): Promise<number | null> {
     // Checked on every chat call; usually nobody is banned.
     if (this.#until.size === 0) return null;
-    const now = this.now();
-    let latest: number | null = null;
-    for (const key of [`visitor:${visitorId}`, `ip:${ipKey}`]) {
-      const until = this.#until.get(key);
-      if (until === undefined) continue;
-      if (until <= now) this.#until.delete(key);
-      else latest = Math.max(latest ?? 0, until);
-    }
-    return latest;
+    return latestHold(this.#until, holdKeys(visitorId, ipKey), this.now());
   }
 
   async claim(visitorId: string, until: number): Promise<boolean> {

@@ -17,6 +17,7 @@ import type {
   HeldMessage,
 } from "./broker.ts";
 import { eventStream } from "./events.ts";
+import { holdKeys, latestHold } from "./holds.ts";
 import { RandomIds } from "./ids.ts";
 import { Mailbox, type MailboxListener, type Numbered } from "./mailbox.ts";
 import { anyoneFrom, bestTierOf, type Seeker, sharedGround, tierOf } from "./preferences.ts";
@@ -468,7 +469,7 @@ export class InMemoryChatBroker implements ChatBroker {
   }
 
   async mute(visitorId: string, ipKey: string, until: number): Promise<void> {
-    for (const key of [`visitor:${visitorId}`, `ip:${ipKey}`]) {
+    for (const key of holdKeys(visitorId, ipKey)) {
       this.#muted.set(key, Math.max(this.#muted.get(key) ?? 0, until));
     }
     this.#presence.get(visitorId)?.mailbox.push({ type: "muted", until });
@@ -484,11 +485,7 @@ export class InMemoryChatBroker implements ChatBroker {
 
   #mutedUntil(visitorId: string, ipKey: string): number | null {
     if (this.#muted.size === 0) return null;
-    const until = Math.max(
-      this.#muted.get(`visitor:${visitorId}`) ?? 0,
-      this.#muted.get(`ip:${ipKey}`) ?? 0,
-    );
-    return until > this.#now() ? until : null;
+    return latestHold(this.#muted, holdKeys(visitorId, ipKey), this.#now());
   }
 
   async online(): Promise<number> {

@@ -1,3 +1,5 @@
+import { latestHold } from "./holds.ts";
+
 /**
  * An instance's copy of the mutes in force, by "visitor:<id>" and "ip:<key>" (the pool's mutes
  * on Redis), kept from what every instance announces when it mutes, so the rules a chat message
@@ -40,14 +42,7 @@ export class MuteCopy {
    */
   until(keys: readonly string[], now: number): number | null | undefined {
     if (!this.#complete) return undefined;
-    let latest: number | null = null;
-    for (const key of keys) {
-      const until = this.#until.get(key);
-      if (until === undefined) continue;
-      if (until <= now) this.#until.delete(key);
-      else latest = Math.max(latest ?? 0, until);
-    }
-    return latest;
+    return latestHold(this.#until, keys, now);
   }
 
   /** Forgets the mutes that have ended. */

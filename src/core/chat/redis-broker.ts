@@ -19,6 +19,7 @@ import type {
   ChatVisitor,
   HeldMessage,
 } from "./broker.ts";
+import { holdKeys } from "./holds.ts";
 import { RandomIds } from "./ids.ts";
 import type { Numbered } from "./mailbox.ts";
 import { MuteCopy } from "./mute-copy.ts";
@@ -109,17 +110,19 @@ interface PairSide {
   /** The instances holding their streams (told for the visitor who paired, b). */
   inst?: string;
 }
+/**
+ * Where a visitor hears "matched" (the chat's open script): "" on their own channel only; on a
+ * Cluster, "both" there and on their side's channel, which an instance subscribed before the
+ * chat opened (so it comes ahead of what follows there), or "side" on that one only (no other
+ * instance holds a stream of theirs).
+ */
+type Where = "" | "both" | "side";
 interface Paired {
   chat: string;
   a: PairSide;
   b: PairSide;
-  /** Where a hears "matched" (see the chat's open script): absent for their own channel only. */
-  ready?: "both" | "side";
-  /**
-   * Where b hears "matched" when their instance subscribed their side's channel before the chat
-   * opened: "side" when no other instance holds a stream of theirs, "both" otherwise.
-   */
-  readyB?: "both" | "side";
+  /** Where a hears "matched" (see Where): absent for their own channel only. */
+  ready?: Exclude<Where, "">;
 }
 /** A chat the pool has let go of, to be ended on its own slot. */
 interface Ending {
@@ -876,6 +879,7 @@ export class RedisChatBroker implements ChatBroker {
    */
   async #openHere(local: LocalVisitor | undefined, paired: Paired): Promise<void> {
     const here = local?.attached ? local : undefined;
+    let whereB: Where = "";
     if (here && this.#sharded) {
       const channel = this.#keys.sides(paired.chat)[1];
       const subscribed = await this.#bus.ssubscribe(channel).then(
@@ -884,9 +888,9 @@ export class RedisChatBroker implements ChatBroker {
       );
       if (subscribed && here.following !== channel) this.#followOn(here, channel);
       // Their "matched" goes on that channel, ahead of what the chat says there next.
-      if (subscribed) paired.readyB = paired.b.inst === this.#instance ? "side" : "both";
+      if (subscribed) whereB = paired.b.inst === this.#instance ? "side" : "both";
     }
-    await this.#open(paired);
+    await this.#open(paired, whereB);
     if (here) this.#rememberPairing(here, paired, "b");
   }
 
@@ -909,9 +913,10 @@ export class RedisChatBroker implements ChatBroker {
 
   /**
    * Opens on its own slot a chat the pool paired: both hear "matched" from its stream, with
-   * what they share in their own words when either asked for anything.
+   * what they share in their own words when either asked for anything. `whereB`: where b hears
+   * it (as `ready` says for a).
    */
-  async #open(paired: Paired): Promise<void> {
+  async #open(paired: Paired, whereB: Where = ""): Promise<void> {
     const { chat, a, b } = paired;
     const asked = (side: PairSide) =>
       side.prefs ? { preferences: JSON.parse(side.prefs) as MatchPreferences } : {};
@@ -948,7 +953,7 @@ export class RedisChatBroker implements ChatBroker {
       keep("a", a, b),
       keep("b", b, a),
       paired.ready ?? "",
-      paired.readyB ?? "",
+      whereB,
     ]);
   }
 
@@ -1160,9 +1165,7 @@ export class RedisChatBroker implements ChatBroker {
       chats: Array<{ chat: string; side: "a" | "b"; visitor: string }> | Record<string, never>;
     }>("mute", [visitorId, ipKey, until, this.#keys.mutesChannel]);
     // Known here at once; other instances hear the announcement.
-    for (const key of [`visitor:${visitorId}`, `ip:${ipKey}`]) {
-      this.#mutes.note(key, until, this.#time.now());
-    }
+    for (const key of holdKeys(visitorId, ipKey)) this.#mutes.note(key, until, this.#time.now());
     const told = JSON.stringify({ type: "muted", until });
     await Promise.all(
       (Array.isArray(chats) ? chats : []).map((c) =>
@@ -1177,7 +1180,7 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
-    const keys = [`visitor:${visitorId}`, `ip:${ipKey}`];
+    const keys = holdKeys(visitorId, ipKey);
     const now = this.#time.now();
     const copied = this.#mutes.until(keys, now);
     if (copied !== undefined) return copied;

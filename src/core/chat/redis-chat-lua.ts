@@ -32,10 +32,10 @@ export const CHAT_SCRIPTS = {
   /**
    * ARGV: a, b, ipa, ipb, cca, ccb, coa, cob, mute of a, mute of b, life ms, the most events
    * kept, each side's "matched" event, what each side's instance keeps of the chat, and where a
-   * hears "matched": '' on their own channel; 'both' there and on their side's channel, which
-   * an instance subscribed before the chat opened (so it comes ahead of what follows there);
-   * 'side' on that one only (no other instance holds them); then where b hears it, the same
-   * way. Opens the chat the pool paired, unless it ended before it opened.
+   * and b hear "matched": '' on their own channel; 'both' there and on their side's channel,
+   * which an instance subscribed before the chat opened (so it comes ahead of what follows
+   * there); 'side' on that one only (no other instance holds them). Opens the chat the pool
+   * paired, unless it ended before it opened.
    */
   open: `
 local a, b = ARGV[A + 1], ARGV[A + 2]
@@ -49,12 +49,11 @@ local life = ARGV[A + 11]
 local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
 redis.call('PEXPIRE', CHAT, life)
 redis.call('PEXPIRE', EV, life)
-local where = ARGV[A + 17]
-if where ~= 'side' then announce(a, id, ARGV[A + 13], ARGV[A + 15]) end
-if where ~= '' then announce(a, id, ARGV[A + 13], ARGV[A + 15], 'a') end
-local whereB = ARGV[A + 18]
-if whereB ~= 'side' then announce(b, id, ARGV[A + 14], ARGV[A + 16]) end
-if whereB ~= '' then announce(b, id, ARGV[A + 14], ARGV[A + 16], 'b') end
+for i, x in ipairs({ { a, 'a' }, { b, 'b' } }) do
+  local json, keep, where = ARGV[A + 12 + i], ARGV[A + 14 + i], ARGV[A + 16 + i]
+  if where ~= 'side' then announce(x[1], id, json, keep) end
+  if where ~= '' then announce(x[1], id, json, keep, x[2]) end
+end
 return id
 `,
   /**
