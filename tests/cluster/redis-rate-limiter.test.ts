@@ -80,6 +80,45 @@ describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`
     expect(await waitOf(limits.take(slot("k")))).toBeGreaterThan(0);
   });
 
+  test("a key keeps only its last `limit` actions, oldest first, and an address's 60 decide as 3 do", async () => {
+    const { limits, clock, redis, prefix } = await limiter();
+    for (let i = 0; i < 10; i++) {
+      await limits.take(slot("k"));
+      clock.advance(25_000);
+    }
+    const [count, list] = (await redis.get(`${prefix}limit:{k}`))?.split("|") ?? [];
+    expect(count).toBe("3");
+    const words = list?.split(" ") ?? [];
+    expect(words.map((word) => Number(word.split(":")[0]) - 1_000_000)).toEqual([
+      175_000, 200_000, 225_000,
+    ]);
+    const wide = [{ key: "ip:a", rule: { limit: 60, windowMs: 60_000 } }];
+    for (let i = 0; i < 60; i++) {
+      await limits.take(wide);
+      clock.advance(500);
+    }
+    // The first of the 60 leaves the window 60 s after it came: 30 s from now.
+    expect(await waitOf(limits.take(wide))).toBe(30);
+    clock.advance(30_000);
+    await limits.take(wide);
+    expect(await waitOf(limits.take(wide))).toBe(1);
+    const [count60, list60] = (await redis.get(`${prefix}limit:{ip}:a`))?.split("|") ?? [];
+    expect([count60, list60?.split(" ").length]).toEqual(["60", 60]);
+  });
+
+  test("a key written before its count was kept (an upgrade within one window) still counts", async () => {
+    const { limits, clock, redis, prefix } = await limiter();
+    const key = `${prefix}limit:{k}`;
+    await redis.set(key, "970000:aaaaaaaa 980000:bbbbbbbb 990000:cccccccc", "PX", 60_000);
+    // The first of the three leaves the window at 1,030,000: 30 s from now.
+    expect(await waitOf(limits.take(slot("k")))).toBe(30);
+    clock.advance(30_000);
+    const taken = await limits.take(slot("k"));
+    expect(await redis.get(key)).toMatch(/^3\|980000:bbbbbbbb 990000:cccccccc 1030000:/);
+    await taken.refund();
+    expect(await redis.get(key)).toBe("2|980000:bbbbbbbb 990000:cccccccc");
+  });
+
   test("all or nothing: a refusal takes no slot on any key (keys on different nodes too)", async () => {
     const { limits } = await limiter();
     for (let i = 0; i < 3; i++) await limits.take(slot("visitor"));

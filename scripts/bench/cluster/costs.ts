@@ -46,6 +46,8 @@ export interface Cost {
   /** Redis CPU per operation (µs), summed over the nodes. */
   redisCpuUs: number;
   byCommand: Record<string, number>;
+  /** Microseconds Redis spent in each command per operation (a script's include its own). */
+  usecByCommand: Record<string, number>;
   /** Commands the instances sent Redis per operation (round trips, or fewer when pipelined). */
   sentByInstances: number;
 }
@@ -139,6 +141,11 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
           Object.entries(d.byCommand)
             .sort((a, b) => b[1] - a[1])
             .map(([name, calls]) => [name, round(calls / n, 2)]),
+        ),
+        usecByCommand: Object.fromEntries(
+          Object.entries(d.usec)
+            .sort((a, b) => b[1] - a[1])
+            .map(([name, us]) => [name, round(us / n, 1)]),
         ),
       };
     };

@@ -159,6 +159,8 @@ export interface RedisTotals {
   cpu: number;
   /** Commands run, by name (those run inside scripts included). */
   commands: Record<string, number>;
+  /** Microseconds Redis spent in each command, by name (a script's include its commands'). */
+  usec: Record<string, number>;
 }
 
 /** Every node of a Redis (one server, or a Cluster's primaries), each on a plain connection. */
@@ -183,7 +185,7 @@ export async function redisNodes(urls: string): Promise<Redis[]> {
 const OWN = new Set(["info", "slowlog", "config", "monitor", "ping", "client", "dbsize", "memory"]);
 
 export async function readRedis(nodes: Redis[]): Promise<RedisTotals> {
-  const totals: RedisTotals = { cpu: 0, commands: {} };
+  const totals: RedisTotals = { cpu: 0, commands: {}, usec: {} };
   for (const node of nodes) {
     const text = String(await node.call("INFO", "cpu", "commandstats"));
     for (const line of text.split("\r\n")) {
@@ -198,6 +200,7 @@ export async function readRedis(nodes: Redis[]): Promise<RedisTotals> {
         if (OWN.has(name.split("|")[0] as string)) continue;
         const calls = Number(/calls=(\d+)/.exec(line)?.[1] ?? 0);
         totals.commands[name] = (totals.commands[name] ?? 0) + calls;
+        totals.usec[name] = (totals.usec[name] ?? 0) + Number(/usec=(\d+)/.exec(line)?.[1] ?? 0);
       }
     }
   }
@@ -207,15 +210,17 @@ export async function readRedis(nodes: Redis[]): Promise<RedisTotals> {
 /** What Redis ran between two readings: commands by name and in all, and CPU seconds. */
 export function delta(before: RedisTotals, after: RedisTotals) {
   const byCommand: Record<string, number> = {};
+  const usec: Record<string, number> = {};
   let commands = 0;
   for (const [name, calls] of Object.entries(after.commands)) {
     const n = calls - (before.commands[name] ?? 0);
     if (n > 0) {
       byCommand[name] = n;
+      usec[name] = (after.usec[name] ?? 0) - (before.usec[name] ?? 0);
       commands += n;
     }
   }
-  return { commands, byCommand, cpu: after.cpu - before.cpu };
+  return { commands, byCommand, usec, cpu: after.cpu - before.cpu };
 }
 
 /** Clears every node's slow log and has it keep whatever runs longer than `micros`. */

@@ -5,48 +5,69 @@ import { isCluster, type RedisClient, RedisScript } from "../redis-script.ts";
 import type { RateLimiter, Reservation, Slot } from "./rate-limiter.ts";
 
 /**
- * KEYS: the slots' keys. ARGV: now, the action's token, then each key's limit and window (ms).
- * Takes a slot on every key or none, in one step: each key holds the times of its last `limit`
- * actions within the window, as "<time>:<token>" words, so one read and one write a key decide
- * it, and a refund takes back exactly its own. Answers 0, or the longest wait in ms.
+ * A key holds the times of its last `limit` actions, oldest first, as "<time>:<token>" words after
+ * their count: "<count>|<word> <word> …". The count and the first word decide whether the key is
+ * full (`limit` words, the first still within the window); words past the window need no
+ * dropping (a later one pushes them out; the key expires with its window). So a take reads no
+ * word but the first, and an address's 60 cost what one does: counting the words in Lua cost
+ * 80 µs a take at 60.
  */
-const TAKE = `
+const WORDS = `
+local function words(value)
+  if not value then return 0, nil end
+  local n, at = string.match(value, '^(%d+)|()')
+  if n then return tonumber(n), at end
+  -- Written without the count (before an upgrade, within one window).
+  local _, spaces = string.gsub(value, ' ', ' ')
+  return spaces + 1, 1
+end
+`;
+
+/**
+ * KEYS: the slots' keys. ARGV: now, the action's token, then each key's limit and window (ms).
+ * Takes a slot on every key or none, in one step (one read and one write a key); a refund takes
+ * back exactly its own. Answers 0, or the longest wait in ms.
+ */
+const TAKE = `${WORDS}
 local now, stamp = tonumber(ARGV[1]), ARGV[1] .. ':' .. ARGV[2]
 local values = redis.call('MGET', unpack(KEYS))
-local wait, lists = 0, {}
+local wait, counts, starts = 0, {}, {}
 for i = 1, #KEYS do
   local limit, window = tonumber(ARGV[1 + 2 * i]), tonumber(ARGV[2 + 2 * i])
-  local kept = {}
-  for word in string.gmatch(values[i] or '', '%S+') do
-    if tonumber(string.match(word, '^%d+')) > now - window then kept[#kept + 1] = word end
-  end
-  lists[i] = kept
-  if #kept >= limit then
-    local oldest = tonumber(string.match(kept[#kept - limit + 1], '^%d+'))
-    wait = math.max(wait, oldest + window - now)
+  counts[i], starts[i] = words(values[i])
+  if counts[i] >= limit then
+    local first = tonumber(string.match(values[i], '^%d+', starts[i]))
+    if first > now - window then wait = math.max(wait, first + window - now) end
   end
 end
 if wait > 0 then return wait end
 for i = 1, #KEYS do
-  local limit, kept = tonumber(ARGV[1 + 2 * i]), lists[i]
-  kept[#kept + 1] = stamp
-  redis.call('SET', KEYS[i], table.concat(kept, ' ', math.max(1, #kept - limit + 1)), 'PX', ARGV[2 + 2 * i])
+  local limit, n, at = tonumber(ARGV[1 + 2 * i]), counts[i], starts[i]
+  -- Past the limit, the oldest words make room.
+  while n >= limit and n > 0 do
+    at = string.find(values[i], ' ', at, true)
+    if at then at, n = at + 1, n - 1 else n = 0 end
+  end
+  local value = '1|' .. stamp
+  if n > 0 then value = (n + 1) .. '|' .. string.sub(values[i], at) .. ' ' .. stamp end
+  redis.call('SET', KEYS[i], value, 'PX', ARGV[2 + 2 * i])
 end
 return 0
 `;
 
 /** KEYS: the slots' keys. ARGV: the action's token. Takes its entries back. */
-const REFUND = `
+const REFUND = `${WORDS}
 local suffix = ':' .. ARGV[1]
 for _, key in ipairs(KEYS) do
   local value = redis.call('GET', key)
   if value then
+    local _, at = words(value)
     local kept = {}
-    for word in string.gmatch(value, '%S+') do
+    for word in string.gmatch(string.sub(value, at), '%S+') do
       if string.sub(word, -#suffix) ~= suffix then kept[#kept + 1] = word end
     end
     if #kept == 0 then redis.call('DEL', key)
-    else redis.call('SET', key, table.concat(kept, ' '), 'KEEPTTL') end
+    else redis.call('SET', key, #kept .. '|' .. table.concat(kept, ' '), 'KEEPTTL') end
   end
 end
 return 1
