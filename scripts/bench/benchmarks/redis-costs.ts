@@ -70,8 +70,16 @@ const commands = (byCommand: Record<string, number>) =>
     .map(([name, n]) => `${name.toUpperCase()} ${n}`)
     .join(", ");
 
+/** Redis's own µs by command; a script's include the commands it runs, so its own is the rest. */
+const micros = (usec: Record<string, number>) =>
+  Object.entries(usec)
+    .filter(([, us]) => us >= 0.5)
+    .map(([name, us]) => `${name.toUpperCase()} ${one(us)}`)
+    .join(", ");
+
 function notesOf(r: CostResult, where: string): string[] {
   return [
+    `${where}, the microseconds Redis counted in each command (INFO commandstats; a script's count includes the commands it runs): per message ${micros(r.message.usecByCommand)}; per visitor starting ${micros(r.startPerVisitor.usecByCommand)}.`,
     `${where}: ${r.setup}; per message ${commands(r.message.byCommand)}; per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)}; presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. Per visitor connecting (their chat stream opened): ${two(r.connect.executed)} commands, ${one(r.connect.redisCpuUs)} µs; leaving (the stream closed and, past the grace period, let go by the sweep): ${two(r.leave.executed)} commands, ${one(r.leave.redisCpuUs)} µs; per chat ended by one side: ${two(r.end.executed)} commands, ${one(r.end.redisCpuUs)} µs. The run took ${r.seconds} s.`,
   ];
 }
