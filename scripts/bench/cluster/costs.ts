@@ -343,6 +343,41 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         while (rawDelivered < rawCount && Date.now() < deadline) await sleep(10);
       },
     );
+    // The least a kept, relayed message can cost, the same event as the site's: appended to its
+    // chat's stream (MAXLEN ~ as many as the site keeps) and published, sent bare, no script and
+    // no checks.
+    const sample = JSON.stringify(
+      pairs[0]?.[1].events.find(({ event }) => event.type === "message")?.event ?? {},
+    );
+    rawDelivered = 0;
+    const kept = await measureOn(
+      rawNodes,
+      () => rawDelivered,
+      async () => {
+        for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
+          await Promise.all(
+            channels.map((channel, i) =>
+              Promise.all([
+                publisher.xadd(
+                  `raw:e:${i >> 1}`,
+                  "MAXLEN",
+                  "~",
+                  100,
+                  "*",
+                  "m",
+                  `m${m}`,
+                  "b",
+                  sample,
+                ),
+                publisher.publish(channel, `raw.${m}\t${sample}`),
+              ]),
+            ),
+          );
+        }
+        const deadline = Date.now() + 10_000;
+        while (rawDelivered < rawCount && Date.now() < deadline) await sleep(10);
+      },
+    );
     publisher.disconnect();
     subscriber.disconnect();
 
@@ -364,6 +399,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       leave,
       end,
       rawPublishRelay: { ...raw, sentByInstances: 1 },
+      rawKeptRelay: { ...kept, sentByInstances: 2 },
       slowlogOver1ms: slowlog,
       witnessSlowlogOver1ms: witnessed,
       seconds: round((performance.now() - began) / 1000, 1),
