@@ -122,6 +122,7 @@ async function run(size: Size): Promise<Section> {
       leaveRedisUs: single.leave.redisCpuUs,
       endExecuted: single.end.executed,
       endRedisUs: single.end.redisCpuUs,
+      keptRelayRedisUs: single.rawKeptRelay.redisCpuUs,
     },
   };
 }
