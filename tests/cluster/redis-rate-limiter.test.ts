@@ -119,6 +119,25 @@ describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`
     expect(await redis.get(key)).toBe("2|980000:bbbbbbbb 990000:cccccccc");
   });
 
+  test("a lowered limit counts the newest actions, and the key shrinks to it", async () => {
+    const { limits, clock, redis, prefix } = await limiter();
+    const five = [{ key: "k", rule: { limit: 5, windowMs: 60_000 } }];
+    for (let i = 0; i < 5; i++) {
+      await limits.take(five);
+      clock.advance(10_000);
+    }
+    // Now 3 a minute: the third newest (30 s old) leaves the window in 30 s; the oldest two
+    // (50 and 40 s old) would say 10 and 20.
+    expect(await waitOf(limits.take(slot("k")))).toBe(30);
+    clock.advance(30_000);
+    await limits.take(slot("k"));
+    const [count, list] = (await redis.get(`${prefix}limit:{k}`))?.split("|") ?? [];
+    expect(count).toBe("3");
+    expect(list?.split(" ").map((word) => Number(word.split(":")[0]) - 1_000_000)).toEqual([
+      30_000, 40_000, 80_000,
+    ]);
+  });
+
   test("all or nothing: a refusal takes no slot on any key (keys on different nodes too)", async () => {
     const { limits } = await limiter();
     for (let i = 0; i < 3; i++) await limits.take(slot("visitor"));

@@ -21,6 +21,15 @@ local function words(value)
   local _, spaces = string.gsub(value, ' ', ' ')
   return spaces + 1, 1
 end
+-- Where the word k words after the one at position at starts (nil past the last).
+local function skip(value, at, k)
+  for _ = 1, k do
+    at = string.find(value, ' ', at, true)
+    if not at then return nil end
+    at = at + 1
+  end
+  return at
+end
 `;
 
 /**
@@ -36,18 +45,17 @@ for i = 1, #KEYS do
   local limit, window = tonumber(ARGV[1 + 2 * i]), tonumber(ARGV[2 + 2 * i])
   counts[i], starts[i] = words(values[i])
   if counts[i] >= limit then
-    local first = tonumber(string.match(values[i], '^%d+', starts[i]))
+    -- The limit-th newest decides (more linger only after the limit was lowered).
+    local at = skip(values[i], starts[i], counts[i] - limit)
+    local first = tonumber(string.match(values[i], '^%d+', at))
     if first > now - window then wait = math.max(wait, first + window - now) end
   end
 end
 if wait > 0 then return wait end
 for i = 1, #KEYS do
   local limit, n, at = tonumber(ARGV[1 + 2 * i]), counts[i], starts[i]
-  -- Past the limit, the oldest words make room.
-  while n >= limit and n > 0 do
-    at = string.find(values[i], ' ', at, true)
-    if at then at, n = at + 1, n - 1 else n = 0 end
-  end
+  -- At the limit, the oldest words make room.
+  if n >= limit then at, n = skip(values[i], at, n - limit + 1), limit - 1 end
   local value = '1|' .. stamp
   if n > 0 then value = (n + 1) .. '|' .. string.sub(values[i], at) .. ' ' .. stamp end
   redis.call('SET', KEYS[i], value, 'PX', ARGV[2 + 2 * i])
