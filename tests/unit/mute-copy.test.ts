@@ -5,14 +5,19 @@ async function* mutes(entries: Array<[string, number]>): AsyncIterable<[string, 
   for (const entry of entries) yield entry;
 }
 
+/** Reloads the copy from these mutes, as Redis would hold them, at `now`. */
+function reload(copy: MuteCopy, entries: Array<[string, number]>, now = 0): Promise<void> {
+  return copy.reload(
+    () => mutes(entries),
+    () => now,
+  );
+}
+
 describe("an instance's copy of the mutes", () => {
   test("cannot tell before its first reload; afterwards answers the latest mute in force", async () => {
     const copy = new MuteCopy(10);
     expect(copy.until(["visitor:v"], 0)).toBeUndefined();
-    await copy.reload(
-      () => mutes([["ip:x", 500]]),
-      () => 0,
-    );
+    await reload(copy, [["ip:x", 500]]);
     expect(copy.until(["visitor:v", "ip:x"], 0)).toBe(500);
     copy.note("visitor:v", 900, 0);
     copy.note("visitor:v", 700, 0);
@@ -22,14 +27,10 @@ describe("an instance's copy of the mutes", () => {
 
   test("a mute that has ended is gone", async () => {
     const copy = new MuteCopy(10);
-    await copy.reload(
-      () =>
-        mutes([
-          ["visitor:v", 100],
-          ["visitor:w", 300],
-        ]),
-      () => 0,
-    );
+    await reload(copy, [
+      ["visitor:v", 100],
+      ["visitor:w", 300],
+    ]);
     expect(copy.until(["visitor:v"], 100)).toBeNull();
     // Ended ones are not taken in at all.
     copy.note("visitor:x", 50, 100);
@@ -40,10 +41,7 @@ describe("an instance's copy of the mutes", () => {
 
   test("bounded: one it has no room for makes it say it cannot tell, until a reload has room", async () => {
     const copy = new MuteCopy(4);
-    await copy.reload(
-      () => mutes([]),
-      () => 0,
-    );
+    await reload(copy, []);
     for (const key of ["a", "b", "c", "d"]) copy.note(key, 100, 0);
     expect(copy.until(["a"], 0)).toBe(100);
     // A fifth: not kept, and the copy no longer answers for anyone.
@@ -55,25 +53,18 @@ describe("an instance's copy of the mutes", () => {
     expect(copy.wantsReload).toBe(false);
     copy.prune(100);
     expect(copy.wantsReload).toBe(true);
-    await copy.reload(
-      () => mutes([["e", 200]]),
-      () => 100,
-    );
+    await reload(copy, [["e", 200]], 100);
     expect(copy.until(["e"], 100)).toBe(200);
     expect(copy.wantsReload).toBe(false);
   });
 
   test("a reload that runs out of room leaves it unable to tell", async () => {
     const copy = new MuteCopy(2);
-    await copy.reload(
-      () =>
-        mutes([
-          ["a", 100],
-          ["b", 100],
-          ["c", 100],
-        ]),
-      () => 0,
-    );
+    await reload(copy, [
+      ["a", 100],
+      ["b", 100],
+      ["c", 100],
+    ]);
     expect(copy.until(["a"], 0)).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
+import { KEPT_EVENTS } from "../../../src/core/chat/redis-broker.ts";
 import {
   connectAll,
   countSent,
@@ -36,6 +37,7 @@ import {
   startServers,
   startWitness,
   type Visitor,
+  waitUntil,
 } from "./lib.ts";
 
 /** What one operation cost Redis, beyond the background. */
@@ -103,22 +105,21 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       await warm[0].start();
       await warm[1].start();
       for (const v of warm) {
-        const deadline = Date.now() + 30_000;
-        while (!v.chat()) {
-          if (Date.now() > deadline)
-            fail(`a warm-up pair was not matched: ${JSON.stringify(v.events)}`);
-          await sleep(20);
-        }
+        await waitUntil(
+          () => v.chat() !== undefined,
+          30_000,
+          () => `a warm-up pair was not matched: ${JSON.stringify(v.events)}`,
+        );
       }
       await Promise.all(warm.map((v) => v.send("warm")));
       await Promise.all(warm.map((v) => v.typing(true)));
       await Promise.all(warm.map((v) => v.typing(false)));
       await (w % 2 ? warm[1] : warm[0]).end();
-      const deadline = Date.now() + 30_000;
-      while (warm.some((v) => v.chat())) {
-        if (Date.now() > deadline) fail("a warm-up chat was not ended for both sides");
-        await sleep(20);
-      }
+      await waitUntil(
+        () => warm.every((v) => !v.chat()),
+        30_000,
+        () => "a warm-up chat was not ended for both sides",
+      );
     }
 
     /** Redis's background per second with what is connected now (heartbeats, sweeps). */
@@ -209,12 +210,15 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       () => IDLE_VISITORS,
       async () => {
         for (const v of idle) v.close();
-        const deadline = Date.now() + 60_000;
         await sleep(1000);
         // A smoke run does not wait out the grace period (15 s): its figure is the close alone.
-        while (size !== "smoke" && (await goneVisitors()) > 0) {
-          if (Date.now() > deadline) fail("the visitors who left were not let go in 60 s");
-          await sleep(200);
+        if (size !== "smoke") {
+          await waitUntil(
+            async () => (await goneVisitors()) === 0,
+            59_000,
+            () => "the visitors who left were not let go in 60 s",
+            200,
+          );
         }
       },
     );
@@ -230,14 +234,12 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         await a.start();
         await b.start();
       }
-      const deadline = Date.now() + 30_000;
-      while (group.some(([a, b]) => !a.chat() || a.chat() !== b.chat())) {
-        if (Date.now() > deadline) {
-          const [a, b] = group.find(([x, y]) => !x.chat() || x.chat() !== y.chat()) ?? [];
-          fail(`pairs were not matched: ${JSON.stringify([a?.events, b?.events])}`);
-        }
-        await sleep(20);
-      }
+      const unmatched = () => group.find(([a, b]) => !a.chat() || a.chat() !== b.chat());
+      await waitUntil(
+        () => unmatched() === undefined,
+        30_000,
+        () => `pairs were not matched: ${JSON.stringify(unmatched()?.map((v) => v.events))}`,
+      );
     };
     const half = Math.floor(PAIRS / 2);
     const start = await measure(
@@ -272,11 +274,11 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         // Within each visitor's flood gate (5 a second).
         await sleep(250);
       }
-      const deadline = Date.now() + 30_000;
-      while (delivered < target) {
-        if (Date.now() > deadline) fail(`only ${delivered} of ${target} messages were delivered`);
-        await sleep(20);
-      }
+      await waitUntil(
+        () => delivered >= target,
+        30_000,
+        () => `only ${delivered} of ${target} messages were delivered`,
+      );
     };
     let relayed = 0;
     const message = await measure(
@@ -324,11 +326,11 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       () => pairs.length,
       async () => {
         await Promise.all(pairs.map(([a]) => a.end()));
-        const deadline = Date.now() + 30_000;
-        while (pairs.some(([a, b]) => a.chat() || b.chat())) {
-          if (Date.now() > deadline) fail("chats were not ended for both sides");
-          await sleep(20);
-        }
+        await waitUntil(
+          () => pairs.every(([a, b]) => !a.chat() && !b.chat()),
+          30_000,
+          () => "chats were not ended for both sides",
+        );
       },
     );
 
@@ -344,51 +346,42 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const rawCount = PAIRS * 2 * MESSAGES_PER_VISITOR;
     const rawNodes = redisCluster ? await redisNodes(servers.redisUrl) : nodes;
     if (redisCluster) connections.push(...rawNodes);
-    const raw = await measureOn(
-      rawNodes,
-      () => rawDelivered,
-      async () => {
-        for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
-          await Promise.all(channels.map((channel) => publisher.publish(channel, `m${m}`)));
-        }
-        const deadline = Date.now() + 10_000;
-        while (rawDelivered < rawCount && Date.now() < deadline) await sleep(10);
-      },
-    );
+    /** A raw relay: every channel sent `send`'s commands for each message, until delivered. */
+    const rawRelay = (send: (channel: string, i: number, m: number) => Promise<unknown>) => {
+      rawDelivered = 0;
+      return measureOn(
+        rawNodes,
+        () => rawDelivered,
+        async () => {
+          for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
+            await Promise.all(channels.map((channel, i) => send(channel, i, m)));
+          }
+          await waitUntil(() => rawDelivered >= rawCount, 10_000, undefined, 10);
+        },
+      );
+    };
+    const raw = await rawRelay((channel, _i, m) => publisher.publish(channel, `m${m}`));
     // The least a kept, relayed message can cost, the same event as the site's: appended to its
     // chat's stream (MAXLEN ~ as many as the site keeps) and published, sent bare, no script and
     // no checks.
     const sample = JSON.stringify(
       pairs[0]?.[1].events.find(({ event }) => event.type === "message")?.event ?? {},
     );
-    rawDelivered = 0;
-    const kept = await measureOn(
-      rawNodes,
-      () => rawDelivered,
-      async () => {
-        for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
-          await Promise.all(
-            channels.map((channel, i) =>
-              Promise.all([
-                publisher.xadd(
-                  `raw:e:${i >> 1}`,
-                  "MAXLEN",
-                  "~",
-                  100,
-                  "*",
-                  "m",
-                  `m${m}`,
-                  "b",
-                  sample,
-                ),
-                publisher.publish(channel, `raw.${m}\t${sample}`),
-              ]),
-            ),
-          );
-        }
-        const deadline = Date.now() + 10_000;
-        while (rawDelivered < rawCount && Date.now() < deadline) await sleep(10);
-      },
+    const kept = await rawRelay((channel, i, m) =>
+      Promise.all([
+        publisher.xadd(
+          `raw:e:${i >> 1}`,
+          "MAXLEN",
+          "~",
+          KEPT_EVENTS,
+          "*",
+          "m",
+          `m${m}`,
+          "b",
+          sample,
+        ),
+        publisher.publish(channel, `raw.${m}\t${sample}`),
+      ]),
     );
     publisher.disconnect();
     subscriber.disconnect();

@@ -489,3 +489,23 @@ export async function connectAll(
 export function fail(message: string): never {
   throw new Error(message);
 }
+
+/**
+ * Waits until `done` holds, asking every `everyMs`. Past `ms` it fails the run with what `failure`
+ * says, or, with no `failure`, stops waiting.
+ */
+export async function waitUntil(
+  done: () => boolean | Promise<boolean>,
+  ms: number,
+  failure?: () => string,
+  everyMs = 20,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) {
+      if (failure) fail(failure());
+      return;
+    }
+    await sleep(everyMs);
+  }
+}

@@ -217,6 +217,9 @@ class LocalVisitor {
 /** How long a side channel let go of stays subscribed, for the chat's last events. */
 const SIDE_LINGER_MS = 10_000;
 
+/** Events a chat's stream keeps at most, unless told otherwise (XADD MAXLEN ~). */
+export const KEPT_EVENTS = 100;
+
 /** Mutes an instance copies at most (each one visitor's or address's; more are asked of Redis). */
 const MUTES_COPIED = 100_000;
 
@@ -323,7 +326,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
     this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
     this.#heartbeatMs = options.heartbeatMs ?? 2000;
-    this.#kept = options.keptEvents ?? 100;
+    this.#kept = options.keptEvents ?? KEPT_EVENTS;
     this.#chatLifeMs = options.chatLifeMs ?? 24 * 60 * 60 * 1000;
     this.#poolArgs = [
       this.#keys.visitorChannelPrefix,
