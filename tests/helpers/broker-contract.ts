@@ -417,6 +417,23 @@ export function brokerContract(
     );
 
     test(
+      "a crowd leaving at once (one side of 12 chats): past the grace period every partner hears it, and the left are let go",
+      withBroker({ resumeGraceMs: 200 }, async (b, t) => {
+        const chats: Array<{ left: OpenStream; stays: OpenStream }> = [];
+        for (let i = 0; i < 12; i++) {
+          const left = await join(b, `left-${i}`);
+          const stays = await join(b, `stays-${i}`);
+          chats.push({ left: left.stream, stays: stays.stream });
+        }
+        for (const { left } of chats) await left.stop();
+        // One sweep after the grace period: it takes them all, a few at a time.
+        await t.advance(300);
+        for (const { stays } of chats) await stays.waitFor(isType("partner-left"));
+        expect(await b.counts()).toMatchObject({ waiting: 0, chatting: 0, present: 12 });
+      }),
+    );
+
+    test(
       "coming back within the grace period keeps the chat",
       withBroker({ resumeGraceMs: 1000 }, async (b, t) => {
         const a = await join(b, "a");

@@ -78,8 +78,19 @@ const micros = (usec: Record<string, number>) =>
     .map(([name, us]) => `${name.toUpperCase()} ${one(us)}`)
     .join(", ");
 
+/** The slow log's entries by what ran, each with its slowest. */
+const slowOnes = (r: CostResult) =>
+  r.slowlogOver1ms.byWhat.length === 0
+    ? "nothing"
+    : r.slowlogOver1ms.byWhat
+        .map(
+          ({ what, count, slowestMicros }) => `${what} ${count} (up to ${fmt(slowestMicros)} µs)`,
+        )
+        .join(", ");
+
 function notesOf(r: CostResult, where: string): string[] {
   return [
+    `${where}, what the slow log kept over 1 ms, by what ran: ${slowOnes(r)}.`,
     `${where}, the microseconds Redis counted in each command (INFO commandstats; a script's count includes the commands it runs): per message ${micros(r.message.usecByCommand)}; per visitor starting ${micros(r.startPerVisitor.usecByCommand)}.`,
     `${where}: ${r.setup}; per message ${commands(r.message.byCommand)}; per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)}; presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. Per visitor connecting (their chat stream opened): ${two(r.connect.executed)} commands, ${one(r.connect.redisCpuUs)} µs; leaving (the stream closed and, past the grace period, let go by the sweep): ${two(r.leave.executed)} commands, ${one(r.leave.redisCpuUs)} µs; per chat ended by one side: ${two(r.end.executed)} commands, ${one(r.end.redisCpuUs)} µs. The run took ${r.seconds} s.`,
   ];

@@ -32,6 +32,7 @@ import {
   redisNodes,
   resetSlowlog,
   round,
+  siteScripts,
   sleep,
   startInstance,
   startServers,
@@ -387,7 +388,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     subscriber.disconnect();
 
     if (delivered === 0) fail("nothing was delivered");
-    const slowlog = await readSlowlog(nodes);
+    const slowlog = await readSlowlog(nodes, siteScripts());
     const witnessed = await witness.stop();
     witness = undefined;
     const result = {

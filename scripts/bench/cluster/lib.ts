@@ -5,6 +5,7 @@
  * account of what it ran (INFO commandstats and cpu, on every node; MONITOR to tell the
  * commands an instance sent from those its scripts ran).
  */
+import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,21 @@ import type { Subprocess } from "bun";
 import Redis, { Cluster } from "ioredis";
 import postgres from "postgres";
 import type { ChatEvent, ChatMessage, ChatStatus } from "../../../src/common/chat.ts";
+import { BAN_SCRIPTS } from "../../../src/core/chat/bans.ts";
+import {
+  CHAT_SCRIPTS,
+  type ChatScript,
+  chatScriptSource,
+} from "../../../src/core/chat/redis-chat-lua.ts";
+import {
+  BEAT,
+  LEASE_RELEASE,
+  LEASE_TAKE,
+  POOL_SCRIPTS,
+  type PoolScript,
+  poolScriptSource,
+} from "../../../src/core/chat/redis-pool-lua.ts";
+import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -235,21 +251,96 @@ export async function resetSlowlog(nodes: Redis[], micros = 1000) {
 export interface SlowlogReading {
   count: number;
   slowest: Array<{ micros: number; command: string }>;
+  /** The entries by what ran (a script by its name, a command by its own), most first. */
+  byWhat: Array<{ what: string; count: number; slowestMicros: number }>;
 }
 
-/** What the slow logs kept since their reset: how many entries, and the slowest few. */
-export async function readSlowlog(nodes: Redis[]): Promise<SlowlogReading> {
-  const entries: Array<{ micros: number; command: string }> = [];
+/** The site's scripts by name, and by their SHA1 as an EVALSHA names them. */
+export interface SiteScripts {
+  bySource: ReadonlyArray<readonly [string, string]>;
+  bySha: ReadonlyMap<string, string>;
+}
+
+/** The site's scripts, so a slow log can say which ran. */
+export function siteScripts(): SiteScripts {
+  const named: Array<[string, string]> = [
+    ...Object.keys(CHAT_SCRIPTS).map((name): [string, string] => [
+      `chat.${name}`,
+      chatScriptSource(name as ChatScript),
+    ]),
+    ...Object.keys(POOL_SCRIPTS).map((name): [string, string] => [
+      `pool.${name}`,
+      poolScriptSource(name as PoolScript),
+    ]),
+    ["pool.beat", BEAT],
+    ["pool.leaseTake", LEASE_TAKE],
+    ["pool.leaseRelease", LEASE_RELEASE],
+    ...Object.entries(RATE_LIMIT_SCRIPTS).map(([name, source]): [string, string] => [
+      `limits.${name}`,
+      source,
+    ]),
+    ...Object.entries(BAN_SCRIPTS).map(([name, source]): [string, string] => [
+      `bans.${name}`,
+      source,
+    ]),
+  ];
+  return {
+    bySource: named,
+    bySha: new Map(
+      named.map(([name, source]) => [createHash("sha1").update(source).digest("hex"), name]),
+    ),
+  };
+}
+
+/**
+ * What one slow log entry ran: the script's name for the site's own, else the command. A script
+ * sent in full (the first time a connection runs it) is cut by the log to its first 128 bytes
+ * and how many more there were: its opening and its length tell which it was.
+ */
+function whatRan(args: string[], scripts: SiteScripts): string {
+  const command = (args[0] ?? "").toLowerCase();
+  if (command === "evalsha") return scripts.bySha.get(args[1] ?? "") ?? "evalsha (another script)";
+  if (command === "eval") {
+    const body = args[1] ?? "";
+    const cut = /^([\s\S]*)\.\.\. \((\d+) more bytes\)$/.exec(body);
+    const opening = cut?.[1] ?? body;
+    const length = cut ? Buffer.byteLength(opening) + Number(cut[2]) : Buffer.byteLength(body);
+    const name = scripts.bySource.find(
+      ([, source]) => Buffer.byteLength(source) === length && source.startsWith(opening),
+    )?.[0];
+    return name ? `${name} (sent in full)` : "eval";
+  }
+  return command;
+}
+
+/** What the slow logs kept since their reset: how many entries, the slowest few, and by what. */
+export async function readSlowlog(
+  nodes: Redis[],
+  scripts: SiteScripts = { bySource: [], bySha: new Map() },
+): Promise<SlowlogReading> {
+  const entries: Array<{ micros: number; command: string; what: string }> = [];
   for (const node of nodes) {
     const list = (await node.call("SLOWLOG", "GET", "1024")) as Array<
       [number, number, number, string[]]
     >;
     for (const [, , micros, args] of list) {
-      entries.push({ micros, command: args.slice(0, 3).join(" ").slice(0, 80) });
+      const what = whatRan(args, scripts);
+      entries.push({ micros, what, command: `${what}: ${args.join(" ")}`.slice(0, 80) });
     }
   }
   entries.sort((a, b) => b.micros - a.micros);
-  return { count: entries.length, slowest: entries.slice(0, 5) };
+  const byWhat = new Map<string, { what: string; count: number; slowestMicros: number }>();
+  for (const { what, micros } of entries) {
+    const seen = byWhat.get(what) ?? { what, count: 0, slowestMicros: 0 };
+    seen.count += 1;
+    seen.slowestMicros = Math.max(seen.slowestMicros, micros);
+    byWhat.set(what, seen);
+  }
+  return {
+    count: entries.length,
+    slowest: entries.slice(0, 5).map(({ micros, command }) => ({ micros, command })),
+    byWhat: [...byWhat.values()].sort((a, b) => b.count - a.count),
+  };
 }
 
 /**

@@ -555,12 +555,13 @@ end
 return cjson.encode({ chats = chats })
 `,
   /**
-   * ARGV: grace ms, the most to take in one step, then cursors ('-' to skip) for letting past
-   * bans and mutes go. Answers the instances whose heartbeat stopped, the chats of visitors gone
-   * past the grace period, to end on their slots, and whether more are gone than one step took.
+   * ARGV: grace ms, the most visitors to let go of in one step, the most past relations, bans
+   * or mutes to read in one look, then cursors ('-' to skip) for letting past bans and mutes go.
+   * Answers the instances whose heartbeat stopped, the chats of visitors gone past the grace
+   * period, to end on their slots, and whether more are gone than one step took.
    */
   sweep: `
-local grace, batch = tonumber(ARGV[A + 1]), tonumber(ARGV[A + 2])
+local grace, batch, page = tonumber(ARGV[A + 1]), tonumber(ARGV[A + 2]), tonumber(ARGV[A + 3])
 local dead = redis.call('ZRANGEBYSCORE', HB, '-inf', now - hbTtl, 'LIMIT', 0, 10)
 local chats = {}
 local gone = redis.call('ZRANGEBYSCORE', GONE, '-inf', now - grace, 'LIMIT', 0, batch)
@@ -573,22 +574,22 @@ for _, v in ipairs(gone) do
   end
   redis.call('ZREM', GONE, v)
 end
-local past = redis.call('ZRANGEBYSCORE', RELX, '-inf', now, 'LIMIT', 0, batch)
+local past = redis.call('ZRANGEBYSCORE', RELX, '-inf', now, 'LIMIT', 0, page)
 if #past > 0 then
   redis.call('HDEL', REL, unpack(past))
   redis.call('ZREM', RELX, unpack(past))
 end
 local cursors = {}
 for i, hash in ipairs({ BANS, MUTES }) do
-  local cursor = ARGV[A + 2 + i]
+  local cursor = ARGV[A + 3 + i]
   if cursor ~= '-' then
-    local page = redis.call('HSCAN', hash, cursor, 'COUNT', batch)
+    local scanned = redis.call('HSCAN', hash, cursor, 'COUNT', page)
     local over = {}
-    for j = 1, #page[2], 2 do
-      if (tonumber(page[2][j + 1]) or 0) <= now then over[#over + 1] = page[2][j] end
+    for j = 1, #scanned[2], 2 do
+      if (tonumber(scanned[2][j + 1]) or 0) <= now then over[#over + 1] = scanned[2][j] end
     end
     if #over > 0 then redis.call('HDEL', hash, unpack(over)) end
-    cursors[i] = page[1]
+    cursors[i] = scanned[1]
   else
     cursors[i] = '-'
   end

@@ -81,6 +81,9 @@ end
 return 1
 `;
 
+/** The scripts by name, as reports of Redis's slow log call them. */
+export const RATE_LIMIT_SCRIPTS = { take: TAKE, refund: REFUND } as const;
+
 /** The most slots one call takes (more are refused as a mistake in the code). */
 const MAX_KEYS = 8;
 
