@@ -221,6 +221,26 @@ export function brokerContract(
         await Promise.all(streams.map((s) => s.stop()));
       }),
     );
+
+    test(
+      "starts with no stream open stand in nobody's way: after 80 of them, two who listen are paired at once; the first of them to open a stream is the next one paired",
+      withBroker({ resumeGraceMs: 60_000 }, async (b) => {
+        // A script can press start without ever listening (and again, past the limits' reach,
+        // from many cookies): none of them can be told of a match until a stream opens.
+        for (let i = 0; i < 80; i++) await b.start(visitor(`ghost-${i}`));
+        const a = await join(b, "a");
+        const c = await join(b, "c");
+        expect(c.status).toMatchObject({ state: "chatting" });
+        await a.stream.waitFor(chatting);
+        const ghost = open(b, "ghost-0");
+        await ghost.waitFor(() => true);
+        const d = await join(b, "d");
+        expect(d.status).toMatchObject({ state: "chatting" });
+        await ghost.waitFor(chatting);
+        expect(await b.counts()).toMatchObject({ chatting: 2 });
+        for (const stream of [a.stream, c.stream, ghost, d.stream]) await stream.stop();
+      }),
+    );
   });
 
   describe(`${name}: messages and streams`, () => {

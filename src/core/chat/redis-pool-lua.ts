@@ -384,7 +384,10 @@ end
 -- Kept only while they wait (pairing and leaving the pool drop them).
 keepAsked(v, mine, writes)
 local ticket = redis.call('INCR', T)
-redis.call('ZADD', Q, ticket, v)
+-- Their place in line is kept from now, but with no stream open anywhere they could not hear of
+-- a match: they join the line a look at the pool reads when their first stream opens (attach),
+-- so presses that never listen keep nobody else from being paired.
+if s[5] and s[5] ~= '' then redis.call('ZADD', Q, ticket, v) end
 writes[#writes + 1] = f(v, 'q')
 writes[#writes + 1] = ready and (ticket .. ' ' .. ready) or ticket
 redis.call('HSET', VIS, unpack(writes))
@@ -435,11 +438,16 @@ redis.call('ZREM', GONE, v)
 local out = { status = before }
 if before.state == 'waiting' then
   local s = redis.call('HMGET', VIS, f(v, 'mute'), f(v, 'since'), f(v, 'anyone'), f(v, 'langs'),
-    f(v, 'ikeys'), f(v, 'prefs'))
+    f(v, 'ikeys'), f(v, 'prefs'), f(v, 'q'))
   local mine = asked({ ip = before.ip, cc = before.cc, co = before.co, mute = s[1] or '', since = s[2] },
     s[3], s[4], s[5], s[6])
   local paired = match(v, mine, chatId)
-  if paired then out.paired = paired.paired end
+  if paired then
+    out.paired = paired.paired
+  else
+    -- Pressed start before any stream opened: into the line now, in the place they pressed for.
+    redis.call('ZADD', Q, 'NX', tonumber(string.match(s[7], '^%d+')), v)
+  end
 end
 return cjson.encode(out)
 `,
