@@ -228,6 +228,7 @@ export function brokerContract(
         // A script can press start without ever listening (and again, past the limits' reach,
         // from many cookies): none of them can be told of a match until a stream opens.
         for (let i = 0; i < 80; i++) await b.start(visitor(`ghost-${i}`));
+        expect(await b.counts()).toMatchObject({ waiting: 0 });
         const a = await join(b, "a");
         const c = await join(b, "c");
         expect(c.status).toMatchObject({ state: "chatting" });

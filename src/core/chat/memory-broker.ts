@@ -504,8 +504,12 @@ export class InMemoryChatBroker implements ChatBroker {
   async counts(): Promise<BrokerCounts> {
     let chatting = 0;
     for (const chat of this.#chats.values()) if (!chat.endedAt) chatting += 1;
+    // Waiting: those in the pool who can hear of a match (a start with no stream open waits
+    // for one before it counts, as on Redis).
+    let waiting = 0;
+    for (const id of this.#pool.keys()) if (this.#listening(id)) waiting += 1;
     return {
-      waiting: this.#pool.size,
+      waiting,
       present: this.#presence.size,
       chatting,
       ended: this.#chats.size - chatting,
