@@ -18,6 +18,14 @@ import { createTrpcWebSocketHandler, type SocketData } from "./trpc/ws-adapter.t
 
 /** Frames larger than this close the socket (no chat call comes near it). */
 export const MAX_FRAME_BYTES = 64 * 1024;
+/**
+ * What the server holds unsent for one socket at most: frames its client has not read yet. A page
+ * reads as frames come (a resume resends at most a chat's kept events, ~100 KB); a client that
+ * asks and never reads is closed past it, instead of being held up to Bun's default 16 MiB on
+ * each of an address's 64 sockets. A page whose socket closes reconnects and resumes, losing
+ * nothing.
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
 /** Idle sockets are pinged; one that does not answer is closed within this many seconds. */
 export const IDLE_TIMEOUT_SECONDS = 30;
 /** Open sockets per visitor (a few tabs), and per address with all its visitors and cookies. */
@@ -159,6 +167,8 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
       }
     },
     maxPayloadLength: MAX_FRAME_BYTES,
+    backpressureLimit: MAX_UNSENT_BYTES,
+    closeOnBackpressureLimit: true,
     idleTimeout: IDLE_TIMEOUT_SECONDS,
     sendPings: true,
   };

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { connect } from "node:net";
 import { banFromChat, setBottleHidden } from "../../src/core/admin/operator.ts";
 import { START_RATES } from "../../src/core/chat/start.ts";
 import { SOCKET_LIMITS } from "../../src/server/ws.ts";
@@ -210,6 +213,76 @@ describe("chat floods", () => {
     for (const socket of sockets) socket.close();
   });
 
+  test("a socket that asks and never reads is closed once 1 MiB waits unsent for it", async () => {
+    // Twenty public bottles of 1,000 characters: each answer to publicList is ~21 KB.
+    for (let i = 0; i < 20; i++) {
+      const writer = await bottleWriter(server.url, {
+        "X-Forwarded-For": nextAddress(),
+        Cookie: `visitor=${visitorId()}`,
+      });
+      const sentence = `Bottle ${String.fromCharCode(65 + i)} drifted past the quiet harbour at dawn, and the gulls followed it out to sea. `;
+      await writer.bottles.throw.mutate(
+        bottleInput(sentence.repeat(10).slice(0, 1000), { isPublic: true }),
+      );
+    }
+    const { port, hostname, host } = new URL(server.url);
+    const raw = connect(Number(port), hostname);
+    await once(raw, "connect");
+    raw.write(
+      [
+        "GET /trpc HTTP/1.1",
+        `Host: ${host}`,
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`,
+        "Sec-WebSocket-Version: 13",
+        `Origin: ${server.url}`,
+        `Cookie: visitor=${visitorId()}`,
+        `X-Forwarded-For: ${nextAddress()}`,
+        "",
+        "",
+      ].join("\r\n"),
+    );
+    const [handshake] = (await once(raw, "data")) as [Buffer];
+    expect(handshake.toString()).toStartWith("HTTP/1.1 101");
+    // From now on nothing is read: the answers pile up in the kernel's buffers, then the server's.
+    raw.pause();
+    let received = handshake.length;
+    const calls = 1500;
+    const answered = async () =>
+      (await server.app.services.metrics.calls.get()).values
+        .filter((v) => v.labels.procedure === "bottles.publicList")
+        .reduce((sum, v) => sum + v.value, 0);
+    const before = await answered();
+    for (let id = 0; id < calls; id += 10) {
+      const batch = Array.from({ length: 10 }, (_, i) => ({
+        id: id + i,
+        method: "query",
+        params: { path: "bottles.publicList" },
+      }));
+      raw.write(maskedTextFrame(JSON.stringify(batch)));
+    }
+    await eventually(
+      async () => (await answered()) - before >= calls,
+      "the server has handled every call",
+    );
+    // Then everything that reaches the client is read: the server closed the socket, so it ends.
+    const ended = new Promise<void>((resolve) => raw.once("close", () => resolve()));
+    raw.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    raw.on("error", () => {});
+    raw.resume();
+    let open = true;
+    void ended.then(() => {
+      open = false;
+    });
+    await eventually(() => !open, "the server closed the socket");
+    // All the answers were over 30 MB; what arrived is what the kernel held and 1 MiB at most.
+    expect(received).toBeLessThan(calls * 20_000);
+    raw.destroy();
+  });
+
   test("starts with rotating cookies from one address are limited per address", async () => {
     // 200 visitors who each passed the safety gate, somewhere.
     const cookies = await Promise.all(
@@ -295,3 +368,17 @@ describe("what is kept", () => {
     expect(await storedTranslations()).not.toContain("海上的软件瓶子");
   });
 });
+
+/** A text frame as a client sends it (RFC 6455: a client masks every frame). */
+function maskedTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const mask = randomBytes(4);
+  const length = payload.length;
+  const head =
+    length < 126
+      ? Buffer.from([0x81, 0x80 | length])
+      : Buffer.from([0x81, 0x80 | 126, length >> 8, length & 0xff]);
+  const body = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) body[i] = (payload[i] as number) ^ (mask[i % 4] as number);
+  return Buffer.concat([head, mask, body]);
+}
