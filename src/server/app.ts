@@ -10,7 +10,7 @@ import { RecentlyShown } from "../core/bottles/pick.ts";
 import { purgeBanHistory, purgeSightings, Sightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
-import { ChatFloodGate } from "../core/chat/flood.ts";
+import { CHAT_CONNECTIONS, ChatFloodGate } from "../core/chat/flood.ts";
 import { RepeatMemory } from "../core/chat/repeats.ts";
 import { purgeHandledReports } from "../core/chat/reports.ts";
 import { systemTime, type Time } from "../core/clock.ts";
@@ -130,6 +130,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       broker,
       bans,
       flood: new ChatFloodGate(now, flood),
+      connections: new ChatFloodGate(now, CHAT_CONNECTIONS),
       sightings: new Sightings(db, {
         onError: (error) => errors.fault("noting addresses seen", error),
         scheduler: clock,
@@ -202,6 +203,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const pruning = clock.setInterval(() => {
     services.limiter.prune();
     services.chat.flood.prune();
+    services.chat.connections.prune();
     services.repeats.prune();
   }, 60_000);
   pruning.unref();

@@ -18,11 +18,15 @@ import type { Health } from "./health.ts";
 import type { Logger } from "./log.ts";
 import type { SiteMetrics } from "./metrics.ts";
 
-/** The chat's shared parts: the broker, the bans, this process's flood gate and sightings. */
+/**
+ * The chat's shared parts: the broker, the bans, this process's flood gates (messages, sockets
+ * opened) and sightings.
+ */
 export interface ChatServices {
   broker: ChatBroker;
   bans: ChatBans;
   flood: ChatFloodGate;
+  connections: ChatFloodGate;
   sightings: Sightings;
 }
 

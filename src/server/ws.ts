@@ -199,9 +199,12 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
         heardAt: performance.now(),
       },
     };
-    // Counted in the same step as the check, so sockets opened together meet the limit too.
+    // Every attempt takes from the visitor's and the address's buckets of sockets opened,
+    // refused or not: opening and closing in a loop costs the shared chat state (see
+    // CHAT_CONNECTIONS), and a refusal here costs nothing more.
     const [byVisitor = "", byAddress = ""] = keysOf(data.upgrade);
     if (
+      !services.chat.connections.allow(visitor.id, data.upgrade.ipKey) ||
       (open.get(byVisitor) ?? 0) >= SOCKET_LIMITS.perVisitor ||
       (open.get(byAddress) ?? 0) >= SOCKET_LIMITS.perAddress
     ) {

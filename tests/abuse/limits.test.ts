@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
 import { DEVICE_TRUST_MS, DeviceCookies } from "../../src/core/auth/devices.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
+import { CHAT_CONNECTIONS } from "../../src/core/chat/flood.ts";
+import { visitorId } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
   bottleInput,
@@ -253,5 +255,50 @@ describe("device cookies expire on the server", () => {
     const [name, nonce, , signature] = token.split(".");
     const later = `${name}.${nonce}.${now.toString(36)}.${signature}`;
     expect(devices.trusted(later, "owner")).toBeNull();
+  });
+});
+
+describe("chat sockets opened and closed in a loop", () => {
+  /** Opens a chat socket and, once it is open, closes it: whether it opened. */
+  async function cycle(cookie: string, address: string): Promise<boolean> {
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
+      headers: { Origin: server.url, Cookie: cookie, "X-Forwarded-For": address },
+    } as unknown as string[]);
+    const opened = await new Promise<boolean>((resolve) => {
+      socket.onopen = () => resolve(true);
+      socket.onerror = () => resolve(false);
+    });
+    if (!opened) return false;
+    const closed = new Promise<void>((resolve) => {
+      socket.onclose = () => resolve();
+    });
+    socket.close();
+    await closed;
+    return true;
+  }
+  const { perVisitor, perAddress } = CHAT_CONNECTIONS;
+
+  test(`one visitor opens ${perVisitor.burst} at once, then one a second`, async () => {
+    const cookie = `visitor=${visitorId()}`;
+    const address = nextAddress();
+    const opened: boolean[] = [];
+    for (let i = 0; i < perVisitor.burst + 5; i++) opened.push(await cycle(cookie, address));
+    expect(opened).toEqual([...Array(perVisitor.burst).fill(true), ...Array(5).fill(false)]);
+    clock.advance(1000 / perVisitor.ratePerSecond);
+    expect([await cycle(cookie, address), await cycle(cookie, address)]).toEqual([true, false]);
+  });
+
+  test(`an address with rotating cookies opens ${perAddress.burst} at once, then two a second`, async () => {
+    const address = nextAddress();
+    const cookie = () => `visitor=${visitorId()}`;
+    let opened = 0;
+    for (let i = 0; i < perAddress.burst + 6; i++) if (await cycle(cookie(), address)) opened += 1;
+    expect(opened).toBe(perAddress.burst);
+    clock.advance(1000);
+    const after = [];
+    for (let i = 0; i < 3; i++) after.push(await cycle(cookie(), address));
+    expect(after).toEqual([true, true, false]);
+    // Another address is not held back by this one.
+    expect(await cycle(cookie(), nextAddress())).toBe(true);
   });
 });

@@ -11,6 +11,17 @@ export const CHAT_FLOOD = {
   perAddress: { ratePerSecond: 20, burst: 40 },
 } as const satisfies Record<string, FloodRule>;
 
+/**
+ * Chat sockets opened: a visitor's (a page opens one, and again after a drop or a reload), and an
+ * address's with all its visitors and cookies (as many at once as it may hold open). Each socket
+ * costs the chat's shared state a subscription on opening and on closing (on Redis about 190 µs),
+ * so one address opening and closing them in a loop could keep Redis busy for the whole site.
+ */
+export const CHAT_CONNECTIONS = {
+  perVisitor: { ratePerSecond: 1, burst: 20 },
+  perAddress: { ratePerSecond: 2, burst: 64 },
+} as const satisfies Record<string, FloodRule>;
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -63,8 +74,8 @@ export class FloodGate {
 }
 
 /**
- * The chat's flood gate, the first check every message meets after the socket's own caps: the
- * sender's bucket, then their address's.
+ * The chat's flood gates (messages, and sockets opened), the first check each meets: the
+ * visitor's bucket, then their address's.
  */
 export class ChatFloodGate {
   readonly #visitors: FloodGate;
@@ -80,8 +91,8 @@ export class ChatFloodGate {
 
   allow(visitorId: string, ipKey: string): boolean {
     if (!this.#visitors.allow(visitorId)) return false;
-    // The visitor's token is spent on a message the address refuses: a refusal must cost the
-    // sender too, or a crowded address would let one visitor retry without limit.
+    // The visitor's token is spent on what the address refuses: a refusal must cost the visitor
+    // too, or a crowded address would let one visitor retry without limit.
     return this.#addresses.allow(ipKey);
   }
 
