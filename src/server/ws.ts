@@ -204,7 +204,7 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
     // CHAT_CONNECTIONS), and a refusal here costs nothing more.
     const [byVisitor = "", byAddress = ""] = keysOf(data.upgrade);
     if (
-      !services.chat.connections.allow(visitor.id, data.upgrade.ipKey) ||
+      !services.chat.connections.allowAddressFirst(visitor.id, data.upgrade.ipKey) ||
       (open.get(byVisitor) ?? 0) >= SOCKET_LIMITS.perVisitor ||
       (open.get(byAddress) ?? 0) >= SOCKET_LIMITS.perAddress
     ) {

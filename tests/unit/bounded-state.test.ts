@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { ChatFloodGate, FloodGate } from "../../src/core/chat/flood.ts";
+import { CHAT_CONNECTIONS, ChatFloodGate, FloodGate } from "../../src/core/chat/flood.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import {
   MUTE_MS,
@@ -84,6 +84,16 @@ describe("flood gate", () => {
     c.advance(5000);
     gate.prune();
     expect(gate.size).toBe(0);
+  });
+
+  test("sockets opened from one address with a new visitor each time: past the address's burst, no visitor's bucket is added", () => {
+    const c = clock();
+    const gate = new ChatFloodGate(c.now, CHAT_CONNECTIONS);
+    let opened = 0;
+    for (let i = 0; i < 100_000; i++)
+      if (gate.allowAddressFirst(randomUUID(), "one-address")) opened += 1;
+    expect(opened).toBe(CHAT_CONNECTIONS.perAddress.burst);
+    expect(gate.size).toBe(1 + CHAT_CONNECTIONS.perAddress.burst);
   });
 
   test("a dropped bucket is full again: forgetting it gives nobody more than the burst", () => {

@@ -96,6 +96,15 @@ export class ChatFloodGate {
     return this.#addresses.allow(ipKey);
   }
 
+  /**
+   * The same two buckets, the address's first: for what may come without a cookie (a socket's
+   * opening), where each attempt can bring a visitor id never seen, so an address past its
+   * limit adds no visitor's bucket and memory follows the addresses, not the attempts.
+   */
+  allowAddressFirst(visitorId: string, ipKey: string): boolean {
+    return this.#addresses.allow(ipKey) && this.#visitors.allow(visitorId);
+  }
+
   get size(): number {
     return this.#visitors.size + this.#addresses.size;
   }
