@@ -199,9 +199,10 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
         heardAt: performance.now(),
       },
     };
-    // Every attempt takes from the visitor's and the address's buckets of sockets opened,
+    // Every attempt takes from the address's and the visitor's buckets of sockets opened,
     // refused or not: opening and closing in a loop costs the shared chat state (see
-    // CHAT_CONNECTIONS), and a refusal here costs nothing more.
+    // CHAT_CONNECTIONS), and a refusal here costs nothing more. The open sockets are counted in
+    // the same step as their check, so sockets opened together meet the caps too.
     const [byVisitor = "", byAddress = ""] = keysOf(data.upgrade);
     if (
       !services.chat.connections.allowAddressFirst(visitor.id, data.upgrade.ipKey) ||

@@ -75,7 +75,7 @@ export class FloodGate {
 
 /**
  * The chat's flood gates (messages, and sockets opened), the first check each meets: the
- * visitor's bucket, then their address's.
+ * visitor's bucket and their address's.
  */
 export class ChatFloodGate {
   readonly #visitors: FloodGate;
