@@ -6,7 +6,14 @@ import { connect } from "node:net";
 import { banFromChat, setBottleHidden } from "../../src/core/admin/operator.ts";
 import { START_RATES } from "../../src/core/chat/start.ts";
 import { MAX_UNSENT_BYTES, SOCKET_LIMITS } from "../../src/server/ws.ts";
-import { type ChatTester, chatTester, isType, listening, visitorId } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatSocket,
+  chatTester,
+  isType,
+  listening,
+  visitorId,
+} from "../helpers/chat.ts";
 import { eventually } from "../helpers/eventually.ts";
 import {
   bottleInput,
@@ -199,16 +206,12 @@ describe("chat floods", () => {
     const sockets: WebSocket[] = [];
     const outcomes: string[] = [];
     for (let i = 0; i <= SOCKET_LIMITS.perVisitor; i++) {
-      const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
-        headers: { Origin: server.url, Cookie: `visitor=${id}`, "X-Forwarded-For": nextAddress() },
-      } as unknown as string[]);
-      sockets.push(socket);
-      outcomes.push(
-        await new Promise<string>((resolve) => {
-          socket.onopen = () => resolve("open");
-          socket.onerror = () => resolve("refused");
-        }),
-      );
+      const socket = await chatSocket(server.url, {
+        Cookie: `visitor=${id}`,
+        "X-Forwarded-For": nextAddress(),
+      });
+      if (socket) sockets.push(socket);
+      outcomes.push(socket ? "open" : "refused");
     }
     expect(outcomes).toEqual([...Array(SOCKET_LIMITS.perVisitor).fill("open"), "refused"]);
     for (const socket of sockets) socket.close();
@@ -270,17 +273,16 @@ describe("chat floods", () => {
       "the server has handled every call",
     );
     // Then everything that reaches the client is read: the server closed the socket, so it ends.
-    const ended = new Promise<void>((resolve) => raw.once("close", () => resolve()));
+    let closed = false;
+    raw.once("close", () => {
+      closed = true;
+    });
     raw.on("data", (chunk: Buffer) => {
       received += chunk.length;
     });
     raw.on("error", () => {});
     raw.resume();
-    let open = true;
-    void ended.then(() => {
-      open = false;
-    });
-    await eventually(() => !open, "the server closed the socket");
+    await eventually(() => closed, "the server closed the socket");
     // What arrived is what the kernel held and 1 MiB at most: some answers were never sent.
     expect(received).toBeLessThan(calls * answer);
     raw.destroy();

@@ -3,7 +3,7 @@ import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
 import { DEVICE_TRUST_MS, DeviceCookies } from "../../src/core/auth/devices.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import { CHAT_CONNECTIONS } from "../../src/core/chat/flood.ts";
-import { visitorId } from "../helpers/chat.ts";
+import { chatSocket, visitorId } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
   bottleInput,
@@ -261,14 +261,8 @@ describe("device cookies expire on the server", () => {
 describe("chat sockets opened and closed in a loop", () => {
   /** Opens a chat socket and, once it is open, closes it: whether it opened. */
   async function cycle(cookie: string, address: string): Promise<boolean> {
-    const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
-      headers: { Origin: server.url, Cookie: cookie, "X-Forwarded-For": address },
-    } as unknown as string[]);
-    const opened = await new Promise<boolean>((resolve) => {
-      socket.onopen = () => resolve(true);
-      socket.onerror = () => resolve(false);
-    });
-    if (!opened) return false;
+    const socket = await chatSocket(server.url, { Cookie: cookie, "X-Forwarded-For": address });
+    if (!socket) return false;
     const closed = new Promise<void>((resolve) => {
       socket.onclose = () => resolve();
     });

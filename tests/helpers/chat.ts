@@ -12,6 +12,24 @@ export function visitorId(): string {
   return `test${String(counter).padStart(4, "0")}${"x".repeat(14)}`.slice(0, 22);
 }
 
+/**
+ * A bare chat socket as a script opens one, with the site's Origin and the cookie and forwarded
+ * address given: the socket once open, or undefined when the upgrade was refused.
+ */
+export function chatSocket(
+  url: string,
+  headers: { Cookie?: string; "X-Forwarded-For": string },
+): Promise<WebSocket | undefined> {
+  // Bun's WebSocket takes headers in its options; the DOM's type has no room for them.
+  const socket = new WebSocket(`${url.replace("http", "ws")}/trpc`, {
+    headers: { Origin: url, ...headers },
+  } as unknown as string[]);
+  return new Promise((resolve) => {
+    socket.onopen = () => resolve(socket);
+    socket.onerror = () => resolve(undefined);
+  });
+}
+
 export interface ChatTester {
   visitorId: string;
   api: ReturnType<typeof createTRPCClient<AppRouter>>;
