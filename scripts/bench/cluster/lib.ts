@@ -411,14 +411,19 @@ export async function startWitness(): Promise<{
 /**
  * Counts the commands instances send to Redis, apart from those their scripts run, by watching
  * MONITOR on every node for a while (MONITOR costs Redis CPU: never during a CPU reading).
+ * `keep` is handed each command sent, with the index of the node it went to.
  */
-export async function countSent(nodes: Redis[], during: () => Promise<void>) {
+export async function countSent(
+  nodes: Redis[],
+  during: () => Promise<void>,
+  keep?: (node: number, args: string[]) => void,
+) {
   let sent = 0;
   let inScripts = 0;
   const byCommand: Record<string, number> = {};
   // MONITOR takes a connection of its own, which must be closed itself.
   const monitors: Redis[] = [];
-  for (const node of nodes) {
+  for (const [index, node] of nodes.entries()) {
     const monitor = await node.monitor();
     monitors.push(monitor);
     // A line that arrives before ioredis has put the connection in monitor mode is reported as
@@ -433,6 +438,7 @@ export async function countSent(nodes: Redis[], during: () => Promise<void>) {
       }
       sent += 1;
       byCommand[name] = (byCommand[name] ?? 0) + 1;
+      keep?.(index, args);
     });
   }
   await during();
