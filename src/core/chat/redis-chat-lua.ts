@@ -1,3 +1,5 @@
+import { withShared } from "../redis-script.ts";
+
 /**
  * A chat's steps on Redis, each one Lua script on the chat's own slot (KEYS: the chat's hash,
  * its stream, and on a Redis Cluster its two sides' channels; see redis-keys.ts): an event is
@@ -18,8 +20,8 @@ local now, CH, ID = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local A = ${CHAT_ARGS}
 `;
 
-// Only in the scripts that call it: making the function is part of every call's cost.
-const ANNOUNCE = `
+// Only in the scripts that call it (withShared): making a function is part of each call's cost.
+const SHARED = `
 -- Announces to visitor v (on side 'a' or 'b' of the chat, when given: see above).
 local function announce(v, id, json, extra, side)
   local payload = ID .. '.' .. id .. '\\t' .. json
@@ -191,9 +193,5 @@ return 0
 export type ChatScript = keyof typeof CHAT_SCRIPTS;
 
 export function chatScriptSource(name: ChatScript): string {
-  const script = CHAT_SCRIPTS[name];
-  const announces = script
-    .split("\n")
-    .some((line) => !line.trimStart().startsWith("--") && line.includes("announce("));
-  return `${PRELUDE}${announces ? ANNOUNCE : ""}\n${script}`;
+  return withShared(PRELUDE, SHARED, CHAT_SCRIPTS[name]);
 }

@@ -1,3 +1,5 @@
+import { withShared } from "../redis-script.ts";
+
 /**
  * The pool's steps on Redis (keys in redis-keys.ts), each one Lua script, so it is one atomic
  * step for every instance: pairing can never hand one visitor to two chats. Every script gets
@@ -19,7 +21,10 @@ local CH, LIFE, SELF = ARGV[2], ARGV[3], ARGV[4]
 local hbTtl, scanLimit = tonumber(ARGV[5]), tonumber(ARGV[6])
 local meetAgain, skipPartner = tonumber(ARGV[7]), tonumber(ARGV[8])
 local A = ${POOL_ARGS}
+`;
 
+/** What the pool's scripts share; each script is made with only those it uses (withShared). */
+const SHARED = `
 local function f(v, name) return v .. '|' .. name end
 
 -- An event outside any chat: not kept, so its id ('-') names no place to resume from.
@@ -706,9 +711,9 @@ return cjson.encode({ waiting = redis.call('ZCARD', Q), chatting = math.max(0, t
 
 export type PoolScript = keyof typeof POOL_SCRIPTS;
 
-/** Each pool script as Redis runs it: the prelude, then its body. */
+/** Each pool script as Redis runs it: the prelude, what it uses of the shared, its body. */
 export function poolScriptSource(name: PoolScript): string {
-  return `${PRELUDE}\n${POOL_SCRIPTS[name]}`;
+  return withShared(PRELUDE, SHARED, POOL_SCRIPTS[name]);
 }
 
 /**
