@@ -869,6 +869,33 @@ test.describe("random chat: matching by language and interest", () => {
     await other.context().close();
   });
 
+  test(
+    "on a phone, Find pressed below the preferences brings the whole search on screen",
+    RENDER,
+    async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await openAsAdult(page, "en");
+      await prefer(page, "en", { languages: ["Japanese"], interests: ["hiking"] });
+      await find(page, "en");
+      await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+      // Once the page has settled: below the site's header and above the screen's bottom.
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const header = document.querySelector(".site-header")?.getBoundingClientRect();
+            const search = document.querySelector(".chat-search")?.getBoundingClientRect();
+            if (!header || !search) return "missing";
+            return search.top >= header.bottom - 1 && search.bottom <= window.innerHeight + 1
+              ? "on screen"
+              : `top ${search.top}, bottom ${search.bottom}, header ${header.bottom}`;
+          }),
+        )
+        .toBe("on screen");
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByRole("button", { name: FIND })).toBeVisible();
+    },
+  );
+
   test.describe("scanned", () => {
     // axe's script is put into the page: this context bypasses the site's CSP, only here.
     test.use({ bypassCSP: true });

@@ -199,12 +199,19 @@ function Searching({
   const { LL } = useI18n();
   const t = LL.randomChat;
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const searchRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // The start button is gone; keep keyboard focus in the card.
     if (document.activeElement === document.body) cancelRef.current?.focus();
+    // Pressed below a long list of preferences on a phone, the shorter card would sit half
+    // under the header: the whole search comes on screen.
+    const frame = requestAnimationFrame(() => {
+      searchRef.current?.scrollIntoView({ block: "nearest" });
+    });
+    return () => cancelAnimationFrame(frame);
   }, []);
   return (
-    <div className="chat-start__state chat-search" role="status">
+    <div ref={searchRef} className="chat-start__state chat-search" role="status">
       <div className="chat-search__sonar" aria-hidden="true">
         <span className="chat-search__ring" />
         <span className="chat-search__ring" />
