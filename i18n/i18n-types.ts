@@ -1826,6 +1826,17 @@ type RootTranslation = {
 			 */
 			refused: string
 			/**
+			 * {​i​n​t​e​r​e​s​t​s​}​ ​c​a​n​'​t​ ​b​e​ ​u​s​e​d​:​ ​n​o​ ​c​o​n​t​a​c​t​ ​d​e​t​a​i​l​s​ ​o​r​ ​o​f​f​e​n​s​i​v​e​ ​w​o​r​d​s​.​ ​R​e​m​o​v​e​ ​{​c​o​u​n​t​|​{​1​:​ ​i​t​,​ ​*​:​ ​t​h​e​m​}​}​ ​a​n​d​ ​t​r​y​ ​a​g​a​i​n​.
+			 * @param {number} count
+			 * @param {string} interests
+			 */
+			refusedNamed: RequiredParams<`count|{1:${string}, *:${string}}` | 'interests'>
+			/**
+			 * “​{​i​n​t​e​r​e​s​t​}​”
+			 * @param {string} interest
+			 */
+			quoted: RequiredParams<'interest'>
+			/**
 			 * C​h​i​n​e​s​e
 			 */
 			chinese: string
@@ -4513,6 +4524,14 @@ export type TranslationFunctions = {
 			 * One of these interests can't be used: no contact details or offensive words. Remove it and try again.
 			 */
 			refused: () => LocalizedString
+			/**
+			 * {interests} can't be used: no contact details or offensive words. Remove {count|{1: it, *: them}} and try again.
+			 */
+			refusedNamed: (arg: { count: number, interests: string }) => LocalizedString
+			/**
+			 * “{interest}”
+			 */
+			quoted: (arg: { interest: string }) => LocalizedString
 			/**
 			 * Chinese
 			 */

@@ -918,23 +918,39 @@ test.describe("random chat: matching by language and interest", () => {
   });
 
   test(
-    "an interest with contact details is refused beside the field, and nothing typed is lost",
+    "interests with contact details are refused and named beside the field, and nothing typed is lost",
     RENDER,
     async ({ page }) => {
       await openAsAdult(page, "zh");
-      await prefer(page, "zh", { interests: ["爬山", "me@mail.com"] });
+      await prefer(page, "zh", { interests: ["爬山", "me@mail.com", "line id: abc123"] });
       await find(page, "zh");
-      const refusal = page.getByRole("alert").filter({ hasText: "有一個興趣無法使用" });
-      await expect(refusal).toBeVisible();
+      const refusal = page.getByRole("alert");
+      await expect(refusal).toHaveText(
+        "「me@mail.com」和「line id: abc123」無法使用：不能包含聯絡方式或冒犯性的字詞。請移除後再試一次。",
+      );
       await expect(page.getByRole("textbox", { name: INTERESTS.zh, exact: true })).toHaveAttribute(
         "aria-invalid",
         "true",
       );
       const chips = page.getByRole("list", { name: "你的興趣" });
-      await expect(chips.getByRole("listitem")).toHaveText(["爬山", "me@mail.com"]);
+      await expect(chips.getByRole("listitem")).toHaveText([
+        "爬山",
+        "me@mail.com",
+        "line id: abc123",
+      ]);
+      // The two refused are marked; the one that may be used is not.
+      await expect(chips.locator(".chat-prefs__interest--refused")).toHaveText([
+        "me@mail.com",
+        "line id: abc123",
+      ]);
       await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
-      // Without it, the search starts.
+      // One removed, the other is still named and marked; without both, the search starts.
       await chips.getByRole("button", { name: "移除「me@mail.com」" }).click();
+      await expect(refusal).toHaveText(
+        "「line id: abc123」無法使用：不能包含聯絡方式或冒犯性的字詞。請移除後再試一次。",
+      );
+      await expect(chips.locator(".chat-prefs__interest--refused")).toHaveText(["line id: abc123"]);
+      await chips.getByRole("button", { name: "移除「line id: abc123」" }).click();
       await expect(refusal).toBeHidden();
       await find(page, "zh");
       await expect(page.getByText("正在找會說中文、也喜歡爬山的人")).toBeVisible();

@@ -53,10 +53,18 @@ describe("matching by language and interest", () => {
       // @ts-expect-error: what a page that is not ours could send
       await expect(a.start(asked)).rejects.toMatchObject({ data: { code: "BAD_REQUEST" } });
     }
+    // Each refused interest is named by its place, so the page can mark it and keep the others.
     await expect(
-      a.start({ languages: ["en"], interests: ["hiking", "me@mail.com"] }),
+      a.start({ languages: ["en"], interests: ["me@mail.com", "hiking", "line id: abc123"] }),
     ).rejects.toMatchObject({
-      data: { code: "UNPROCESSABLE_CONTENT", appCode: "INTEREST_REFUSED" },
+      data: {
+        code: "UNPROCESSABLE_CONTENT",
+        appCode: "INTEREST_REFUSED",
+        issues: [
+          { field: "interests.0", kind: "invalid" },
+          { field: "interests.2", kind: "invalid" },
+        ],
+      },
     });
     expect(a.events.filter(isType("waiting"))).toHaveLength(0);
 

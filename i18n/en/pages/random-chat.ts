@@ -118,6 +118,9 @@ export const randomChat = {
       "Up to {count:number} interests, {length:number} characters each. Press Enter to add one.",
     refused:
       "One of these interests can't be used: no contact details or offensive words. Remove it and try again.",
+    refusedNamed:
+      "{interests:string} can't be used: no contact details or offensive words. Remove {count:number|{1: it, *: them}} and try again.",
+    quoted: "“{interest:string}”",
     chinese: "Chinese",
     lookingSpeaksLikes:
       "Looking for someone who speaks {languages:string} and likes {interests:string}",

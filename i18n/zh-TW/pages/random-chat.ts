@@ -110,6 +110,9 @@ export const randomChat: Translation["randomChat"] = {
     remove: "移除「{interest}」",
     interestsHint: "最多 {count} 個興趣，每個最多 {length} 個字元。按 Enter 新增。",
     refused: "有一個興趣無法使用：不能包含聯絡方式或冒犯性的字詞。請移除後再試一次。",
+    refusedNamed:
+      "{interests}無法使用：不能包含聯絡方式或冒犯性的字詞。請移除{count|{1:, *:}}後再試一次。",
+    quoted: "「{interest}」",
     chinese: "中文",
     lookingSpeaksLikes: "正在找會說{languages}、也喜歡{interests}的人",
     lookingSpeaks: "正在找會說{languages}的人",

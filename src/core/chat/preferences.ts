@@ -5,6 +5,7 @@ import {
   normalizeInterest,
   type SharedGround,
 } from "../../common/chat-preferences.ts";
+import type { FieldIssue } from "../../common/errors.ts";
 import type { TargetLanguage } from "../../common/translation.ts";
 import { systemTime } from "../clock.ts";
 import { DomainError } from "../errors.ts";
@@ -76,20 +77,28 @@ function checkedInterestKey(label: string): string | null {
 
 /**
  * The pool's form of what the page sent, or undefined when nothing was asked ("Anyone").
- * Interests are text a stranger sees: one with contact details or a slur (the offline word
- * lists) is refused, with which one it was, so the page can say so and keep the others.
+ * Interests are text a stranger sees: those with contact details or a slur (the offline word
+ * lists) are refused, each named by its place ("interests.1"), so the page can mark them and
+ * keep the others.
  */
 export function matchPreferencesOf(
   input: MatchPreferencesInput | undefined,
 ): MatchPreferences | undefined {
   if (!input || (input.languages.length === 0 && input.interests.length === 0)) return undefined;
   const interests = new Map<string, string>();
-  for (const label of input.interests) {
+  const refused: FieldIssue[] = [];
+  for (const [index, label] of input.interests.entries()) {
     const key = checkedInterestKey(label);
-    if (key === null) {
-      throw new DomainError("INTEREST_REFUSED", `interest refused: ${label.slice(0, 24)}`);
-    }
-    if (!interests.has(key)) interests.set(key, label);
+    if (key === null) refused.push({ field: `interests.${index}`, kind: "invalid" });
+    else if (!interests.has(key)) interests.set(key, label);
+  }
+  if (refused.length > 0) {
+    throw new DomainError(
+      "INTEREST_REFUSED",
+      `${refused.length} interest(s) refused`,
+      undefined,
+      refused,
+    );
   }
   return {
     languages: [...new Set(input.languages.map(chatLanguage))],

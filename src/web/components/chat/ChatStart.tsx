@@ -55,7 +55,7 @@ function IdleStart({
   onStart: () => void;
   preferences: ChatPreferences;
   onPreferences: (next: ChatPreferences) => void;
-  interestRefused: boolean;
+  interestRefused: readonly string[] | null;
 }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat;

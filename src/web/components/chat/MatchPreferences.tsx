@@ -56,8 +56,8 @@ export function SharedLine({ shared }: { shared: SharedGround | null }) {
 
 /**
  * Before starting: "Anyone" (the default), or the languages the visitor can chat in and up to
- * five interests, with a waiting visitor who shares them first. `refused`: the server refused an
- * interest (contact details or an offensive word); everything typed stays.
+ * five interests, with a waiting visitor who shares them first. `refused`: the interests the
+ * server refused (contact details or an offensive word), marked and named; everything typed stays.
  */
 export function MatchPreferencesEditor({
   preferences,
@@ -66,9 +66,9 @@ export function MatchPreferencesEditor({
 }: {
   preferences: ChatPreferences;
   onChange: (next: ChatPreferences) => void;
-  refused: boolean;
+  refused: readonly string[] | null;
 }) {
-  const { LL } = useI18n();
+  const { LL, locale } = useI18n();
   const t = LL.randomChat.prefs;
   const id = useId();
   const [draft, setDraft] = useState("");
@@ -125,7 +125,10 @@ export function MatchPreferencesEditor({
                 aria-label={t.interestsChosen()}
               >
                 {preferences.interests.map((interest) => (
-                  <li key={interest} className="chat-prefs__interest">
+                  <li
+                    key={interest}
+                    className={`chat-prefs__interest${refused?.includes(interest) ? " chat-prefs__interest--refused" : ""}`}
+                  >
                     <span>{interest}</span>
                     <button
                       type="button"
@@ -152,7 +155,7 @@ export function MatchPreferencesEditor({
                 maxLength={INTEREST_LIMITS.length}
                 placeholder={t.placeholder()}
                 disabled={full}
-                aria-invalid={refused}
+                aria-invalid={refused !== null}
                 aria-describedby={refused ? `${id}-error ${id}-hint` : `${id}-hint`}
                 onChange={(event) => setDraft(event.target.value)}
                 onKeyDown={(event) => {
@@ -177,7 +180,15 @@ export function MatchPreferencesEditor({
             </p>
             {refused && (
               <p id={`${id}-error`} className="field__error" role="alert">
-                {t.refused()}
+                {refused.length > 0
+                  ? t.refusedNamed({
+                      interests: listOf(
+                        locale,
+                        refused.map((interest) => t.quoted({ interest })),
+                      ),
+                      count: refused.length,
+                    })
+                  : t.refused()}
               </p>
             )}
           </div>

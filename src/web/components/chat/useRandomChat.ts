@@ -8,7 +8,7 @@ import {
   type ChatReportReason,
 } from "../../../common/chat.ts";
 import { MATCH_FALLBACK_MS, type MatchPreferencesInput } from "../../../common/chat-preferences.ts";
-import { appCodeOf, errorMessage } from "../../lib/errors.ts";
+import { appCodeOf, errorMessage, fieldIssuesOf } from "../../lib/errors.ts";
 import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
@@ -66,12 +66,16 @@ export function useRandomChat() {
   const [preferences, storePreferences] = usePreferences(locale);
   const asking = useRef(preferences);
   asking.current = preferences;
-  // The server refused an interest: said beside the interests, which all stay as typed.
-  const [interestRefused, setInterestRefused] = useState(false);
+  // The interests the server refused: marked and named beside them; all stay as typed.
+  const [interestRefused, setInterestRefused] = useState<readonly string[] | null>(null);
   const setPreferences = useCallback(
     (next: ChatPreferences) => {
       storePreferences(next);
-      setInterestRefused(false);
+      // Those still listed stay marked until removed.
+      setInterestRefused((refused) => {
+        const left = refused?.filter((interest) => next.interests.includes(interest)) ?? [];
+        return left.length > 0 ? left : null;
+      });
     },
     [storePreferences],
   );
@@ -156,7 +160,7 @@ export function useRandomChat() {
         ? await client.chat.startWith.mutate(asked)
         : await client.chat.start.mutate();
       if (!mounted.current) return;
-      setInterestRefused(false);
+      setInterestRefused(null);
       // The server waits the fallback delay only for a visitor who named a language.
       const fallback = asked !== undefined && asked.languages.length > 0;
       setSearch(
@@ -166,7 +170,9 @@ export function useRandomChat() {
     } catch (error) {
       if (!mounted.current) return;
       act({ type: "start-failed" });
-      if (appCodeOf(error) === "INTEREST_REFUSED") return setInterestRefused(true);
+      if (appCodeOf(error) === "INTEREST_REFUSED") {
+        return setInterestRefused(refusedInterests(error, asked?.interests ?? []));
+      }
       refused(error, t.matchingErrorTitle(), errorMessage(LL, error));
     }
   };
@@ -320,3 +326,11 @@ export function useRandomChat() {
 
 /** What useRandomChat answers: the chat's state, and start, end, next and send. */
 export type RandomChat = ReturnType<typeof useRandomChat>;
+
+/** The interests a refusal names by their place ("interests.1"), as the visitor typed them. */
+function refusedInterests(error: unknown, asked: readonly string[]): string[] {
+  return fieldIssuesOf(error).flatMap(({ field }) => {
+    const interest = asked[Number(/^interests\.(\d+)$/.exec(field)?.[1] ?? Number.NaN)];
+    return interest === undefined ? [] : [interest];
+  });
+}
