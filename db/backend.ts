@@ -1,6 +1,7 @@
 import type { Database as BunDatabase } from "bun:sqlite";
 import { Kysely, type LogConfig, sql } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
+import { checkpointAside } from "./checkpoints.ts";
 import { openPostgres, openSqlite } from "./connection.ts";
 import { BunSqliteDialect, registerSqlite } from "./dialect.ts";
 import type { Database, DB } from "./schema.ts";
@@ -33,6 +34,11 @@ export interface SqliteBackend extends DatabaseBackend {
 export interface OpenOptions {
   /** Kysely's query log (the benchmarks capture the SQL the real code runs with it). */
   log?: LogConfig;
+  /**
+   * SQLite: checkpoint the log on a worker thread, off the thread that serves (the server's
+   * own database; see checkpoints.ts). `onError` hears of a worker that failed.
+   */
+  checkpointsAside?: { everyMs?: number; onError?: (message: string) => void };
 }
 
 /** Opens (and, for SQLite, creates) the database a target names. A string is a SQLite file. */
@@ -53,6 +59,10 @@ function openSqliteBackend(file: string, options: OpenOptions): SqliteBackend {
   const sqlite = openSqlite(file);
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite), log: options.log });
   registerSqlite(db, sqlite);
+  const aside =
+    options.checkpointsAside && file !== ":memory:"
+      ? checkpointAside(sqlite, file, options.checkpointsAside)
+      : undefined;
   return {
     engine: "sqlite",
     db,
@@ -63,6 +73,7 @@ function openSqliteBackend(file: string, options: OpenOptions): SqliteBackend {
       await sql`VACUUM INTO ${target}`.execute(db);
     },
     async close() {
+      await aside?.stop();
       sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
       await db.destroy();
     },

@@ -80,6 +80,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         { outcome: event.level === "error" ? "error" : "ok" },
         event.queryDurationMillis / 1000,
       ),
+    checkpointsAside: {
+      onError: (message) => errors.fault("checkpointing the database aside", new Error(message)),
+    },
   });
   const { db } = database;
   // `tidings restore` refuses while a site holds this (SQLite: the database is a file here).

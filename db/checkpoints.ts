@@ -1,0 +1,112 @@
+import type { Database as BunDatabase } from "bun:sqlite";
+
+/**
+ * SQLite copies its write-ahead log into the database file (a checkpoint) on the commit that
+ * takes the log past 1,000 pages, and syncs the file to disk there: with bun:sqlite, on the
+ * server's one thread. On this kind of disk that sync took 25–30 ms for a 1,000-page log and
+ * 75–90 ms for 4,000, and every request, chat message and match waited behind it. The server's
+ * connection is told not to checkpoint; a worker thread with a connection of its own checkpoints
+ * every `everyMs` instead (PASSIVE: it never waits for, nor holds up, the server's writes), and
+ * syncs there. Commits themselves never sync (synchronous = NORMAL), so nothing else changes.
+ */
+const WORKER = `
+import { Database } from "bun:sqlite";
+let db;
+let timer;
+const checkpoint = () => {
+  try {
+    postMessage({ type: "checkpoint", ...db.query("PRAGMA wal_checkpoint(PASSIVE)").get() });
+  } catch (error) {
+    postMessage({ type: "failed", message: String(error) });
+  }
+};
+self.onmessage = (event) => {
+  const message = event.data;
+  if (message.type === "start") {
+    try {
+      db = new Database(message.file);
+      db.run("PRAGMA busy_timeout = 5000");
+    } catch (error) {
+      postMessage({ type: "failed", fatal: true, message: String(error) });
+      return;
+    }
+    timer = setInterval(checkpoint, message.everyMs);
+  } else if (message.type === "stop") {
+    clearInterval(timer);
+    db?.close();
+    postMessage({ type: "stopped" });
+  }
+};
+`;
+
+/** One checkpoint the worker ran: frames in the log, and how many are now in the file. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+export interface CheckpointsAside {
+  /** Stops the worker once a checkpoint under way is done, and closes its connection. */
+  stop(): Promise<void>;
+}
+
+/** How long `stop` waits for the worker to close its connection before ending it anyway. */
+const STOP_WAIT_MS = 5000;
+
+/**
+ * Checkpoints `sqlite`'s database (the file `file`) on a worker thread every `everyMs`. If the
+ * worker fails, the connection checkpoints itself again as SQLite does by default.
+ */
+export function checkpointAside(
+  sqlite: BunDatabase,
+  file: string,
+  options: {
+    everyMs?: number;
+    onCheckpoint?: (result: CheckpointResult) => void;
+    onError?: (message: string) => void;
+  } = {},
+): CheckpointsAside {
+  const url = URL.createObjectURL(new Blob([WORKER], { type: "application/javascript" }));
+  // The worker reads its source from the URL once it starts: it is let go at stop.
+  const worker = new Worker(url);
+  const fallBack = (message: string) => {
+    sqlite.run("PRAGMA wal_autocheckpoint = 1000");
+    options.onError?.(message);
+  };
+  let stopped: (() => void) | undefined;
+  worker.onmessage = (event: MessageEvent) => {
+    const message = event.data as
+      | ({ type: "checkpoint" } & CheckpointResult)
+      | { type: "failed"; fatal?: boolean; message: string }
+      | { type: "stopped" };
+    if (message.type === "checkpoint") {
+      const { busy, log, checkpointed } = message;
+      options.onCheckpoint?.({ busy, log, checkpointed });
+    } else if (message.type === "failed") {
+      if (message.fatal) fallBack(message.message);
+      else options.onError?.(message.message);
+    } else {
+      stopped?.();
+    }
+  };
+  worker.onerror = (event) => fallBack(event.message);
+  sqlite.run("PRAGMA wal_autocheckpoint = 0");
+  worker.postMessage({ type: "start", file, everyMs: options.everyMs ?? 1000 });
+  // A thread that is only waiting for the next checkpoint does not keep the process alive
+  // (Bun's Worker has unref; the DOM type it is declared with does not).
+  (worker as Worker & { unref(): void }).unref();
+  return {
+    async stop() {
+      const done = new Promise<void>((resolve) => {
+        stopped = resolve;
+        setTimeout(resolve, STOP_WAIT_MS).unref();
+      });
+      worker.postMessage({ type: "stop" });
+      await done;
+      worker.terminate();
+      URL.revokeObjectURL(url);
+      sqlite.run("PRAGMA wal_autocheckpoint = 1000");
+    },
+  };
+}
