@@ -19,10 +19,10 @@ function database() {
   return { sqlite, file, wal: `${file}-wal` };
 }
 
-/** About 2,000 pages of log: twice what SQLite would checkpoint at on its own. */
-function write(sqlite: ReturnType<typeof openSqlite>) {
+/** Rows of about a quarter of a page, each its own commit: 8,000 make ~20,000 frames of log. */
+function write(sqlite: ReturnType<typeof openSqlite>, rows = 8000) {
   const insert = sqlite.prepare("INSERT INTO notes (body) VALUES (?)");
-  for (let i = 0; i < 8000; i++) insert.run("x".repeat(900));
+  for (let i = 0; i < rows; i++) insert.run("x".repeat(900));
 }
 
 describe("checkpoints on a worker thread", () => {
@@ -47,14 +47,52 @@ describe("checkpoints on a worker thread", () => {
       folded = resolve;
     });
     const aside = checkpointAside(sqlite, file, {
-      everyMs: 50,
+      everyMs: 20,
       onCheckpoint: (r) => {
-        if (r.log > 0 && r.checkpointed === r.log && statSync(file).size > 1500 * 4096) folded(r);
+        if (r.log >= 1000 && r.checkpointed === r.log) folded(r);
       },
     });
     write(sqlite);
-    const result = await foldedAll;
-    expect(result.busy).toBe(0);
+    expect((await foldedAll).busy).toBe(0);
+    // Written into the database file, as a checkpoint does.
+    expect(statSync(file).size).toBeGreaterThan(500 * 4096);
+    await aside.stop();
+    sqlite.close();
+  });
+
+  test("the worker checkpoints only once as many frames wait as SQLite itself would wait for", async () => {
+    const { sqlite, file } = database();
+    const looks: Array<(waiting: number) => void> = [];
+    const checkpoints: CheckpointResult[] = [];
+    let firstCheckpoint: (r: CheckpointResult) => void = () => {};
+    const checkpointed = new Promise<CheckpointResult>((resolve) => {
+      firstCheckpoint = resolve;
+    });
+    const aside = checkpointAside(sqlite, file, {
+      everyMs: 20,
+      frames: 1500,
+      onLook: (waiting) => {
+        for (const look of looks.splice(0)) look(waiting);
+      },
+      onCheckpoint: (r) => {
+        checkpoints.push(r);
+        firstCheckpoint(r);
+      },
+    });
+    const nextLook = () => new Promise<number>((resolve) => looks.push(resolve));
+    // About 700 frames (each insert commits on its own: a page or two each).
+    write(sqlite, 400);
+    // The worker has looked with them waiting, and let them wait.
+    let waited = await nextLook();
+    while (waited === 0) waited = await nextLook();
+    expect(waited).toBeGreaterThan(500);
+    expect(waited).toBeLessThan(1500);
+    expect(checkpoints).toEqual([]);
+    write(sqlite, 2000);
+    const first = await checkpointed;
+    expect(first.log).toBeGreaterThanOrEqual(1500);
+    // While the writes go on, a PASSIVE checkpoint copies what it can.
+    expect(first.checkpointed).toBeGreaterThan(0);
     await aside.stop();
     sqlite.close();
   });
