@@ -14,7 +14,8 @@ import type { Database as BunDatabase } from "bun:sqlite";
  *
  * How many frames wait is read from the log's index (the "-shm" file), as SQLite's file format
  * documents it: the frames in the log (mxFrame, 4 bytes at offset 16) and those already copied
- * (nBackfill, at 96), in the machine's byte order.
+ * (nBackfill, at 96), in the machine's byte order. Should that reading ever fail, a checkpoint
+ * still comes every `atLeastEveryMs` (a minute), so the log cannot grow without end.
  */
 const WORKER = `
 import { Database } from "bun:sqlite";
@@ -36,10 +37,12 @@ const waiting = (file) => {
     return 0;
   }
 };
-const checkpoint = (file, frames) => {
+let last = Date.now();
+const checkpoint = (file, frames, atLeastEveryMs) => {
   const pending = waiting(file);
   postMessage({ type: "looked", waiting: pending });
-  if (pending < frames) return;
+  if (pending < frames && Date.now() - last < atLeastEveryMs) return;
+  last = Date.now();
   try {
     postMessage({ type: "checkpoint", ...db.query("PRAGMA wal_checkpoint(PASSIVE)").get() });
   } catch (error) {
@@ -56,7 +59,10 @@ self.onmessage = (event) => {
       postMessage({ type: "failed", fatal: true, message: String(error) });
       return;
     }
-    timer = setInterval(() => checkpoint(message.file, message.frames), message.everyMs);
+    timer = setInterval(
+      () => checkpoint(message.file, message.frames, message.atLeastEveryMs),
+      message.everyMs,
+    );
   } else if (message.type === "stop") {
     clearInterval(timer);
     if (index !== undefined) closeSync(index);
@@ -95,6 +101,7 @@ export function checkpointAside(
   options: {
     everyMs?: number;
     frames?: number;
+    atLeastEveryMs?: number;
     /** Each look at the log: how many frames waited. */
     onLook?: (waiting: number) => void;
     onCheckpoint?: (result: CheckpointResult) => void;
@@ -134,6 +141,7 @@ export function checkpointAside(
     file,
     everyMs: options.everyMs ?? 1000,
     frames: options.frames ?? FRAMES,
+    atLeastEveryMs: options.atLeastEveryMs ?? 60_000,
   });
   // A thread that is only waiting for the next checkpoint does not keep the process alive
   // (Bun's Worker has unref; the DOM type it is declared with does not).

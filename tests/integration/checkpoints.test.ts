@@ -97,6 +97,27 @@ describe("checkpoints on a worker thread", () => {
     sqlite.close();
   });
 
+  test("however few frames wait, a checkpoint still comes now and then", async () => {
+    const { sqlite, file } = database();
+    let checkpointed: (r: CheckpointResult) => void = () => {};
+    const first = new Promise<CheckpointResult>((resolve) => {
+      checkpointed = resolve;
+    });
+    // A threshold never reached: only the checkpoint that comes regardless can fold them in.
+    const aside = checkpointAside(sqlite, file, {
+      everyMs: 20,
+      frames: 1_000_000,
+      atLeastEveryMs: 100,
+      onCheckpoint: (r) => {
+        if (r.log > 0 && r.checkpointed === r.log) checkpointed(r);
+      },
+    });
+    write(sqlite, 100);
+    expect((await first).log).toBeLessThan(1000);
+    await aside.stop();
+    sqlite.close();
+  });
+
   test("a worker that cannot open the database gives the checkpoints back to the connection", async () => {
     const { sqlite } = database();
     const failed = new Promise<string>((resolve) => {
