@@ -19,6 +19,20 @@ function database() {
   return { sqlite, file, wal: `${file}-wal` };
 }
 
+/** The first checkpoint the worker reports that `holds`, and the callback that hears them. */
+function firstCheckpoint(holds: (r: CheckpointResult) => boolean) {
+  let found: (r: CheckpointResult) => void = () => {};
+  const promise = new Promise<CheckpointResult>((resolve) => {
+    found = resolve;
+  });
+  return {
+    promise,
+    onCheckpoint: (r: CheckpointResult) => {
+      if (holds(r)) found(r);
+    },
+  };
+}
+
 /** Rows of about a quarter of a page, each its own commit: 8,000 make ~20,000 frames of log. */
 function write(sqlite: ReturnType<typeof openSqlite>, rows = 8000) {
   const insert = sqlite.prepare("INSERT INTO notes (body) VALUES (?)");
@@ -42,18 +56,10 @@ describe("checkpoints on a worker thread", () => {
 
   test("the worker folds the whole log into the database file", async () => {
     const { sqlite, file } = database();
-    let folded: (r: CheckpointResult) => void = () => {};
-    const foldedAll = new Promise<CheckpointResult>((resolve) => {
-      folded = resolve;
-    });
-    const aside = checkpointAside(sqlite, file, {
-      everyMs: 20,
-      onCheckpoint: (r) => {
-        if (r.log >= 1000 && r.checkpointed === r.log) folded(r);
-      },
-    });
+    const folded = firstCheckpoint((r) => r.log >= 1000 && r.checkpointed === r.log);
+    const aside = checkpointAside(sqlite, file, { everyMs: 20, onCheckpoint: folded.onCheckpoint });
     write(sqlite);
-    expect((await foldedAll).busy).toBe(0);
+    expect((await folded.promise).busy).toBe(0);
     // Written into the database file, as a checkpoint does.
     expect(statSync(file).size).toBeGreaterThan(500 * 4096);
     await aside.stop();
@@ -64,10 +70,7 @@ describe("checkpoints on a worker thread", () => {
     const { sqlite, file } = database();
     const looks: Array<(waiting: number) => void> = [];
     const checkpoints: CheckpointResult[] = [];
-    let firstCheckpoint: (r: CheckpointResult) => void = () => {};
-    const checkpointed = new Promise<CheckpointResult>((resolve) => {
-      firstCheckpoint = resolve;
-    });
+    const first = firstCheckpoint(() => true);
     const aside = checkpointAside(sqlite, file, {
       everyMs: 20,
       frames: 1500,
@@ -76,7 +79,7 @@ describe("checkpoints on a worker thread", () => {
       },
       onCheckpoint: (r) => {
         checkpoints.push(r);
-        firstCheckpoint(r);
+        first.onCheckpoint(r);
       },
     });
     const nextLook = () => new Promise<number>((resolve) => looks.push(resolve));
@@ -89,31 +92,26 @@ describe("checkpoints on a worker thread", () => {
     expect(waited).toBeLessThan(1500);
     expect(checkpoints).toEqual([]);
     write(sqlite, 2000);
-    const first = await checkpointed;
-    expect(first.log).toBeGreaterThanOrEqual(1500);
+    const { log, checkpointed } = await first.promise;
+    expect(log).toBeGreaterThanOrEqual(1500);
     // While the writes go on, a PASSIVE checkpoint copies what it can.
-    expect(first.checkpointed).toBeGreaterThan(0);
+    expect(checkpointed).toBeGreaterThan(0);
     await aside.stop();
     sqlite.close();
   });
 
   test("however few frames wait, a checkpoint still comes now and then", async () => {
     const { sqlite, file } = database();
-    let checkpointed: (r: CheckpointResult) => void = () => {};
-    const first = new Promise<CheckpointResult>((resolve) => {
-      checkpointed = resolve;
-    });
+    const folded = firstCheckpoint((r) => r.log > 0 && r.checkpointed === r.log);
     // A threshold never reached: only the checkpoint that comes regardless can fold them in.
     const aside = checkpointAside(sqlite, file, {
       everyMs: 20,
       frames: 1_000_000,
       atLeastEveryMs: 100,
-      onCheckpoint: (r) => {
-        if (r.log > 0 && r.checkpointed === r.log) checkpointed(r);
-      },
+      onCheckpoint: folded.onCheckpoint,
     });
     write(sqlite, 100);
-    expect((await first).log).toBeLessThan(1000);
+    expect((await folded.promise).log).toBeLessThan(1000);
     await aside.stop();
     sqlite.close();
   });
