@@ -85,10 +85,10 @@ describe("checkpoints on a worker thread", () => {
     const nextLook = () => new Promise<number>((resolve) => looks.push(resolve));
     // About 700 frames (each insert commits on its own: a page or two each).
     write(sqlite, 400);
-    // The worker has looked with them waiting, and let them wait.
+    // The worker has looked with them all waiting (a look taken while they were being written
+    // can arrive first, with fewer), and let them wait.
     let waited = await nextLook();
-    while (waited === 0) waited = await nextLook();
-    expect(waited).toBeGreaterThan(500);
+    while (waited < 500) waited = await nextLook();
     expect(waited).toBeLessThan(1500);
     expect(checkpoints).toEqual([]);
     write(sqlite, 2000);
