@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from "react";
+import { useId, useRef } from "react";
 import type { ChatPartner } from "../../../common/chat.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { CircleCheck, LogOut, SkipForward, WifiOff, X } from "../../icons.ts";
@@ -10,6 +10,7 @@ import { ChatMessages } from "./ChatMessages.tsx";
 import { ChatSafetyBar, MutedNotice } from "./ChatSafetyBar.tsx";
 import { lastPartnerMessage } from "./chatReducer.ts";
 import { SharedLine } from "./MatchPreferences.tsx";
+import { useOnScreenWhenShown } from "./useOnScreenWhenShown.ts";
 import type { RandomChat } from "./useRandomChat.ts";
 
 /**
@@ -111,13 +112,8 @@ export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPa
   const ended = chat.ended !== null;
   const panelRef = useRef<HTMLElement>(null);
 
-  // A new chat brings the whole panel on screen, text box included (once it has its size).
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => {
-      panelRef.current?.scrollIntoView({ block: "nearest" });
-    });
-    return () => cancelAnimationFrame(frame);
-  }, []);
+  // A new chat brings the whole panel on screen, text box included.
+  useOnScreenWhenShown(panelRef);
 
   return (
     <section ref={panelRef} className="chat-panel" aria-labelledby={headingId}>

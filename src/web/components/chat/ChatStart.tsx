@@ -9,6 +9,7 @@ import { languageName, listOf, MatchPreferencesEditor } from "./MatchPreferences
 import type { ChatPreferences } from "./matchPreferences.ts";
 import { ChatRefused, SafetyGate } from "./SafetyGate.tsx";
 import { timeLeftText } from "./time-left.ts";
+import { useOnScreenWhenShown } from "./useOnScreenWhenShown.ts";
 import type { RandomChat } from "./useRandomChat.ts";
 
 /** The start button's id, where focus goes back after a report of an ended chat. */
@@ -203,13 +204,9 @@ function Searching({
   useEffect(() => {
     // The start button is gone; keep keyboard focus in the card.
     if (document.activeElement === document.body) cancelRef.current?.focus();
-    // Pressed below a long list of preferences on a phone, the shorter card would sit half
-    // under the header: the whole search comes on screen.
-    const frame = requestAnimationFrame(() => {
-      searchRef.current?.scrollIntoView({ block: "nearest" });
-    });
-    return () => cancelAnimationFrame(frame);
   }, []);
+  // Pressed below a long list of preferences on a phone, the search replaces a longer card.
+  useOnScreenWhenShown(searchRef);
   return (
     <div ref={searchRef} className="chat-start__state chat-search" role="status">
       <div className="chat-search__sonar" aria-hidden="true">
