@@ -42,6 +42,23 @@ describe("expiring map", () => {
     expect(map.size).toBe(0);
   });
 
+  test("its size counts both generations; delete and clear let go of either", () => {
+    const c = clock();
+    const map = new ExpiringMap<string, number>(1000, c.now);
+    map.set("older", 1);
+    map.set("gone", 2);
+    c.advance(1000);
+    map.set("newer", 3);
+    expect(map.size).toBe(3);
+    map.delete("gone");
+    map.delete("newer");
+    expect(map.size).toBe(1);
+    expect(map.get("gone")).toBeUndefined();
+    map.clear();
+    expect(map.size).toBe(0);
+    expect(map.get("older")).toBeUndefined();
+  });
+
   test("a flood of new keys within one window lets the oldest go first, never past the bound", () => {
     const c = clock();
     const map = new ExpiringMap<number, number>(HOUR, c.now, 1000);
