@@ -219,6 +219,10 @@ type RootTranslation = {
 		 * T​r​y​ ​a​g​a​i​n
 		 */
 		tryAgain: string
+		/**
+		 * Y​o​u​ ​a​r​e​ ​o​f​f​l​i​n​e​.​ ​W​a​i​t​i​n​g​ ​f​o​r​ ​y​o​u​r​ ​c​o​n​n​e​c​t​i​o​n​ ​t​o​ ​c​o​m​e​ ​b​a​c​k​…
+		 */
+		offline: string
 	}
 	errors: {
 		/**
@@ -2961,6 +2965,10 @@ export type TranslationFunctions = {
 		 * Try again
 		 */
 		tryAgain: () => LocalizedString
+		/**
+		 * You are offline. Waiting for your connection to come back…
+		 */
+		offline: () => LocalizedString
 	}
 	errors: {
 		/**

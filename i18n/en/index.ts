@@ -75,6 +75,7 @@ const en = {
     notifications: "Notifications (Alt+T)",
     closeNotification: "Close notification",
     tryAgain: "Try again",
+    offline: "You are offline. Waiting for your connection to come back…",
   },
   errors: {
     required: "Please fill in this field.",

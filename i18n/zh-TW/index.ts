@@ -74,6 +74,7 @@ const zhTW = {
     notifications: "通知（Alt+T）",
     closeNotification: "關閉通知",
     tryAgain: "再試一次",
+    offline: "你目前離線，正在等待網路恢復連線…",
   },
   errors: {
     required: "請填寫此欄位。",

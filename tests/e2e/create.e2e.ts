@@ -163,6 +163,62 @@ test.describe("create page", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("offline, a throw waits under a notice that says so; back online it is thrown, nothing typed lost", async ({
+    page,
+    context,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const answered = await page.request.post("/trpc/bottles.confirmAge", {
+      headers: { Origin: baseURL ?? "" },
+      data: { atLeast13: true },
+    });
+    expect(answered.status()).toBe(200);
+    const throws = countThrows(page);
+    await page.goto("/en/create");
+    const message = page.getByLabel("Your message", { exact: true });
+    const text = "Written on a train, sent from a tunnel. Hello to whoever finds it.";
+    await message.fill(text);
+    const notice = page.getByRole("status").filter({ hasText: "You are offline" });
+    await expect(notice).toHaveCount(0);
+
+    await context.setOffline(true);
+    await expect(notice).toHaveText("You are offline. Waiting for your connection to come back…");
+    await page.getByRole("button", { name: "Throw into the Ocean" }).click();
+    await expect(page.getByRole("button", { name: "Throwing…" })).toBeDisabled();
+    await expect(message).toHaveValue(text);
+    // The call waits for the connection instead of failing: nothing sent, no error shown.
+    expect(throws.count).toBe(0);
+    await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+
+    const response = page.waitForResponse((r) => r.url().includes("bottles.throw"));
+    await context.setOffline(false);
+    await expect(notice).toHaveCount(0);
+    expect((await response).status()).toBe(200);
+    await expect(page.getByTestId("throw-scene")).toContainText("Your bottle is on its way");
+    await expect(page).toHaveURL(/\/en\/discover$/);
+    expect(throws.count).toBe(1);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("on a phone in /zh, the offline notice sits under the header and goes when the connection is back", async ({
+    page,
+    context,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/zh/create");
+    await expect(page.getByRole("heading", { level: 1, name: "寫一封信" })).toBeVisible();
+    await context.setOffline(true);
+    const notice = page.getByRole("status").filter({ hasText: "你目前離線" });
+    await expect(notice).toHaveText("你目前離線，正在等待網路恢復連線…");
+    const header = await page.locator(".site-header").boundingBox();
+    const box = await notice.boundingBox();
+    expect(box && header && box.y >= header.y + header.height).toBe(true);
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await context.setOffline(false);
+    await expect(notice).toHaveCount(0);
+  });
+
   test("a profane message is rejected and the text is kept", async ({ page, consoleErrors }) => {
     await page.goto("/en/create");
     const message = page.getByLabel("Your message", { exact: true });

@@ -8,6 +8,7 @@ import { LocaleProvider, useI18n } from "../lib/i18n.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
 import { FoundNotice } from "./my-bottles/FoundNotice.tsx";
+import { OfflineNotice } from "./OfflineNotice.tsx";
 
 /** Toasts keep this far from the bottom edge (and from the right on wide screens). */
 const TOAST_OFFSET_PX = 20;
@@ -26,6 +27,7 @@ export function Shell() {
         <SkipText />
       </a>
       <Header />
+      <OfflineNotice />
       <main id="main" className="page" tabIndex={-1}>
         <Outlet />
       </main>
