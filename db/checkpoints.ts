@@ -144,16 +144,22 @@ export function checkpointAside(
     atLeastEveryMs: options.atLeastEveryMs ?? 60_000,
   });
   // A thread that is only waiting for the next checkpoint does not keep the process alive
-  // (Bun's Worker has unref; the DOM type it is declared with does not).
-  (worker as Worker & { unref(): void }).unref();
+  // (Bun's Worker has ref and unref; the DOM type it is declared with does not).
+  const thread = worker as Worker & { ref(): void; unref(): void };
+  thread.unref();
   return {
     async stop() {
+      // Waited for with the process kept alive: at a site's stop nothing else may be left, and
+      // the process would end before the database is closed and its log folded in.
+      thread.ref();
+      let guard: ReturnType<typeof setTimeout> | undefined;
       const done = new Promise<void>((resolve) => {
         stopped = resolve;
-        setTimeout(resolve, STOP_WAIT_MS).unref();
+        guard = setTimeout(resolve, STOP_WAIT_MS);
       });
       worker.postMessage({ type: "stop" });
       await done;
+      clearTimeout(guard);
       worker.terminate();
       URL.revokeObjectURL(url);
       sqlite.run(`PRAGMA wal_autocheckpoint = ${FRAMES}`);

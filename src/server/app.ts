@@ -21,7 +21,7 @@ import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
 import { holdServingLock, newestSnapshot, scheduleBackups } from "./backups.ts";
-import { assertServable, type Config } from "./config.ts";
+import { assertServable, type Config, ConfigError } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
 import { createHandler } from "./handler.ts";
 import { Health } from "./health.ts";
@@ -151,37 +151,59 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   };
   await services.features.refresh();
   const socket = createWebSocket(services, errors);
-  const server = Bun.serve({
-    port: config.port,
-    hostname: config.host,
-    development: false,
-    // Room above MAX_BODY_BYTES so oversized requests get our explained 413, not a bare one.
-    maxRequestBodySize: 4 * 1024 * 1024,
-    fetch: createHandler(services, socket, errors),
-    websocket: socket.websocket,
-    error(error) {
-      errors.fault("unhandled request error", error);
-      return new Response("Internal Server Error", { status: 500 });
-    },
-  });
+  // A site that cannot listen lets go of what it opened: the database, its lock, Redis.
+  const abandon = async () => {
+    await shared.close().catch(() => {});
+    await database.close().catch(() => {});
+    lock?.release();
+    errors.close();
+  };
+  const server = await listening(config.host, config.port, abandon, () =>
+    Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      // Bun shares a production server's port with any other process that asks (SO_REUSEPORT):
+      // a second site started there by mistake would silently take part of the visitors.
+      reusePort: false,
+      development: false,
+      // Room above MAX_BODY_BYTES so oversized requests get our explained 413, not a bare one.
+      maxRequestBodySize: 4 * 1024 * 1024,
+      fetch: createHandler(services, socket, errors),
+      websocket: socket.websocket,
+      error(error) {
+        errors.fault("unhandled request error", error);
+        return new Response("Internal Server Error", { status: 500 });
+      },
+    }),
+  );
   const metricsServer =
     config.metrics.port === undefined
       ? undefined
-      : Bun.serve({
-          port: config.metrics.port,
-          hostname: config.metrics.host,
-          development: false,
-          async fetch(request) {
-            if (new URL(request.url).pathname !== "/metrics") {
-              return new Response("Not Found", { status: 404 });
-            }
-            if (config.metrics.token && !bearerMatches(request, config.metrics.token)) {
-              return new Response("Unauthorized", { status: 401 });
-            }
-            const { body, contentType } = await metrics.text();
-            return new Response(body, { headers: { "Content-Type": contentType } });
+      : await listening(
+          config.metrics.host,
+          config.metrics.port,
+          async () => {
+            await server.stop(true);
+            await abandon();
           },
-        });
+          () =>
+            Bun.serve({
+              port: config.metrics.port,
+              hostname: config.metrics.host,
+              reusePort: false,
+              development: false,
+              async fetch(request) {
+                if (new URL(request.url).pathname !== "/metrics") {
+                  return new Response("Not Found", { status: 404 });
+                }
+                if (config.metrics.token && !bearerMatches(request, config.metrics.token)) {
+                  return new Response("Unauthorized", { status: 401 });
+                }
+                const { body, contentType } = await metrics.text();
+                return new Response(body, { headers: { "Content-Type": contentType } });
+              },
+            }),
+        );
   const newest = newestSnapshot(config.backups.dir);
   if (newest) metrics.backupLastSuccess.set(newest.takenAt / 1000);
   const backups =
@@ -284,4 +306,28 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       errors.close();
     },
   };
+}
+
+/** A port another process listens on: the start is refused, saying which and what to do. */
+export class PortInUseError extends ConfigError {}
+
+/** Starts a server with `serve`; when its port is taken, `abandon`s the start and says so. */
+async function listening<T>(
+  host: string,
+  port: number,
+  abandon: () => Promise<void>,
+  serve: () => T,
+): Promise<T> {
+  try {
+    return serve();
+  } catch (error) {
+    await abandon();
+    if ((error as { code?: unknown } | null)?.code === "EADDRINUSE") {
+      throw new PortInUseError(
+        `port ${port} on ${host} is already in use by another program (another Tidings?): stop it, or choose another port with --port`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

@@ -1,14 +1,17 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/migrate.ts";
+import { PortInUseError, startApp } from "../../src/server/app.ts";
 import {
   integrityOf,
   listSnapshots,
   restoreSnapshot,
+  takeLockAlone,
   takeSnapshot,
 } from "../../src/server/backups.ts";
+import { loadConfig } from "../../src/server/config.ts";
 import { chatTester, listening } from "../helpers/chat.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
@@ -87,6 +90,24 @@ describe("SIGTERM", () => {
     expect(await site.process.exited).toBe(0);
     expect(site.output()).toContain("not ready any more");
     tester.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  test("a stopped site closes its database with the log folded in: nothing is left beside it", async () => {
+    const dataDir = mkdtempSync(join(work, "fold-"));
+    const site = await startServerProcess({ ...sqlite, LOG_FORMAT: "off" }, dataDir);
+    const writer = await bottleWriter(site.url);
+    await writer.bottles.throw.mutate(bottleInput("Folded in at the stop"));
+    expect(existsSync(join(dataDir, "tidings.db-wal"))).toBe(true);
+    site.process.kill("SIGTERM");
+    expect(await site.process.exited).toBe(0);
+    // The last step of the stop: with nothing else left running, the process must still wait
+    // for the checkpoint thread before it closes the database.
+    expect(existsSync(join(dataDir, "tidings.db-wal"))).toBe(false);
+    const reopened = openDatabase(join(dataDir, "tidings.db"));
+    const rows = await reopened.db.selectFrom("bottles").select("message").execute();
+    await reopened.close();
+    expect(rows.map((r) => r.message)).toEqual(["Folded in at the stop"]);
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 });
@@ -310,4 +331,69 @@ describe("start", () => {
     expect(code).toBe(2);
     expect(err).toContain("pg_dump");
   }, 30_000);
+
+  test("a second site on a port in use is refused, saying which, and the first keeps every visitor", async () => {
+    const first = await startServerProcess({ ...sqlite, LOG_FORMAT: "off" });
+    try {
+      const port = new URL(first.url).port;
+      const second = await tidingsOn({ PORT: port });
+      expect(second.code).toBe(2);
+      expect(second.err).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      // Shared (SO_REUSEPORT), the kernel would have handed some of these to the second site.
+      for (let i = 0; i < 20; i++) {
+        expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+      }
+      expect(first.process.exitCode).toBeNull();
+    } finally {
+      await first.stop();
+    }
+  }, 30_000);
+
+  test("so is one whose metrics port is in use; the start lets go of its database", async () => {
+    const first = await startServerProcess({ ...sqlite, LOG_FORMAT: "off" });
+    const dataDir = mkdtempSync(join(work, "second-"));
+    try {
+      const port = new URL(first.url).port;
+      const config = {
+        ...sqlite,
+        DATA_DIR: dataDir,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        LOG_FORMAT: "off",
+      };
+      const refused = startApp(loadConfig({ ...config, METRICS_PORT: port }));
+      await expect(refused).rejects.toBeInstanceOf(PortInUseError);
+      await expect(refused).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use`);
+      // Nothing of it is left holding the folder: a restore could take it at once.
+      const alone = takeLockAlone(dataDir);
+      expect(alone).not.toBeNull();
+      alone?.release();
+      const again = await tidingsOn({ PORT: "0", METRICS_PORT: port }, dataDir);
+      expect(again.code).toBe(2);
+      expect(again.err).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await first.stop();
+    }
+  }, 30_000);
 });
+
+/** Starts the site in a folder of its own as the operator would; answers how it ended. */
+async function tidingsOn(env: Record<string, string>, dataDir = mkdtempSync(join(work, "on-"))) {
+  const child = Bun.spawn([process.execPath, "src/server/main.ts"], {
+    env: {
+      ...process.env,
+      ...sqlite,
+      DATA_DIR: dataDir,
+      HOST: "127.0.0.1",
+      LOG_FORMAT: "off",
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  // Started after all (the test fails on the code): stopped, so it does not outlive the test.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const [err, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  clearTimeout(timer);
+  return { code, err };
+}
