@@ -308,10 +308,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   };
 }
 
-/** A port another process listens on: the start is refused, saying which and what to do. */
-export class PortInUseError extends ConfigError {}
+/** The site cannot listen where it was told to; the message says why and what to do. */
+export class CannotListenError extends ConfigError {}
 
-/** Starts a server with `serve`; when its port is taken, `abandon`s the start and says so. */
+/** A port another process listens on: the start is refused, saying which and what to do. */
+export class PortInUseError extends CannotListenError {}
+
+/** Starts a server with `serve`; when it cannot listen, `abandon`s the start and says why. */
 async function listening<T>(
   host: string,
   port: number,
@@ -322,9 +325,23 @@ async function listening<T>(
     return serve();
   } catch (error) {
     await abandon();
-    if ((error as { code?: unknown } | null)?.code === "EADDRINUSE") {
+    const code = (error as { code?: unknown } | null)?.code;
+    const where = `port ${port} on ${host}`;
+    if (code === "EADDRINUSE") {
       throw new PortInUseError(
-        `port ${port} on ${host} is already in use by another program (another Tidings?): stop it, or choose another port with --port`,
+        `${where} is already in use by another program (another Tidings?): stop it, or choose another port with --port`,
+        { cause: error },
+      );
+    }
+    if (code === "EADDRNOTAVAIL") {
+      throw new CannotListenError(
+        `cannot listen on ${where}: ${host} is not an address of this machine; check --host`,
+        { cause: error },
+      );
+    }
+    if (code === "EACCES") {
+      throw new CannotListenError(
+        `cannot listen on ${where}: ports below 1024 need privileges; use a higher port behind a proxy, or grant the program CAP_NET_BIND_SERVICE`,
         { cause: error },
       );
     }

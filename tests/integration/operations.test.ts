@@ -349,6 +349,13 @@ describe("start", () => {
     }
   }, 30_000);
 
+  test("a host that is not this machine's is refused with what to check", async () => {
+    // 203.0.113.0/24 is for documentation: no machine running the tests has it.
+    const refused = await tidingsOn({ HOST: "203.0.113.5", PORT: "0" });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("203.0.113.5 is not an address of this machine; check --host");
+  }, 30_000);
+
   test("so is one whose metrics port is in use; the start lets go of its database", async () => {
     const first = await startServerProcess({ ...sqlite, LOG_FORMAT: "off" });
     const dataDir = mkdtempSync(join(work, "second-"));
