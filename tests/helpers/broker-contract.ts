@@ -155,6 +155,31 @@ export function brokerContract(
     );
 
     test(
+      "one who starts before their stream opens is not paired with those waiting until it opens",
+      withBroker({}, async (b) => {
+        await join(b, "n");
+        expect(await b.start(visitor("late"))).toEqual({ state: "waiting" });
+        expect(await b.status("n")).toEqual({ state: "waiting" });
+        const late = open(b, "late");
+        await late.waitFor(chatting);
+        expect(await b.status("n")).toMatchObject({ state: "chatting" });
+      }),
+    );
+
+    test(
+      "starting again in a chat (another tab) changes nothing: the next stranger is not paired with them",
+      withBroker({}, async (b) => {
+        await join(b, "a");
+        await join(b, "p");
+        const chat = await b.status("a");
+        expect(chat).toMatchObject({ state: "chatting" });
+        expect(await b.start(visitor("a"))).toEqual(chat);
+        expect((await join(b, "c")).status).toEqual({ state: "waiting" });
+        expect(await b.status("a")).toEqual(chat);
+      }),
+    );
+
+    test(
       "a waiting visitor whose stream closes leaves the pool at once; coming back, they hear it",
       withBroker({}, async (b) => {
         const a = await join(b, "a");
@@ -197,6 +222,25 @@ export function brokerContract(
           () => p.stream.types().filter((type) => type === "matched").length === 2,
         );
         expect(await b.status("a")).toMatchObject({ state: "chatting" });
+      }),
+    );
+
+    test(
+      "recent partners meet again only once both have waited long enough, not when one has",
+      withBroker({ meetAgainAfterMs: 300 }, async (b, t) => {
+        await join(b, "a");
+        await join(b, "b");
+        await b.end("a");
+        expect(await b.start(visitor("b"))).toEqual({ state: "waiting" });
+        await t.advance(200);
+        expect(await b.start(visitor("a"))).toEqual({ state: "waiting" });
+        // b has waited 350 ms, a only 150.
+        await t.advance(150);
+        expect(await b.status("b")).toEqual({ state: "waiting" });
+        expect(await b.status("a")).toEqual({ state: "waiting" });
+        await t.advance(200);
+        expect(await b.status("a")).toMatchObject({ state: "chatting" });
+        expect(await b.status("b")).toMatchObject({ state: "chatting" });
       }),
     );
 

@@ -127,6 +127,33 @@ export function preferencesContract(
       }
     });
 
+    test("past the fallback, anyone is taken first come, first served", async () => {
+      const t = await make({ resumeGraceMs: 60_000, meetAgainAfterMs: 60_000 });
+      const b = t.broker;
+      try {
+        const join = async (id: string, languages: string[], interests: string[] = []) => {
+          const stream = open(b, id);
+          await stream.waitFor(isType("status"));
+          await b.start(visitorWith(id, { languages, interests }));
+          return stream;
+        };
+        // Two who just chatted wait again, kept apart as recent partners: x first, then y.
+        await join("x", []);
+        await join("y", []);
+        await b.end("x");
+        await b.start(visitorWith("x", { languages: [], interests: [] }));
+        await b.start(visitorWith("y", { languages: [], interests: [] }));
+        const me = await join("me", ["fr"], ["chess"]);
+        expect((await b.status("me")).state).toBe("waiting");
+        await t.advance(MATCH_FALLBACK_MS + 100);
+        await me.waitFor(isType("matched"));
+        expect((await b.status("x")).state).toBe("chatting");
+        expect((await b.status("y")).state).toBe("waiting");
+      } finally {
+        await b.close();
+      }
+    });
+
     test("2,000 starts with random preferences: compatible pairs only until the fallback, then everyone exactly once", async () => {
       const { broker: b } = await make({ resumeGraceMs: 60_000 });
       try {
