@@ -98,5 +98,14 @@ describe("preferences", () => {
     expect(
       matchPreferencesInput.parse({ languages: ["en", "en"], interests: ["Sea", "sea "] }),
     ).toEqual({ languages: ["en"], interests: ["sea"] });
+    // Doubles the pool folds together too: both Chinese scripts, one interest in each script
+    // (kept in the words written first); what two share is then said once.
+    const both = seeker(["zh-TW", "zh-CN"], ["音樂", "音乐"]);
+    expect(both.preferences?.languages).toEqual(["zh"]);
+    expect(both.preferences?.interests.map((i) => i.label)).toEqual(["音樂"]);
+    expect(sharedGround(both, seeker(["zh-CN"], ["音乐"]))).toEqual({
+      languages: ["zh"],
+      interests: ["音樂"],
+    });
   });
 });
