@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { MATCH_FALLBACK_MS, matchPreferencesInput } from "../../src/common/chat-preferences.ts";
 import { targetLanguages } from "../../src/common/translation.ts";
-import type { ChatVisitor } from "../../src/core/chat/broker.ts";
+import type { ChatBroker, ChatVisitor } from "../../src/core/chat/broker.ts";
 import {
   anyoneFrom,
   fitOf,
@@ -32,6 +32,19 @@ function visitorWith(id: string, asked: { languages: string[]; interests: string
   };
 }
 
+/** Opens a stream, waits for its first status, and presses start asking for these. */
+async function joinAsking(
+  b: ChatBroker,
+  id: string,
+  languages: string[],
+  interests: string[] = [],
+) {
+  const stream = open(b, id);
+  await stream.waitFor(isType("status"));
+  await b.start(visitorWith(id, { languages, interests }));
+  return stream;
+}
+
 /**
  * Matching by shared language and interest, kept alike by every broker: the best fit first,
  * first come first served within it, never two visitors who share no language while either
@@ -47,29 +60,23 @@ export function preferencesContract(
     test("a shared language and interest first, then a language; the longest-waiting within each", async () => {
       const { broker: b } = await make({ resumeGraceMs: 60_000 });
       try {
-        const join = async (id: string, languages: string[], interests: string[] = []) => {
-          const stream = open(b, id);
-          await stream.waitFor(isType("status"));
-          await b.start(visitorWith(id, { languages, interests }));
-          return stream;
-        };
         // Waiting, and sharing no language with each other: English, Japanese, Korean.
-        await join("w1", ["en"], ["chess"]);
-        await join("w2", ["ja"], ["hiking"]);
-        await join("w3", ["ko"], ["Hiking"]);
+        await joinAsking(b, "w1", ["en"], ["chess"]);
+        await joinAsking(b, "w2", ["ja"], ["hiking"]);
+        await joinAsking(b, "w3", ["ko"], ["Hiking"]);
         // Speaking all three and liking hiking: the first who shares a language and an
         // interest (w2), not the first who shares a language (w1).
-        const me = await join("me", ["en", "ja", "ko"], ["hiking", "cats"]);
+        const me = await joinAsking(b, "me", ["en", "ja", "ko"], ["hiking", "cats"]);
         const matched = await me.waitFor(isType("matched"));
         expect(matched).toMatchObject({ shared: { languages: ["ja"], interests: ["hiking"] } });
         expect((await b.status("w2")).state).toBe("chatting");
         // Then a shared language, first come first served: w1 waited longer than w3.
-        const next = await join("next", ["en", "ko"], ["films"]);
+        const next = await joinAsking(b, "next", ["en", "ko"], ["films"]);
         await next.waitFor(isType("matched"));
         expect((await b.status("w1")).state).toBe("chatting");
         expect((await b.status("w3")).state).toBe("waiting");
         // Anyone is not paired with one still waiting for a shared language...
-        const anyone = await join("anyone", []);
+        const anyone = await joinAsking(b, "anyone", []);
         expect((await b.status("anyone")).state).toBe("waiting");
         // ...until that one widens (or their fallback passes).
         await b.widen("w3");
@@ -85,14 +92,8 @@ export function preferencesContract(
       const t = await make({ resumeGraceMs: 60_000 });
       const b = t.broker;
       try {
-        const join = async (id: string, languages: string[], interests: string[] = []) => {
-          const stream = open(b, id);
-          await stream.waitFor(isType("status"));
-          await b.start(visitorWith(id, { languages, interests }));
-          return stream;
-        };
-        const ja = await join("ja", ["ja"], ["音乐"]);
-        const ko = await join("ko", ["ko"], ["音樂", "chess"]);
+        const ja = await joinAsking(b, "ja", ["ja"], ["音乐"]);
+        const ko = await joinAsking(b, "ko", ["ko"], ["音樂", "chess"]);
         await t.advance(MATCH_FALLBACK_MS - 100);
         expect((await b.status("ja")).state).toBe("waiting");
         expect((await b.status("ko")).state).toBe("waiting");
@@ -105,8 +106,8 @@ export function preferencesContract(
           shared: { languages: [], interests: ["音樂"] },
         });
         // One who asked for nothing is not paired with a visitor still insisting on a language...
-        const en = await join("en", ["en"]);
-        const anyone = await join("anyone", []);
+        const en = await joinAsking(b, "en", ["en"]);
+        const anyone = await joinAsking(b, "anyone", []);
         expect((await b.status("anyone")).state).toBe("waiting");
         // ...until that visitor's fallback passes; nothing is shared, and nothing is said.
         await t.advance(MATCH_FALLBACK_MS + 100);
@@ -117,8 +118,8 @@ export function preferencesContract(
           shared: { languages: [], interests: [] },
         });
         // Two who asked for nothing hear nothing about shared ground.
-        const x = await join("x", []);
-        const y = await join("y", []);
+        const x = await joinAsking(b, "x", []);
+        const y = await joinAsking(b, "y", []);
         const plain = await y.waitFor(isType("matched"));
         expect(plain).not.toHaveProperty("shared");
         expect(await x.waitFor(isType("matched"))).not.toHaveProperty("shared");
@@ -131,19 +132,13 @@ export function preferencesContract(
       const t = await make({ resumeGraceMs: 60_000, meetAgainAfterMs: 60_000 });
       const b = t.broker;
       try {
-        const join = async (id: string, languages: string[], interests: string[] = []) => {
-          const stream = open(b, id);
-          await stream.waitFor(isType("status"));
-          await b.start(visitorWith(id, { languages, interests }));
-          return stream;
-        };
         // Two who just chatted wait again, kept apart as recent partners: x first, then y.
-        await join("x", []);
-        await join("y", []);
+        await joinAsking(b, "x", []);
+        await joinAsking(b, "y", []);
         await b.end("x");
         await b.start(visitorWith("x", { languages: [], interests: [] }));
         await b.start(visitorWith("y", { languages: [], interests: [] }));
-        const me = await join("me", ["fr"], ["chess"]);
+        const me = await joinAsking(b, "me", ["fr"], ["chess"]);
         expect((await b.status("me")).state).toBe("waiting");
         await t.advance(MATCH_FALLBACK_MS + 100);
         await me.waitFor(isType("matched"));
