@@ -12,7 +12,7 @@ import {
   takeSnapshot,
 } from "../../src/server/backups.ts";
 import { loadConfig } from "../../src/server/config.ts";
-import { chatTester, listening } from "../helpers/chat.ts";
+import { chatTester, listening, pairListening, visitorId } from "../helpers/chat.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { startServerProcess } from "../helpers/process.ts";
@@ -310,6 +310,51 @@ describe("backups that restore", () => {
       expect(JSON.parse(line ?? "{}")).toMatchObject({ level: "error" });
     } finally {
       await site.stop();
+    }
+  }, 30_000);
+});
+
+describe("restart", () => {
+  test("a block outlasts a restart: the blocked partner is still never paired with the blocker", async () => {
+    // The chat of one SQLite site lives in its memory; the blocks it keeps are in the database.
+    const dataDir = mkdtempSync(join(work, "blocks-"));
+    const config = loadConfig({
+      ...sqlite,
+      DATA_DIR: dataDir,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_FORMAT: "off",
+      TRUST_PROXY: "true",
+    });
+    const who = { a: visitorId(), b: visitorId() };
+    const visit = (url: URL, id: string, address: string) =>
+      listening(chatTester(url.origin, { visitorId: id, address }));
+    const first = await startApp(config);
+    const a = await visit(first.url, who.a, "100.70.0.1");
+    const b = await visit(first.url, who.b, "100.70.0.2");
+    await pairListening(a, b);
+    await a.api.chat.block.mutate();
+    a.close();
+    b.close();
+    await first.stop();
+
+    const again = await startApp(config);
+    const testers = [
+      await visit(again.url, who.a, "100.70.0.1"),
+      await visit(again.url, who.b, "100.70.0.2"),
+    ];
+    try {
+      const [a2, b2] = testers as [typeof a, typeof b];
+      expect(await a2.start()).toEqual({ state: "waiting" });
+      expect(await b2.start()).toEqual({ state: "waiting" });
+      await b2.api.chat.end.mutate();
+      // Someone else is paired with the blocker at once.
+      testers.push(await visit(again.url, visitorId(), "100.70.0.3"));
+      expect((await testers[2]?.start())?.state).toBe("chatting");
+    } finally {
+      for (const t of testers) t.close();
+      await again.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
 });
