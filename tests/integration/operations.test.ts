@@ -402,10 +402,14 @@ describe("start", () => {
   }, 30_000);
 
   test("so is one whose metrics port is in use; the start lets go of its database", async () => {
-    const first = await startServerProcess({ ...sqlite, LOG_FORMAT: "off" });
+    // A port free a moment ago, for the first site's metrics.
+    const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+    const port = String(probe.port);
+    await probe.stop(true);
+    const first = await startServerProcess({ ...sqlite, LOG_FORMAT: "off", METRICS_PORT: port });
     const dataDir = mkdtempSync(join(work, "second-"));
     try {
-      const port = new URL(first.url).port;
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
       const config = {
         ...sqlite,
         DATA_DIR: dataDir,
