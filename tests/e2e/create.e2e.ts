@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { olderThan13 } from "./helpers";
 
 /** Counts the bottles.throw calls the page makes. */
 function countThrows(page: Page): { count: number } {
@@ -169,11 +170,7 @@ test.describe("create page", () => {
     baseURL,
     consoleErrors,
   }) => {
-    const answered = await page.request.post("/trpc/bottles.confirmAge", {
-      headers: { Origin: baseURL ?? "" },
-      data: { atLeast13: true },
-    });
-    expect(answered.status()).toBe(200);
+    await olderThan13(page.request, baseURL);
     const throws = countThrows(page);
     await page.goto("/en/create");
     const message = page.getByLabel("Your message", { exact: true });

@@ -17,6 +17,21 @@ export function unique(): string {
   return digits.match(/.{1,4}/g)?.join("_") ?? digits;
 }
 
+/**
+ * Answers the bottles' age question (13 or older) for the request context's visitor, straight
+ * to the server, as the create page's gate would.
+ */
+export async function olderThan13(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+): Promise<void> {
+  const answered = await request.post("/trpc/bottles.confirmAge", {
+    headers: { Origin: baseURL ?? "" },
+    data: { atLeast13: true },
+  });
+  expect(answered.status(), await answered.text()).toBe(200);
+}
+
 /** Throws a bottle as a visitor of its own (the API context has its own cookies). */
 export async function throwBottle(
   request: APIRequestContext,
@@ -25,11 +40,7 @@ export async function throwBottle(
   options: { isPublic: boolean; locale?: "en" | "zh-TW" },
 ): Promise<number> {
   // The server asks what the create page asks first: 13 or older.
-  const answered = await request.post("/trpc/bottles.confirmAge", {
-    headers: { Origin: baseURL ?? "" },
-    data: { atLeast13: true },
-  });
-  expect(answered.status(), await answered.text()).toBe(200);
+  await olderThan13(request, baseURL);
   const response = await request.post("/trpc/bottles.throw", {
     headers: { Origin: baseURL ?? "" },
     data: {

@@ -1,7 +1,14 @@
-import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator } from "@playwright/test";
 import { scan } from "./axe";
 import { expect, ONE_INSTANCE, RENDER, test } from "./fixtures";
-import { animationsSettled, discoverBottle, expectSettled, signUp, unique } from "./helpers";
+import {
+  animationsSettled,
+  discoverBottle,
+  expectSettled,
+  olderThan13,
+  signUp,
+  unique,
+} from "./helpers";
 
 // The page is scanned with axe, whose inline script the site's Content-Security-Policy refuses.
 test.use({ bypassCSP: true });
@@ -91,15 +98,6 @@ async function visitorAt(browser: Browser, baseURL: string | undefined, address:
   return context.newPage();
 }
 
-/** Answers the bottles' age question (13 or older) for the page's visitor, as the gate would. */
-async function olderThan13(page: Page, baseURL: string | undefined): Promise<void> {
-  const response = await page.request.post("/trpc/bottles.confirmAge", {
-    data: { atLeast13: true },
-    headers: { Origin: baseURL ?? "" },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
 /** What a tRPC query answers (its input in the path), asked as the request context's visitor. */
 async function query<T>(request: APIRequestContext, path: string): Promise<T> {
   const response = await request.get(`/trpc/${path}`);
@@ -152,7 +150,7 @@ for (const viewport of VIEWPORTS) {
                 : `你漂到哪裡了？${unique()}`;
 
             // Thrown from the create page (the age question answered first), public, drift 0.
-            await olderThan13(page, baseURL);
+            await olderThan13(page.request, baseURL);
             await page.goto(`/${language}/create`);
             await page.getByLabel(w.message, { exact: true }).fill(message);
             await page.getByRole("checkbox", { name: w.isPublic }).check();
