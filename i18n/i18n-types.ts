@@ -223,6 +223,10 @@ type RootTranslation = {
 		 * Y​o​u​ ​a​r​e​ ​o​f​f​l​i​n​e​.​ ​W​a​i​t​i​n​g​ ​f​o​r​ ​y​o​u​r​ ​c​o​n​n​e​c​t​i​o​n​ ​t​o​ ​c​o​m​e​ ​b​a​c​k​…
 		 */
 		offline: string
+		/**
+		 * T​i​d​i​n​g​s​ ​n​e​e​d​s​ ​J​a​v​a​S​c​r​i​p​t​ ​t​o​ ​r​u​n​.​ ​T​u​r​n​ ​i​t​ ​o​n​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​s​e​t​t​i​n​g​s​,​ ​t​h​e​n​ ​r​e​l​o​a​d​ ​t​h​i​s​ ​p​a​g​e​.
+		 */
+		noScript: string
 	}
 	errors: {
 		/**
@@ -2969,6 +2973,10 @@ export type TranslationFunctions = {
 		 * You are offline. Waiting for your connection to come back…
 		 */
 		offline: () => LocalizedString
+		/**
+		 * Tidings needs JavaScript to run. Turn it on in your browser's settings, then reload this page.
+		 */
+		noScript: () => LocalizedString
 	}
 	errors: {
 		/**

@@ -76,6 +76,8 @@ const en = {
     closeNotification: "Close notification",
     tryAgain: "Try again",
     offline: "You are offline. Waiting for your connection to come back…",
+    noScript:
+      "Tidings needs JavaScript to run. Turn it on in your browser's settings, then reload this page.",
   },
   errors: {
     required: "Please fill in this field.",

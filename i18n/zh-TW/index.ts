@@ -75,6 +75,8 @@ const zhTW = {
     closeNotification: "關閉通知",
     tryAgain: "再試一次",
     offline: "你目前離線，正在等待網路恢復連線…",
+    noScript:
+      "Tidings 需要 JavaScript 才能運作。請在瀏覽器設定中開啟 JavaScript，然後重新載入此頁面。",
   },
   errors: {
     required: "請填寫此欄位。",

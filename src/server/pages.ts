@@ -31,6 +31,24 @@ function titleKey(resolution: Resolution, forbidden: boolean): TitleKey {
 }
 
 /**
+ * What the page shows before its script has run, in the page's language: a loading screen (for
+ * seconds on a slow connection, instead of an empty sea), and where script is off, why nothing
+ * more will come. The app's first render replaces both.
+ */
+function firstPaint(page: PageContext): string {
+  const dict = dictionaries[page.locale];
+  const isHome = page.resolution.kind === "page" && page.resolution.slug === "";
+  // The home page's own overlay takes over from it with the same words.
+  const text = isHome ? dict.home.loading : dict.common.loading;
+  return (
+    `<div class="page-loading" role="status"><span class="page-loading__ring"></span>` +
+    `<p class="page-loading__text">${escapeHtml(text)}</p></div>` +
+    `<noscript><style>.page-loading{display:none}</style>` +
+    `<p class="page-noscript">${escapeHtml(dict.common.noScript)}</p></noscript>`
+  );
+}
+
+/**
  * The app's HTML for one page: its language, title and description (so links shared to chat
  * apps and search engines read right without running script), plus the operator's settings.
  */
@@ -83,5 +101,6 @@ export function renderPage(template: string, page: PageContext): string {
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${page.locale}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-    .replace("</head>", `${head.join("")}</head>`);
+    .replace("</head>", `${head.join("")}</head>`)
+    .replace('<div id="root"></div>', `<div id="root">${firstPaint(page)}</div>`);
 }

@@ -185,3 +185,51 @@ test.describe("not-found page", () => {
     await expect(page).toHaveURL("/en/faq");
   });
 });
+
+test.describe("before the app's script has run", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("a slow connection shows a loading screen in the page's language, then the page", async ({
+    page,
+  }) => {
+    // The app's scripts held back, as a slow connection holds them, until the screen is seen.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/chunk-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/zh/create", { waitUntil: "commit" });
+    await expect(page.getByRole("status").filter({ hasText: "載入中…" })).toBeVisible();
+    await expect(page.getByRole("heading")).toHaveCount(0);
+    release();
+    await expect(page.getByRole("heading", { level: 1, name: "寫一封信" })).toBeVisible();
+    await expect(page.locator(".page-loading")).toHaveCount(0);
+  });
+
+  test("without script, the page says why nothing more comes, in its language", async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      // Inside <noscript>, which Playwright's text and role queries leave out.
+      const notice = page.locator(".page-noscript");
+      await page.goto("/zh/create");
+      await expect(notice).toBeVisible();
+      await expect(notice).toHaveText(
+        "Tidings 需要 JavaScript 才能運作。請在瀏覽器設定中開啟 JavaScript，然後重新載入此頁面。",
+      );
+      // No "loading" that never ends beside it.
+      await expect(page.getByRole("status")).toBeHidden();
+      await page.goto("/en");
+      await expect(notice).toHaveText(/^Tidings needs JavaScript to run\./);
+      await expect(page.getByRole("status")).toBeHidden();
+    } finally {
+      await context.close();
+    }
+  });
+});

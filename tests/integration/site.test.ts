@@ -119,6 +119,21 @@ describe("pages", () => {
     }
   });
 
+  test("before its script runs, a page shows a loading screen and a no-script notice in its language", async () => {
+    const root = (html: string) =>
+      html.slice(html.indexOf('<div id="root">'), html.indexOf("</body>"));
+    const zh = root(await (await get("/zh/create")).text());
+    expect(zh).toContain('<p class="page-loading__text">載入中…</p>');
+    expect(zh).toContain("Tidings 需要 JavaScript 才能運作");
+    // The home page's says what its own overlay then says, so one follows the other unchanged.
+    expect(root(await (await get("/en")).text())).toContain(
+      '<p class="page-loading__text">Loading message bottles…</p>',
+    );
+    const missing = root(await (await get("/en/nope")).text());
+    expect(missing).toContain('<p class="page-loading__text">Loading…</p>');
+    expect(missing).toContain("Tidings needs JavaScript to run.");
+  });
+
   test("unknown paths answer 404 with the app (which shows the not-found page)", async () => {
     for (const path of ["/nope", "/en/nope", "/zh/faq/more", "/fr", "/trpcx"]) {
       const response = await get(path);

@@ -35,11 +35,11 @@ export function HomePage() {
     <div className="home">
       {overlay !== "gone" && (
         <div
-          className={overlay === "fading" ? "home-loading is-fading" : "home-loading"}
+          className={`page-loading home-loading${overlay === "fading" ? " is-fading" : ""}`}
           role="status"
         >
           <Bottle variant="blue" className="home-loading__bottle" />
-          <p className="home-loading__text">{LL.home.loading()}</p>
+          <p className="page-loading__text">{LL.home.loading()}</p>
         </div>
       )}
 
