@@ -179,7 +179,7 @@ export async function measureFrontend(appUrl: string, samples: number): Promise<
       samples: values.map((v) => round(v, 0)),
     });
     for (const prefix of ["en", "zh"]) {
-      const painted = [];
+      const painted: Awaited<ReturnType<typeof paint>>[] = [];
       for (let i = 0; i < samples; i++) painted.push(await paint(`${appUrl}/${prefix}`));
       fcp[`/${prefix}`] = summary(painted.map((p) => p.fcp));
       appPaint[`/${prefix}`] = summary(painted.map((p) => p.appPainted));

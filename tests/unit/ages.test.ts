@@ -7,6 +7,8 @@ import {
   ageAnswerSlots,
   ageStanding,
   answerAgeGate,
+  CONFIRMATION_KEPT_MS,
+  purgeAgeAnswers,
   REFUSAL_HOLDS_MS,
   rememberAgeAnswers,
   requireAge,
@@ -158,3 +160,44 @@ for (const remembering of [false, true]) {
     });
   });
 }
+
+describe("age answers leave the database once no longer needed", () => {
+  beforeEach(async () => {
+    database = await openTestDatabase();
+    db = database.db;
+  });
+
+  test("a refusal after its 30 days, a confirmation after its cookie's 400, at either gate", async () => {
+    // [visitor, gate, answer, how long ago it was answered]
+    const answers = [
+      ["chat-refused-holding", "chat", "minor", REFUSAL_HOLDS_MS - 1],
+      ["chat-refused-over", "chat", "minor", REFUSAL_HOLDS_MS],
+      ["bottles-refused-holding", "bottles", "under-13", REFUSAL_HOLDS_MS - 1],
+      ["bottles-refused-over", "bottles", "under-13", REFUSAL_HOLDS_MS],
+      ["chat-confirmed-a-year", "chat", "adult", 365 * DAY],
+      ["chat-confirmed-over", "chat", "adult", CONFIRMATION_KEPT_MS],
+      ["bottles-confirmed-kept", "bottles", "13", CONFIRMATION_KEPT_MS - 1],
+      ["bottles-confirmed-over", "bottles", "13", CONFIRMATION_KEPT_MS],
+    ] as const;
+    await db
+      .insertInto("visitor_ages")
+      .values(
+        answers.map(([visitor_id, gate, answer, ago]) => ({
+          visitor_id,
+          gate,
+          answer,
+          answered_at: NOW - ago,
+        })),
+      )
+      .execute();
+    await purgeAgeAnswers(db, NOW);
+    const left = await db.selectFrom("visitor_ages").select("visitor_id").execute();
+    expect(left.map((row) => row.visitor_id).sort()).toEqual([
+      "bottles-confirmed-kept",
+      "bottles-refused-holding",
+      "chat-confirmed-a-year",
+      "chat-refused-holding",
+    ]);
+    expect(CONFIRMATION_KEPT_MS).toBe(400 * DAY);
+  });
+});
