@@ -160,6 +160,40 @@ describe.skipIf(withoutClusterServers)("faults", () => {
     expect(Math.max(...lines)).toBeLessThanOrEqual(6);
   }, 90_000);
 
+  test("an age answer changed while Redis was away is not left behind in an instance's memory", async () => {
+    const [, two] = await site("age-outage");
+    // Confirmed and started on the second instance, which keeps the answer in memory since it
+    // hears of every change from the others.
+    const visitor = await listening(tester(two));
+    expect(await visitor.start()).toEqual({ state: "waiting" });
+    await visitor.api.chat.end.mutate();
+    // While Redis is away the answer turns "under 18", written by an instance whose news could
+    // not go out.
+    cluster("kill-redis");
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    await sql`UPDATE visitor_ages SET answer = 'minor', answered_at = ${Date.now()}
+      WHERE visitor_id = ${visitor.visitorId} AND gate = 'chat'`;
+    await sql.end();
+    cluster("start-redis");
+    // Back on Redis, the second instance lets go of what it kept and reads the answer again.
+    const refused = await eventually(
+      () =>
+        visitor.api.chat.start.mutate().then(
+          async () => {
+            await visitor.api.chat.end.mutate().catch(() => {});
+            return undefined;
+          },
+          async (e) => {
+            const answer = await failure(Promise.reject(e));
+            return answer.data.appCode === "AGE_REFUSED" ? answer : undefined;
+          },
+        ),
+      "the second instance refusing the start once Redis is back",
+      20_000,
+    );
+    expect(refused.data.appCode).toBe("AGE_REFUSED");
+  }, 60_000);
+
   test("PostgreSQL stopped and started: a retryable 503 meanwhile, nothing half-written, recovery without a restart, a quick clean stop", async () => {
     const [one, two] = await site("pg-fault");
     // Each throw from a writer of its own (a visitor may throw only a few a minute).
