@@ -132,6 +132,8 @@ describe(`operator commands on ${testEngine}`, () => {
     expect(stats).toMatch(/bottles drifting:\s+0\n/);
     expect(stats).toMatch(/bottles public:\s+1\n/);
     expect(stats).toMatch(/reports open:\s+0\n/);
+    // No site serves on this config's port: the line says which port it asked.
+    expect(stats).toMatch(/chats now:\s+unknown \(no site answered on port 1; .*--port or PORT\)/);
     expect(await admin("contact")).toContain("Mei <mei@example.org> (en)");
     expect(await admin("operator", "add", "U")).toBe("U is an operator");
     expect(await admin("operator", "remove", "u")).toBe("u is no longer an operator");
