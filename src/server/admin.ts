@@ -66,7 +66,7 @@ async function chatsNow(config: Config): Promise<string> {
     const body = (await response.json()) as { chats?: number };
     return String(body.chats ?? "unknown");
   } catch {
-    return `unknown (no site answered on port ${config.port}; name the site's with --port or PORT)`;
+    return `unknown (no site answered on port ${config.port}; give its port with --port or PORT)`;
   }
 }
 

@@ -41,7 +41,7 @@ function firstPaint(page: PageContext): string {
   // The home page's own overlay takes over from it with the same words.
   const text = isHome ? dict.home.loading : dict.common.loading;
   return (
-    `<div class="page-loading" role="status"><span class="page-loading__ring"></span>` +
+    `<div class="page-loading" role="status"><span class="page-loading__ring spinner"></span>` +
     `<p class="page-loading__text">${escapeHtml(text)}</p></div>` +
     `<noscript><style>.page-loading{display:none}</style>` +
     `<p class="page-noscript">${escapeHtml(dict.common.noScript)}</p></noscript>`
