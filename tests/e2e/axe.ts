@@ -1,13 +1,40 @@
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 
-// axe-core's own bundle, put into the page under test. The page's Content-Security-Policy
-// refuses inline scripts: a test that scans runs with `bypassCSP: true`.
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
+/**
+ * axe-core's own bundle, served to the page under test from a cacheable address of this worker's:
+ * Chromium then keeps the compiled script, and every scan after a context's first starts in
+ * ~40 ms instead of the ~220 ms of compiling 0.5 MB of inline script again. The page's
+ * Content-Security-Policy refuses scripts from elsewhere: a test that scans runs with
+ * `bypassCSP: true`.
+ */
+let axeUrl: Promise<string> | undefined;
+
+function serveAxe(): Promise<string> {
+  axeUrl ??= new Promise((resolve, reject) => {
+    const source = readFileSync(
+      createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+      "utf8",
+    );
+    const server = createServer((_request, response) => {
+      response.writeHead(200, {
+        "content-type": "text/javascript; charset=utf-8",
+        "cache-control": "public, max-age=31536000, immutable",
+      });
+      response.end(source);
+    });
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      // The worker exits when its tests are done, whatever this server is doing.
+      server.unref();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/axe.min.js`);
+    });
+  });
+  return axeUrl;
+}
 
 export interface Violation {
   page: string;
@@ -22,7 +49,7 @@ export interface Violation {
  */
 export async function scan(page: Page, label: string, within?: string): Promise<Violation[]> {
   if (!(await page.evaluate(() => "axe" in window))) {
-    await page.addScriptTag({ content: axeSource });
+    await page.addScriptTag({ url: await serveAxe() });
   }
   const found = await page.evaluate(async (within) => {
     const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
