@@ -1,7 +1,14 @@
 import type { Locator, Page } from "@playwright/test";
 import { scan, type Violation } from "./axe";
 import { expect, test } from "./fixtures";
-import { animationsSettled, signUp, throwBottle, unique } from "./helpers";
+import {
+  animationsSettled,
+  requestsDone,
+  signUp,
+  throwBottle,
+  trackRequests,
+  unique,
+} from "./helpers";
 
 // The site's Content-Security-Policy refuses the inline script that brings axe in, so this
 // file's browser contexts (and only they) bypass it.
@@ -31,8 +38,10 @@ const VIEWPORTS = [
 async function settle(page: Page): Promise<void> {
   await page.clock.runFor(6000);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await page.waitForLoadState("networkidle");
+  await requestsDone(page);
 }
+
+test.beforeEach(({ page }) => trackRequests(page));
 
 // One test a page (so they spread over the workers), each at both widths in both languages.
 for (const slug of pages) {
@@ -280,7 +289,8 @@ for (const viewport of [
       await expect(page.getByRole("region", { name: new RegExp(`^${region}`) })).toHaveCount(1);
       await expect(toast.getByRole("button", { name: close })).toBeVisible();
       // Once it has slid in: no heading on screen lies under it.
-      await page.waitForTimeout(500);
+      await expect(toast).toHaveAttribute("data-mounted", "true");
+      await animationsSettled(page);
       const covered = await page.evaluate(() => {
         const boxes = [...document.querySelectorAll("[data-sonner-toast]")].map((t) =>
           t.getBoundingClientRect(),

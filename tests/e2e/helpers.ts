@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator, Page, Request } from "@playwright/test";
 import { expect } from "./fixtures";
 
-// The discover page's phases (spec 9: 2 s, 2 s, 1 s).
+// The discover page's phases: searching 2 s, the bottle rising 2 s, opening 1 s.
 const SEARCH_MS = 2000;
 const RISE_MS = 2000;
 const OPEN_MS = 1000;
@@ -219,6 +219,33 @@ export async function animationsSettled(page: Page): Promise<void> {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+}
+
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/** Counts the page's requests in flight from now on, for `requestsDone`. */
+export function trackRequests(page: Page): void {
+  const requests = new Set<Request>();
+  page.on("request", (request) => requests.add(request));
+  page.on("requestfinished", (request) => requests.delete(request));
+  page.on("requestfailed", (request) => requests.delete(request));
+  inFlight.set(page, requests);
+}
+
+/**
+ * Resolves when every request the page has made is answered: a wait on events, where Playwright's
+ * "networkidle" waits out 500 ms of quiet at every call. A request the page starts is reported
+ * before the answer to a later evaluation in it, so two frames' round trip closes the gap.
+ */
+export async function requestsDone(page: Page): Promise<void> {
+  const requests = inFlight.get(page);
+  if (!requests) throw new Error("trackRequests(page) was not called before the page loaded");
+  const none = () => expect.poll(() => requests.size, { intervals: [10] }).toBe(0);
+  await none();
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await none();
 }
 
 /**
