@@ -2341,6 +2341,11 @@ type RootTranslation = {
 		 */
 		address: RequiredParams<'key'>
 		/**
+		 * A​c​c​o​u​n​t​ ​{​n​a​m​e​}
+		 * @param {string} name
+		 */
+		account: RequiredParams<'name'>
+		/**
 		 * C​h​i​l​d​ ​s​a​f​e​t​y
 		 */
 		childSafety: string
@@ -5021,6 +5026,10 @@ export type TranslationFunctions = {
 		 * address {key}…
 		 */
 		address: (arg: { key: string }) => LocalizedString
+		/**
+		 * Account {name}
+		 */
+		account: (arg: { name: string }) => LocalizedString
 		/**
 		 * Child safety
 		 */

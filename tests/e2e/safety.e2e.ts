@@ -488,6 +488,13 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
     await expect(rows(ids.dismiss)).toContainText("Dismissed");
     await expect(rows(ids.dismiss)).toContainText("1 report closed");
     await expect(rows(ids.urgent)).toContainText("Dismissed");
+    // The command that made this account an operator, named by the account.
+    await expect(
+      actions
+        .getByRole("row")
+        .filter({ hasText: `Account ${username}` })
+        .first(),
+    ).toContainText("Made operator");
   };
   await settled();
   await desk.reload();
@@ -511,30 +518,46 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   expect(await publicIds(page)).toContain(ids.hide);
 
   // Loaded again, on a phone and in Chinese: the undo stands, what came of an action is said
-  // in Chinese, and the recent actions' table (with nothing to undo in it on these rows)
-  // scrolls sideways in its own box, which the keyboard can reach; the page itself does not.
+  // in Chinese, and each recent action stands as a card within the screen (nothing of it off to
+  // the side), still read as a table's row of named columns.
   await desk.setViewportSize({ width: 390, height: 844 });
   await desk.goto("/zh/moderation");
+  const zhActions = desk.getByRole("region", { name: "最近的處理" });
   const zhRows = (id: number) =>
-    desk
-      .getByRole("region", { name: "最近的處理" })
-      .getByRole("row")
-      .filter({ hasText: new RegExp(`瓶子 ${id}(?!\\d)`) });
+    zhActions.getByRole("row").filter({ hasText: new RegExp(`瓶子 ${id}(?!\\d)`) });
   await expect(zhRows(ids.hide)).toHaveCount(2);
   await expect(zhRows(ids.hide).first()).toContainText("放回大海");
   await expect(zhRows(ids.hide).getByRole("button")).toHaveCount(0);
   await expect(zhRows(ids.dismiss)).toContainText("駁回");
   await expect(zhRows(ids.dismiss)).toContainText("關閉了 1 則檢舉");
   await expect(zhRows(ids.dismiss)).not.toContainText("reports");
+  await expect(
+    zhActions
+      .getByRole("row")
+      .filter({ hasText: `帳號 ${username}` })
+      .first(),
+  ).toContainText("設為管理員");
+  for (const column of ["時間", "處理者", "動作", "對象"]) {
+    await expect(zhActions.getByRole("columnheader", { name: column })).toHaveCount(1);
+  }
+  await expect(zhRows(ids.dismiss).getByRole("cell", { name: /^瓶子 \d+/ })).toHaveCount(1);
   expect(await scan(desk, "moderation page in Chinese at 390 px")).toEqual([]);
-  const sideways = await desk.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    screen: window.innerWidth,
-    table: document.querySelector(".mod-table-scroll")?.scrollWidth ?? 0,
-    box: document.querySelector(".mod-table-scroll")?.clientWidth ?? 0,
-  }));
+  const sideways = await desk.evaluate(() => {
+    const table = document.querySelector(".mod-table");
+    const cells = [...document.querySelectorAll(".mod-table td")].map(
+      (cell) => cell.getBoundingClientRect().right,
+    );
+    return {
+      page: document.documentElement.scrollWidth,
+      screen: window.innerWidth,
+      table: table?.scrollWidth ?? Number.POSITIVE_INFINITY,
+      box: table?.parentElement?.clientWidth ?? 0,
+      rightmost: Math.max(...cells),
+    };
+  });
   expect(sideways.page).toBeLessThanOrEqual(sideways.screen);
-  expect(sideways.table).toBeGreaterThan(sideways.box);
+  expect(sideways.table).toBeLessThanOrEqual(sideways.box);
+  expect(sideways.rightmost).toBeLessThanOrEqual(sideways.screen);
   await operator.close();
 
   // Not an operator: the reader gets the forbidden page, and no menu item leads there.

@@ -7,6 +7,7 @@ export const moderation = {
   bottle: "Bottle {id:number}",
   visitor: "Chat visitor {id:string}…",
   address: "address {key:string}…",
+  account: "Account {name:string}",
   childSafety: "Child safety",
   verdict: {
     safe: "Word lists: nothing found",

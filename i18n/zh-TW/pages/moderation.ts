@@ -8,6 +8,7 @@ export const moderation: Translation["moderation"] = {
   bottle: "瓶子 {id}",
   visitor: "聊天訪客 {id}…",
   address: "位址 {key}…",
+  account: "帳號 {name}",
   childSafety: "兒童安全",
   verdict: {
     safe: "字詞清單：未發現問題",

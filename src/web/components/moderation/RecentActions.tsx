@@ -64,67 +64,65 @@ export function RecentActions({
       {actions.length === 0 ? (
         <p className="mod-section__lead">{t.none()}</p>
       ) : (
-        // On a phone the table scrolls sideways: the keyboard must reach the scroll box even
-        // when it holds no button, so it takes the focus, named by the section's heading.
-        // biome-ignore lint/a11y/useSemanticElements: a box of table rows, not a fieldset of form fields
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box the keyboard must reach (WCAG 2.1.1)
-        <div className="mod-table-scroll" role="group" aria-labelledby="mod-actions" tabIndex={0}>
-          <table className="mod-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.when()}</th>
-                <th scope="col">{t.who()}</th>
-                <th scope="col">{t.what()}</th>
-                <th scope="col">{t.subject()}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t.undo()}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {actions.map((action) => {
-                const latest = !seen.has(action.subject);
-                seen.add(action.subject);
-                const undo = latest ? undoOf[action.action] : undefined;
-                return (
-                  <tr
-                    key={action.id}
-                    tabIndex={-1}
-                    ref={(row) => {
-                      if (row) rows.current.set(action.id, row);
-                      else rows.current.delete(action.id);
-                    }}
-                  >
-                    <td>{moderationTime(action.created_at, locale)}</td>
-                    <td>
-                      {action.operator === COMMAND_LINE
-                        ? LL.moderation.actions.commandLine()
-                        : action.operator}
-                    </td>
-                    <td>{names[nameKey(action.action)]?.() ?? action.action}</td>
-                    <td>
-                      {subjectName(LL, action.subject)}
-                      <ActionDetail action={action} />
-                    </td>
-                    <td>
-                      {undo && (
-                        <button
-                          type="button"
-                          className="button button--ghost mod-table__undo"
-                          disabled={moderation.busySubject === action.subject}
-                          onClick={() => moderation.act(undo, action.subject)}
-                        >
-                          <Undo2 aria-hidden="true" />
-                          {LL.moderation.verbs[undo]()}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        // On a phone each row stands as a card of its own (moderation.css), so nothing lies off
+        // to the side of the screen.
+        <table className="mod-table" aria-labelledby="mod-actions">
+          <thead>
+            <tr>
+              <th scope="col">{t.when()}</th>
+              <th scope="col">{t.who()}</th>
+              <th scope="col">{t.what()}</th>
+              <th scope="col">{t.subject()}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t.undo()}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {actions.map((action) => {
+              const latest = !seen.has(action.subject);
+              seen.add(action.subject);
+              const undo = latest ? undoOf[action.action] : undefined;
+              return (
+                <tr
+                  key={action.id}
+                  tabIndex={-1}
+                  ref={(row) => {
+                    if (row) rows.current.set(action.id, row);
+                    else rows.current.delete(action.id);
+                  }}
+                >
+                  <td className="mod-table__when">{moderationTime(action.created_at, locale)}</td>
+                  <td className="mod-table__who">
+                    {action.operator === COMMAND_LINE
+                      ? LL.moderation.actions.commandLine()
+                      : action.operator}
+                  </td>
+                  <td className="mod-table__what">
+                    {names[nameKey(action.action)]?.() ?? action.action}
+                  </td>
+                  <td className="mod-table__subject">
+                    {subjectName(LL, action.subject)}
+                    <ActionDetail action={action} />
+                  </td>
+                  <td className="mod-table__undo-cell">
+                    {undo && (
+                      <button
+                        type="button"
+                        className="button button--ghost mod-table__undo"
+                        disabled={moderation.busySubject === action.subject}
+                        onClick={() => moderation.act(undo, action.subject)}
+                      >
+                        <Undo2 aria-hidden="true" />
+                        {LL.moderation.verbs[undo]()}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       )}
     </section>
   );
