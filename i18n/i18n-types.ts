@@ -1476,6 +1476,18 @@ type RootTranslation = {
 		 */
 		cancel: string
 		/**
+		 * Y​o​u​r​ ​c​h​a​t​ ​i​s​ ​o​p​e​n​ ​i​n​ ​a​n​o​t​h​e​r​ ​t​a​b
+		 */
+		elsewhereTitle: string
+		/**
+		 * O​n​e​ ​t​a​b​ ​a​t​ ​a​ ​t​i​m​e​ ​h​o​l​d​s​ ​y​o​u​r​ ​s​e​a​r​c​h​ ​o​r​ ​c​h​a​t​.​ ​C​o​n​t​i​n​u​e​ ​i​t​ ​h​e​r​e​,​ ​o​r​ ​g​o​ ​b​a​c​k​ ​t​o​ ​t​h​e​ ​o​t​h​e​r​ ​t​a​b​;​ ​c​l​o​s​i​n​g​ ​t​h​i​s​ ​o​n​e​ ​l​e​a​v​e​s​ ​i​t​ ​r​u​n​n​i​n​g​.
+		 */
+		elsewhereBody: string
+		/**
+		 * C​o​n​t​i​n​u​e​ ​h​e​r​e
+		 */
+		continueHere: string
+		/**
 		 * M​a​t​c​h​ ​s​u​c​c​e​s​s​f​u​l
 		 */
 		matched: string
@@ -4200,6 +4212,18 @@ export type TranslationFunctions = {
 		 * Cancel
 		 */
 		cancel: () => LocalizedString
+		/**
+		 * Your chat is open in another tab
+		 */
+		elsewhereTitle: () => LocalizedString
+		/**
+		 * One tab at a time holds your search or chat. Continue it here, or go back to the other tab; closing this one leaves it running.
+		 */
+		elsewhereBody: () => LocalizedString
+		/**
+		 * Continue here
+		 */
+		continueHere: () => LocalizedString
 		/**
 		 * Match successful
 		 */

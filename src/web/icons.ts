@@ -9,6 +9,8 @@ import * as lucide from "lucide-react";
 
 export type { LucideIcon } from "lucide-react";
 export const Anchor = lucide.Anchor;
+export const AppWindow = lucide.AppWindow;
+export const ArrowDownToLine = lucide.ArrowDownToLine;
 export const ArrowLeft = lucide.ArrowLeft;
 export const ArrowRight = lucide.ArrowRight;
 export const Ban = lucide.Ban;

@@ -281,6 +281,62 @@ test.describe("random chat", () => {
     await other.context().close();
   });
 
+  test("a second tab of the visitor's says the chat is open elsewhere, leaves it running when closed, and takes it over with its messages", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    const said = async (from: Page, to: Page, text: string) => {
+      await expect(box(from)).toBeEnabled();
+      await box(from).fill(text);
+      await box(from).press("Enter");
+      await expect(to.locator(".chat-msg--partner", { hasText: text })).toHaveCount(1);
+    };
+    const asked = unique("Asked from the first tab");
+    const answer = unique("Answered");
+    await said(page, other, asked);
+    await said(other, page, answer);
+
+    // A second tab of the same visitor (the same cookie), in Chinese: it shows where the chat
+    // is, not the chat, and closing it ends nothing.
+    const second = await page.context().newPage();
+    await second.goto("/zh/random-chat");
+    await expect(second.getByText("你的聊天正在另一個分頁進行")).toBeVisible();
+    await expect(second.getByRole("button", { name: "在這裡繼續" })).toBeVisible();
+    await expect(chatPanel(second, "zh")).toHaveCount(0);
+    await expect(second.getByRole("button", { name: WORDS.zh.find })).toHaveCount(0);
+    await second.close({ runBeforeUnload: true });
+    // Its leaving would have ended the chat before these two messages went and came back.
+    const still = unique("Still here");
+    await said(page, other, still);
+    await said(other, page, unique("Still here too"));
+    await expect(other.locator(".chat-msg--system")).toHaveCount(0);
+    await expect(box(page)).toBeEnabled();
+
+    // A third tab takes the chat over: the whole conversation comes along, the visitor's own
+    // messages too (only the tab that sent them was told of them).
+    const third = await page.context().newPage();
+    await third.goto("/en/random-chat");
+    await third.getByRole("button", { name: "Continue here" }).click();
+    await expect(chatPanel(third)).toBeVisible();
+    await expect(third.locator(".chat-msg--me", { hasText: asked })).toHaveCount(1);
+    await expect(third.locator(".chat-msg--partner", { hasText: answer })).toHaveCount(1);
+    await expect(third.locator(".chat-msg--me", { hasText: still })).toHaveCount(1);
+    // The first tab now says where the chat went.
+    await expect(page.getByText("Your chat is open in another tab")).toBeVisible();
+    await expect(chatPanel(page)).toHaveCount(0);
+    await said(third, other, unique("From the third tab"));
+    // Closing the first tab leaves the chat to the third; ending it there tells the partner.
+    await page.close({ runBeforeUnload: true });
+    await said(other, third, unique("Last word"));
+    await expect(other.locator(".chat-msg--system")).toHaveCount(0);
+    await third.getByRole("button", { name: "End chat" }).click();
+    await expect(other.locator(".chat-msg--system", { hasText: PARTNER_LEFT })).toBeVisible();
+    await other.context().close();
+  });
+
   test("a reported unsafe message restricts its sender; an expired stored ban is cleared", async ({
     page,
     browser,

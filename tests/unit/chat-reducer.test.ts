@@ -402,3 +402,55 @@ describe("chatReducer: what the two share", () => {
     expect(told.chatId).toBe("c9");
   });
 });
+
+describe("chatReducer: a chat taken over from another tab of the visitor's", () => {
+  // The tab that held the chat heard the partner and sent the visitor's own lines; the tab
+  // taking it over heard only the partner, and perhaps a line the other had not yet.
+  const held = run(
+    [
+      { type: "sent", chatId: "c1", message: message("m1", "me") },
+      server({ type: "message", chatId: "c1", message: message("p1", "partner") }),
+    ],
+    inChat,
+  );
+  const here = run(
+    [
+      { type: "started", status: { state: "chatting", chatId: "c1", partner: japan }, at: 2 },
+      server({ type: "message", chatId: "c1", message: message("p1", "partner") }),
+      server({ type: "message", chatId: "c1", message: message("p2", "partner") }),
+    ],
+    run([{ type: "start" }]),
+  );
+
+  test("the other tab's lines come first, then what only this tab heard, each once", () => {
+    const adopted = chatReducer(here, { type: "adopt", state: held });
+    expect(texts(adopted)).toEqual(["m1", "p1", "p2"]);
+    expect(adopted.chatId).toBe("c1");
+    expect(adopted.phase).toBe("chatting");
+  });
+
+  test("a red line both tabs wrote is kept once; a report or mute made there holds here", () => {
+    const left = server({ type: "partner-left", chatId: "c1" }, 30_000);
+    const there = run(
+      [left, { type: "reporting", chatId: "c1" }],
+      run([server({ type: "muted", until: 90_000 })], held),
+    );
+    const adopted = chatReducer(chatReducer(here, left), { type: "adopt", state: there });
+    expect(texts(adopted)).toEqual(["m1", "p1", "[partnerLeft]", "p2"]);
+    expect(adopted.reported).toBe(true);
+    expect(adopted.mutedUntil).toBe(90_000);
+  });
+
+  test("another chat's lines, or none held, change nothing", () => {
+    const otherChat = run(
+      [
+        { type: "end", at: 20_000 },
+        { type: "start" },
+        { type: "started", status: { state: "chatting", chatId: "c2", partner: chile }, at: 3 },
+      ],
+      here,
+    );
+    expect(chatReducer(otherChat, { type: "adopt", state: held })).toBe(otherChat);
+    expect(chatReducer(searchingChat, { type: "adopt", state: held })).toBe(searchingChat);
+  });
+});

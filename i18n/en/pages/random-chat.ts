@@ -17,6 +17,10 @@ export const randomChat = {
   rematchHint:
     "Someone new comes first: your last partner is paired with you again only if you both wait {seconds:number} seconds with nobody else around.",
   cancel: "Cancel",
+  elsewhereTitle: "Your chat is open in another tab",
+  elsewhereBody:
+    "One tab at a time holds your search or chat. Continue it here, or go back to the other tab; closing this one leaves it running.",
+  continueHere: "Continue here",
   matched: "Match successful",
   matchedBody: "Say hello to your chat partner from {country:string}.",
   chattingWith: "Chatting with a stranger from {country:string}",

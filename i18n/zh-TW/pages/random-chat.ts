@@ -16,6 +16,10 @@ export const randomChat: Translation["randomChat"] = {
   rematchHint:
     "會先幫你配對新的對象：只有你們兩人都等了 {seconds} 秒、又沒有其他人在找時，才會再配對到上一位聊天對象。",
   cancel: "取消",
+  elsewhereTitle: "你的聊天正在另一個分頁進行",
+  elsewhereBody:
+    "一次只能在一個分頁配對或聊天。你可以在這裡繼續，或回到另一個分頁；關閉這個分頁不會影響它。",
+  continueHere: "在這裡繼續",
   matched: "配對成功",
   matchedBody: "跟來自{country}的聊天對象打聲招呼吧。",
   chattingWith: "你的聊天對象來自{country}",

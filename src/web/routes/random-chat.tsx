@@ -14,7 +14,8 @@ export function RandomChatPage() {
   const { LL } = useI18n();
   const t = LL.randomChat;
   const chat = useRandomChat();
-  const partner = chat.phase === "chatting" ? chat.partner : null;
+  // A chat another tab of the visitor's holds is shown there, not here (useChatHolder.ts).
+  const partner = chat.phase === "chatting" && !chat.away ? chat.partner : null;
   // Whether a chat was on screen before: the start card that takes its place takes the focus.
   const hadChat = useRef(false);
   const afterChat = hadChat.current;

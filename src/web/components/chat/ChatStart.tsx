@@ -2,7 +2,17 @@ import { useEffect, useId, useRef, useState } from "react";
 import { MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
-import { Info, LoaderCircle, MessagesSquare, ShieldBan, Users, WifiOff, X } from "../../icons.ts";
+import {
+  AppWindow,
+  ArrowDownToLine,
+  Info,
+  LoaderCircle,
+  MessagesSquare,
+  ShieldBan,
+  Users,
+  WifiOff,
+  X,
+} from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { languageName, listOf, MatchPreferencesEditor } from "./MatchPreferences.tsx";
@@ -241,6 +251,28 @@ function Searching({
 }
 
 /**
+ * The visitor's search or chat is held by another of their tabs: it goes on there, and can be
+ * taken over here.
+ */
+function OpenElsewhere({ onTakeOver }: { onTakeOver: () => void }) {
+  const { LL } = useI18n();
+  const t = LL.randomChat;
+  return (
+    <div className="chat-start__state" role="status">
+      <span className="flag-badge chat-elsewhere__icon" aria-hidden="true">
+        <AppWindow />
+      </span>
+      <p className="chat-start__state-title">{t.elsewhereTitle()}</p>
+      <p className="chat-start__state-hint">{t.elsewhereBody()}</p>
+      <button type="button" className="button button--primary" onClick={onTakeOver}>
+        <ArrowDownToLine aria-hidden="true" />
+        {t.continueHere()}
+      </button>
+    </div>
+  );
+}
+
+/**
  * The start card: who is online, then the visitor's country and the start button, the
  * connecting spinner, or the search. `afterChat`: it takes the place of a chat just left.
  */
@@ -275,13 +307,20 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
         </div>
       )}
       {(age === "unanswered" || age === "confirmed") && <OnlineCount />}
-      {chat.phase === "connecting" && (
+      {chat.away === "unknown" && (
+        <div className="chat-start__state" role="status">
+          <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
+          <p className="chat-start__state-title">{LL.common.loading()}</p>
+        </div>
+      )}
+      {chat.away === "elsewhere" && <OpenElsewhere onTakeOver={chat.takeOver} />}
+      {!chat.away && chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
           <p className="chat-start__state-title">{t.connecting()}</p>
         </div>
       )}
-      {chat.phase === "searching" && (
+      {!chat.away && chat.phase === "searching" && (
         <Searching
           countryCode={chat.me?.countryCode ?? null}
           reconnecting={chat.reconnecting}
@@ -293,24 +332,28 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
           onWiden={chat.widen}
         />
       )}
-      {chat.phase === "idle" && age === "unanswered" && (
+      {!chat.away && chat.phase === "idle" && age === "unanswered" && (
         <SafetyGate me={chat.me} onAnswered={() => setAnswered(true)} />
       )}
-      {chat.phase === "idle" && age === "refused" && <ChatRefused focusOnMount={answered} />}
-      {/* Without an answer from the server (it failed), the start call itself asks. */}
-      {chat.phase === "idle" && (age === "confirmed" || (age === undefined && chat.meFailed)) && (
-        <IdleStart
-          // Back from a chat (closed, ended, blocked), the start button takes the lost focus.
-          focusOnMount={cameBack || answered || afterChat}
-          me={chat.me}
-          bannedUntil={chat.bannedUntil}
-          now={chat.now}
-          onStart={() => void chat.start()}
-          preferences={chat.preferences}
-          onPreferences={chat.setPreferences}
-          interestRefused={chat.interestRefused}
-        />
+      {!chat.away && chat.phase === "idle" && age === "refused" && (
+        <ChatRefused focusOnMount={answered} />
       )}
+      {/* Without an answer from the server (it failed), the start call itself asks. */}
+      {!chat.away &&
+        chat.phase === "idle" &&
+        (age === "confirmed" || (age === undefined && chat.meFailed)) && (
+          <IdleStart
+            // Back from a chat (closed, ended, blocked), the start button takes the lost focus.
+            focusOnMount={cameBack || answered || afterChat}
+            me={chat.me}
+            bannedUntil={chat.bannedUntil}
+            now={chat.now}
+            onStart={() => void chat.start()}
+            preferences={chat.preferences}
+            onPreferences={chat.setPreferences}
+            interestRefused={chat.interestRefused}
+          />
+        )}
     </section>
   );
 }

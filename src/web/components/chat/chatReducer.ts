@@ -72,7 +72,12 @@ export type ChatAction =
   /** An event of the chat stream, and when it arrived. */
   | { type: "server"; event: ChatEvent; at: number }
   /** The visitor is banned (a refused call said so): any chat ends. */
-  | { type: "banned" };
+  | { type: "banned" }
+  /**
+   * The chat as the visitor's other tab had it when this tab took it over: its messages, the
+   * visitor's own among them, which only the tab that sent them was told of.
+   */
+  | { type: "adopt"; state: ChatState };
 
 export const idleChat: ChatState = {
   phase: "idle",
@@ -258,7 +263,30 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return onServer(state, action.event, action.at);
     case "banned":
       return state.phase === "idle" ? state : reset(state);
+    case "adopt":
+      return adopt(state, action.state);
   }
+}
+
+/**
+ * The other tab's chat, with what only this tab heard since (both tabs hear the partner, and
+ * each writes its own red line when the chat ends).
+ */
+function adopt(state: ChatState, from: ChatState): ChatState {
+  if (state.chatId === null || from.chatId !== state.chatId) return state;
+  const heard = (entry: ChatEntry) =>
+    from.entries.some((known) =>
+      entry.kind === "message"
+        ? known.kind === "message" && known.message.id === entry.message.id
+        : known.kind === "system" && known.text === entry.text,
+    );
+  return {
+    ...state,
+    shared: state.shared ?? from.shared,
+    entries: [...from.entries, ...state.entries.filter((entry) => !heard(entry))],
+    reported: state.reported || from.reported,
+    mutedUntil: Math.max(state.mutedUntil ?? 0, from.mutedUntil ?? 0) || null,
+  };
 }
 
 /** The partner's latest message in the open or just-ended chat, the one "End & report" reports. */

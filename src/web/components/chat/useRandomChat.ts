@@ -12,7 +12,13 @@ import { appCodeOf, errorMessage, fieldIssuesOf } from "../../lib/errors.ts";
 import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
-import { type ChatAction, chatReducer, idleChat, lastPartnerMessage } from "./chatReducer.ts";
+import {
+  type ChatAction,
+  type ChatState,
+  chatReducer,
+  idleChat,
+  lastPartnerMessage,
+} from "./chatReducer.ts";
 import { type ChatPreferences, startInput, usePreferences } from "./matchPreferences.ts";
 import {
   banEndOf,
@@ -22,6 +28,7 @@ import {
   store,
   useChatBan,
 } from "./useChatBan.ts";
+import { useChatHolder } from "./useChatHolder.ts";
 import { useChatStream } from "./useChatStream.ts";
 import { useChatTimers } from "./useChatTimers.ts";
 import { useChatTyping } from "./useChatTyping.ts";
@@ -47,10 +54,24 @@ export function useRandomChat() {
   // The state after every action so far, for calls that finish before the next render; every
   // action goes through `act`, which keeps it (the reducer is pure, so running it twice is safe).
   const current = useRef(state);
-  const act = useCallback((action: ChatAction) => {
-    current.current = chatReducer(current.current, action);
-    dispatch(action);
-  }, []);
+  // Starts under way (a Next's end, then its start): the tab keeps its hold on the chat through
+  // them, so another tab of the visitor's cannot take the search it is about to start.
+  const keep = useRef(0);
+  const handover = useRef<BroadcastChannel | null>(null);
+  const searchNow = useRef<RandomChatSearch | null>(null);
+  const holder = useChatHolder(
+    () => keep.current > 0 || holdsOn(current.current),
+    // Taken over by another tab: it gets the chat as this tab has it, own messages included.
+    () => handover.current?.postMessage({ state: current.current, search: searchNow.current }),
+  );
+  const act = useCallback(
+    (action: ChatAction) => {
+      current.current = chatReducer(current.current, action);
+      dispatch(action);
+      if (keep.current === 0 && !holdsOn(current.current)) holder.letGo();
+    },
+    [holder.letGo],
+  );
   const phaseNow = () => current.current.phase;
   const mounted = useRef(true);
   const composerRef = useRef<HTMLTextAreaElement | null>(null);
@@ -79,14 +100,9 @@ export function useRandomChat() {
     },
     [storePreferences],
   );
-  /**
-   * What the current search asks for, and when anyone will do (null: at once), as the page
-   * counts it down.
-   */
-  const [search, setSearch] = useState<{
-    asked: MatchPreferencesInput;
-    anyoneAt: number | null;
-  } | null>(null);
+  // What the current search asks for, as the page counts it down.
+  const [search, setSearch] = useState<RandomChatSearch | null>(null);
+  searchNow.current = search;
 
   const ban = useChatBan();
   const banned = useCallback(
@@ -113,6 +129,28 @@ export function useRandomChat() {
   );
   const typing = useChatTyping(open);
   useChatTimers(state, act);
+
+  // Told of a search or chat (this tab's, or one another tab of the visitor's holds): which tab
+  // shows it is settled before it is shown.
+  const going = holdsOn(state);
+  useEffect(() => {
+    if (going) void holder.claim();
+  }, [going, holder.claim]);
+  // The chat handed over by the tab this one took it from.
+  useEffect(() => {
+    if (typeof BroadcastChannel === "undefined") return;
+    const channel = new BroadcastChannel(HANDOVER_CHANNEL);
+    handover.current = channel;
+    channel.onmessage = ({ data }: MessageEvent<Handover>) => {
+      if (!holder.holdsIt()) return;
+      act({ type: "adopt", state: data.state });
+      if (data.search && current.current.phase === "searching") setSearch(data.search);
+    };
+    return () => {
+      channel.close();
+      handover.current = null;
+    };
+  }, [act, holder.holdsIt]);
 
   // Who is online changes with every step; a new chat puts the cursor in the text box (on a
   // phone that would throw the keyboard over the match, so only with a mouse).
@@ -145,7 +183,14 @@ export function useRandomChat() {
     const stored = readStoredBan();
     if (stored !== null) return banned(stored, true);
     if (phaseNow() !== "idle") return;
-    act({ type: "start" });
+    keep.current += 1;
+    try {
+      // Another tab of the visitor's holds a search or chat: this one says so instead.
+      if (!(await holder.claim()) || phaseNow() !== "idle") return;
+      act({ type: "start" });
+    } finally {
+      keep.current -= 1;
+    }
     const connected = await stream.waitForConnection();
     // Read through a call: the phase may have moved while we waited.
     if (!mounted.current || phaseNow() !== "connecting") return;
@@ -254,8 +299,14 @@ export function useRandomChat() {
 
   /** Ends this chat and looks for the next stranger; the end reaches the server first. */
   const next = async () => {
-    await end();
-    if (mounted.current) await start();
+    keep.current += 1;
+    try {
+      await end();
+      if (mounted.current) await start();
+    } finally {
+      keep.current -= 1;
+      if (keep.current === 0 && !holdsOn(current.current)) holder.letGo();
+    }
   };
 
   /** Sends one message; false when it was not sent (the text stays in the box). */
@@ -278,23 +329,22 @@ export function useRandomChat() {
   // the chat: nobody is left talking to a visitor who has gone.
   useEffect(() => {
     mounted.current = true;
-    const active = () => {
-      const { phase, ended } = current.current;
-      return (phase === "searching" || phase === "chatting") && ended === null;
-    };
+    // Only the tab that holds it: another tab of the visitor's leaves it running.
+    const held = () => isActive(current.current) && holder.holdsIt();
     const onPageHide = () => {
       // The socket dies with the tab; a beacon still reaches the server, so the partner is
       // told at once instead of after the resume grace period.
-      if (active())
+      if (held())
         navigator.sendBeacon?.("/trpc/chat.end", new Blob(["{}"], { type: "application/json" }));
     };
     addEventListener("pagehide", onPageHide);
     return () => {
       mounted.current = false;
       removeEventListener("pagehide", onPageHide);
-      if (active()) client.chat.end.mutate().catch(() => {});
+      if (held()) client.chat.end.mutate().catch(() => {});
+      holder.dispose();
     };
-  }, [client]);
+  }, [client, holder.holdsIt, holder.dispose]);
 
   return {
     ...state,
@@ -321,7 +371,36 @@ export function useRandomChat() {
     interestRefused,
     search,
     widen: () => void widen(),
+    /**
+     * A search or open chat this tab does not show: another tab of the visitor's holds it
+     * ("elsewhere"), or which one does is not known yet (useChatHolder.ts).
+     */
+    away:
+      holder.placement === "elsewhere" || (going && holder.placement === "unknown")
+        ? holder.placement
+        : null,
+    takeOver: () => void holder.takeOver(),
   };
+}
+
+/** A search or an open chat is going on: leaving the page ends it. */
+const isActive = ({ phase, ended }: ChatState) =>
+  (phase === "searching" || phase === "chatting") && ended === null;
+
+/** A search or an open chat is going on, or one is starting: a tab holds it. */
+const holdsOn = ({ phase, ended }: ChatState) => phase !== "idle" && ended === null;
+
+/** What the current search asks for, and when anyone will do (null: at once). */
+export interface RandomChatSearch {
+  asked: MatchPreferencesInput;
+  anyoneAt: number | null;
+}
+
+/** Between the visitor's tabs: the chat handed to the tab that took it over. */
+const HANDOVER_CHANNEL = "tidings-chat-handover";
+interface Handover {
+  state: ChatState;
+  search: RandomChatSearch | null;
 }
 
 /** What useRandomChat answers: the chat's state, and start, end, next and send. */
