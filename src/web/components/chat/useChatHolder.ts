@@ -24,6 +24,8 @@ function chatHolder(show: (placement: Placement) => void, handlers: { current: H
   let placement: Placement = supported() ? "unknown" : "here";
   let release: (() => void) | null = null;
   let waiting: AbortController | null = null;
+  // The page has gone: a lock granted now is let go of at once.
+  let gone = false;
   // Read through a call where TypeScript would keep a narrowing from before an await.
   const where = (): Placement => placement;
   const place = (next: Placement) => {
@@ -36,7 +38,7 @@ function chatHolder(show: (placement: Placement) => void, handlers: { current: H
     new Promise((granted) => {
       navigator.locks
         .request(LOCK, options, (lock) => {
-          if (!lock) return granted(false);
+          if (!lock || gone) return granted(false);
           granted(true);
           return new Promise<void>((resolve) => {
             release = resolve;
@@ -86,10 +88,12 @@ function chatHolder(show: (placement: Placement) => void, handlers: { current: H
     async claim(): Promise<boolean> {
       if (placement !== "unknown") return placement === "here";
       const got = await hold({ ifAvailable: true });
-      // A steal or a let-go meanwhile settled it already.
+      // A steal meanwhile settled it already.
       if (where() === "unknown") {
         place(got ? "here" : "elsewhere");
         if (!got) void waitForTurn();
+        // Over before the lock came (a start that failed): let go of it again.
+        else if (!handlers.current.wanted()) letGo();
       }
       return where() === "here";
     },
@@ -104,8 +108,13 @@ function chatHolder(show: (placement: Placement) => void, handlers: { current: H
       await hold({ steal: true });
     },
     letGo,
+    /** The page is showing the chat (again, after `dispose`). */
+    attach() {
+      gone = false;
+    },
     /** The page is going: lets go of the lock, without drawing anything. */
     dispose() {
+      gone = true;
       release?.();
       release = null;
       waiting?.abort();
@@ -116,8 +125,8 @@ function chatHolder(show: (placement: Placement) => void, handlers: { current: H
 }
 
 /**
- * The holder of this tab, and where its chat is now (see chatHolder); the page calls `dispose`
- * when it goes, once it has read `holdsIt`.
+ * The holder of this tab, and where its chat is now (see chatHolder); the page calls `attach`
+ * when it shows, and `dispose` when it goes, once it has read `holdsIt`.
  */
 export function useChatHolder(wanted: () => boolean, onTakenAway: () => void) {
   const handlers = useRef<HolderHandlers>({ wanted, onTakenAway });

@@ -329,6 +329,7 @@ export function useRandomChat() {
   // the chat: nobody is left talking to a visitor who has gone.
   useEffect(() => {
     mounted.current = true;
+    holder.attach();
     // Only the tab that holds it: another tab of the visitor's leaves it running.
     const held = () => isActive(current.current) && holder.holdsIt();
     const onPageHide = () => {
@@ -344,7 +345,7 @@ export function useRandomChat() {
       if (held()) client.chat.end.mutate().catch(() => {});
       holder.dispose();
     };
-  }, [client, holder.holdsIt, holder.dispose]);
+  }, [client, holder.attach, holder.holdsIt, holder.dispose]);
 
   return {
     ...state,
