@@ -156,13 +156,13 @@ export function createWebSocket(services: Services, errors: ErrorLog) {
       // The page's beacon says the same, but a page that is closed under load may be ended
       // before it runs; the browser still sends this code. The resume grace is for dropped
       // networks; a visitor whose page has gone is not coming back to it. Another tab of the
-      // same visitor still open here keeps the chat.
+      // same visitor still open, here or on another instance, keeps the chat.
       if (
         pageWentAway(code, performance.now() - upgrade.heardAt, stopping) &&
         !open.has(`v:${upgrade.visitor.id}`)
       ) {
         services.chat.broker
-          .end(upgrade.visitor.id)
+          .end(upgrade.visitor.id, { ifGone: true })
           .catch((error: unknown) => errors.fault("chat end on going away", error));
       }
     },

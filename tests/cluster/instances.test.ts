@@ -93,6 +93,28 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     expect((await moved.api.chat.send.mutate({ content: "back" })).content).toBe("back");
   });
 
+  test("another tab of a visitor's, on either instance, leaves their chat running when it goes away", async () => {
+    const { a, b } = await pairAcross();
+    for (const [round, server] of [one, two, one, two].entries()) {
+      // Another tab of theirs: its stream is told of the chat, then the tab is closed (1001,
+      // going away, which ends the chat of a visitor with no other tab open anywhere).
+      const second = tester(server, { visitorId: a.visitorId });
+      second.listen();
+      await second.waitFor((e) => e.type === "status" && e.status.state === "chatting");
+      second.leave(1001);
+      const hello = await a.api.chat.send.mutate({ content: `still here ${round}` });
+      await b.waitFor((e) => e.type === "message" && e.message.id === hello.id);
+      const reply = await b.api.chat.send.mutate({ content: `still here too ${round}` });
+      await a.waitFor((e) => e.type === "message" && e.message.id === reply.id);
+    }
+    for (const side of [a, b]) {
+      expect(side.events.filter((e) => e.type === "partner-left" || e.type === "idle")).toEqual([]);
+    }
+    // Their last tab going away ends it, as it always has.
+    a.leave(1001);
+    await b.waitFor(isType("partner-left"), 3000);
+  });
+
   test("2,000 starts spread over both instances pair everyone exactly once", async () => {
     const n = 2000;
     const matched = new Map<string, string>();

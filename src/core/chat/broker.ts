@@ -55,7 +55,11 @@ export interface ChatBroker {
    */
   send(visitorId: string, content: string, options?: { contact?: boolean }): Promise<ChatMessage>;
   typing(visitorId: string, isTyping: boolean): Promise<void>;
-  end(visitorId: string): Promise<void>;
+  /**
+   * Ends the visitor's search or chat. `ifGone`: only when no other instance holds a stream of
+   * theirs (their page went away here, while another tab of theirs may be open elsewhere).
+   */
+  end(visitorId: string, options?: { ifGone?: boolean }): Promise<void>;
   /** A message the visitor's partner sent in their current or a recently ended chat. */
   partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined>;
   /**

@@ -392,7 +392,8 @@ export class InMemoryChatBroker implements ChatBroker {
     });
   }
 
-  async end(visitorId: string): Promise<void> {
+  // One instance: every stream of the visitor's is here, where the caller can see them.
+  async end(visitorId: string, _options?: { ifGone?: boolean }): Promise<void> {
     this.#end(visitorId);
   }
 

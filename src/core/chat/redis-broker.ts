@@ -1115,8 +1115,11 @@ export class RedisChatBroker implements ChatBroker {
     );
   }
 
-  async end(visitorId: string): Promise<void> {
-    const { chat } = await this.#poolRun<{ chat?: Ending }>("leave", [visitorId]);
+  async end(visitorId: string, options?: { ifGone?: boolean }): Promise<void> {
+    const { chat } = await this.#poolRun<{ chat?: Ending }>("leave", [
+      visitorId,
+      options?.ifGone ? "1" : "",
+    ]);
     this.#left(visitorId);
     if (chat) await this.#finishLeaving([chat]);
   }

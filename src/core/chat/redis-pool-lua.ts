@@ -477,9 +477,16 @@ if insts == '' then
 end
 return 1
 `,
-  /** ARGV: visitor. Leaves the pool or the chat; answers the chat to end on its slot. */
+  /**
+   * ARGV: visitor, '1' to leave only when no other instance holds a stream of theirs. Leaves the
+   * pool or the chat; answers the chat to end on its slot.
+   */
   leave: `
-local chat = leave(ARGV[A + 1], true)
+local v = ARGV[A + 1]
+if ARGV[A + 2] == '1' and without(redis.call('HGET', VIS, f(v, 'inst')), SELF) ~= '' then
+  return cjson.encode({})
+end
+local chat = leave(v, true)
 return cjson.encode({ chat = chat })
 `,
   /** ARGV: visitor, until. Ends the chat and keeps the two apart, by visitor and by address. */
