@@ -235,7 +235,8 @@ export function trackRequests(page: Page): void {
 /**
  * Resolves when every request the page has made is answered: a wait on events, where Playwright's
  * "networkidle" waits out 500 ms of quiet at every call. A request the page starts is reported
- * before the answer to a later evaluation in it, so two frames' round trip closes the gap.
+ * before the answer to a later evaluation in it, so two frames' round trip closes the gap (the
+ * page's frames must run: not under a clock paused with page.clock).
  */
 export async function requestsDone(page: Page): Promise<void> {
   const requests = inFlight.get(page);

@@ -299,20 +299,17 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
       <h2 id="chat-start-heading" className="visually-hidden">
         {t.start()}
       </h2>
-      {/* Nothing is offered before the answer to the age question is known. */}
-      {age === undefined && !chat.meFailed && (
+      {/*
+        Nothing is offered before the answer to the age question is known, nor a search or chat
+        before it is known whether this tab or another of the visitor's shows it.
+      */}
+      {((age === undefined && !chat.meFailed) || chat.away === "unknown") && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
           <p className="chat-start__state-title">{LL.common.loading()}</p>
         </div>
       )}
       {(age === "unanswered" || age === "confirmed") && <OnlineCount />}
-      {chat.away === "unknown" && (
-        <div className="chat-start__state" role="status">
-          <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
-          <p className="chat-start__state-title">{LL.common.loading()}</p>
-        </div>
-      )}
       {chat.away === "elsewhere" && <OpenElsewhere onTakeOver={chat.takeOver} />}
       {!chat.away && chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
