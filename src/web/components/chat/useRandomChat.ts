@@ -64,13 +64,17 @@ export function useRandomChat() {
     // Taken over by another tab: it gets the chat as this tab has it, own messages included.
     () => handover.current?.postMessage({ state: current.current, search: searchNow.current }),
   );
+  // Nothing going on here any more, and no start under way: another tab may hold the next one.
+  const letGoWhenDone = useCallback(() => {
+    if (keep.current === 0 && !holdsOn(current.current)) holder.letGo();
+  }, [holder.letGo]);
   const act = useCallback(
     (action: ChatAction) => {
       current.current = chatReducer(current.current, action);
       dispatch(action);
-      if (keep.current === 0 && !holdsOn(current.current)) holder.letGo();
+      letGoWhenDone();
     },
-    [holder.letGo],
+    [letGoWhenDone],
   );
   const phaseNow = () => current.current.phase;
   const mounted = useRef(true);
@@ -305,7 +309,7 @@ export function useRandomChat() {
       if (mounted.current) await start();
     } finally {
       keep.current -= 1;
-      if (keep.current === 0 && !holdsOn(current.current)) holder.letGo();
+      letGoWhenDone();
     }
   };
 
