@@ -86,7 +86,7 @@ async function visitor(
 }
 
 /**
- * Waits for the answer to one tRPC call over HTTP (chat calls go over the socket instead) and
+ * Waits for the answer to one tRPC call over HTTP (most chat calls go over the socket instead) and
  * returns its status and first result.
  */
 async function answerOf(page: Page, path: string, act: () => Promise<void>) {
@@ -140,8 +140,8 @@ for (const size of WIDTHS) {
         }
         const violations = await scan(page, `safety gate /${language} at ${size.width} px`);
 
-        // 18 or older: once the server has recorded it (chat calls go over the page's socket),
-        // the start card takes the gate's place; a reload asks the server again.
+        // 18 or older: once the server has recorded it, the start card takes the gate's place;
+        // a reload asks the server again.
         await question.getByRole("button", { name: words.adult }).click();
         const find = page.getByRole("button", { name: words.find });
         await expect(find).toBeEnabled();
@@ -226,6 +226,45 @@ for (const size of WIDTHS) {
     );
   }
 }
+
+test(
+  "where no WebSocket gets through, the safety gate is still answered and Find says it cannot connect",
+  ONE_INSTANCE,
+  async ({ browser, baseURL }) => {
+    const words = GATE.zh;
+    const { page, context } = await visitor(browser, baseURL, otherAddress(), WIDTHS[0]);
+    // As behind a proxy that drops WebSockets: every chat socket the page opens is closed at once.
+    let sockets = 0;
+    await page.routeWebSocket(/\/trpc/, (ws) => {
+      sockets += 1;
+      void ws.close({ code: 1011, reason: "no WebSockets here" });
+    });
+    // The start's wait for the socket is moved on by the page's clock, not waited out.
+    await page.clock.install();
+    await page.goto("/zh/random-chat");
+    const answered = await answerOf(page, "chat.confirmAge", () =>
+      page.getByRole("button", { name: words.adult }).click(),
+    );
+    expect(answered.status).toBe(200);
+    expect(answered.body?.result?.data).toEqual({ age: "confirmed" });
+    const find = page.getByRole("button", { name: words.find });
+    await expect(find).toBeEnabled();
+
+    // The start tries the socket (with its backoff), then says so, and offers the start again.
+    await find.click();
+    await page.clock.runFor(10_000);
+    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "連線錯誤" });
+    await expect(toast).toContainText("請稍後再試。");
+    await expect(find).toBeEnabled();
+    expect(sockets).toBeGreaterThan(0);
+
+    // The answer was kept: a reload shows the start card, not the question.
+    await page.reload();
+    await expect(find).toBeEnabled();
+    await expect(page.getByRole("heading", { level: 3, name: words.title })).toHaveCount(0);
+    await context.close();
+  },
+);
 
 /** What the create page's age question says, per language. */
 const BOTTLE_AGE = {

@@ -67,9 +67,11 @@ export function chatSocketOptions(url: () => string) {
 /**
  * What the chat page asks first (where the visitor stands: country, ban, age answer) comes with
  * the page's other first questions over HTTP, without waiting for the socket to open: nothing
- * is offered before it is known.
+ * is offered before it is known. The safety gate's answer goes the same way, so it is recorded
+ * (or refused with a message) where the socket cannot connect, behind a proxy that drops
+ * WebSockets; the start then says that it cannot connect.
  */
-const chatOverHttp = new Set(["chat.me", "chat.online"]);
+const chatOverHttp = new Set(["chat.me", "chat.online", "chat.confirmAge"]);
 
 /**
  * Subscriptions and chat calls go over one WebSocket (opened only when the chat needs it);
