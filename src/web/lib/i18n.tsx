@@ -68,8 +68,9 @@ const FallbackLocaleContext = createContext<(locale: Locale) => void>(() => {});
 
 /**
  * Provides the dictionary of the page's language: the URL prefix when there is one, otherwise
- * the visitor's stored preference. The generated provider ignores later locale changes, so this
- * one feeds the generated context itself.
+ * that of the last page shown with one (on a first load, the visitor's stored preference, else
+ * the browser's language). The generated provider ignores later locale changes, so this one
+ * feeds the generated context itself.
  */
 export function LocaleProvider({
   prefix,
@@ -80,6 +81,9 @@ export function LocaleProvider({
 }) {
   const [fallback, setFallback] = useState<Locale>(initialLocale);
   const [, dictionaryArrived] = useReducer((n: number) => n + 1, 0);
+  // A page without a prefix reached from one of the site's pages (the sign-in page, from a
+  // bottle's like or the header) goes on in the language the visitor was reading.
+  if (prefix && fallback !== localeOfPrefix(prefix)) setFallback(localeOfPrefix(prefix));
   const wanted = prefix ? localeOfPrefix(prefix) : fallback;
   const ready = translations.has(wanted);
   useEffect(() => {
