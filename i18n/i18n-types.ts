@@ -743,6 +743,10 @@ type RootTranslation = {
 				 */
 				item3: string
 				/**
+				 * I​n​ ​o​n​e​ ​t​a​b​ ​o​n​l​y​,​ ​i​n​ ​i​t​s​ ​s​e​s​s​i​o​n​S​t​o​r​a​g​e​:​ ​t​h​e​ ​b​o​t​t​l​e​ ​y​o​u​ ​w​e​r​e​ ​r​e​a​d​i​n​g​ ​w​h​e​n​ ​y​o​u​ ​w​e​n​t​ ​t​o​ ​s​i​g​n​ ​i​n​ ​t​o​ ​l​i​k​e​ ​o​r​ ​r​e​p​o​r​t​ ​i​t​,​ ​f​o​r​ ​a​t​ ​m​o​s​t​ ​h​a​l​f​ ​a​n​ ​h​o​u​r​,​ ​s​o​ ​t​h​a​t​ ​y​o​u​ ​c​o​m​e​ ​b​a​c​k​ ​t​o​ ​i​t​;​ ​a​n​d​ ​a​ ​m​e​s​s​a​g​e​ ​y​o​u​ ​w​r​o​t​e​ ​w​h​i​l​e​ ​b​o​t​t​l​e​s​ ​w​e​r​e​ ​s​w​i​t​c​h​e​d​ ​o​f​f​,​ ​u​n​t​i​l​ ​t​h​e​ ​p​a​g​e​ ​f​o​r​ ​w​r​i​t​i​n​g​ ​o​n​e​ ​g​i​v​e​s​ ​i​t​ ​b​a​c​k​ ​t​o​ ​y​o​u​.
+				 */
+				item4: string
+				/**
 				 * Y​o​u​ ​c​a​n​ ​c​l​e​a​r​ ​a​l​l​ ​o​f​ ​t​h​e​s​e​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​s​e​t​t​i​n​g​s​ ​a​t​ ​a​n​y​ ​t​i​m​e​.​ ​T​h​e​ ​s​i​t​e​ ​m​a​y​ ​t​h​e​n​ ​a​s​k​ ​y​o​u​ ​t​o​ ​s​i​g​n​ ​i​n​ ​o​r​ ​c​h​o​o​s​e​ ​y​o​u​r​ ​l​a​n​g​u​a​g​e​ ​a​g​a​i​n​.
 				 */
 				note: string
@@ -3500,6 +3504,10 @@ export type TranslationFunctions = {
 				 * Your language preference and, once you have thrown a bottle, the time you last saw its finds, both kept in your browser's localStorage rather than in a cookie.
 				 */
 				item3: () => LocalizedString
+				/**
+				 * In one tab only, in its sessionStorage: the bottle you were reading when you went to sign in to like or report it, for at most half an hour, so that you come back to it; and a message you wrote while bottles were switched off, until the page for writing one gives it back to you.
+				 */
+				item4: () => LocalizedString
 				/**
 				 * You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.
 				 */

@@ -228,6 +228,84 @@ test.describe("bottles", () => {
     },
   );
 
+  test("a reader who signs in to like the bottle they found comes back to that bottle, not a new search", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Come back to me ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: false });
+    await page.clock.install();
+    await page.goto("/en/discover");
+    const card = await discoverBottle(page, message);
+    await card.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
+    const signIn = page.getByRole("dialog", { name: "Sign in to continue" });
+    await signIn.getByRole("link", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/auth\?redirect=%2Fen%2Fdiscover$/);
+
+    // A new account, made on the sign-in page; it brings the reader back to discover.
+    const username = `reader-${unique()}`;
+    await page.getByRole("tab", { name: "Create account" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Create account" });
+    await panel.getByLabel("Username", { exact: true }).fill(username);
+    for (const field of ["Password", "Confirm password"]) {
+      await panel.getByLabel(field, { exact: true }).fill("a long sea-green password");
+    }
+    await panel.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(`${baseURL}/en/discover`);
+
+    // The same bottle, at once: no search ran, and its like goes through for the account.
+    await expect(card.getByText(message, { exact: true })).toBeVisible();
+    await expect(page.getByRole("progressbar", { name: "Search progress" })).toHaveCount(0);
+    const liked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+    await card.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
+    expect((await liked).status()).toBe(200);
+    const like = card.getByRole("button", { name: "Like this bottle, 1 like" });
+    await expect(like).toHaveAttribute("aria-pressed", "true");
+
+    // Once only: a reload searches afresh.
+    await page.reload();
+    await expect(page.getByRole("progressbar", { name: "Search progress" })).toBeVisible();
+    await expect(card).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test(
+    "in /zh, a reader who signs in to report a public bottle finds its dialog open again",
+    ONE_INSTANCE,
+    async ({ page, request, baseURL, consoleErrors }) => {
+      const message = `檢舉之前先登入 ${unique()}`;
+      await throwBottle(request, baseURL, message, { isPublic: true, locale: "zh-TW" });
+      // An account made elsewhere (another cookie jar): this page is signed out.
+      const username = `reporter-${unique()}`;
+      const made = await request.post("/trpc/auth.signUp", {
+        headers: { Origin: baseURL ?? "" },
+        data: { username, password: "a long sea-green password" },
+      });
+      expect(made.status()).toBe(200);
+      await page.goto("/zh/public-bottles");
+      let dialog = await openPublicBottle(page, message, /^來自.+的瓶子，\d+ 個讚$/);
+      await dialog.getByRole("button", { name: "檢舉這個瓶子" }).click();
+      const signIn = page.getByRole("dialog", { name: "請先登入" });
+      await signIn.getByRole("link", { name: "登入" }).click();
+      await expect(page).toHaveURL(/\/auth\?redirect=%2Fzh%2Fpublic-bottles$/);
+      const panel = page.getByRole("tabpanel", { name: "登入" });
+      await panel.getByLabel("使用者名稱", { exact: true }).fill(username);
+      await panel.getByLabel("密碼", { exact: true }).fill("a long sea-green password");
+      await panel.getByRole("button", { name: "登入" }).click();
+      await expect(page).toHaveURL(`${baseURL}/zh/public-bottles`);
+
+      // The bottle's dialog is open again, with that bottle; reporting it now goes on.
+      dialog = page.getByRole("dialog");
+      await expect(dialog.getByText(message, { exact: true })).toBeVisible();
+      await dialog.getByRole("button", { name: "檢舉這個瓶子" }).click();
+      await expect(page.getByRole("dialog", { name: "檢舉這個瓶子" })).toBeVisible();
+      await expect(page.getByRole("dialog", { name: "請先登入" })).toHaveCount(0);
+      expect(consoleErrors).toEqual([]);
+    },
+  );
+
   test(
     "offers only what can translate the text: Traditional Chinese into Simplified, 台北 staying 台北",
     ONE_INSTANCE,

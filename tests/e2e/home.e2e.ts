@@ -211,6 +211,45 @@ for (const viewport of [
   });
 }
 
+test("a floating bottle's reader who signs in to like it finds its dialog open again", async ({
+  page,
+  request,
+  baseURL,
+  consoleErrors,
+}) => {
+  await throwBottle(request, baseURL, `Afloat until liked ${unique()}`, { isPublic: true });
+  const username = `floater-${unique()}`;
+  const password = "a long sea-green password";
+  const made = await request.post("/trpc/auth.signUp", {
+    headers: { Origin: baseURL ?? "" },
+    data: { username, password },
+  });
+  expect(made.status()).toBe(200);
+  await page.goto("/en");
+  await page.getByRole("button", { name: "Floating bottle 2", exact: true }).click();
+  let dialog = page.getByRole("dialog", { name: /^Bottle from / });
+  const shown = (await dialog.locator(".bottle-card__message").textContent()) ?? "";
+  expect(shown).not.toBe("");
+  await dialog.getByRole("button", { name: /^Like this bottle/ }).click();
+  await page.getByRole("dialog", { name: "Sign in to continue" }).getByRole("link").click();
+  const panel = page.getByRole("tabpanel", { name: "Sign in" });
+  await panel.getByLabel("Username", { exact: true }).fill(username);
+  await panel.getByLabel("Password", { exact: true }).fill(password);
+  await panel.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${baseURL}/en`);
+  // The same bottle, open again over the sea; liking it now goes through.
+  dialog = page.getByRole("dialog", { name: /^Bottle from / });
+  await expect(dialog.locator(".bottle-card__message")).toHaveText(shown);
+  const liked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+  await dialog.getByRole("button", { name: /^Like this bottle/ }).click();
+  expect((await liked).status()).toBe(200);
+  await expect(dialog.getByRole("button", { name: /^Like this bottle/ })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  expect(consoleErrors).toEqual([]);
+});
+
 test.describe("with no public bottles", () => {
   let empty: E2eServer;
   test.beforeAll(async () => {

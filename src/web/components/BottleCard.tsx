@@ -170,6 +170,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
         onOpenChange={setSignInOpen}
         reason={signInReason}
         returnFocus={() => signInOpener.current}
+        bottle={bottle}
       />
     </article>
   );

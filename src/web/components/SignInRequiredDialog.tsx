@@ -1,8 +1,10 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import { Dialog } from "radix-ui";
+import type { BottleCard } from "../../common/bottles.ts";
 import { LogIn } from "../icons.ts";
 import { signInSearch } from "../lib/account.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { keepBottleForReturn } from "../lib/returning-bottle.ts";
 import { Modal } from "./Modal.tsx";
 
 export interface SignInRequiredDialogProps {
@@ -12,17 +14,21 @@ export interface SignInRequiredDialogProps {
   reason?: string;
   /** What takes focus back when the dialog closes: it is opened without a Radix trigger. */
   returnFocus?: () => HTMLElement | null | undefined;
+  /** The bottle the visitor was reading: this page shows it again when they come back. */
+  bottle?: BottleCard;
 }
 
 /**
  * Shown when a signed-out visitor tries something that needs an account (like, report).
- * Its button leads to /auth, which brings the visitor back to this page afterwards.
+ * Its button leads to /auth, which brings the visitor back to this page afterwards, and to the
+ * bottle they were reading.
  */
 export function SignInRequiredDialog({
   open,
   onOpenChange,
   reason,
   returnFocus,
+  bottle,
 }: SignInRequiredDialogProps) {
   const { LL } = useI18n();
   const { pathname, searchStr } = useLocation();
@@ -41,7 +47,10 @@ export function SignInRequiredDialog({
           to="/auth"
           search={signInSearch(pathname, searchStr)}
           className="button button--primary"
-          onClick={() => onOpenChange(false)}
+          onClick={() => {
+            if (bottle) keepBottleForReturn(pathname, bottle);
+            onOpenChange(false);
+          }}
         >
           <LogIn aria-hidden="true" />
           {LL.auth.requiredAction()}

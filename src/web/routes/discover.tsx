@@ -8,6 +8,7 @@ import { WaveBand } from "../components/WaveBand.tsx";
 import { CloudLightning, PenLine, RotateCcw, Search, Waves } from "../icons.ts";
 import { appCodeOf, errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { useReturningBottle } from "../lib/returning-bottle.ts";
 import { trpc } from "../lib/trpc.ts";
 import "./discover.css";
 
@@ -50,8 +51,10 @@ export function DiscoverPage() {
   const utilsRef = useRef(utils);
   utilsRef.current = utils;
 
-  const [phase, setPhase] = useState<Phase>("searching");
-  const [bottle, setBottle] = useState<BottleCardData | null>(null);
+  // Back from signing in to like or report it: the bottle they were reading, not a new search.
+  const returning = useReturningBottle();
+  const [phase, setPhase] = useState<Phase>(returning ? "done" : "searching");
+  const [bottle, setBottle] = useState<BottleCardData | null>(returning);
   const [failure, setFailure] = useState<unknown>(null);
   // Each search is one run; "Find another bottle" and "Try again" start the next.
   const [run, setRun] = useState(0);
@@ -62,6 +65,7 @@ export function DiscoverPage() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `run` restarts the sequence.
   useEffect(() => {
+    if (run === 0 && returning) return;
     let cancelled = false;
     const timers: ReturnType<typeof setTimeout>[] = [];
     const wait = (ms: number) =>

@@ -8,6 +8,7 @@ import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
 import { CloudLightning, Heart, House, LoaderCircle, PenLine, RotateCcw } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { useReturningBottle } from "../lib/returning-bottle.ts";
 import { trpc } from "../lib/trpc.ts";
 import "./public-bottles.css";
 
@@ -39,9 +40,11 @@ const BOB_STAGGER_S = 0.37;
 export function PublicBottlesPage() {
   const { LL, locale } = useI18n();
   const list = trpc.bottles.publicList.useQuery();
-  const [modalOpen, setModalOpen] = useState(false);
+  // Back from signing in to like or report it: the bottle they were reading, open again.
+  const returning = useReturningBottle();
+  const [modalOpen, setModalOpen] = useState(returning !== null);
   // The bottle as it was when opened: kept while the dialog closes, or if a refetch drops it.
-  const [opened, setOpened] = useState<BottleCardData | null>(null);
+  const [opened, setOpened] = useState<BottleCardData | null>(returning);
   const opener = useRef<HTMLButtonElement | null>(null);
   const headingId = useId();
 

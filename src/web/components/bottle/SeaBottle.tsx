@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { useId } from "react";
+import type { BottleCard as BottleCardData } from "../../../common/bottles.ts";
 import { localizedPath } from "../../../common/locales.ts";
 import { CloudLightning, LoaderCircle, PenLine, RotateCcw, Waves } from "../../icons.ts";
 import { useFeature } from "../../lib/features.ts";
@@ -17,11 +18,14 @@ export function SeaBottle({
   open,
   onOpenChange,
   pick,
+  kept,
   returnFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   pick: number;
+  /** A bottle the visitor was reading before: this one instead of a pick (as listed now). */
+  kept?: BottleCardData;
   /** What takes focus when the dialog closes (the clicked bottle is drifting away). */
   returnFocus: () => HTMLElement | null | undefined;
 }) {
@@ -31,7 +35,9 @@ export function SeaBottle({
   const publicOn = useFeature("publicBottles");
   const list = trpc.bottles.publicList.useQuery(undefined, { enabled: open && publicOn });
   const bottles = list.data?.bottles ?? [];
-  const bottle = bottles[Math.floor(pick * bottles.length)];
+  const bottle = kept
+    ? (bottles.find((b) => b.id === kept.id) ?? kept)
+    : bottles[Math.floor(pick * bottles.length)];
 
   let body: React.ReactNode;
   if (!publicOn) {

@@ -7,8 +7,10 @@ import {
   useRef,
   useState,
 } from "react";
+import type { BottleCard } from "../../../common/bottles.ts";
 import { Lightbulb, X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { useReturningBottle } from "../../lib/returning-bottle.ts";
 import { trpc } from "../../lib/trpc.ts";
 import { Bottle } from "../Bottle.tsx";
 import { WaveBand } from "../WaveBand.tsx";
@@ -38,8 +40,12 @@ export function HomeSea() {
   // Positions are drawn once per visit, not on every render.
   const [bottles, setBottles] = useState<FloatingBottle[]>(createBottles);
   const [drifted, setDrifted] = useState(0);
-  // The message a clicked bottle holds: which public bottle (0 to 1), and whether it is open.
-  const [opened, setOpened] = useState<{ open: boolean; pick: number }>();
+  // The message a clicked bottle holds: which public bottle (0 to 1), and whether it is open;
+  // back from signing in to like or report one, that one, open again.
+  const returning = useReturningBottle();
+  const [opened, setOpened] = useState<
+    { open: boolean; pick: number; bottle?: BottleCard } | undefined
+  >(returning ? { open: true, pick: 0, bottle: returning } : undefined);
   const utils = trpc.useUtils();
   const afterDialog = useRef<HTMLElement | null>(null);
   const fieldRef = useRef<HTMLDivElement>(null);
@@ -174,6 +180,7 @@ export function HomeSea() {
           <SeaBottle
             open={opened.open}
             pick={opened.pick}
+            kept={opened.bottle}
             returnFocus={() => afterDialog.current}
             onOpenChange={(next) => setOpened((current) => current && { ...current, open: next })}
           />
