@@ -54,7 +54,7 @@ export function bottleOnReturn(path: string): BottleCard | null {
   }
 }
 
-/** Forgets the kept bottle once a page has shown it (or found it was not for it). */
+/** Forgets the kept bottle once a page has shown it. */
 export function forgetReturningBottle(): void {
   try {
     sessionStorage.removeItem(KEY);
