@@ -143,7 +143,11 @@ test.describe("create page", () => {
   }) => {
     await page.goto("/en/create");
     const message = page.getByLabel("Your message", { exact: true });
-    await message.fill("Hello from the browser test. Have a lovely day!");
+    const text = "Hello from the browser test. Have a lovely day!";
+    await message.fill(text);
+    // A reload (a phone's pull to refresh) keeps what is being written.
+    await page.reload();
+    await expect(message).toHaveValue(text);
     await page.getByLabel("Make it public").check();
     await expect(page.getByRole("checkbox", { name: "Make it public" })).toBeChecked();
 
@@ -161,6 +165,30 @@ test.describe("create page", () => {
     // The toast waits for the 3 s animation, and the move to discover 500 ms more.
     await expect(page.locator("[data-sonner-toast]")).toContainText("Your bottle is drifting");
     await expect(page).toHaveURL(/\/en\/discover$/);
+    // Thrown, it is not kept: the next bottle starts from an empty box.
+    await page.goto("/en/create");
+    await expect(message).toBeEnabled();
+    await expect(message).toHaveValue("");
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("in /zh, what is being written is there again after a wrong tap in the menu; cleared, it is gone", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.goto("/zh/create");
+    const message = page.getByLabel("你的訊息", { exact: true });
+    const text = "寫到一半的信，不小心點到別的頁面。";
+    await message.fill(text);
+    const nav = page.getByRole("navigation").first();
+    await nav.getByRole("link", { name: "探索" }).click();
+    await expect(page).toHaveURL(/\/zh\/discover$/);
+    await nav.getByRole("link", { name: "寫信" }).click();
+    await expect(message).toHaveValue(text);
+    await expect(page.getByText(`${text.length} / 1000`)).toBeVisible();
+    await message.fill("");
+    await page.reload();
+    await expect(message).toHaveValue("");
     expect(consoleErrors).toEqual([]);
   });
 

@@ -37,9 +37,8 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   const t = LL.create;
   const send = trpc.bottles.throw.useMutation();
   const age = useBottleAge();
-  // A message kept while bottles were resting comes back into the box (once).
+  // What was being written in this tab and not thrown comes back into the box.
   const [draft] = useState(peekDraft);
-  useEffect(() => forgetDraft(), []);
   const input = (values: {
     message: string;
     driftHours: number;
@@ -78,13 +77,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
       const parsed = input(values);
       if (!parsed.success) throw parsed.error;
       await age.ensure();
-      try {
-        await send.mutateAsync(parsed.data);
-      } catch (error) {
-        // The resting page takes the form's place: what was written waits for its return.
-        if (appCodeOf(error) === "FEATURE_RESTING") keepDraft(values.message);
-        throw error;
-      }
+      await send.mutateAsync(parsed.data);
       return parsed.data.driftHours;
     },
     minBusyMs: MIN_SENDING_MS,
@@ -134,6 +127,12 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   }
 
   const values = useStore(kit.form.store, (state) => state.values);
+  // What is being written is kept in this tab until it is thrown, so a reload (a phone's pull to
+  // refresh), a wrong tap in the menu or a resting page loses none of it.
+  useEffect(() => {
+    if (thrown) forgetDraft();
+    else keepDraft(values.message);
+  }, [thrown, values.message]);
   const thrownDrift = useStore(kit.form.store, (state) => state.fieldMeta.driftHours?.errors[0]);
   return {
     ...kit,

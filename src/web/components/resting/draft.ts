@@ -1,11 +1,14 @@
-// A bottle refused because writing bottles was switched off is kept in this tab, so nothing
-// the writer typed is lost: the create page starts from it when it is back.
+// The message being written on the create page is kept in this tab until it is thrown, so
+// nothing the writer typed is lost to a reload, a page left by mistake, or writing bottles
+// being switched off meanwhile: the create page starts from it when they are back.
 
 const DRAFT_KEY = "bottle-draft";
 
+/** Keeps the message being written (a blank one is nothing to keep). */
 export function keepDraft(message: string): void {
   try {
     if (message.trim() !== "") sessionStorage.setItem(DRAFT_KEY, message);
+    else sessionStorage.removeItem(DRAFT_KEY);
   } catch {
     // Storage refused: nothing more can be done for it.
   }
@@ -28,7 +31,7 @@ export function peekDraft(): string {
   }
 }
 
-/** Forgets the kept message once the create page has put it back into its box. */
+/** Forgets the kept message once it is thrown. */
 export function forgetDraft(): void {
   try {
     sessionStorage.removeItem(DRAFT_KEY);
