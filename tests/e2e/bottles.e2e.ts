@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, ONE_INSTANCE, test } from "./fixtures";
 import {
+  ACCOUNT_PASSWORD,
+  createAccount,
   deviceTranslations,
   discoverBottle,
   openPublicBottle,
@@ -250,7 +252,7 @@ test.describe("bottles", () => {
     const panel = page.getByRole("tabpanel", { name: "Create account" });
     await panel.getByLabel("Username", { exact: true }).fill(username);
     for (const field of ["Password", "Confirm password"]) {
-      await panel.getByLabel(field, { exact: true }).fill("a long sea-green password");
+      await panel.getByLabel(field, { exact: true }).fill(ACCOUNT_PASSWORD);
     }
     await panel.getByRole("button", { name: "Create account" }).click();
     await expect(page).toHaveURL(`${baseURL}/en/discover`);
@@ -277,13 +279,8 @@ test.describe("bottles", () => {
     async ({ page, request, baseURL, consoleErrors }) => {
       const message = `檢舉之前先登入 ${unique()}`;
       await throwBottle(request, baseURL, message, { isPublic: true, locale: "zh-TW" });
-      // An account made elsewhere (another cookie jar): this page is signed out.
-      const username = `reporter-${unique()}`;
-      const made = await request.post("/trpc/auth.signUp", {
-        headers: { Origin: baseURL ?? "" },
-        data: { username, password: "a long sea-green password" },
-      });
-      expect(made.status()).toBe(200);
+      // An account made from the test's own cookie jar: this page is signed out.
+      const username = await createAccount(request, baseURL);
       await page.goto("/zh/public-bottles");
       let dialog = await openPublicBottle(page, message, /^來自.+的瓶子，\d+ 個讚$/);
       await dialog.getByRole("button", { name: "檢舉這個瓶子" }).click();
@@ -292,7 +289,7 @@ test.describe("bottles", () => {
       await expect(page).toHaveURL(/\/auth\?redirect=%2Fzh%2Fpublic-bottles$/);
       const panel = page.getByRole("tabpanel", { name: "登入" });
       await panel.getByLabel("使用者名稱", { exact: true }).fill(username);
-      await panel.getByLabel("密碼", { exact: true }).fill("a long sea-green password");
+      await panel.getByLabel("密碼", { exact: true }).fill(ACCOUNT_PASSWORD);
       await panel.getByRole("button", { name: "登入" }).click();
       await expect(page).toHaveURL(`${baseURL}/zh/public-bottles`);
 

@@ -57,18 +57,29 @@ export async function throwBottle(
   return body.result.data.id;
 }
 
+/** The password of the accounts these tests make. */
+export const ACCOUNT_PASSWORD = "a long sea-green password";
+
 /**
- * Creates an account; the page's browser context keeps the session cookie. Answers its
- * username.
+ * Creates an account from `request`'s cookie jar (the page's, to be signed in; the test's own,
+ * to leave the page signed out). Answers its username.
  */
-export async function signUp(page: Page, baseURL: string | undefined): Promise<string> {
+export async function createAccount(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+): Promise<string> {
   const username = `reader-${unique()}`;
-  const response = await page.request.post("/trpc/auth.signUp", {
+  const response = await request.post("/trpc/auth.signUp", {
     headers: { Origin: baseURL ?? "" },
-    data: { username, password: "a long sea-green password" },
+    data: { username, password: ACCOUNT_PASSWORD },
   });
   expect(response.status(), await response.text()).toBe(200);
   return username;
+}
+
+/** Creates an account; the page's browser context keeps the session cookie. */
+export function signUp(page: Page, baseURL: string | undefined): Promise<string> {
+  return createAccount(page.request, baseURL);
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { runClockUntil, stoppedClock, throwBottle, unique } from "./helpers";
+import {
+  ACCOUNT_PASSWORD,
+  createAccount,
+  runClockUntil,
+  stoppedClock,
+  throwBottle,
+  unique,
+} from "./helpers";
 import { type E2eServer, startE2eServer } from "./server";
 
 const BOTTLE_NAME = /^Floating bottle \d+$/;
@@ -218,13 +225,7 @@ test("a floating bottle's reader who signs in to like it finds its dialog open a
   consoleErrors,
 }) => {
   await throwBottle(request, baseURL, `Afloat until liked ${unique()}`, { isPublic: true });
-  const username = `floater-${unique()}`;
-  const password = "a long sea-green password";
-  const made = await request.post("/trpc/auth.signUp", {
-    headers: { Origin: baseURL ?? "" },
-    data: { username, password },
-  });
-  expect(made.status()).toBe(200);
+  const username = await createAccount(request, baseURL);
   await page.goto("/en");
   await page.getByRole("button", { name: "Floating bottle 2", exact: true }).click();
   let dialog = page.getByRole("dialog", { name: /^Bottle from / });
@@ -234,7 +235,7 @@ test("a floating bottle's reader who signs in to like it finds its dialog open a
   await page.getByRole("dialog", { name: "Sign in to continue" }).getByRole("link").click();
   const panel = page.getByRole("tabpanel", { name: "Sign in" });
   await panel.getByLabel("Username", { exact: true }).fill(username);
-  await panel.getByLabel("Password", { exact: true }).fill(password);
+  await panel.getByLabel("Password", { exact: true }).fill(ACCOUNT_PASSWORD);
   await panel.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${baseURL}/en`);
   // The same bottle, open again over the sea; liking it now goes through.
