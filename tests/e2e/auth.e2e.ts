@@ -1,7 +1,12 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, ONE_INSTANCE, test } from "./fixtures";
+import {
+  ACCOUNT_PASSWORD,
+  createAccount as createAccountElsewhere,
+  signInWithForm,
+  signUpWithForm,
+} from "./helpers";
 
-const PASSWORD = "sea-glass-harbor";
 let counter = 0;
 
 /** A username no other run or test has used. */
@@ -22,31 +27,8 @@ function unexpected(errors: string[]): string[] {
 }
 
 /** Makes an account outside the browser (its own cookie jar), as another visit would. */
-async function createAccount(request: APIRequestContext, baseURL: string | undefined) {
-  const username = uniqueName();
-  const response = await request.post("/trpc/auth.signUp", {
-    headers: { Origin: baseURL ?? "" },
-    data: { username, password: PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-  return username;
-}
-
-async function signUp(page: Page, username: string, password = PASSWORD) {
-  await page.getByRole("tab", { name: "Create account" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Create account" });
-  await panel.getByLabel("Username", { exact: true }).fill(username);
-  await panel.getByLabel("Password", { exact: true }).fill(password);
-  await panel.getByLabel("Confirm password", { exact: true }).fill(password);
-  await panel.getByRole("button", { name: "Create account" }).click();
-}
-
-async function signIn(page: Page, username: string, password = PASSWORD) {
-  const panel = page.getByRole("tabpanel", { name: "Sign in" });
-  await panel.getByLabel("Username", { exact: true }).fill(username);
-  await panel.getByLabel("Password", { exact: true }).fill(password);
-  await panel.getByRole("button", { name: "Sign in" }).click();
-}
+const createAccount = (request: APIRequestContext, baseURL: string | undefined) =>
+  createAccountElsewhere(request, baseURL, uniqueName());
 
 const header = (page: Page) => page.getByRole("banner");
 const toastWith = (page: Page, text: string) =>
@@ -65,7 +47,7 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/auth\?redirect=%2Fen%2Ffaq$/);
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
 
-    await signUp(page, username);
+    await signUpWithForm(page, username);
     // Back where the visitor was, signed in.
     await expect(page).toHaveURL(/\/en\/faq$/);
     await expect(toastWith(page, `Welcome aboard, ${username}!`)).toBeVisible();
@@ -83,7 +65,7 @@ test.describe("accounts", () => {
 
     // Sign in again: from the home page, back to it.
     await header(page).getByRole("link", { name: "Sign in" }).click();
-    await signIn(page, username.toUpperCase());
+    await signInWithForm(page, username.toUpperCase());
     await expect(page).toHaveURL(/\/en$/);
     await expect(header(page).getByRole("button", { name: `Account: ${username}` })).toBeVisible();
     expect(consoleErrors).toEqual([]);
@@ -95,7 +77,7 @@ test.describe("accounts", () => {
     async ({ page, request, baseURL, consoleErrors }) => {
       const username = await createAccount(request, baseURL);
       await page.goto("/auth");
-      await signIn(page, username, "not-my-password");
+      await signInWithForm(page, username, "not-my-password");
       const alert = page.getByRole("alert").filter({ hasText: "Wrong username or password." });
       await expect(alert).toBeVisible();
       const panel = page.getByRole("tabpanel", { name: "Sign in" });
@@ -107,7 +89,7 @@ test.describe("accounts", () => {
       await expect(page).toHaveURL(/\/auth$/);
 
       // The right one then works.
-      await password.fill(PASSWORD);
+      await password.fill(ACCOUNT_PASSWORD);
       await panel.getByRole("button", { name: "Sign in" }).click();
       await expect(page).toHaveURL(/\/en$/);
       expect(unexpected(consoleErrors)).toEqual([]);
@@ -120,7 +102,7 @@ test.describe("accounts", () => {
     async ({ page, request, baseURL }) => {
       const username = await createAccount(request, baseURL);
       await page.goto("/auth?redirect=/en/faq");
-      await signIn(page, username);
+      await signInWithForm(page, username);
       // The whole address: a pattern ending in /en/faq would also match /auth?redirect=/en/faq.
       await expect(page).toHaveURL(`${baseURL}/en/faq`);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -136,7 +118,7 @@ test.describe("accounts", () => {
     async ({ page, request, baseURL }) => {
       const username = await createAccount(request, baseURL);
       await page.goto("/auth?redirect=//evil.example/steal");
-      await signIn(page, username);
+      await signInWithForm(page, username);
       await expect(page).toHaveURL(`${baseURL}/en`);
     },
   );
@@ -172,14 +154,14 @@ test.describe("accounts", () => {
       // A name already taken, in another case.
       const taken = await createAccount(request, baseURL);
       await username.fill(taken.toUpperCase());
-      await password.fill(PASSWORD);
-      await confirm.fill(PASSWORD);
+      await password.fill(ACCOUNT_PASSWORD);
+      await confirm.fill(ACCOUNT_PASSWORD);
       await panel.getByRole("button", { name: "Create account" }).click();
       await expect(username).toHaveAccessibleDescription(
         /That username is taken\. Please choose another one\./,
       );
       await expect(username).toBeFocused();
-      await expect(password).toHaveValue(PASSWORD);
+      await expect(password).toHaveValue(ACCOUNT_PASSWORD);
 
       // Switching tabs keeps what was typed in each.
       await page.getByRole("tab", { name: "Sign in" }).click();
@@ -208,7 +190,7 @@ test.describe("accounts", () => {
       expect(response.status()).toBe(401);
     }
     await page.goto("/auth");
-    await signIn(page, username, "one-more-guess");
+    await signInWithForm(page, username, "one-more-guess");
     await expect(page.getByRole("alert")).toHaveText("Too many attempts. Try again in 15 minutes.");
     // Not known to be wrong, so the password stays.
     await expect(
@@ -234,7 +216,7 @@ test.describe("accounts", () => {
       await expect(page.getByRole("alert")).toHaveText("使用者名稱或密碼錯誤。");
       await expect(panel.getByLabel("使用者名稱", { exact: true })).toHaveValue(username);
 
-      await panel.getByLabel("密碼", { exact: true }).fill(PASSWORD);
+      await panel.getByLabel("密碼", { exact: true }).fill(ACCOUNT_PASSWORD);
       await panel.getByRole("button", { name: "登入" }).click();
       // Home in the stored language.
       await expect(page).toHaveURL(/\/zh$/);
@@ -267,7 +249,7 @@ test.describe("accounts", () => {
     const username = uniqueName();
     const next = "new-tide-password";
     await page.goto("/auth");
-    await signUp(page, username);
+    await signUpWithForm(page, username);
     await expect(page).toHaveURL(/\/en$/);
 
     await page.goto("/auth");
@@ -288,7 +270,7 @@ test.describe("accounts", () => {
     await expect(current).toBeFocused();
     await expect(fresh).toHaveValue(next);
 
-    await current.fill(PASSWORD);
+    await current.fill(ACCOUNT_PASSWORD);
     await submit.click();
     await expect(toastWith(page, "Password changed")).toBeVisible();
     await expect(current).toHaveValue("");
@@ -298,7 +280,7 @@ test.describe("accounts", () => {
     await page.getByRole("main").getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(/\/en$/);
     await page.goto("/auth");
-    await signIn(page, username, PASSWORD);
+    await signInWithForm(page, username, ACCOUNT_PASSWORD);
     await expect(page.getByRole("alert")).toHaveText("Wrong username or password.");
     const panel = page.getByRole("tabpanel", { name: "Sign in" });
     await panel.getByLabel("Password", { exact: true }).fill(next);
@@ -313,7 +295,7 @@ test.describe("accounts", () => {
     test.slow();
     const username = uniqueName();
     await page.goto("/auth");
-    await signUp(page, username);
+    await signUpWithForm(page, username);
     await expect(page).toHaveURL(/\/en$/);
 
     // A second device, signed in too.
@@ -323,7 +305,7 @@ test.describe("accounts", () => {
     });
     const otherPage = await other.newPage();
     await otherPage.goto("/auth");
-    await signIn(otherPage, username);
+    await signInWithForm(otherPage, username);
     await expect(otherPage).toHaveURL(/\/en$/);
 
     await page.goto("/auth");
@@ -345,7 +327,7 @@ test.describe("accounts", () => {
     test.slow();
     const username = uniqueName();
     await page.goto("/auth");
-    await signUp(page, username);
+    await signUpWithForm(page, username);
     await expect(page).toHaveURL(/\/en$/);
     await page.goto("/auth");
 
@@ -365,7 +347,7 @@ test.describe("accounts", () => {
     await expect(password).toHaveAccessibleDescription("That password is not correct.");
     await expect(dialog).toBeVisible();
 
-    await password.fill(PASSWORD);
+    await password.fill(ACCOUNT_PASSWORD);
     await dialog.getByRole("button", { name: "Delete my account" }).click();
     await expect(page).toHaveURL(/\/en$/);
     await expect(toastWith(page, "Your account was deleted.")).toBeVisible();
@@ -373,7 +355,7 @@ test.describe("accounts", () => {
 
     // The account is gone.
     await page.goto("/auth");
-    await signIn(page, username);
+    await signInWithForm(page, username);
     await expect(page.getByRole("alert")).toHaveText("Wrong username or password.");
     expect(unexpected(consoleErrors)).toEqual([]);
   });
@@ -391,7 +373,7 @@ test.describe("accounts", () => {
 
       const username = await createAccount(request, baseURL);
       await link.click();
-      await signIn(page, username);
+      await signInWithForm(page, username);
       await expect(page).toHaveURL(/\/en\/faq$/);
       const trigger = header(page).getByRole("button", { name: `Account: ${username}` });
       await expect(trigger).toBeVisible();

@@ -8,7 +8,9 @@ import {
   openPublicBottle,
   PUBLIC_BOTTLE_NAME,
   searchThroughPhases,
+  signInWithForm,
   signUp,
+  signUpWithForm,
   standInDeviceTranslator,
   throwBottle,
   unique,
@@ -247,14 +249,7 @@ test.describe("bottles", () => {
     await expect(page).toHaveURL(/\/auth\?redirect=%2Fen%2Fdiscover$/);
 
     // A new account, made on the sign-in page; it brings the reader back to discover.
-    const username = `reader-${unique()}`;
-    await page.getByRole("tab", { name: "Create account" }).click();
-    const panel = page.getByRole("tabpanel", { name: "Create account" });
-    await panel.getByLabel("Username", { exact: true }).fill(username);
-    for (const field of ["Password", "Confirm password"]) {
-      await panel.getByLabel(field, { exact: true }).fill(ACCOUNT_PASSWORD);
-    }
-    await panel.getByRole("button", { name: "Create account" }).click();
+    await signUpWithForm(page, `reader-${unique()}`);
     await expect(page).toHaveURL(`${baseURL}/en/discover`);
 
     // The same bottle, at once: no search ran, and its like goes through for the account.
@@ -287,10 +282,7 @@ test.describe("bottles", () => {
       const signIn = page.getByRole("dialog", { name: "請先登入" });
       await signIn.getByRole("link", { name: "登入" }).click();
       await expect(page).toHaveURL(/\/auth\?redirect=%2Fzh%2Fpublic-bottles$/);
-      const panel = page.getByRole("tabpanel", { name: "登入" });
-      await panel.getByLabel("使用者名稱", { exact: true }).fill(username);
-      await panel.getByLabel("密碼", { exact: true }).fill(ACCOUNT_PASSWORD);
-      await panel.getByRole("button", { name: "登入" }).click();
+      await signInWithForm(page, username, ACCOUNT_PASSWORD, "zh");
       await expect(page).toHaveURL(`${baseURL}/zh/public-bottles`);
 
       // The bottle's dialog is open again, with that bottle; reporting it now goes on.

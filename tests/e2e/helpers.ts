@@ -67,8 +67,8 @@ export const ACCOUNT_PASSWORD = "a long sea-green password";
 export async function createAccount(
   request: APIRequestContext,
   baseURL: string | undefined,
+  username = `reader-${unique()}`,
 ): Promise<string> {
-  const username = `reader-${unique()}`;
   const response = await request.post("/trpc/auth.signUp", {
     headers: { Origin: baseURL ?? "" },
     data: { username, password: ACCOUNT_PASSWORD },
@@ -80,6 +80,54 @@ export async function createAccount(
 /** Creates an account; the page's browser context keeps the session cookie. */
 export function signUp(page: Page, baseURL: string | undefined): Promise<string> {
   return createAccount(page.request, baseURL);
+}
+
+/** What the sign-in page's two forms say, per language. */
+const ACCOUNT_FORM = {
+  en: {
+    signIn: "Sign in",
+    signUp: "Create account",
+    username: "Username",
+    password: "Password",
+    confirm: "Confirm password",
+  },
+  zh: {
+    signIn: "登入",
+    signUp: "註冊帳號",
+    username: "使用者名稱",
+    password: "密碼",
+    confirm: "確認密碼",
+  },
+} as const;
+
+/** Fills in and sends the sign-in page's "Sign in" form, as a visitor would. */
+export async function signInWithForm(
+  page: Page,
+  username: string,
+  password: string = ACCOUNT_PASSWORD,
+  language: "en" | "zh" = "en",
+): Promise<void> {
+  const words = ACCOUNT_FORM[language];
+  const panel = page.getByRole("tabpanel", { name: words.signIn });
+  await panel.getByLabel(words.username, { exact: true }).fill(username);
+  await panel.getByLabel(words.password, { exact: true }).fill(password);
+  await panel.getByRole("button", { name: words.signIn }).click();
+}
+
+/** Opens the sign-in page's "Create account" form, fills it in and sends it. */
+export async function signUpWithForm(
+  page: Page,
+  username: string,
+  password: string = ACCOUNT_PASSWORD,
+  language: "en" | "zh" = "en",
+): Promise<void> {
+  const words = ACCOUNT_FORM[language];
+  await page.getByRole("tab", { name: words.signUp }).click();
+  const panel = page.getByRole("tabpanel", { name: words.signUp });
+  await panel.getByLabel(words.username, { exact: true }).fill(username);
+  await panel.getByLabel(words.password, { exact: true }).fill(password);
+  await panel.getByLabel(words.confirm, { exact: true }).fill(password);
+  await panel.getByRole("button", { name: words.signUp }).click();
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
-  ACCOUNT_PASSWORD,
   createAccount,
   runClockUntil,
+  signInWithForm,
   stoppedClock,
   throwBottle,
   unique,
@@ -233,10 +233,7 @@ test("a floating bottle's reader who signs in to like it finds its dialog open a
   expect(shown).not.toBe("");
   await dialog.getByRole("button", { name: /^Like this bottle/ }).click();
   await page.getByRole("dialog", { name: "Sign in to continue" }).getByRole("link").click();
-  const panel = page.getByRole("tabpanel", { name: "Sign in" });
-  await panel.getByLabel("Username", { exact: true }).fill(username);
-  await panel.getByLabel("Password", { exact: true }).fill(ACCOUNT_PASSWORD);
-  await panel.getByRole("button", { name: "Sign in" }).click();
+  await signInWithForm(page, username);
   await expect(page).toHaveURL(`${baseURL}/en`);
   // The same bottle, open again over the sea; liking it now goes through.
   dialog = page.getByRole("dialog", { name: /^Bottle from / });
