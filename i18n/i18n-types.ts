@@ -227,6 +227,36 @@ type RootTranslation = {
 		 * T​i​d​i​n​g​s​ ​n​e​e​d​s​ ​J​a​v​a​S​c​r​i​p​t​ ​t​o​ ​r​u​n​.​ ​T​u​r​n​ ​i​t​ ​o​n​ ​i​n​ ​y​o​u​r​ ​b​r​o​w​s​e​r​'​s​ ​s​e​t​t​i​n​g​s​,​ ​t​h​e​n​ ​r​e​l​o​a​d​ ​t​h​i​s​ ​p​a​g​e​.
 		 */
 		noScript: string
+		cookies: {
+			/**
+			 * Y​o​u​r​ ​b​r​o​w​s​e​r​ ​i​s​ ​b​l​o​c​k​i​n​g​ ​t​h​i​s​ ​s​i​t​e​'​s​ ​c​o​o​k​i​e​s
+			 */
+			title: string
+			/**
+			 * T​h​r​o​w​i​n​g​ ​a​ ​b​o​t​t​l​e​ ​n​e​e​d​s​ ​t​h​e​m​:​ ​t​h​e​ ​s​i​t​e​ ​k​e​e​p​s​ ​y​o​u​r​ ​a​n​s​w​e​r​ ​t​o​ ​t​h​e​ ​a​g​e​ ​q​u​e​s​t​i​o​n​,​ ​a​n​d​ ​y​o​u​r​ ​b​o​t​t​l​e​s​ ​i​n​ ​M​y​ ​b​o​t​t​l​e​s​,​ ​b​y​ ​a​ ​c​o​o​k​i​e​.​ ​A​l​l​o​w​ ​c​o​o​k​i​e​s​ ​f​o​r​ ​t​h​i​s​ ​s​i​t​e​,​ ​t​h​e​n​ ​t​h​r​o​w​ ​i​t​;​ ​w​h​a​t​ ​y​o​u​ ​w​r​i​t​e​ ​s​t​a​y​s​ ​o​n​ ​t​h​i​s​ ​p​a​g​e​.
+			 */
+			create: string
+			/**
+			 * S​i​g​n​i​n​g​ ​i​n​ ​n​e​e​d​s​ ​t​h​e​m​:​ ​a​ ​c​o​o​k​i​e​ ​i​s​ ​w​h​a​t​ ​k​e​e​p​s​ ​y​o​u​ ​s​i​g​n​e​d​ ​i​n​.​ ​A​l​l​o​w​ ​c​o​o​k​i​e​s​ ​f​o​r​ ​t​h​i​s​ ​s​i​t​e​,​ ​t​h​e​n​ ​s​i​g​n​ ​i​n​ ​o​r​ ​c​r​e​a​t​e​ ​y​o​u​r​ ​a​c​c​o​u​n​t​.
+			 */
+			account: string
+			/**
+			 * Y​o​u​r​ ​b​r​o​w​s​e​r​ ​i​s​ ​b​l​o​c​k​i​n​g​ ​t​h​i​s​ ​s​i​t​e​'​s​ ​c​o​o​k​i​e​s​,​ ​a​n​d​ ​s​i​g​n​i​n​g​ ​i​n​ ​n​e​e​d​s​ ​t​h​e​m​.​ ​A​l​l​o​w​ ​c​o​o​k​i​e​s​ ​f​o​r​ ​t​h​i​s​ ​s​i​t​e​,​ ​t​h​e​n​ ​t​r​y​ ​a​g​a​i​n​.
+			 */
+			accountRefused: string
+			/**
+			 * T​h​e​ ​s​i​t​e​ ​k​n​o​w​s​ ​t​h​e​ ​b​o​t​t​l​e​s​ ​y​o​u​ ​t​h​r​e​w​ ​b​y​ ​a​ ​c​o​o​k​i​e​,​ ​s​o​ ​n​o​n​e​ ​c​a​n​ ​b​e​ ​s​h​o​w​n​ ​h​e​r​e​.​ ​A​l​l​o​w​ ​c​o​o​k​i​e​s​ ​f​o​r​ ​t​h​i​s​ ​s​i​t​e​,​ ​t​h​e​n​ ​r​e​l​o​a​d​ ​t​h​i​s​ ​p​a​g​e​.
+			 */
+			myBottles: string
+			/**
+			 * A​ ​c​h​a​t​ ​n​e​e​d​s​ ​t​h​e​m​:​ ​t​h​e​ ​s​i​t​e​ ​k​n​o​w​s​ ​y​o​u​ ​f​r​o​m​ ​o​n​e​ ​m​e​s​s​a​g​e​ ​t​o​ ​t​h​e​ ​n​e​x​t​ ​b​y​ ​a​ ​c​o​o​k​i​e​.​ ​A​l​l​o​w​ ​c​o​o​k​i​e​s​ ​f​o​r​ ​t​h​i​s​ ​s​i​t​e​,​ ​t​h​e​n​ ​r​e​l​o​a​d​ ​t​h​i​s​ ​p​a​g​e​.
+			 */
+			chat: string
+			/**
+			 * R​e​l​o​a​d
+			 */
+			reload: string
+		}
 	}
 	errors: {
 		/**
@@ -731,7 +761,7 @@ type RootTranslation = {
 				 */
 				body: string
 				/**
-				 * A​ ​v​i​s​i​t​o​r​ ​c​o​o​k​i​e​,​ ​m​a​r​k​e​d​ ​H​t​t​p​O​n​l​y​ ​s​o​ ​t​h​a​t​ ​s​c​r​i​p​t​s​ ​o​n​ ​t​h​e​ ​p​a​g​e​ ​c​a​n​n​o​t​ ​r​e​a​d​ ​i​t​,​ ​w​h​i​c​h​ ​l​e​t​s​ ​u​s​ ​a​p​p​l​y​ ​r​a​t​e​ ​l​i​m​i​t​s​ ​f​a​i​r​l​y​.
+				 * A​ ​v​i​s​i​t​o​r​ ​c​o​o​k​i​e​,​ ​m​a​r​k​e​d​ ​H​t​t​p​O​n​l​y​ ​s​o​ ​t​h​a​t​ ​s​c​r​i​p​t​s​ ​o​n​ ​t​h​e​ ​p​a​g​e​ ​c​a​n​n​o​t​ ​r​e​a​d​ ​i​t​,​ ​w​h​i​c​h​ ​l​e​t​s​ ​u​s​ ​a​p​p​l​y​ ​r​a​t​e​ ​l​i​m​i​t​s​ ​f​a​i​r​l​y​.​ ​T​h​e​ ​p​a​g​e​s​ ​t​h​a​t​ ​n​e​e​d​ ​i​t​ ​f​i​r​s​t​ ​c​h​e​c​k​ ​t​h​a​t​ ​y​o​u​r​ ​b​r​o​w​s​e​r​ ​k​e​e​p​s​ ​c​o​o​k​i​e​s​ ​a​t​ ​a​l​l​,​ ​w​i​t​h​ ​a​ ​t​e​s​t​ ​c​o​o​k​i​e​ ​t​h​a​t​ ​i​s​ ​r​e​m​o​v​e​d​ ​a​t​ ​o​n​c​e​.
 				 */
 				item1: string
 				/**
@@ -2998,6 +3028,36 @@ export type TranslationFunctions = {
 		 * Tidings needs JavaScript to run. Turn it on in your browser's settings, then reload this page.
 		 */
 		noScript: () => LocalizedString
+		cookies: {
+			/**
+			 * Your browser is blocking this site's cookies
+			 */
+			title: () => LocalizedString
+			/**
+			 * Throwing a bottle needs them: the site keeps your answer to the age question, and your bottles in My bottles, by a cookie. Allow cookies for this site, then throw it; what you write stays on this page.
+			 */
+			create: () => LocalizedString
+			/**
+			 * Signing in needs them: a cookie is what keeps you signed in. Allow cookies for this site, then sign in or create your account.
+			 */
+			account: () => LocalizedString
+			/**
+			 * Your browser is blocking this site's cookies, and signing in needs them. Allow cookies for this site, then try again.
+			 */
+			accountRefused: () => LocalizedString
+			/**
+			 * The site knows the bottles you threw by a cookie, so none can be shown here. Allow cookies for this site, then reload this page.
+			 */
+			myBottles: () => LocalizedString
+			/**
+			 * A chat needs them: the site knows you from one message to the next by a cookie. Allow cookies for this site, then reload this page.
+			 */
+			chat: () => LocalizedString
+			/**
+			 * Reload
+			 */
+			reload: () => LocalizedString
+		}
 	}
 	errors: {
 		/**
@@ -3493,7 +3553,7 @@ export type TranslationFunctions = {
 				 */
 				body: () => LocalizedString
 				/**
-				 * A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly.
+				 * A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly. The pages that need it first check that your browser keeps cookies at all, with a test cookie that is removed at once.
 				 */
 				item1: () => LocalizedString
 				/**

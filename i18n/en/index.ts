@@ -78,6 +78,19 @@ const en = {
     offline: "You are offline. Waiting for your connection to come back…",
     noScript:
       "Tidings needs JavaScript to run. Turn it on in your browser's settings, then reload this page.",
+    cookies: {
+      title: "Your browser is blocking this site's cookies",
+      create:
+        "Throwing a bottle needs them: the site keeps your answer to the age question, and your bottles in My bottles, by a cookie. Allow cookies for this site, then throw it; what you write stays on this page.",
+      account:
+        "Signing in needs them: a cookie is what keeps you signed in. Allow cookies for this site, then sign in or create your account.",
+      accountRefused:
+        "Your browser is blocking this site's cookies, and signing in needs them. Allow cookies for this site, then try again.",
+      myBottles:
+        "The site knows the bottles you threw by a cookie, so none can be shown here. Allow cookies for this site, then reload this page.",
+      chat: "A chat needs them: the site knows you from one message to the next by a cookie. Allow cookies for this site, then reload this page.",
+      reload: "Reload",
+    },
   },
   errors: {
     required: "Please fill in this field.",

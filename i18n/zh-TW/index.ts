@@ -77,6 +77,19 @@ const zhTW = {
     offline: "你目前離線，正在等待網路恢復連線…",
     noScript:
       "Tidings 需要 JavaScript 才能運作。請在瀏覽器設定中開啟 JavaScript，然後重新載入此頁面。",
+    cookies: {
+      title: "你的瀏覽器封鎖了本站的 Cookie",
+      create:
+        "丟瓶子需要 Cookie：本站靠 Cookie 記住你對年齡問題的回答，以及「我的瓶子」裡你丟出的瓶子。請允許本站使用 Cookie，再把瓶子丟進大海；你寫的內容會留在這個頁面上。",
+      account:
+        "登入需要 Cookie：本站靠 Cookie 讓你保持登入。請允許本站使用 Cookie，再登入或註冊帳號。",
+      accountRefused:
+        "你的瀏覽器封鎖了本站的 Cookie，而登入需要 Cookie。請允許本站使用 Cookie 後再試一次。",
+      myBottles:
+        "本站靠 Cookie 認出你丟出的瓶子，所以這裡無法顯示。請允許本站使用 Cookie，然後重新載入此頁面。",
+      chat: "聊天需要 Cookie：本站靠 Cookie 在一則則訊息之間認出你。請允許本站使用 Cookie，然後重新載入此頁面。",
+      reload: "重新載入",
+    },
   },
   errors: {
     required: "請填寫此欄位。",

@@ -23,6 +23,7 @@ export const CircleQuestionMark = lucide.CircleQuestionMark;
 export const CircleX = lucide.CircleX;
 export const Clock = lucide.Clock;
 export const CloudLightning = lucide.CloudLightning;
+export const Cookie = lucide.Cookie;
 export const Compass = lucide.Compass;
 export const Earth = lucide.Earth;
 export const Eye = lucide.Eye;

@@ -52,7 +52,7 @@ export const privacy = {
       title: "Cookies and local storage",
       body: "Tidings uses only what it needs to work:",
       item1:
-        "A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly.",
+        "A visitor cookie, marked HttpOnly so that scripts on the page cannot read it, which lets us apply rate limits fairly. The pages that need it first check that your browser keeps cookies at all, with a test cookie that is removed at once.",
       item2:
         "A session cookie when you sign in, so you stay signed in while you like and report bottles.",
       item3:

@@ -49,7 +49,8 @@ export const privacy: Translation["privacy"] = {
     cookies: {
       title: "Cookie 與本機儲存",
       body: "Tidings 只使用網站運作所必需的項目：",
-      item1: "訪客 Cookie：設有 HttpOnly 屬性，網頁上的程式無法讀取，用來公平地執行使用頻率限制。",
+      item1:
+        "訪客 Cookie：設有 HttpOnly 屬性，網頁上的程式無法讀取，用來公平地執行使用頻率限制。需要它的頁面會先用一個立即刪除的測試 Cookie，確認你的瀏覽器是否接受 Cookie。",
       item2: "工作階段 Cookie：在你登入時使用，讓你按讚或檢舉瓶子時能保持登入狀態。",
       item3:
         "語言偏好，以及你丟過瓶子後最後一次查看撿到紀錄的時間：都儲存在瀏覽器的 localStorage 中，而不是 Cookie 裡。",

@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { BOTTLE_LIMITS } from "../../common/bottles.ts";
 import { localizedPath } from "../../common/locales.ts";
 import { type BottleVariant, bottleVariants } from "../components/Bottle.tsx";
+import { CookiesBlockedNotice } from "../components/CookiesBlockedNotice.tsx";
 import { BottleAgeGate } from "../components/create/BottleAgeGate.tsx";
 import { ExpiryField, PublicField } from "../components/create/BottleOptions.tsx";
 import { expiresBeforeSurfacing, expiryOf } from "../components/create/bottle-time.ts";
@@ -17,6 +18,7 @@ import { useStartFindsClock } from "../components/my-bottles/FoundNotice.tsx";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { ToastLink } from "../components/ToastLink.tsx";
 import { Send } from "../icons.ts";
+import { useCookiesBlocked } from "../lib/cookies.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "./create.css";
 
@@ -59,6 +61,7 @@ export function CreatePage() {
   const later = useLater();
   const [thrown, setThrown] = useState<BottleVariant>();
   const startFindsClock = useStartFindsClock();
+  const cookiesBlocked = useCookiesBlocked();
 
   // After the throw: the animation, then the toast, then the discover page.
   const onThrown = (hours: number) => {
@@ -112,6 +115,7 @@ export function CreatePage() {
   return (
     <div className="container--narrow create">
       <PageIntro title={t.title()}>{t.subtitle()}</PageIntro>
+      {cookiesBlocked && <CookiesBlockedNotice body={LL.common.cookies.create()} />}
       <BottleAgeGate gate={age} />
 
       <SchemaForm form={form} state={state} className="card create__form" label={t.formLabel()}>

@@ -1,12 +1,14 @@
 import { type ReactNode, useEffect, useState } from "react";
 import type { MyBottle } from "../../common/bottles.ts";
 import { Bottle } from "../components/Bottle.tsx";
+import { CookiesBlockedNotice } from "../components/CookiesBlockedNotice.tsx";
 import { MyBottleCard } from "../components/my-bottles/MyBottleCard.tsx";
 import { SinkDialog } from "../components/my-bottles/SinkDialog.tsx";
 import { useMyBottles } from "../components/my-bottles/useMyBottles.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { PageLink } from "../components/PageLink.tsx";
 import { CloudLightning, LoaderCircle, PenLine, RotateCcw, ShieldCheck } from "../icons.ts";
+import { useCookiesBlocked } from "../lib/cookies.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import "../components/BottleCard.css";
@@ -34,9 +36,13 @@ export function MyBottlesPage() {
   const { list, bottles, sink } = useMyBottles();
   const now = useNow();
   const [sinking, setSinking] = useState<MyBottle | null>(null);
+  const cookiesBlocked = useCookiesBlocked();
 
   let body: ReactNode;
-  if (list.isPending) {
+  // Not "no bottles yet": the bottles are known by the cookie the browser refuses.
+  if (cookiesBlocked && bottles.length === 0) {
+    body = <CookiesBlockedNotice body={LL.common.cookies.myBottles()} reload />;
+  } else if (list.isPending) {
     body = (
       <p className="my-bottles__status" role="status">
         <LoaderCircle aria-hidden="true" className="spinner" />

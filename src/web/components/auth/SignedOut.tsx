@@ -2,9 +2,11 @@ import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { type AccountUser, AUTH_LIMITS, signInInput, signUpInput } from "../../../common/auth.ts";
 import { LogIn, type LucideIcon, UserPlus } from "../../icons.ts";
+import { CookiesBlocked, cookiesBlocked, useCookiesBlocked } from "../../lib/cookies.ts";
 import { appCodeOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { CookiesBlockedNotice } from "../CookiesBlockedNotice.tsx";
 import type { FormState } from "../form/context.ts";
 import { FormAlert, SubmitButton } from "../form/FormParts.tsx";
 import { SchemaForm, type SchemaFormApi, TextFields, textField } from "../form/SchemaForm.tsx";
@@ -43,6 +45,14 @@ function CredentialsForm<F extends string>({
   );
 }
 
+/**
+ * Stops a sign-in or sign-up the browser could not keep: the server would answer, and the
+ * session cookie would be dropped. Asked at each press, as cookies may be allowed meanwhile.
+ */
+function cookiesNeeded() {
+  if (cookiesBlocked()) throw new CookiesBlocked();
+}
+
 function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arrive }) {
   const { LL } = useI18n();
   const t = LL.auth;
@@ -52,10 +62,15 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     defaultValues: { username: "", password: "" },
     fields: ["username", "password"],
     check: (values) => schemaIssues(signInInput.safeParse(values)),
-    send: (values) => signIn.mutateAsync(signInInput.parse(values)),
+    send: async (values) => {
+      cookiesNeeded();
+      return signIn.mutateAsync(signInInput.parse(values));
+    },
     onSent: ({ user }) => onArrive(user, t.signedIn({ username: user.username })),
     onFailed: (error, controls) => {
-      if (appCodeOf(error) !== "INVALID_CREDENTIALS") return failed(error, controls);
+      if (error instanceof CookiesBlocked || appCodeOf(error) !== "INVALID_CREDENTIALS") {
+        return failed(error, controls);
+      }
       // The password is known to be wrong and cannot be seen to find the typo: it is cleared
       // for a fresh try; the username stays.
       controls.clear("password");
@@ -83,7 +98,10 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
       ...schemaIssues(signUpInput.safeParse({ username, password })),
       ...confirmIssues(password, confirm),
     ],
-    send: ({ username, password }) => signUp.mutateAsync(signUpInput.parse({ username, password })),
+    send: async ({ username, password }) => {
+      cookiesNeeded();
+      return signUp.mutateAsync(signUpInput.parse({ username, password }));
+    },
     onSent: ({ user }) => onArrive(user, t.signedUp({ username: user.username })),
     onFailed: useAccountFailure(),
     locked: arriving,
@@ -111,12 +129,14 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
 export function SignedOut({ arriving, onArrive }: { arriving: boolean; onArrive: Arrive }) {
   const { LL } = useI18n();
   const [tab, setTab] = useState<"signIn" | "signUp">("signIn");
+  const blocked = useCookiesBlocked();
   return (
     <div className="auth">
       {/* The heading names the tab in use: "Create account" is not signing in. */}
       <PageIntro title={tab === "signUp" ? LL.auth.signUpTab() : LL.auth.title()}>
         {LL.auth.subtitle()}
       </PageIntro>
+      {blocked && <CookiesBlockedNotice body={LL.common.cookies.account()} />}
       <Tabs.Root
         value={tab}
         onValueChange={(value) => setTab(value === "signUp" ? "signUp" : "signIn")}

@@ -2,6 +2,7 @@ import { toast } from "sonner";
 import { AUTH_LIMITS } from "../../../common/auth.ts";
 import { toFieldIssues } from "../../../common/errors.ts";
 import { useSetAccountUser } from "../../lib/account.ts";
+import { CookiesBlocked } from "../../lib/cookies.ts";
 import { appCodeOf, errorMessage, fieldIssuesOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import type { Issue } from "../form/issues.ts";
@@ -39,14 +40,18 @@ export function confirmIssues(password: string, confirm: string): Issue[] {
 }
 
 /**
- * How an account form shows a failed request: the session is gone (back to signed out), the
- * password was wrong (emptied, named under `passwordField`), the server named fields, or one
+ * How an account form shows a failed request: the browser refuses cookies, the session is gone
+ * (back to signed out), the password was wrong (emptied, named under `passwordField`), the server named fields, or one
  * alert says what went wrong. What was typed otherwise stays.
  */
 export function useAccountFailure<F extends string>(passwordField?: F) {
   const { LL } = useI18n();
   const setAccountUser = useSetAccountUser();
   return (error: unknown, form: FormControls<F>) => {
+    if (error instanceof CookiesBlocked) {
+      form.show([], LL.common.cookies.accountRefused(), "submit");
+      return;
+    }
     const code = appCodeOf(error);
     if (code === "UNAUTHORIZED") {
       toast.error(LL.errors.unauthorized());

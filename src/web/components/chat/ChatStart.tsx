@@ -13,8 +13,10 @@ import {
   WifiOff,
   X,
 } from "../../icons.ts";
+import { useCookiesBlocked } from "../../lib/cookies.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
+import { CookiesBlockedNotice } from "../CookiesBlockedNotice.tsx";
 import { languageName, listOf, MatchPreferencesEditor } from "./MatchPreferences.tsx";
 import type { ChatPreferences } from "./matchPreferences.ts";
 import { ChatRefused, SafetyGate } from "./SafetyGate.tsx";
@@ -285,6 +287,9 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
   // refusal).
   const [answered, setAnswered] = useState(false);
   const age = chat.me?.age;
+  // Without the visitor cookie the server forgets the age answer and the chat at once: the card
+  // says so instead of offering either.
+  const cookiesBlocked = useCookiesBlocked() && chat.phase === "idle";
   const lastPhase = useRef(chat.phase);
   useEffect(() => {
     if (lastPhase.current !== chat.phase) setCameBack(chat.phase === "idle");
@@ -303,13 +308,14 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
         Nothing is offered before the answer to the age question is known, nor a search or chat
         before it is known whether this tab or another of the visitor's shows it.
       */}
-      {((age === undefined && !chat.meFailed) || chat.away === "unknown") && (
+      {cookiesBlocked && <CookiesBlockedNotice body={LL.common.cookies.chat()} reload />}
+      {!cookiesBlocked && ((age === undefined && !chat.meFailed) || chat.away === "unknown") && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
           <p className="chat-start__state-title">{LL.common.loading()}</p>
         </div>
       )}
-      {(age === "unanswered" || age === "confirmed") && <OnlineCount />}
+      {!cookiesBlocked && (age === "unanswered" || age === "confirmed") && <OnlineCount />}
       {chat.away === "elsewhere" && <OpenElsewhere onTakeOver={chat.takeOver} />}
       {!chat.away && chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
@@ -329,14 +335,15 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
           onWiden={chat.widen}
         />
       )}
-      {!chat.away && chat.phase === "idle" && age === "unanswered" && (
+      {!cookiesBlocked && !chat.away && chat.phase === "idle" && age === "unanswered" && (
         <SafetyGate me={chat.me} onAnswered={() => setAnswered(true)} />
       )}
-      {!chat.away && chat.phase === "idle" && age === "refused" && (
+      {!cookiesBlocked && !chat.away && chat.phase === "idle" && age === "refused" && (
         <ChatRefused focusOnMount={answered} />
       )}
       {/* Without an answer from the server (it failed), the start call itself asks. */}
-      {!chat.away &&
+      {!cookiesBlocked &&
+        !chat.away &&
         chat.phase === "idle" &&
         (age === "confirmed" || (age === undefined && chat.meFailed)) && (
           <IdleStart

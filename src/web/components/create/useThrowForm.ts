@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { createBottleInput, DEFAULT_EXPIRY_DAYS } from "../../../common/bottles.ts";
 import { toFieldIssues } from "../../../common/errors.ts";
+import { CookiesBlocked, cookiesBlocked } from "../../lib/cookies.ts";
 import {
   appCodeOf,
   errorMessage,
@@ -76,6 +77,8 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
       toast.dismiss(ERROR_TOAST_ID);
       const parsed = input(values);
       if (!parsed.success) throw parsed.error;
+      // Asked again at each throw: the visitor may have allowed cookies since the page opened.
+      if (cookiesBlocked()) throw new CookiesBlocked();
       await age.ensure();
       await send.mutateAsync(parsed.data);
       return parsed.data.driftHours;
@@ -85,7 +88,10 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
     onFailed: (error, form) => {
       // Whatever the writer typed stays; only the problem is shown.
       const code = appCodeOf(error);
-      if (error instanceof AgeGateStop) {
+      if (error instanceof CookiesBlocked) {
+        refuse(LL.common.cookies.title(), LL.common.cookies.create());
+        form.focus("submit");
+      } else if (error instanceof AgeGateStop) {
         // Under 13: the page says so above the form. Closed unanswered: nothing to say.
         if (error.standing === "refused") age.showRefusal();
         else form.focus("submit");
