@@ -773,7 +773,7 @@ type RootTranslation = {
 				 */
 				item3: string
 				/**
-				 * I​n​ ​o​n​e​ ​t​a​b​ ​o​n​l​y​,​ ​i​n​ ​i​t​s​ ​s​e​s​s​i​o​n​S​t​o​r​a​g​e​:​ ​t​h​e​ ​b​o​t​t​l​e​ ​y​o​u​ ​w​e​r​e​ ​r​e​a​d​i​n​g​ ​w​h​e​n​ ​y​o​u​ ​w​e​n​t​ ​t​o​ ​s​i​g​n​ ​i​n​ ​t​o​ ​l​i​k​e​ ​o​r​ ​r​e​p​o​r​t​ ​i​t​,​ ​f​o​r​ ​a​t​ ​m​o​s​t​ ​h​a​l​f​ ​a​n​ ​h​o​u​r​,​ ​s​o​ ​t​h​a​t​ ​y​o​u​ ​c​o​m​e​ ​b​a​c​k​ ​t​o​ ​i​t​;​ ​a​n​d​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​y​o​u​ ​a​r​e​ ​w​r​i​t​i​n​g​ ​o​n​ ​t​h​e​ ​p​a​g​e​ ​f​o​r​ ​w​r​i​t​i​n​g​ ​o​n​e​,​ ​u​n​t​i​l​ ​y​o​u​ ​t​h​r​o​w​ ​i​t​.
+				 * I​n​ ​o​n​e​ ​t​a​b​ ​o​n​l​y​,​ ​i​n​ ​i​t​s​ ​s​e​s​s​i​o​n​S​t​o​r​a​g​e​:​ ​t​h​e​ ​b​o​t​t​l​e​ ​y​o​u​ ​w​e​r​e​ ​r​e​a​d​i​n​g​ ​w​h​e​n​ ​y​o​u​ ​w​e​n​t​ ​t​o​ ​s​i​g​n​ ​i​n​ ​t​o​ ​l​i​k​e​ ​o​r​ ​r​e​p​o​r​t​ ​i​t​,​ ​f​o​r​ ​a​t​ ​m​o​s​t​ ​h​a​l​f​ ​a​n​ ​h​o​u​r​,​ ​s​o​ ​t​h​a​t​ ​y​o​u​ ​c​o​m​e​ ​b​a​c​k​ ​t​o​ ​i​t​;​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​y​o​u​ ​a​r​e​ ​w​r​i​t​i​n​g​ ​o​n​ ​t​h​e​ ​p​a​g​e​ ​f​o​r​ ​w​r​i​t​i​n​g​ ​o​n​e​,​ ​u​n​t​i​l​ ​y​o​u​ ​t​h​r​o​w​ ​i​t​;​ ​a​n​d​ ​t​h​e​ ​m​e​s​s​a​g​e​ ​y​o​u​ ​a​r​e​ ​w​r​i​t​i​n​g​ ​t​o​ ​u​s​ ​o​n​ ​t​h​e​ ​c​o​n​t​a​c​t​ ​p​a​g​e​ ​(​n​o​t​ ​y​o​u​r​ ​n​a​m​e​ ​o​r​ ​e​m​a​i​l​ ​a​d​d​r​e​s​s​)​,​ ​u​n​t​i​l​ ​y​o​u​ ​s​e​n​d​ ​i​t​.
 				 */
 				item4: string
 				/**
@@ -3565,7 +3565,7 @@ export type TranslationFunctions = {
 				 */
 				item3: () => LocalizedString
 				/**
-				 * In one tab only, in its sessionStorage: the bottle you were reading when you went to sign in to like or report it, for at most half an hour, so that you come back to it; and the message you are writing on the page for writing one, until you throw it.
+				 * In one tab only, in its sessionStorage: the bottle you were reading when you went to sign in to like or report it, for at most half an hour, so that you come back to it; the message you are writing on the page for writing one, until you throw it; and the message you are writing to us on the contact page (not your name or email address), until you send it.
 				 */
 				item4: () => LocalizedString
 				/**

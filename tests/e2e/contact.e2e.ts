@@ -65,6 +65,13 @@ test.describe("contact page", () => {
     await name.fill("Sam");
     await email.fill("sam@example.com");
     await message.fill("Hello from the browser test.");
+    // A reload (a phone's pull to refresh) keeps the message, and only the message.
+    await page.reload();
+    await expect(message).toHaveValue("Hello from the browser test.");
+    await expect(name).toHaveValue("");
+    await expect(email).toHaveValue("");
+    await name.fill("Sam");
+    await email.fill("sam@example.com");
 
     const response = page.waitForResponse((r) => r.url().includes("contact.send"));
     await page.getByRole("button", { name: "Send Message" }).click();
@@ -84,6 +91,10 @@ test.describe("contact page", () => {
       await expect(field).toHaveValue("");
     }
     await expect(page.getByText("0 / 5000")).toBeVisible();
+    // Sent, it is kept no more.
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1, name: "Contact Us" })).toBeVisible();
+    await expect(message).toHaveValue("");
     expect(consoleErrors).toEqual([]);
   });
 

@@ -58,7 +58,7 @@ export const privacy = {
       item3:
         "Your language preference and, once you have thrown a bottle, the time you last saw its finds, both kept in your browser's localStorage rather than in a cookie.",
       item4:
-        "In one tab only, in its sessionStorage: the bottle you were reading when you went to sign in to like or report it, for at most half an hour, so that you come back to it; and the message you are writing on the page for writing one, until you throw it.",
+        "In one tab only, in its sessionStorage: the bottle you were reading when you went to sign in to like or report it, for at most half an hour, so that you come back to it; the message you are writing on the page for writing one, until you throw it; and the message you are writing to us on the contact page (not your name or email address), until you send it.",
       note: "You can clear all of these in your browser's settings at any time. The site may then ask you to sign in or choose your language again.",
     },
     otherSites: {

@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { useStore } from "@tanstack/react-form";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { CONTACT_LIMITS, type ContactInput, contactInput } from "../../common/contact.ts";
 import { toFieldIssues } from "../../common/errors.ts";
@@ -7,6 +8,7 @@ import { SchemaForm, TextFields, textField } from "../components/form/SchemaForm
 import { useSchemaForm } from "../components/form/useSchemaForm.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { CircleCheck, Mail, Send } from "../icons.ts";
+import { contactDraft } from "../lib/drafts.ts";
 import { errorMessage, fieldIssuesOf } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
@@ -26,8 +28,10 @@ export function ContactPage() {
   const email = siteConfig().contactEmail;
   const [sent, setSent] = useState(false);
   const send = trpc.contact.send.useMutation();
+  // What was being written in this tab and not sent comes back into the box.
+  const [draft] = useState(contactDraft.peek);
   const { form, state } = useSchemaForm({
-    defaultValues: blank,
+    defaultValues: { ...blank, message: draft },
     fields,
     check: (values) => {
       setSent(false);
@@ -48,6 +52,10 @@ export function ContactPage() {
       controls.show(fieldIssuesOf(error));
     },
   });
+
+  // Kept as it is written; sending clears the box, and so what is kept.
+  const message = useStore(form.store, (store) => store.values.message);
+  useEffect(() => contactDraft.keep(message), [message]);
 
   const nameField = textField("name", t.name(), CONTACT_LIMITS.name, {
     autoComplete: "name",

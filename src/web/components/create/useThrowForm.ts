@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { createBottleInput, DEFAULT_EXPIRY_DAYS } from "../../../common/bottles.ts";
 import { toFieldIssues } from "../../../common/errors.ts";
 import { CookiesBlocked, cookiesBlocked } from "../../lib/cookies.ts";
+import { bottleDraft } from "../../lib/drafts.ts";
 import {
   appCodeOf,
   errorMessage,
@@ -15,7 +16,6 @@ import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { type Issue, isIssue } from "../form/issues.ts";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
-import { forgetDraft, keepDraft, peekDraft } from "../resting/draft.ts";
 import { browserTimeZone, expiresBeforeSurfacing, slowDownMessage } from "./bottle-time.ts";
 import { AgeGateStop, useBottleAge } from "./useBottleAge.ts";
 
@@ -39,7 +39,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   const send = trpc.bottles.throw.useMutation();
   const age = useBottleAge();
   // What was being written in this tab and not thrown comes back into the box.
-  const [draft] = useState(peekDraft);
+  const [draft] = useState(bottleDraft.peek);
   const input = (values: {
     message: string;
     driftHours: number;
@@ -136,8 +136,8 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   // What is being written is kept in this tab until it is thrown, so a reload (a phone's pull to
   // refresh), a wrong tap in the menu or a resting page loses none of it.
   useEffect(() => {
-    if (thrown) forgetDraft();
-    else keepDraft(values.message);
+    if (thrown) bottleDraft.forget();
+    else bottleDraft.keep(values.message);
   }, [thrown, values.message]);
   const thrownDrift = useStore(kit.form.store, (state) => state.fieldMeta.driftHours?.errors[0]);
   return {

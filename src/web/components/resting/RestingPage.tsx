@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
 import type { PageSlug } from "../../../common/locales.ts";
 import { House, MessagesSquare, PenLine, Search, Waves } from "../../icons.ts";
+import { bottleDraft } from "../../lib/drafts.ts";
 import type { Feature } from "../../lib/feature-paths.ts";
 import { useFeature } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { PageIntro } from "../PageIntro.tsx";
 import { PageLink } from "../PageLink.tsx";
-import { hasKeptDraft } from "./draft.ts";
 import "./resting.css";
 
 /**
@@ -34,7 +34,7 @@ export function RestingPage({ feature }: { feature: Feature }) {
       <section className="card resting__card" aria-label={t[feature].title()}>
         <Waves aria-hidden="true" className="resting__icon" />
         <p>{t.notYou()}</p>
-        {feature === "bottles" && hasKeptDraft() && <p>{t.draftKept()}</p>}
+        {feature === "bottles" && bottleDraft.has() && <p>{t.draftKept()}</p>}
         <div className="button-row">
           <PageLink to="" icon={House} className="button button--primary">
             {LL.common.returnHome()}
