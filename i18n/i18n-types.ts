@@ -252,10 +252,20 @@ type RootTranslation = {
 			 * A​ ​c​h​a​t​ ​n​e​e​d​s​ ​t​h​e​m​:​ ​t​h​e​ ​s​i​t​e​ ​k​n​o​w​s​ ​y​o​u​ ​f​r​o​m​ ​o​n​e​ ​m​e​s​s​a​g​e​ ​t​o​ ​t​h​e​ ​n​e​x​t​ ​b​y​ ​a​ ​c​o​o​k​i​e​.​ ​A​l​l​o​w​ ​c​o​o​k​i​e​s​ ​f​o​r​ ​t​h​i​s​ ​s​i​t​e​,​ ​t​h​e​n​ ​r​e​l​o​a​d​ ​t​h​i​s​ ​p​a​g​e​.
 			 */
 			chat: string
+		}
+		/**
+		 * R​e​l​o​a​d
+		 */
+		reload: string
+		pageFailed: {
 			/**
-			 * R​e​l​o​a​d
+			 * T​h​i​s​ ​p​a​g​e​ ​c​o​u​l​d​ ​n​o​t​ ​b​e​ ​s​h​o​w​n
 			 */
-			reload: string
+			title: string
+			/**
+			 * S​o​m​e​t​h​i​n​g​ ​w​e​n​t​ ​w​r​o​n​g​ ​w​h​i​l​e​ ​l​o​a​d​i​n​g​ ​i​t​.​ ​R​e​l​o​a​d​i​n​g​ ​t​h​e​ ​p​a​g​e​ ​u​s​u​a​l​l​y​ ​h​e​l​p​s​.
+			 */
+			body: string
 		}
 	}
 	errors: {
@@ -3053,10 +3063,20 @@ export type TranslationFunctions = {
 			 * A chat needs them: the site knows you from one message to the next by a cookie. Allow cookies for this site, then reload this page.
 			 */
 			chat: () => LocalizedString
+		}
+		/**
+		 * Reload
+		 */
+		reload: () => LocalizedString
+		pageFailed: {
 			/**
-			 * Reload
+			 * This page could not be shown
 			 */
-			reload: () => LocalizedString
+			title: () => LocalizedString
+			/**
+			 * Something went wrong while loading it. Reloading the page usually helps.
+			 */
+			body: () => LocalizedString
 		}
 	}
 	errors: {

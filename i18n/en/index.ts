@@ -89,7 +89,11 @@ const en = {
       myBottles:
         "The site knows the bottles you threw by a cookie, so none can be shown here. Allow cookies for this site, then reload this page.",
       chat: "A chat needs them: the site knows you from one message to the next by a cookie. Allow cookies for this site, then reload this page.",
-      reload: "Reload",
+    },
+    reload: "Reload",
+    pageFailed: {
+      title: "This page could not be shown",
+      body: "Something went wrong while loading it. Reloading the page usually helps.",
     },
   },
   errors: {

@@ -88,7 +88,11 @@ const zhTW = {
       myBottles:
         "本站靠 Cookie 認出你丟出的瓶子，所以這裡無法顯示。請允許本站使用 Cookie，然後重新載入此頁面。",
       chat: "聊天需要 Cookie：本站靠 Cookie 在一則則訊息之間認出你。請允許本站使用 Cookie，然後重新載入此頁面。",
-      reload: "重新載入",
+    },
+    reload: "重新載入",
+    pageFailed: {
+      title: "無法顯示這個頁面",
+      body: "載入時出了點問題，重新載入頁面通常就能解決。",
     },
   },
   errors: {

@@ -9,36 +9,38 @@ import {
   redirect,
 } from "@tanstack/react-router";
 import { isPrefix, localeOfPrefix, resolvePath } from "../common/locales.ts";
+import { PageFailed, PagePending } from "./components/PageStates.tsx";
 import { FeatureGate } from "./components/resting/RestingPage.tsx";
 import { Shell } from "./components/Shell.tsx";
 import type { Feature } from "./lib/feature-paths.ts";
 import { loadLocale } from "./lib/i18n.tsx";
+import { retryWhenOnline } from "./lib/retry-when-online.ts";
 import { HomePage } from "./routes/home.tsx";
 import { NotFoundPage } from "./routes/not-found.tsx";
 
 // The home page comes with the first load; every other page is its own chunk, fetched when
 // a link to it is hovered or followed.
-const AboutPage = lazyRouteComponent(() => import("./routes/about.tsx"), "AboutPage");
-const AuthPage = lazyRouteComponent(() => import("./routes/auth.tsx"), "AuthPage");
-const ContactPage = lazyRouteComponent(() => import("./routes/contact.tsx"), "ContactPage");
-const CreatePage = lazyRouteComponent(() => import("./routes/create.tsx"), "CreatePage");
-const DiscoverPage = lazyRouteComponent(() => import("./routes/discover.tsx"), "DiscoverPage");
-const FaqPage = lazyRouteComponent(() => import("./routes/faq.tsx"), "FaqPage");
-const ModerationPage = lazyRouteComponent(
-  () => import("./routes/moderation.tsx"),
-  "ModerationPage",
-);
-const MyBottlesPage = lazyRouteComponent(() => import("./routes/my-bottles.tsx"), "MyBottlesPage");
-const PrivacyPage = lazyRouteComponent(() => import("./routes/privacy.tsx"), "PrivacyPage");
-const PublicBottlesPage = lazyRouteComponent(
+function lazyPage<T extends Record<string, unknown>, K extends keyof T & string>(
+  fetchChunk: () => Promise<T>,
+  name: K,
+) {
+  return lazyRouteComponent(retryWhenOnline(fetchChunk), name);
+}
+const AboutPage = lazyPage(() => import("./routes/about.tsx"), "AboutPage");
+const AuthPage = lazyPage(() => import("./routes/auth.tsx"), "AuthPage");
+const ContactPage = lazyPage(() => import("./routes/contact.tsx"), "ContactPage");
+const CreatePage = lazyPage(() => import("./routes/create.tsx"), "CreatePage");
+const DiscoverPage = lazyPage(() => import("./routes/discover.tsx"), "DiscoverPage");
+const FaqPage = lazyPage(() => import("./routes/faq.tsx"), "FaqPage");
+const ModerationPage = lazyPage(() => import("./routes/moderation.tsx"), "ModerationPage");
+const MyBottlesPage = lazyPage(() => import("./routes/my-bottles.tsx"), "MyBottlesPage");
+const PrivacyPage = lazyPage(() => import("./routes/privacy.tsx"), "PrivacyPage");
+const PublicBottlesPage = lazyPage(
   () => import("./routes/public-bottles.tsx"),
   "PublicBottlesPage",
 );
-const RandomChatPage = lazyRouteComponent(
-  () => import("./routes/random-chat.tsx"),
-  "RandomChatPage",
-);
-const TermsPage = lazyRouteComponent(() => import("./routes/terms.tsx"), "TermsPage");
+const RandomChatPage = lazyPage(() => import("./routes/random-chat.tsx"), "RandomChatPage");
+const TermsPage = lazyPage(() => import("./routes/terms.tsx"), "TermsPage");
 
 const rootRoute = createRootRoute({
   // The same redirects the server answers, for navigation inside the app.
@@ -105,6 +107,9 @@ export const router = createRouter({
   trailingSlash: "never",
   scrollRestoration: true,
   defaultPreload: "intent",
+  // Rendered inside the shell, so in the page's language.
+  defaultPendingComponent: PagePending,
+  defaultErrorComponent: PageFailed,
 });
 
 declare module "@tanstack/react-router" {

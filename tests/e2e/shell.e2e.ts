@@ -233,3 +233,66 @@ test.describe("before the app's script has run", () => {
     }
   });
 });
+
+test.describe("a page whose script has not come yet", () => {
+  test("followed offline, the link waits under the offline notice, then shows the page", async ({
+    page,
+    context,
+  }) => {
+    await page.goto("/zh");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // Marks this document: a reload of the site (the router's answer to a missing script,
+    // which offline puts the browser's error page in its place) would lose it.
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+    await context.setOffline(true);
+    await expect(page.getByRole("status").filter({ hasText: "你目前離線" })).toBeVisible();
+    await page
+      .getByRole("navigation", { name: "主選單" })
+      .getByRole("link", { name: "常見問題" })
+      .click();
+    await expect(page).toHaveURL("/zh/faq");
+    await expect(
+      page
+        .locator("main")
+        .getByRole("status")
+        .filter({ hasText: /^載入中…$/ }),
+    ).toBeVisible();
+    await context.setOffline(false);
+    await expect(page.getByRole("heading", { level: 1, name: "常見問題" })).toBeVisible();
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+  });
+
+  test("one that cannot be fetched says so in the page's language, and Reload brings it", async ({
+    page,
+    context,
+  }) => {
+    await page.goto("/en");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const loaded = new Set(
+      await page.evaluate(() =>
+        performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname),
+      ),
+    );
+    // Every script the home page has not used is gone (a build replaced meanwhile, a proxy
+    // that fails): the one reload the router tries fails the same way.
+    const gone = (url: URL) =>
+      /^\/chunk-[^/]+\.js$/.test(url.pathname) && !loaded.has(url.pathname);
+    await context.route(gone, (route) => route.fulfill({ status: 404, body: "gone" }));
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" }).click();
+    await expect(page).toHaveURL("/en/faq");
+    await expect(
+      page.getByRole("heading", { level: 1, name: "This page could not be shown" }),
+    ).toBeVisible();
+    await expect(page.locator("main")).toContainText("Reloading the page usually helps.");
+    await expect(page.getByRole("link", { name: "Return to Home" })).toBeVisible();
+    await context.unroute(gone);
+    await page.getByRole("button", { name: "Reload" }).click();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" }),
+    ).toBeVisible();
+  });
+});

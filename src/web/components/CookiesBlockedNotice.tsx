@@ -23,7 +23,7 @@ export function CookiesBlockedNotice({ body, reload }: { body: string; reload?: 
             onClick={() => location.reload()}
           >
             <RotateCcw aria-hidden="true" />
-            {t.reload()}
+            {LL.common.reload()}
           </button>
         )}
       </div>

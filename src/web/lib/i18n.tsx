@@ -21,6 +21,7 @@ import {
   type Prefix,
   prefixOfLocale,
 } from "../../common/locales.ts";
+import { retryWhenOnline } from "./retry-when-online.ts";
 
 // Each language's dictionary is its own chunk: a page loads only the one it shows.
 const translations = new Map<Locale, TranslationFunctions>();
@@ -30,7 +31,7 @@ const loading = new Map<Locale, Promise<void>>();
 export function loadLocale(locale: Locale): Promise<void> {
   let pending = loading.get(locale);
   if (!pending) {
-    pending = loadLocaleAsync(locale).then(() => {
+    pending = retryWhenOnline(() => loadLocaleAsync(locale))().then(() => {
       translations.set(locale, i18nObject(locale));
     });
     // A failed fetch (a dropped connection) may be tried again on the next navigation.
