@@ -310,11 +310,16 @@ for (let a = 1; a <= 223; a++) {
   PUBLIC_FIRST_OCTETS.push(a);
 }
 
-/** A public address, unique per n, spread over many networks so the country lookup works. */
+/**
+ * A public address, unique per n below 3.5 billion, spread over many networks so the country
+ * lookup works; never a network's .0 or .255. (Unique matters: the site limits each address as
+ * a visitor, and two visitors on one address reach its limit twice as fast.)
+ */
 export function publicAddress(n: number): string {
   const first = PUBLIC_FIRST_OCTETS[n % PUBLIC_FIRST_OCTETS.length] ?? 1;
   const rest = Math.floor(n / PUBLIC_FIRST_OCTETS.length);
-  return `${first}.${(rest >>> 16) & 255}.${(rest >>> 8) & 255}.${(rest & 255) | 1}`;
+  const network = Math.floor(rest / 254);
+  return `${first}.${(network >>> 8) & 255}.${network & 255}.${(rest % 254) + 1}`;
 }
 
 export function round(value: number, digits = 1): number {

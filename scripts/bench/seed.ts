@@ -127,6 +127,7 @@ export async function seed(file: string, count: number, now = Date.now()): Promi
     )
     .get(now, now);
   sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  for (const statement of [insertUser, insertBottle, insertLike]) statement.finalize();
   await db.destroy();
   return {
     rows: count,
