@@ -252,8 +252,13 @@ test(
 
     // The start tries the socket (with its backoff), then says so, and offers the start again.
     await find.click();
-    await page.clock.runFor(10_000);
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "連線錯誤" });
+    // A second at a time: the page sets each retry's timer only when the last try has failed,
+    // which on a busy machine may come after one long move of the clock has passed it by.
+    await expect(async () => {
+      await page.clock.runFor(1000);
+      await expect(toast).toBeVisible({ timeout: 100 });
+    }).toPass({ timeout: 30_000 });
     await expect(toast).toContainText("請稍後再試。");
     await expect(find).toBeEnabled();
     expect(sockets).toBeGreaterThan(0);

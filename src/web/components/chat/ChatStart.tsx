@@ -283,10 +283,6 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
   const t = LL.randomChat;
   // Back at the start after a search or a chat, focus goes to the start button again.
   const [cameBack, setCameBack] = useState(false);
-  // Answered the gate just now: focus goes to what takes its place (the start button, or the
-  // refusal).
-  const [answered, setAnswered] = useState(false);
-  const age = chat.me?.age;
   // Without the visitor cookie the server forgets the age answer and the chat at once: the card
   // says so instead of offering either.
   const cookiesBlocked = useCookiesBlocked() && chat.phase === "idle";
@@ -304,18 +300,44 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
       <h2 id="chat-start-heading" className="visually-hidden">
         {t.start()}
       </h2>
+      {cookiesBlocked ? (
+        <CookiesBlockedNotice body={LL.common.cookies.chat()} reload />
+      ) : (
+        <ChatStartStates chat={chat} afterChat={afterChat} cameBack={cameBack} />
+      )}
+    </section>
+  );
+}
+
+/** What the start card holds where cookies are kept: see ChatStart. */
+function ChatStartStates({
+  chat,
+  afterChat,
+  cameBack,
+}: {
+  chat: RandomChat;
+  afterChat: boolean;
+  cameBack: boolean;
+}) {
+  const { LL } = useI18n();
+  const t = LL.randomChat;
+  // Answered the gate just now: focus goes to what takes its place (the start button, or the
+  // refusal).
+  const [answered, setAnswered] = useState(false);
+  const age = chat.me?.age;
+  return (
+    <>
       {/*
         Nothing is offered before the answer to the age question is known, nor a search or chat
         before it is known whether this tab or another of the visitor's shows it.
       */}
-      {cookiesBlocked && <CookiesBlockedNotice body={LL.common.cookies.chat()} reload />}
-      {!cookiesBlocked && ((age === undefined && !chat.meFailed) || chat.away === "unknown") && (
+      {((age === undefined && !chat.meFailed) || chat.away === "unknown") && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
           <p className="chat-start__state-title">{LL.common.loading()}</p>
         </div>
       )}
-      {!cookiesBlocked && (age === "unanswered" || age === "confirmed") && <OnlineCount />}
+      {(age === "unanswered" || age === "confirmed") && <OnlineCount />}
       {chat.away === "elsewhere" && <OpenElsewhere onTakeOver={chat.takeOver} />}
       {!chat.away && chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
@@ -335,15 +357,14 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
           onWiden={chat.widen}
         />
       )}
-      {!cookiesBlocked && !chat.away && chat.phase === "idle" && age === "unanswered" && (
+      {!chat.away && chat.phase === "idle" && age === "unanswered" && (
         <SafetyGate me={chat.me} onAnswered={() => setAnswered(true)} />
       )}
-      {!cookiesBlocked && !chat.away && chat.phase === "idle" && age === "refused" && (
+      {!chat.away && chat.phase === "idle" && age === "refused" && (
         <ChatRefused focusOnMount={answered} />
       )}
       {/* Without an answer from the server (it failed), the start call itself asks. */}
-      {!cookiesBlocked &&
-        !chat.away &&
+      {!chat.away &&
         chat.phase === "idle" &&
         (age === "confirmed" || (age === undefined && chat.meFailed)) && (
           <IdleStart
@@ -358,6 +379,6 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
             interestRefused={chat.interestRefused}
           />
         )}
-    </section>
+    </>
   );
 }
