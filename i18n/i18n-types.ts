@@ -1535,6 +1535,17 @@ type RootTranslation = {
 		 * M​a​t​c​h​ ​s​u​c​c​e​s​s​f​u​l
 		 */
 		matched: string
+		tabTitle: {
+			/**
+			 * C​h​a​t​ ​p​a​r​t​n​e​r​ ​f​o​u​n​d​ ​·​ ​T​i​d​i​n​g​s
+			 */
+			matched: string
+			/**
+			 * (​{​c​o​u​n​t​}​)​ ​N​e​w​ ​m​e​s​s​a​g​e​{​{​s​}​}​ ​·​ ​T​i​d​i​n​g​s
+			 * @param {number} count
+			 */
+			unread: RequiredParams<'count'>
+		}
 		/**
 		 * S​a​y​ ​h​e​l​l​o​ ​t​o​ ​y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}​.
 		 * @param {string} country
@@ -4316,6 +4327,16 @@ export type TranslationFunctions = {
 		 * Match successful
 		 */
 		matched: () => LocalizedString
+		tabTitle: {
+			/**
+			 * Chat partner found · Tidings
+			 */
+			matched: () => LocalizedString
+			/**
+			 * ({count}) New message{{s}} · Tidings
+			 */
+			unread: (arg: { count: number }) => LocalizedString
+		}
 		/**
 		 * Say hello to your chat partner from {country}.
 		 */

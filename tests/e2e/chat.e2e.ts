@@ -269,6 +269,53 @@ test.describe("random chat", () => {
     await other.context().close();
   });
 
+  test("in a tab left in the background, the title says a partner came, then how many messages", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // Headless Chromium never hides a page (another tab in front, a minimized window: still
+    // "visible"), so the page is told, as a browser tells it, that its tab went out of sight.
+    await page.addInitScript(() => {
+      let state: DocumentVisibilityState = "visible";
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+      Object.defineProperty(document, "hidden", {
+        configurable: true,
+        get: () => state === "hidden",
+      });
+      Object.assign(window, {
+        setTabVisibility: (next: DocumentVisibilityState) => {
+          state = next;
+          document.dispatchEvent(new Event("visibilitychange"));
+        },
+      });
+    });
+    const tab = (state: DocumentVisibilityState) =>
+      page.evaluate((next) => {
+        (window as unknown as { setTabVisibility: (s: string) => void }).setTabVisibility(next);
+      }, state);
+    const other = await stranger(browser, baseURL);
+    await openAsAdult(page, "zh");
+    await openAsAdult(other, "zh");
+    await find(page, "zh");
+    await expect(page.getByText(WORDS.zh.looking)).toBeVisible();
+    await tab("hidden");
+    await expect(page).toHaveTitle("隨機聊天 · Tidings");
+    await find(other, "zh");
+    await expect(chatPanel(other, "zh")).toBeVisible();
+    await expect(page).toHaveTitle("找到聊天對象了 · Tidings");
+    for (const text of [unique("你好"), unique("在嗎")]) {
+      await box(other, "zh").fill(text);
+      await box(other, "zh").press("Enter");
+      await expect(page.locator(".chat-msg--partner", { hasText: text })).toHaveCount(1);
+    }
+    await expect(page).toHaveTitle("(2) 則新訊息 · Tidings");
+    // Looked at again: the page's own title.
+    await tab("visible");
+    await expect(page).toHaveTitle("隨機聊天 · Tidings");
+    await other.context().close();
+  });
+
   test("leaving the page for another one ends the chat", async ({ page, browser, baseURL }) => {
     const other = await stranger(browser, baseURL);
     await pair(other, page);

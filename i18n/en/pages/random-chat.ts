@@ -22,6 +22,11 @@ export const randomChat = {
     "One tab at a time holds your search or chat. Continue it here, or go back to the other tab; closing this one leaves it running.",
   continueHere: "Continue here",
   matched: "Match successful",
+  /** The tab's title while it is in the background and something happened. */
+  tabTitle: {
+    matched: "Chat partner found · Tidings",
+    unread: "({count:number}) New message{{s}} · Tidings",
+  },
   matchedBody: "Say hello to your chat partner from {country:string}.",
   chattingWith: "Chatting with a stranger from {country:string}",
   end: "End chat",

@@ -21,6 +21,10 @@ export const randomChat: Translation["randomChat"] = {
     "一次只能在一個分頁配對或聊天。你可以在這裡繼續，或回到另一個分頁；關閉這個分頁不會影響它。",
   continueHere: "在這裡繼續",
   matched: "配對成功",
+  tabTitle: {
+    matched: "找到聊天對象了 · Tidings",
+    unread: "({count}) 則新訊息 · Tidings",
+  },
   matchedBody: "跟來自{country}的聊天對象打聲招呼吧。",
   chattingWith: "你的聊天對象來自{country}",
   end: "結束聊天",

@@ -5,6 +5,7 @@ import { ChatReportDialog } from "../components/chat/ChatReportDialog.tsx";
 import { END_REPORT_BUTTON_ID } from "../components/chat/ChatSafetyBar.tsx";
 import { ChatStart, START_BUTTON_ID } from "../components/chat/ChatStart.tsx";
 import { useRandomChat } from "../components/chat/useRandomChat.ts";
+import { useTabTitle } from "../components/chat/useTabTitle.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { useI18n } from "../lib/i18n.tsx";
 import "./random-chat.css";
@@ -14,6 +15,7 @@ export function RandomChatPage() {
   const { LL } = useI18n();
   const t = LL.randomChat;
   const chat = useRandomChat();
+  useTabTitle(chat);
   // A chat another tab of the visitor's holds is shown there, not here (useChatHolder.ts).
   const partner = chat.phase === "chatting" && !chat.away ? chat.partner : null;
   // Whether a chat was on screen before: the start card that takes its place takes the focus.
