@@ -1,6 +1,5 @@
 import { Cookie, RotateCcw } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
-import "./CookiesBlockedNotice.css";
 
 /**
  * Says, where a page needs the visitor cookie, that the browser refuses it and what to do:
@@ -11,15 +10,15 @@ export function CookiesBlockedNotice({ body, reload }: { body: string; reload?: 
   const { LL } = useI18n();
   const t = LL.common.cookies;
   return (
-    <div className="cookies-blocked" role="status">
-      <Cookie aria-hidden="true" className="cookies-blocked__icon" />
-      <div className="cookies-blocked__text">
-        <p className="cookies-blocked__title">{t.title()}</p>
+    <div className="page-notice" role="status">
+      <Cookie aria-hidden="true" />
+      <div>
+        <p className="page-notice__title">{t.title()}</p>
         <p>{body}</p>
         {reload && (
           <button
             type="button"
-            className="button button--ghost cookies-blocked__reload"
+            className="button button--ghost page-notice__action"
             onClick={() => location.reload()}
           >
             <RotateCcw aria-hidden="true" />

@@ -15,10 +15,15 @@ export function BottleAgeGate({ gate }: { gate: BottleAge }) {
   return (
     <>
       {gate.refused && (
-        <div className="create__age-refused" role="status" tabIndex={-1} ref={gate.refusal}>
+        <div
+          className="page-notice create__age-refused"
+          role="status"
+          tabIndex={-1}
+          ref={gate.refusal}
+        >
           <HeartHandshake aria-hidden="true" />
           <div>
-            <p className="create__age-refused-title">{t.refusedTitle()}</p>
+            <p className="page-notice__title">{t.refusedTitle()}</p>
             <p>{t.refusedBody()}</p>
           </div>
         </div>
