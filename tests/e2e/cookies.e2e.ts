@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { otherAddress } from "./helpers";
+import { otherAddress, signInWithForm } from "./helpers";
 
 /**
  * A browser whose settings block every site's cookies ("Don't allow sites to save data"), as a
@@ -106,9 +106,7 @@ test.describe("a browser that blocks cookies", () => {
     await expect(
       page.getByRole("status").filter({ hasText: "Signing in needs them" }),
     ).toBeVisible();
-    await page.getByLabel("Username").first().fill("cookieless");
-    await page.getByLabel("Password").first().fill("a long sea-green password");
-    await page.getByRole("button", { name: "Sign in", exact: true }).last().click();
+    await signInWithForm(page, "cookieless");
     await expect(page.getByRole("alert")).toHaveText(
       "Your browser is blocking this site's cookies, and signing in needs them. Allow cookies for this site, then try again.",
     );

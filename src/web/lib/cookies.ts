@@ -49,3 +49,11 @@ export class CookiesBlocked extends Error {
     this.name = "CookiesBlocked";
   }
 }
+
+/**
+ * Stops a send the browser could not keep (a throw, a sign-in): the server would answer, and the
+ * cookie it sets would be dropped. Asked at each press, as cookies may be allowed meanwhile.
+ */
+export function requireCookies(): void {
+  if (cookiesBlocked()) throw new CookiesBlocked();
+}

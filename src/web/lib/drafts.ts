@@ -1,41 +1,21 @@
+import { tabStorage } from "./tab-storage.ts";
+
 /**
- * Text being written, kept in this tab's sessionStorage until it is sent, so nothing typed is
- * lost to a reload (a phone's pull to refresh), a page left by mistake, or the feature being
- * switched off meanwhile: the page starts from it when the writer is back. A blank text is
- * nothing to keep. Storage refused (cookies blocked) keeps nothing, quietly.
+ * Text being written, kept in this tab until it is sent, so nothing typed is lost to a reload (a
+ * phone's pull to refresh), a page left by mistake, or the feature being switched off meanwhile:
+ * the page starts from it when the writer is back. A blank text is nothing to keep.
  */
 function tabDraft(key: string) {
+  const stored = tabStorage(key);
   return {
     keep(text: string): void {
-      try {
-        if (text.trim() !== "") sessionStorage.setItem(key, text);
-        else sessionStorage.removeItem(key);
-      } catch {
-        // Storage refused: nothing more can be done for it.
-      }
+      if (text.trim() !== "") stored.write(text);
+      else stored.remove();
     },
-    has(): boolean {
-      try {
-        return sessionStorage.getItem(key) !== null;
-      } catch {
-        return false;
-      }
-    },
+    has: (): boolean => stored.read() !== null,
     /** The kept text ("" when there is none). */
-    peek(): string {
-      try {
-        return sessionStorage.getItem(key) ?? "";
-      } catch {
-        return "";
-      }
-    },
-    forget(): void {
-      try {
-        sessionStorage.removeItem(key);
-      } catch {
-        // Nothing kept, or storage refused.
-      }
-    },
+    peek: (): string => stored.read() ?? "",
+    forget: stored.remove,
   };
 }
 

@@ -1,13 +1,14 @@
 import { useLocation } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import type { BottleCard } from "../../common/bottles.ts";
+import { tabStorage } from "./tab-storage.ts";
 
 // The bottle a signed-out reader was reading when they went to sign in (to like or report it),
 // kept in this tab, so the page they come back to shows it again instead of a new random one:
 // discover would otherwise search afresh, and never show a bottle it showed them lately. It is
 // what they had on screen already, kept for half an hour and for one return only.
 
-const KEY = "bottle-before-sign-in";
+const stored = tabStorage("bottle-before-sign-in");
 const KEEP_MS = 30 * 60 * 1000;
 
 interface Kept {
@@ -34,18 +35,14 @@ function isBottle(value: unknown): value is BottleCard {
 
 /** Keeps `bottle` for the reader's return to `path` (the page's pathname). */
 export function keepBottleForReturn(path: string, bottle: BottleCard): void {
-  try {
-    const kept: Kept = { path, at: Date.now(), bottle };
-    sessionStorage.setItem(KEY, JSON.stringify(kept));
-  } catch {
-    // Storage refused: the page searches afresh, as before.
-  }
+  const kept: Kept = { path, at: Date.now(), bottle };
+  stored.write(JSON.stringify(kept));
 }
 
 /** The bottle kept for a return to `path`, if it is recent; reading it changes nothing. */
 export function bottleOnReturn(path: string): BottleCard | null {
   try {
-    const kept = JSON.parse(sessionStorage.getItem(KEY) ?? "null") as Partial<Kept> | null;
+    const kept = JSON.parse(stored.read() ?? "null") as Partial<Kept> | null;
     if (!kept || kept.path !== path || typeof kept.at !== "number") return null;
     if (Date.now() - kept.at > KEEP_MS || Date.now() < kept.at) return null;
     return isBottle(kept.bottle) ? kept.bottle : null;
@@ -55,13 +52,7 @@ export function bottleOnReturn(path: string): BottleCard | null {
 }
 
 /** Forgets the kept bottle once a page has shown it. */
-export function forgetReturningBottle(): void {
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // Nothing kept, or storage refused.
-  }
-}
+export const forgetReturningBottle = stored.remove;
 
 /**
  * The bottle kept for the reader's return to this page, read once when the page opens (and

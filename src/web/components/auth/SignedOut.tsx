@@ -2,7 +2,7 @@ import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { type AccountUser, AUTH_LIMITS, signInInput, signUpInput } from "../../../common/auth.ts";
 import { LogIn, type LucideIcon, UserPlus } from "../../icons.ts";
-import { CookiesBlocked, cookiesBlocked, useCookiesBlocked } from "../../lib/cookies.ts";
+import { CookiesBlocked, requireCookies, useCookiesBlocked } from "../../lib/cookies.ts";
 import { appCodeOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
@@ -45,14 +45,6 @@ function CredentialsForm<F extends string>({
   );
 }
 
-/**
- * Stops a sign-in or sign-up the browser could not keep: the server would answer, and the
- * session cookie would be dropped. Asked at each press, as cookies may be allowed meanwhile.
- */
-function cookiesNeeded() {
-  if (cookiesBlocked()) throw new CookiesBlocked();
-}
-
 function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arrive }) {
   const { LL } = useI18n();
   const t = LL.auth;
@@ -63,7 +55,7 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     fields: ["username", "password"],
     check: (values) => schemaIssues(signInInput.safeParse(values)),
     send: async (values) => {
-      cookiesNeeded();
+      requireCookies();
       return signIn.mutateAsync(signInInput.parse(values));
     },
     onSent: ({ user }) => onArrive(user, t.signedIn({ username: user.username })),
@@ -99,7 +91,7 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
       ...confirmIssues(password, confirm),
     ],
     send: async ({ username, password }) => {
-      cookiesNeeded();
+      requireCookies();
       return signUp.mutateAsync(signUpInput.parse({ username, password }));
     },
     onSent: ({ user }) => onArrive(user, t.signedUp({ username: user.username })),

@@ -97,10 +97,10 @@ function IdleStart({
         <span>{t.countryNote()}</span>
       </p>
       {bannedUntil !== null && (
-        <div className="chat-restricted" role="status">
+        <div className="page-notice is-danger chat-restricted" role="status">
           <ShieldBan aria-hidden="true" />
           <div>
-            <p className="chat-restricted__title">{t.restrictedTitle()}</p>
+            <p className="page-notice__title">{t.restrictedTitle()}</p>
             <p>{t.restrictedLeft({ time: timeLeftText(LL, bannedUntil, now) })}</p>
             <p className="chat-restricted__reason">{t.restrictedReason()}</p>
           </div>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { createBottleInput, DEFAULT_EXPIRY_DAYS } from "../../../common/bottles.ts";
 import { toFieldIssues } from "../../../common/errors.ts";
-import { CookiesBlocked, cookiesBlocked } from "../../lib/cookies.ts";
+import { CookiesBlocked, requireCookies } from "../../lib/cookies.ts";
 import { bottleDraft } from "../../lib/drafts.ts";
 import {
   appCodeOf,
@@ -77,8 +77,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
       toast.dismiss(ERROR_TOAST_ID);
       const parsed = input(values);
       if (!parsed.success) throw parsed.error;
-      // Asked again at each throw: the visitor may have allowed cookies since the page opened.
-      if (cookiesBlocked()) throw new CookiesBlocked();
+      requireCookies();
       await age.ensure();
       await send.mutateAsync(parsed.data);
       return parsed.data.driftHours;
