@@ -78,6 +78,37 @@ const box = (page: Page, language: "en" | "zh" = "en") =>
   page.getByRole("textbox", { name: WORDS[language].message, exact: true });
 const unique = (label: string) => `${label} ${Math.floor(Math.random() * 1e8)}`;
 
+// First in the file: its 20 s of waiting on the server then run beside the other workers' tests
+// instead of after them, at the end of the suite.
+test.describe("random chat: the partner just left", () => {
+  test("two strangers who just chatted meet again when they have waited 20 s with nobody else", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const other = await stranger(browser, baseURL);
+    await pair(page, other);
+    await page.getByRole("button", { name: "End chat" }).click();
+    await chatPanel(other).getByRole("button", { name: "Close", exact: true }).click();
+    await find(page);
+    await find(other);
+    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
+    await expect(other.getByText("Looking for someone to chat with…")).toBeVisible();
+    // Both are told why the one they just left does not come straight back, and for how long.
+    for (const p of [page, other]) {
+      await expect(p.getByText(/^Someone new comes first: .* wait 20 seconds/)).toBeVisible();
+    }
+    await page.waitForTimeout(5000);
+    await expect(chatPanel(page)).toHaveCount(0);
+    for (const p of [page, other]) {
+      await expect(chatPanel(p)).toBeVisible({ timeout: 40_000 });
+    }
+    await page.getByRole("button", { name: "End chat" }).click();
+    await other.context().close();
+  });
+});
+
 test.describe("random chat", () => {
   // Two or three strangers, each a browser of their own, on the two cores the server shares.
   test.describe.configure({ timeout: 120_000 });
@@ -833,33 +864,6 @@ test.describe("random chat, scanned", () => {
     }
     await page.getByRole("button", { name: "End chat" }).click();
     await living.context().close();
-  });
-
-  test("two strangers who just chatted meet again when they have waited 20 s with nobody else", async ({
-    page,
-    browser,
-    baseURL,
-  }) => {
-    test.setTimeout(120_000);
-    const other = await stranger(browser, baseURL);
-    await pair(page, other);
-    await page.getByRole("button", { name: "End chat" }).click();
-    await chatPanel(other).getByRole("button", { name: "Close", exact: true }).click();
-    await find(page);
-    await find(other);
-    await expect(page.getByText("Looking for someone to chat with…")).toBeVisible();
-    await expect(other.getByText("Looking for someone to chat with…")).toBeVisible();
-    // Both are told why the one they just left does not come straight back, and for how long.
-    for (const p of [page, other]) {
-      await expect(p.getByText(/^Someone new comes first: .* wait 20 seconds/)).toBeVisible();
-    }
-    await page.waitForTimeout(5000);
-    await expect(chatPanel(page)).toHaveCount(0);
-    for (const p of [page, other]) {
-      await expect(chatPanel(p)).toBeVisible({ timeout: 40_000 });
-    }
-    await page.getByRole("button", { name: "End chat" }).click();
-    await other.context().close();
   });
 });
 
