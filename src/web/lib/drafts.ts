@@ -1,4 +1,4 @@
-import { tabStorage } from "./tab-storage.ts";
+import { tabStorage } from "./storage.ts";
 
 /**
  * Text being written, kept in this tab until it is sent, so nothing typed is lost to a reload (a

@@ -22,6 +22,7 @@ import {
   prefixOfLocale,
 } from "../../common/locales.ts";
 import { retryWhenOnline } from "./retry-when-online.ts";
+import { deviceStorage } from "./storage.ts";
 
 // Each language's dictionary is its own chunk: a page loads only the one it shows.
 const translations = new Map<Locale, TranslationFunctions>();
@@ -42,20 +43,13 @@ export function loadLocale(locale: Locale): Promise<void> {
 }
 
 export function storedLocale(): Locale | undefined {
-  try {
-    const value = localStorage.getItem(PREFERRED_LANGUAGE_KEY);
-    return isLocale(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = deviceStorage(PREFERRED_LANGUAGE_KEY).read();
+  return isLocale(value) ? value : undefined;
 }
 
+/** Private modes may refuse storage; the URL still carries the language. */
 export function storeLocale(locale: Locale): void {
-  try {
-    localStorage.setItem(PREFERRED_LANGUAGE_KEY, locale);
-  } catch {
-    // Private modes may refuse storage; the URL still carries the language.
-  }
+  deviceStorage(PREFERRED_LANGUAGE_KEY).write(locale);
 }
 
 /** For pages without a prefix: the stored choice, else the browser's language. */

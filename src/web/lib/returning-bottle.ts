@@ -1,7 +1,7 @@
 import { useLocation } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import type { BottleCard } from "../../common/bottles.ts";
-import { tabStorage } from "./tab-storage.ts";
+import { tabStorage } from "./storage.ts";
 
 // The bottle a signed-out reader was reading when they went to sign in (to like or report it),
 // kept in this tab, so the page they come back to shows it again instead of a new random one:

@@ -7,6 +7,7 @@ import {
 } from "../../../common/chat-preferences.ts";
 import type { Locale } from "../../../common/locales.ts";
 import type { TargetLanguage } from "../../../common/translation.ts";
+import { deviceStorage } from "../../lib/storage.ts";
 
 /** Where the visitor's match preferences are kept: on this device only. */
 export const PREFERENCES_STORAGE_KEY = "chat-match-preferences";
@@ -29,23 +30,20 @@ export function defaultPreferences(locale: Locale): ChatPreferences {
 /** What the device kept, checked as the server would check it; anything else is forgotten. */
 export function readPreferences(locale: Locale): ChatPreferences {
   try {
-    const raw: unknown = JSON.parse(localStorage.getItem(PREFERENCES_STORAGE_KEY) ?? "null");
+    const raw: unknown = JSON.parse(deviceStorage(PREFERENCES_STORAGE_KEY).read() ?? "null");
     if (raw && typeof raw === "object" && "on" in raw && typeof raw.on === "boolean") {
       const parsed = matchPreferencesInput.safeParse(raw);
       if (parsed.success) return { on: raw.on, ...parsed.data };
     }
   } catch {
-    // Storage may be refused or hold something else; the defaults do.
+    // Something else is kept there (not JSON); the defaults do.
   }
   return defaultPreferences(locale);
 }
 
+/** Remembering only saves typing them again. */
 function keep(preferences: ChatPreferences): void {
-  try {
-    localStorage.setItem(PREFERENCES_STORAGE_KEY, JSON.stringify(preferences));
-  } catch {
-    // Remembering only saves typing them again.
-  }
+  deviceStorage(PREFERENCES_STORAGE_KEY).write(JSON.stringify(preferences));
 }
 
 /** What chat.start is sent: nothing for "Anyone". */

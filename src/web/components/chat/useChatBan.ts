@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { useI18n } from "../../lib/i18n.tsx";
+import { deviceStorage } from "../../lib/storage.ts";
 import { trpc } from "../../lib/trpc.ts";
 import { timeLeftText } from "./time-left.ts";
 
@@ -18,24 +19,17 @@ export const MUTE_STORAGE_KEY = "chat-muted-until";
 
 /** A time kept under `key` while it is still ahead; one that has passed is cleared, not shown. */
 export function readStored(key: string, now = Date.now()): number | null {
-  try {
-    const until = Number(localStorage.getItem(key));
-    if (Number.isFinite(until) && until > now) return until;
-    localStorage.removeItem(key);
-  } catch {
-    // Storage may be refused; the server still knows.
-  }
+  const kept = deviceStorage(key);
+  const until = Number(kept.read());
+  if (Number.isFinite(until) && until > now) return until;
+  kept.remove();
   return null;
 }
 
 /** Keeps a time under `key` (null forgets it); the server stays the source of truth. */
 export function store(key: string, until: number | null): void {
-  try {
-    if (until === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, String(until));
-  } catch {
-    // Storage only saves a round trip.
-  }
+  if (until === null) deviceStorage(key).remove();
+  else deviceStorage(key).write(String(until));
 }
 
 export const readStoredBan = (now = Date.now()) => readStored(BAN_STORAGE_KEY, now);
