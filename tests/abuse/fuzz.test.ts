@@ -21,6 +21,7 @@ const PATHS = [
   "bottles.throw",
   "bottles.discover",
   "bottles.toggleLike",
+  "bottles.likeOf",
   "auth.signIn",
   "auth.signUp",
   "auth.me",

@@ -268,6 +268,47 @@ test.describe("bottles", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("a reader whose account liked the bottle before comes back to it liked, and one tap unlikes it", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Liked on another device ${unique()}`;
+    const bottleId = await throwBottle(request, baseURL, message, { isPublic: false });
+    // The account liked it elsewhere (the test's own cookie jar): the page is signed out.
+    const username = await createAccount(request, baseURL);
+    const likedBefore = await request.post("/trpc/bottles.toggleLike", {
+      headers: { Origin: baseURL ?? "" },
+      data: { bottleId },
+    });
+    expect(likedBefore.status(), await likedBefore.text()).toBe(200);
+
+    await page.clock.install();
+    await page.goto("/en/discover");
+    const card = await discoverBottle(page, message);
+    await card.getByRole("button", { name: "Like this bottle, 1 like" }).click();
+    const signIn = page.getByRole("dialog", { name: "Sign in to continue" });
+    await signIn.getByRole("link", { name: "Sign in" }).click();
+    const asked = page.waitForResponse((r) => r.url().includes("bottles.likeOf"));
+    await signInWithForm(page, username);
+    await expect(page).toHaveURL(`${baseURL}/en/discover`);
+    expect((await asked).status()).toBe(200);
+
+    // The same bottle, its heart as the account left it: liked, by this reader alone.
+    await expect(card.getByText(message, { exact: true })).toBeVisible();
+    const like = card.getByRole("button", { name: "Like this bottle, 1 like" });
+    await expect(like).toHaveAttribute("aria-pressed", "true");
+    const unliked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+    await like.click();
+    expect((await unliked).status()).toBe(200);
+    await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
+    expect(consoleErrors).toEqual([]);
+  });
+
   test(
     "in /zh, a reader who signs in to report a public bottle finds its dialog open again",
     ONE_INSTANCE,

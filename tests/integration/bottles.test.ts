@@ -285,6 +285,46 @@ describe("likes", () => {
   });
 });
 
+describe("a reader's own like", () => {
+  test("says whether the account likes a bottle in the ocean, with its count, and nothing else", async () => {
+    const writer = await aWriter();
+    const { id } = await writer.bottles.throw.mutate(bottle("Did I like this one?"));
+    const anonymous = visitor();
+    expect((await failure(anonymous.bottles.likeOf.query({ bottleId: id }))).status).toBe(401);
+
+    const reader = visitor();
+    await reader.auth.signUp.mutate({ username: `reader${n}`, password: "reader-password" });
+    const other = visitor();
+    await other.auth.signUp.mutate({ username: `other${n}`, password: "other-password" });
+    expect(await reader.bottles.likeOf.query({ bottleId: id })).toEqual({ liked: false, count: 0 });
+    await other.bottles.toggleLike.mutate({ bottleId: id });
+    // Another account's like counts, and is not the reader's.
+    expect(await reader.bottles.likeOf.query({ bottleId: id })).toEqual({ liked: false, count: 1 });
+    await reader.bottles.toggleLike.mutate({ bottleId: id });
+    expect(await reader.bottles.likeOf.query({ bottleId: id })).toEqual({ liked: true, count: 2 });
+
+    // Out of the ocean (sunk by its writer), or never there: not found, as for a like.
+    expect((await failure(reader.bottles.likeOf.query({ bottleId: 999_999 }))).status).toBe(404);
+    await writer.bottles.sink.mutate({ bottleId: id });
+    expect((await failure(reader.bottles.likeOf.query({ bottleId: id }))).status).toBe(404);
+  });
+
+  test("is held to sixty a minute, also asked a hundred at once", async () => {
+    const writer = await aWriter();
+    const { id } = await writer.bottles.throw.mutate(bottle("Asked too often"));
+    const reader = visitor();
+    await reader.auth.signUp.mutate({ username: `asker${n}`, password: "asker-password" });
+    const answers = await Promise.allSettled(
+      Array.from({ length: 100 }, () => reader.bottles.likeOf.query({ bottleId: id })),
+    );
+    expect(answers.filter((a) => a.status === "fulfilled")).toHaveLength(60);
+    const refused = answers.find((a) => a.status === "rejected");
+    expect(refused && (await failure(Promise.reject(refused.reason))).status).toBe(429);
+    clock.advance(61 * 1000);
+    expect(await reader.bottles.likeOf.query({ bottleId: id })).toEqual({ liked: false, count: 0 });
+  });
+});
+
 describe("reports", () => {
   async function reporter() {
     const api = visitor();

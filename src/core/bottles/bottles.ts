@@ -311,6 +311,34 @@ export async function findVisibleBottle(db: DB, bottleId: number, now: number) {
     .executeTakeFirst();
 }
 
+/**
+ * Whether the account likes a bottle still in the ocean, and its count: for a bottle on screen
+ * as its reader saw it signed out (they signed in to like it). Held to the limits of liking.
+ */
+export async function likeOf(
+  db: DB,
+  limiter: RateLimiter,
+  user: Member,
+  bottleId: number,
+  now: number,
+): Promise<{ liked: boolean; count: number }> {
+  await limiter.take(visitorSlots("like-read", user, BOTTLE_RATES.like));
+  if (!(await findVisibleBottle(db, bottleId, now))) {
+    throw new DomainError("NOT_FOUND", "bottle not found");
+  }
+  const { count, mine } = await db
+    .selectFrom("bottle_likes")
+    .where("bottle_id", "=", bottleId)
+    .select((eb) => [
+      eb.fn.countAll<number>().as("count"),
+      eb.fn
+        .sum<number>(eb.case().when("user_id", "=", user.userId).then(1).else(0).end())
+        .as("mine"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { liked: Number(mine) > 0, count: Number(count) };
+}
+
 /** Likes or unlikes, in one transaction; answers the new state and count. */
 export async function toggleLike(
   db: DB,

@@ -62,7 +62,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
     setSignInOpen(true);
   };
 
-  const { like, onLike } = useBottleLike(bottle, signedOut, (reason) =>
+  const { like, onLike } = useBottleLike(bottle, { signedIn: !!user, signedOut }, (reason) =>
     askToSignIn(reason, likeButton),
   );
 

@@ -51,6 +51,12 @@ export function bottleOnReturn(path: string): BottleCard | null {
   }
 }
 
+/** The bottles this page load shows again as their reader saw them signed out. */
+const shownAsSeenSignedOut = new Set<number>();
+
+/** Whether the bottle's heart on screen is what its reader saw signed out (see useBottleLike). */
+export const keptSignedOut = (bottleId: number) => shownAsSeenSignedOut.has(bottleId);
+
 /** Forgets the kept bottle once a page has shown it. */
 export const forgetReturningBottle = stored.remove;
 
@@ -60,7 +66,11 @@ export const forgetReturningBottle = stored.remove;
  */
 export function useReturningBottle(): BottleCard | null {
   const { pathname } = useLocation();
-  const [bottle] = useState(() => bottleOnReturn(pathname));
+  const [bottle] = useState(() => {
+    const kept = bottleOnReturn(pathname);
+    if (kept) shownAsSeenSignedOut.add(kept.id);
+    return kept;
+  });
   useEffect(() => {
     if (bottle) forgetReturningBottle();
   }, [bottle]);

@@ -8,6 +8,7 @@ import {
 } from "../../../common/bottles.ts";
 import {
   discoverBottle,
+  likeOf,
   listPublicBottles,
   reportBottle,
   throwBottle,
@@ -80,6 +81,19 @@ export const bottlesRouter = router({
   sink: publicProcedure
     .input(bottleIdInput)
     .mutation(({ ctx, input }) => sinkBottle(ctx.db, ctx.limiter, ctx.requester, input.bottleId)),
+
+  likeOf: protectedProcedure
+    .meta({ feature: "bottles" })
+    .input(bottleIdInput)
+    .query(({ ctx, input }) =>
+      likeOf(
+        ctx.db,
+        ctx.limiter,
+        { ...ctx.requester, userId: ctx.user.id },
+        input.bottleId,
+        ctx.now(),
+      ),
+    ),
 
   toggleLike: protectedProcedure
     .meta({ feature: "bottles" })

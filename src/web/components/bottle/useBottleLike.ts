@@ -3,6 +3,7 @@ import { toast } from "sonner";
 import type { BottleCard } from "../../../common/bottles.ts";
 import { appCodeOf, errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { keptSignedOut } from "../../lib/returning-bottle.ts";
 import { trpc } from "../../lib/trpc.ts";
 
 export interface LikeState {
@@ -12,13 +13,15 @@ export interface LikeState {
 
 /**
  * The heart of one bottle: shown at once on a click, then set to what the server answers.
- * `askToSignIn` is called when the visitor has no account (or the server says so).
+ * `askToSignIn` is called when the visitor has no account (or the server says so). `account`:
+ * both false while the session is not known yet.
  */
 export function useBottleLike(
   bottle: BottleCard,
-  signedOut: boolean,
+  account: { signedIn: boolean; signedOut: boolean },
   askToSignIn: (reason: string) => void,
 ) {
+  const { signedOut } = account;
   const { LL } = useI18n();
   const t = LL.discover.card;
   const utils = trpc.useUtils();
@@ -44,6 +47,27 @@ export function useBottleLike(
     setLike(shown.current);
   }
 
+  // A bottle kept while its reader went to sign in shows the heart as they saw it signed out:
+  // once signed in, the account's own like is asked for (it may have liked it before). A click
+  // comes first: after one, the toggle's answer is the truth.
+  const clicked = useRef(false);
+  const own = trpc.bottles.likeOf.useQuery(
+    { bottleId: bottle.id },
+    {
+      enabled: account.signedIn && keptSignedOut(bottle.id),
+      staleTime: Number.POSITIVE_INFINITY,
+      retry: false,
+    },
+  );
+  const [seenOwn, setSeenOwn] = useState(own.data);
+  if (own.data !== seenOwn) {
+    setSeenOwn(own.data);
+    if (own.data && !clicked.current) {
+      shown.current = own.data;
+      setLike(own.data);
+    }
+  }
+
   /** Keeps the public list's copy in step, so reopening the bottle shows the new count. */
   const remember = (next: LikeState) => {
     utils.bottles.publicList.setData(undefined, (old) =>
@@ -66,6 +90,7 @@ export function useBottleLike(
       askToSignIn(t.likeSignIn());
       return;
     }
+    clicked.current = true;
     const before = shown.current;
     show({ liked: !before.liked, count: Math.max(0, before.count + (before.liked ? -1 : 1)) });
     wanted.current = !before.liked;
