@@ -311,6 +311,19 @@ export async function findVisibleBottle(db: DB, bottleId: number, now: number) {
     .executeTakeFirst();
 }
 
+/** The same, for a like: a bottle out of the ocean (or never in it) is not found. */
+async function requireVisibleBottle(db: DB, bottleId: number, now: number): Promise<void> {
+  if (!(await findVisibleBottle(db, bottleId, now))) {
+    throw new DomainError("NOT_FOUND", "bottle not found");
+  }
+}
+
+/** An account's like of a bottle, and the bottle's count. */
+export interface LikeState {
+  liked: boolean;
+  count: number;
+}
+
 /**
  * Whether the account likes a bottle still in the ocean, and its count: for a bottle on screen
  * as its reader saw it signed out (they signed in to like it). Held to the limits of liking.
@@ -321,11 +334,9 @@ export async function likeOf(
   user: Member,
   bottleId: number,
   now: number,
-): Promise<{ liked: boolean; count: number }> {
+): Promise<LikeState> {
   await limiter.take(visitorSlots("like-read", user, BOTTLE_RATES.like));
-  if (!(await findVisibleBottle(db, bottleId, now))) {
-    throw new DomainError("NOT_FOUND", "bottle not found");
-  }
+  await requireVisibleBottle(db, bottleId, now);
   const { count, mine } = await db
     .selectFrom("bottle_likes")
     .where("bottle_id", "=", bottleId)
@@ -346,12 +357,10 @@ export async function toggleLike(
   user: Member,
   bottleId: number,
   now: number,
-): Promise<{ liked: boolean; count: number }> {
+): Promise<LikeState> {
   await limiter.take(visitorSlots("like", user, BOTTLE_RATES.like));
   return serially(db, async (trx) => {
-    if (!(await findVisibleBottle(trx, bottleId, now))) {
-      throw new DomainError("NOT_FOUND", "bottle not found");
-    }
+    await requireVisibleBottle(trx, bottleId, now);
     const removed = await trx
       .deleteFrom("bottle_likes")
       .where("bottle_id", "=", bottleId)
