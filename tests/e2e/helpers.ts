@@ -1,5 +1,12 @@
 import { spawn } from "node:child_process";
-import type { APIRequestContext, Browser, Locator, Page, Request } from "@playwright/test";
+import type {
+  APIRequestContext,
+  Browser,
+  Locator,
+  Page,
+  Request,
+  Response,
+} from "@playwright/test";
 import { expect } from "./fixtures";
 
 // The discover page's phases: searching 2 s, the bottle rising 2 s, opening 1 s.
@@ -31,6 +38,21 @@ export async function olderThan13(
   });
   expect(answered.status(), await answered.text()).toBe(200);
 }
+
+/**
+ * What one of a page's own tRPC calls was answered with: the web batches its calls (their names
+ * in the path, their results in a list in the same order), or sends one alone.
+ */
+export async function answerOf<T>(response: Response, path: string): Promise<T> {
+  const calls = decodeURIComponent(new URL(response.url()).pathname)
+    .replace(/^\/trpc\//, "")
+    .split(",");
+  const body = (await response.json()) as TrpcAnswer<T> | TrpcAnswer<T>[];
+  const answer = Array.isArray(body) ? body[calls.indexOf(path)] : body;
+  if (!answer) throw new Error(`no answer to ${path} in ${response.url()}`);
+  return answer.result.data;
+}
+type TrpcAnswer<T> = { result: { data: T } };
 
 /** Throws a bottle as a visitor of its own (the API context has its own cookies). */
 export async function throwBottle(

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
+  answerOf,
   createAccount,
   runClockUntil,
   signInWithForm,
@@ -18,13 +19,11 @@ function publicMessagesSeen(page: Page): Promise<string[]> {
   return new Promise((resolve) => {
     page.on("response", async (response) => {
       if (!response.url().includes("bottles.publicList")) return;
-      // Batched or not, one of the results holds the list.
-      const body = (await response.json()) as unknown;
-      for (const part of Array.isArray(body) ? body : [body]) {
-        const bottles = (part as { result?: { data?: { bottles?: Array<{ message: string }> } } })
-          .result?.data?.bottles;
-        if (bottles) resolve(bottles.map((b) => b.message));
-      }
+      const { bottles } = await answerOf<{ bottles: Array<{ message: string }> }>(
+        response,
+        "bottles.publicList",
+      );
+      resolve(bottles.map((b) => b.message));
     });
   });
 }

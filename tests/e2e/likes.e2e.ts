@@ -1,6 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
+  answerOf,
   discoverBottle,
   expectSettled,
   openPublicBottle,
@@ -15,12 +16,7 @@ async function toggleLike(page: Page, like: Locator): Promise<{ liked: boolean; 
   await like.click();
   const response = await answer;
   expect(response.status()).toBe(200);
-  // The web batches its calls: the answer is a list with one result.
-  const [body] = (await response.json()) as Array<{
-    result: { data: { liked: boolean; count: number } };
-  }>;
-  if (!body) throw new Error("toggleLike answered with no result");
-  return body.result.data;
+  return answerOf(response, "bottles.toggleLike");
 }
 
 /** The heart shows `count` likes and is pressed or not, and stays so once the page settles. */

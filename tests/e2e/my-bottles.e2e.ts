@@ -1,8 +1,9 @@
-import type { APIRequestContext, Browser, Locator, Response } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator } from "@playwright/test";
 import { scan } from "./axe";
 import { expect, ONE_INSTANCE, RENDER, test } from "./fixtures";
 import {
   animationsSettled,
+  answerOf,
   discoverBottle,
   expectSettled,
   olderThan13,
@@ -104,15 +105,6 @@ async function query<T>(request: APIRequestContext, path: string): Promise<T> {
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { result: { data: T } }).result.data;
 }
-
-/** The finds a page's own `bottles.findsSince` call was answered with (in a batch or alone). */
-async function findsIn(response: Response): Promise<number> {
-  const calls = new URL(response.url()).pathname.replace(/^\/trpc\//, "").split(",");
-  const body = (await response.json()) as Answer | Answer[];
-  const answer = Array.isArray(body) ? body[calls.indexOf("bottles.findsSince")] : body;
-  return answer?.result.data.finds ?? Number.NaN;
-}
-type Answer = { result: { data: { finds: number } } };
 
 /** A visitor from somewhere finds the bottle on the discover page (and likes it, if asked). */
 async function findIt(
@@ -245,7 +237,10 @@ for (const viewport of VIEWPORTS) {
             await page.goto(`/${language}`);
             const answer = await again;
             expect(answer.status()).toBe(200);
-            const newFinds = await findsIn(answer);
+            const { finds: newFinds } = await answerOf<{ finds: number }>(
+              answer,
+              "bottles.findsSince",
+            );
             if (newFinds === 0) await expectSettled(() => expect(toasts).toHaveCount(0));
             else expect(await countIn(toasts, w.found)).toBe(newFinds);
             await page.goto(`/${language}/my-bottles`);

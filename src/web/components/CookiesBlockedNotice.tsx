@@ -1,5 +1,6 @@
-import { Cookie, RotateCcw } from "../icons.ts";
+import { Cookie } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
+import { ReloadButton } from "./ReloadButton.tsx";
 
 /**
  * Says, where a page needs the visitor cookie, that the browser refuses it and what to do:
@@ -15,16 +16,7 @@ export function CookiesBlockedNotice({ body, reload }: { body: string; reload?: 
       <div>
         <p className="page-notice__title">{t.title()}</p>
         <p>{body}</p>
-        {reload && (
-          <button
-            type="button"
-            className="button button--ghost page-notice__action"
-            onClick={() => location.reload()}
-          >
-            <RotateCcw aria-hidden="true" />
-            {LL.common.reload()}
-          </button>
-        )}
+        {reload && <ReloadButton className="button button--ghost page-notice__action" />}
       </div>
     </div>
   );

@@ -1,8 +1,9 @@
 import type { ErrorComponentProps } from "@tanstack/react-router";
-import { House, LoaderCircle, RotateCcw, TriangleAlert } from "../icons.ts";
+import { House, LoaderCircle, TriangleAlert } from "../icons.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { PageHeading } from "./PageIntro.tsx";
 import { PageLink } from "./PageLink.tsx";
+import { ReloadButton } from "./ReloadButton.tsx";
 
 /**
  * In place of a page whose script is still on its way after a second: a slow connection, or none
@@ -32,10 +33,7 @@ export function PageFailed(_: ErrorComponentProps) {
       <PageHeading className="page-state__title">{t.title()}</PageHeading>
       <p>{t.body()}</p>
       <div className="button-row">
-        <button type="button" className="button button--primary" onClick={() => location.reload()}>
-          <RotateCcw aria-hidden="true" />
-          {LL.common.reload()}
-        </button>
+        <ReloadButton className="button button--primary" />
         <PageLink to="" icon={House} className="button button--ghost">
           {LL.common.returnHome()}
         </PageLink>
