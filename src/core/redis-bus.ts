@@ -13,11 +13,21 @@ export class RedisBus implements ChatSubscriptions {
   readonly #reconnects: Array<() => void> = [];
   #ready = false;
 
-  constructor(private readonly subscriber: RedisClient) {
+  constructor(
+    private readonly subscriber: RedisClient,
+    /** Told of a message its handler could not read (a malformed or foreign payload). */
+    onError: (what: string, error: unknown) => void = () => {},
+  ) {
     const route = (channel: string, payload: string) => {
       for (const [prefix, handler] of this.#handlers) {
         if (channel.startsWith(prefix)) {
-          handler(channel, payload);
+          // A handler's throw would land in ioredis's reply parser and end the process: one
+          // payload this instance cannot read (another version's, say) is dropped, not fatal.
+          try {
+            handler(channel, payload);
+          } catch (error) {
+            onError(`reading a message on ${prefix}`, error);
+          }
           return;
         }
       }

@@ -169,7 +169,7 @@ export async function openSharedState(
   watchOutages([redis, subscriber], (line) => console.error(line));
   await Promise.all([redis.connect(), subscriber.connect()]);
   // Everything that runs scripts is made before the first command (see RedisScript).
-  const bus = new RedisBus(subscriber);
+  const bus = new RedisBus(subscriber, (what, error) => errors.fault(what, error));
   const keys = new RedisKeys(prefix);
   const limiter = new RedisRateLimiter(redis, prefix, clock);
   const bans = new RedisChatBans(db, redis, bus, keys, now);

@@ -323,3 +323,40 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: typing`, () => 
     }
   });
 });
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message it cannot read`, () => {
+  test("is dropped and told, and the instance goes on relaying", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const dropped: string[] = [];
+    const { redis, bus } = await connections.separate((what) => dropped.push(what));
+    const b = new RedisChatBroker({
+      resumeGraceMs: 60_000,
+      redis,
+      subscriptions: bus,
+      shardedEvents: connections.cluster,
+      prefix,
+      time: new VirtualClock(),
+      onError: (what, error) => console.error(what, error),
+    });
+    await b.connect();
+    try {
+      const a = open(b, "a");
+      const other = open(b, "b");
+      for (const stream of [a, other]) await stream.waitFor(isType("status"));
+      await b.start(visitor("a"));
+      await b.start(visitor("b"));
+      await a.waitFor(isType("matched"));
+      // What another version of the site might publish: no tab, then JSON that is not JSON.
+      const channel = new RedisKeys(prefix).visitorChannel("a");
+      await redis.publish(channel, "an event of another kind");
+      await redis.publish(channel, "~\t{not json");
+      await eventually(() => dropped.length === 2, "both dropped");
+      expect(dropped).toEqual(Array(2).fill(`reading a message on ${prefix}v:`));
+      await b.send("b", "still here");
+      await a.waitFor((e) => e.type === "message" && e.message.content === "still here");
+      for (const stream of [a, other]) await stream.stop();
+    } finally {
+      await b.close();
+    }
+  });
+});

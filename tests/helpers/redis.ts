@@ -16,12 +16,12 @@ export function redisConnections() {
   const target = { url: urls[0] as string, urls, cluster: clusterServers?.redisCluster ?? false };
   const made: RedisClient[] = [];
   let shared: Promise<{ redis: RedisClient; subscriber: RedisClient; bus: RedisBus }> | undefined;
-  const connect = async () => {
+  const connect = async (onError?: (what: string, error: unknown) => void) => {
     const redis = connectRedis(target, { pipelined: true, subscriber: false });
     const subscriber = connectRedis(target, { pipelined: false, subscriber: true });
     made.push(redis, subscriber);
     await Promise.all([redis.connect(), subscriber.connect()]);
-    return { redis, subscriber, bus: new RedisBus(subscriber) };
+    return { redis, subscriber, bus: new RedisBus(subscriber, onError) };
   };
   return {
     label: target.cluster ? "a Redis Cluster" : "Redis",
@@ -29,10 +29,10 @@ export function redisConnections() {
     url,
     /** The file's shared connections. */
     open() {
-      shared ??= connect();
+      shared ??= connect((what, error) => console.error(what, error));
       return shared;
     },
-    /** Connections of their own, as a second instance has. */
+    /** Connections of their own, as a second instance has (`onError` hears what the bus drops). */
     separate: connect,
     close() {
       for (const client of made) client.disconnect();
