@@ -89,6 +89,16 @@ export interface CostFigures {
   endRedisUs: number;
   /** A message's send scripts sent again back to back: what a message costs a busy Redis. */
   messageBusyRedisUs?: number;
+  /** The typing events sent again back to back: what a typing call costs a busy Redis. */
+  typingBusyRedisUs?: number;
+  /** Visitors pressing start all at once: what a start costs a busy Redis, per visitor. */
+  startBusyRedisUs?: number;
+  /** Redis's own housekeeping a second, with nothing connected. */
+  redisOwnUsPerSecond?: number;
+  /** What an instance adds a second with nobody connected (its heartbeats and sweeps). */
+  instanceRedisUsPerSecond?: number;
+  /** What a connected idle visitor adds a second beyond that. */
+  visitorRedisUsPerSecond?: number;
   /** The least a kept, relayed message costs Redis: the event's XADD and PUBLISH sent bare. */
   keptRelayRedisUs?: number;
 }
@@ -163,40 +173,62 @@ export function renderPlan(figures: {
   const perInstance = V / instances;
   const memoryGiB = (V * f.idleRssKiB) / 1024 / 1024;
   // Redis: every step as redis-costs measured it (executed commands, scripts' included); a
-  // message as it costs a busy Redis, where redis-costs measured that too. The other steps were
-  // measured on a mostly idle Redis, which reads high.
-  const messageBusy = f.messageBusyRedisUs;
-  const messageUs =
-    messageBusy !== undefined && Number.isFinite(messageBusy) && messageBusy > 0
-      ? messageBusy
-      : f.messageRedisUs;
+  // message, a typing call and a start as they cost a busy Redis, where redis-costs measured
+  // that too (a Redis at full use is a busy one). Ends and streams were measured on a mostly
+  // idle Redis, which reads high.
+  const busy = (measured: number | undefined, idle: number) =>
+    measured !== undefined && Number.isFinite(measured) && measured > 0 ? measured : idle;
+  const messageUs = busy(f.messageBusyRedisUs, f.messageRedisUs);
+  const typingUs = busy(f.typingBusyRedisUs, f.typingRedisUs);
+  const startUs = busy(f.startBusyRedisUs, f.startRedisUs);
+  // Presence: Redis's own housekeeping, each instance's heartbeats and sweeps, and what each
+  // visitor adds (nearly nothing), where redis-costs measured them apart; else its figure per
+  // visitor with 4,000 connected, which counts all of it as theirs.
+  const split = [f.redisOwnUsPerSecond, f.instanceRedisUsPerSecond, f.visitorRedisUsPerSecond];
+  const presenceSplit = split.every((v) => v !== undefined && Number.isFinite(v))
+    ? {
+        own: f.redisOwnUsPerSecond as number,
+        instance: f.instanceRedisUsPerSecond as number,
+        visitor: f.visitorRedisUsPerSecond as number,
+      }
+    : undefined;
+  const presenceUs = presenceSplit
+    ? presenceSplit.visitor + (presenceSplit.instance * instances) / V
+    : f.presenceRedisUs;
+  const redisOwnUs = presenceSplit?.own ?? 0;
   const redis = {
     messages: { ops: M, commands: f.messageExecuted, us: messageUs },
-    typing: { ops: T, commands: f.typingExecuted, us: f.typingRedisUs },
-    starts: { ops: S, commands: f.startExecuted, us: f.startRedisUs },
+    typing: { ops: T, commands: f.typingExecuted, us: typingUs },
+    starts: { ops: S, commands: f.startExecuted, us: startUs },
     ends: { ops: E, commands: f.endExecuted, us: f.endRedisUs },
     streams: {
       ops: A,
       commands: f.connectExecuted + f.leaveExecuted,
       us: f.connectRedisUs + f.leaveRedisUs,
     },
-    presence: { ops: V, commands: f.presenceCommands, us: f.presenceRedisUs },
+    presence: { ops: V, commands: f.presenceCommands, us: presenceUs },
     throws: { ops: W, commands: f.throwRedisCommands, us: f.throwRedisUs },
   };
   const redisCommands = Object.values(redis).reduce((a, r) => a + r.ops * r.commands, 0);
-  const redisCores = Object.values(redis).reduce((a, r) => a + r.ops * r.us, 0) / 1e6;
+  const redisCores =
+    (Object.values(redis).reduce((a, r) => a + r.ops * r.us, 0) + redisOwnUs) / 1e6;
   // Redis CPU one chat visitor needs a second, at this mix: its ceiling is one core's worth.
   const perVisitor = (pick: (r: { ops: number; us: number }) => number) =>
     Object.entries(redis)
       .filter(([name]) => name !== "throws")
       .reduce((a, [, r]) => a + pick(r), 0) / V;
   const redisPerVisitorUs = perVisitor((r) => r.ops * r.us);
-  const redisCeiling = (1e6 - W * f.throwRedisUs) / redisPerVisitorUs;
+  // Instances grow with the visitors, so presence stays this much a visitor at any count.
+  const visitorsAt = (share: number) =>
+    (share * 1e6 - W * f.throwRedisUs - redisOwnUs) / redisPerVisitorUs;
+  const redisCeiling = visitorsAt(1);
+  const redisHalf = visitorsAt(PLAN.busy);
   // On a Redis Cluster, messages, typing and ends run on their chat's slot, spread over the
   // primaries; starts, streams opened and closed, and presence run on the pool's one slot.
   const poolUs = redis.starts.ops * redis.starts.us + redis.streams.ops * redis.streams.us;
-  const poolPerVisitorUs = (poolUs + V * f.presenceRedisUs) / V;
-  const poolCeiling = 1e6 / poolPerVisitorUs;
+  const poolPerVisitorUs = (poolUs + V * presenceUs) / V;
+  const poolAt = (share: number) => (share * 1e6 - redisOwnUs) / poolPerVisitorUs;
+  const poolCeiling = poolAt(1);
   // Memory: a chat's stream holds its events while it runs and for a while after it ends.
   const eventsPerChat = (PLAN.secondsPerChat / PLAN.secondsPerMessage) * 2 + 3;
   const chatsKept = V / 2 + E * KEPT_AFTER_END_SECONDS;
@@ -207,6 +239,9 @@ export function renderPlan(figures: {
   const pgWal = W * f.throwWalBytes + S * f.startWalBytes;
   const pgCores = (W * f.throwPostgresUs + S * f.startPostgresUs) / 1e6;
   const pct = (share: number) => `${n(share * 100)} %`;
+  /** A light-load figure, and beside it the busy Redis's where that one is planned with. */
+  const withBusy = (idle: number, planned: number) =>
+    planned === idle ? n(idle, 1) : `${n(idle, 1)} (busy: ${n(planned, 1)})`;
   // What messages alone allow, at the least a kept message can cost Redis.
   const floorSentence = () => {
     const floor = f.keptRelayRedisUs;
@@ -239,7 +274,7 @@ export function renderPlan(figures: {
     row([
       "message, partners on two instances (both instances' CPU)",
       n(f.messageServerUs),
-      n(f.messageRedisUs, 1),
+      withBusy(f.messageRedisUs, messageUs),
       n(f.messageExecuted, 2),
       String(COUNTED.send.commands),
       "—",
@@ -255,7 +290,7 @@ export function renderPlan(figures: {
     row([
       '"typing" call',
       n(f.typingServerUs),
-      n(f.typingRedisUs, 1),
+      withBusy(f.typingRedisUs, typingUs),
       n(f.typingExecuted, 2),
       String(COUNTED.typing.commands),
       "—",
@@ -263,7 +298,7 @@ export function renderPlan(figures: {
     row([
       "press of start (the two presses of a pair, averaged)",
       n(f.startServerUs),
-      n(f.startRedisUs, 1),
+      withBusy(f.startRedisUs, startUs),
       n(f.startExecuted, 2),
       "—",
       `${n(f.startRows, 2)} rows, ${n(f.startWalBytes)} B of WAL, ${n(f.startPostgresUs)} µs of CPU`,
@@ -280,7 +315,9 @@ export function renderPlan(figures: {
     row([
       "connected visitor, each second (presence)",
       n(f.idleServerUsPerSecond, 2),
-      n(f.presenceRedisUs, 3),
+      presenceSplit
+        ? `${n(presenceUs, 3)} (${n(presenceSplit.visitor, 3)} their own, and a ${n(perInstance)}th of an instance's ${n(presenceSplit.instance)}; Redis's own ${n(presenceSplit.own)} a second beside)`
+        : n(f.presenceRedisUs, 3),
       n(f.presenceCommands, 4),
       "none per visitor: a heartbeat per instance every 2 s, a sweep step per instance every 1 s",
       "—",
@@ -294,13 +331,17 @@ export function renderPlan(figures: {
       `${n(f.throwRows, 2)} rows, ${n(f.throwWalBytes)} B of WAL, ${n(f.throwPostgresUs)} µs of CPU`,
     ]),
     "",
-    `Counted from the code: send = ${COUNTED.send.how}; typing = ${COUNTED.typing.how}. Presence costs Redis nothing per visitor and second: a visitor's instance is written when they connect and when they leave, and each instance vouches for all its visitors with one heartbeat; so its figure per visitor falls as visitors are added (measured with ${n(f.idleVisitors)} idle visitors on one instance for memory, and as redis-costs says for commands).`,
+    `Counted from the code: send = ${COUNTED.send.how}; typing = ${COUNTED.typing.how}. Presence costs Redis nothing per visitor and second: a visitor's instance is written when they connect and when they leave, and each instance vouches for all its visitors with one heartbeat; so its figure per visitor falls as visitors are added (measured with ${n(f.idleVisitors)} idle visitors on one instance for memory, and as redis-costs says for commands).${
+      presenceSplit
+        ? ` Its CPU is planned as redis-costs measured it apart: what an instance's heartbeats and sweeps cost Redis a second, shared by that instance's ${n(perInstance)} visitors, and what each visitor adds (near nothing); Redis's own housekeeping is counted once (${n(presenceSplit.own)} µs a second). Until that split was measured, the plan took all of Redis's idle CPU with 4,000 visitors as theirs (${n(f.presenceRedisUs, 3)} µs a visitor a second in this run).`
+        : ""
+    }`,
     "",
     `**Instances.** CPU a second: messages ${n(M)} × ${n(f.messageServerUs)} µs = ${n(inst.messages / 1e6, 2)} cores; typing ${n(T)} × ${n(f.typingServerUs)} µs = ${n(inst.typing / 1e6, 2)}; starts ${n(S)} × ${n(f.startServerUs)} µs = ${n(inst.starts / 1e6, 2)}; ends ${n(E)} × ${n(f.typingServerUs)} µs = ${n(inst.ends / 1e6, 2)}; presence ${n(V)} × ${n(f.idleServerUsPerSecond, 2)} µs = ${n(inst.presence / 1e6, 2)}; throws ${n(W)} × ${n(f.throwServerUs)} µs = ${n(inst.throws / 1e6, 2)}; in all **${n(instCores, 1)} cores**, so **${n(instances)} instances** at ${pct(PLAN.busy)} of a core each (an instance runs its JavaScript on one thread), ${n(perInstance)} visitors each. Memory: ${n(V)} × ${n(f.idleRssKiB, 1)} KiB = ${n(memoryGiB, 1)} GiB over all instances (${n(memoryGiB / instances, 2)} GiB each beside an instance's ~100 MiB at rest): CPU, not memory, sets the count.`,
     "",
-    `**Redis** (one primary; it runs every command and script on one thread). Commands a second: messages ${n(M)} × ${n(f.messageExecuted, 2)} + typing ${n(T)} × ${n(f.typingExecuted, 2)} + starts ${n(S)} × ${n(f.startExecuted, 1)} + ends ${n(E)} × ${n(f.endExecuted, 1)} + streams opened and closed ${n(A)} × ${n(redis.streams.commands, 1)} + presence ${n(V)} × ${n(f.presenceCommands, 4)} + throws ${n(W)} × ${n(f.throwRedisCommands, 1)} = **${n(redisCommands)} commands/s**. CPU: ${n(M)} × ${n(messageUs, 1)}${messageUs === f.messageRedisUs ? "" : ` (a message on a busy Redis; ${n(f.messageRedisUs, 1)} on the runs' mostly idle one, where every step here costs more than at full use)`} + ${n(T)} × ${n(f.typingRedisUs, 1)} + ${n(S)} × ${n(f.startRedisUs, 1)} + ${n(E)} × ${n(f.endRedisUs, 1)} + ${n(A)} × ${n(redis.streams.us, 1)} + ${n(V)} × ${n(f.presenceRedisUs, 3)} + ${n(W)} × ${n(f.throwRedisUs, 1)} µs = **${n(redisCores, 2)} of its one core** (${pct(redisCores / PLAN.busy)} of the ${pct(PLAN.busy)} planned). A chat visitor at this mix needs ${n(redisPerVisitorUs, 1)} µs of Redis a second, so one Redis thread at full use carries about **${n(redisCeiling)} visitors** beside the throws, and ${n(redisCeiling * PLAN.busy)} at ${pct(PLAN.busy)} (the goal: one Redis for 500,000 or more: ${redisCeiling * PLAN.busy >= 500_000 ? "met" : "not met"} at ${pct(PLAN.busy)}${redisCeiling >= 500_000 ? ", met at full use" : ""}). ${floorSentence()}Memory: presence ${n(V)} × ${n(f.idleRedisBytes)} B = ${n(presenceGiB, 2)} GiB; chat streams: ${n(V / 2)} running chats and the ${n(E * KEPT_AFTER_END_SECONDS)} ended in the last ${KEPT_AFTER_END_SECONDS / 60} minutes (kept that long for a resume and a report), ~${n(eventsPerChat)} events each × ${n(f.streamBytesPerEntry)} B = **${n(streamGiB, 2)} GiB**.`,
+    `**Redis** (one primary; it runs every command and script on one thread). Commands a second: messages ${n(M)} × ${n(f.messageExecuted, 2)} + typing ${n(T)} × ${n(f.typingExecuted, 2)} + starts ${n(S)} × ${n(f.startExecuted, 1)} + ends ${n(E)} × ${n(f.endExecuted, 1)} + streams opened and closed ${n(A)} × ${n(redis.streams.commands, 1)} + presence ${n(V)} × ${n(f.presenceCommands, 4)} + throws ${n(W)} × ${n(f.throwRedisCommands, 1)} = **${n(redisCommands)} commands/s**. CPU (messages, typing and starts as they cost a busy Redis, which one at full use is; the other steps as measured on the runs' mostly idle one, where they cost more): ${n(M)} × ${n(messageUs, 1)} + ${n(T)} × ${n(typingUs, 1)} + ${n(S)} × ${n(startUs, 1)} + ${n(E)} × ${n(f.endRedisUs, 1)} + ${n(A)} × ${n(redis.streams.us, 1)} + ${n(V)} × ${n(presenceUs, 3)}${redisOwnUs > 0 ? ` + ${n(redisOwnUs)} (Redis's own housekeeping)` : ""} + ${n(W)} × ${n(f.throwRedisUs, 1)} µs = **${n(redisCores, 2)} of its one core** (${pct(redisCores / PLAN.busy)} of the ${pct(PLAN.busy)} planned). A chat visitor at this mix needs ${n(redisPerVisitorUs, 1)} µs of Redis a second, so one Redis thread at full use carries about **${n(redisCeiling)} visitors** beside the throws, and ${n(redisHalf)} at ${pct(PLAN.busy)} (the goal: one Redis for 500,000 or more: ${redisHalf >= 500_000 ? "met" : "not met"} at ${pct(PLAN.busy)}${redisCeiling >= 500_000 ? ", met at full use" : ", not met at full use"}). ${floorSentence()}Memory: presence ${n(V)} × ${n(f.idleRedisBytes)} B = ${n(presenceGiB, 2)} GiB; chat streams: ${n(V / 2)} running chats and the ${n(E * KEPT_AFTER_END_SECONDS)} ended in the last ${KEPT_AFTER_END_SECONDS / 60} minutes (kept that long for a resume and a report), ~${n(eventsPerChat)} events each × ${n(f.streamBytesPerEntry)} B = **${n(streamGiB, 2)} GiB**.`,
     "",
-    `**What a Redis Cluster adds.** Each chat's state and stream sit on a slot of their own, so messages, typing and ends (${pct((redis.messages.ops * redis.messages.us + redis.typing.ops * redis.typing.us + redis.ends.ops * redis.ends.us) / (redisCores * 1e6))} of Redis's CPU here) spread over the primaries. The pool, presence and who is in which chat share one slot, so that pairing is one atomic step: its node carries every start, stream opened and closed, and the instances' heartbeats and sweeps, ${n(poolPerVisitorUs, 2)} µs a visitor a second at this mix, so the pool's node is full at about **${n(poolCeiling)} visitors** (${n(poolCeiling * PLAN.busy)} at ${pct(PLAN.busy)}), however many primaries carry the chats. Past that, the pool itself would have to be split (pools by region or language), which the app does not do.`,
+    `**What a Redis Cluster adds.** Each chat's state and stream sit on a slot of their own, so messages, typing and ends (${pct((redis.messages.ops * redis.messages.us + redis.typing.ops * redis.typing.us + redis.ends.ops * redis.ends.us) / (redisCores * 1e6))} of Redis's CPU here) spread over the primaries. The pool, presence and who is in which chat share one slot, so that pairing is one atomic step: its node carries every start, stream opened and closed, and the instances' heartbeats and sweeps, ${n(poolPerVisitorUs, 2)} µs a visitor a second at this mix, so the pool's node is full at about **${n(poolCeiling)} visitors** (${n(poolAt(PLAN.busy))} at ${pct(PLAN.busy)}), however many primaries carry the chats. Past that, the pool itself would have to be split (pools by region or language), which the app does not do.`,
     "",
     `**PostgreSQL.** Writes: throws ${n(W)} × ${n(f.throwRows, 2)} rows + starts ${n(S)} × ${n(f.startRows, 2)} rows (the visitor-address sighting each start upserts) = **${n(pgRows)} rows/s**, each its own single-statement transaction, ${n(pgWal / 1024 / 1024, 1)} MiB of WAL a second; CPU ${n(W)} × ${n(f.throwPostgresUs)} + ${n(S)} × ${n(f.startPostgresUs)} µs = **${n(pgCores, 2)} cores** (measured with fsync off, on tmpfs: on a real disk each commit also waits for its WAL flush, which this run did not measure). The chat itself writes nothing to PostgreSQL.`,
     "",

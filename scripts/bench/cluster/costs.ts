@@ -89,10 +89,22 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       REDIS_PREFIX: PREFIX,
       SECRET: randomBytes(24).toString("hex"),
     };
-    instances.push(await startInstance(env), await startInstance(env));
-    const [one, two] = instances as [Instance, Instance];
     const nodes = await redisNodes(redisUrl);
     connections.push(...nodes);
+    /** Redis's commands and CPU a second over an idle window of IDLE_SECONDS. */
+    const idleWindow = async () => {
+      const before = await readRedis(nodes);
+      const started = performance.now();
+      await sleep(IDLE_SECONDS * 1000);
+      const seconds = (performance.now() - started) / 1000;
+      const d = delta(before, await readRedis(nodes));
+      return { seconds, commands: d.commands / seconds, cpuUs: (d.cpu * 1e6) / seconds, d };
+    };
+    // Redis on its own first, nothing else connected: its housekeeping, which no instance or
+    // visitor adds to (and which a Cluster pays on each node).
+    const redisAlone = await idleWindow();
+    instances.push(await startInstance(env), await startInstance(env));
+    const [one, two] = instances as [Instance, Instance];
     const began = performance.now();
     const scripts = siteScripts();
 
@@ -187,7 +199,9 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       return round((counted.sent - (base.sent / BACKGROUND_SECONDS) * seconds) / n, 2);
     };
 
-    // Presence: connected visitors, idle, half on each instance.
+    // Presence: first the two instances with nobody connected (their heartbeats and sweeps), then
+    // with idle visitors connected, half on each instance.
+    const alone = await idleWindow();
     const idle = Array.from({ length: IDLE_VISITORS }, () => newVisitor("idle"));
     visitors.push(...idle);
     // A visitor connecting: their chat stream opened (they are written as present on its instance).
@@ -196,20 +210,29 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       () => connectAll(idle, (i) => (i % 2 ? two : one).url, false),
     );
     await sleep(1000);
-    const presenceBefore = await readRedis(nodes);
-    const presenceStarted = performance.now();
-    await sleep(IDLE_SECONDS * 1000);
-    const presenceSeconds = (performance.now() - presenceStarted) / 1000;
-    const presenceDelta = delta(presenceBefore, await readRedis(nodes));
+    const present = await idleWindow();
     const presence = {
       visitors: IDLE_VISITORS,
-      seconds: round(presenceSeconds, 1),
-      commandsPerVisitorSecond: round(presenceDelta.commands / IDLE_VISITORS / presenceSeconds, 4),
-      redisCpuUsPerVisitorSecond: round(
-        (presenceDelta.cpu * 1e6) / IDLE_VISITORS / presenceSeconds,
+      seconds: round(present.seconds, 1),
+      commandsPerVisitorSecond: round(present.commands / IDLE_VISITORS, 4),
+      redisCpuUsPerVisitorSecond: round(present.cpuUs / IDLE_VISITORS, 3),
+      byCommand: present.d.byCommand,
+      /** Redis's own housekeeping, a second, with nothing connected (summed over its nodes). */
+      redisOwnCpuUsPerSecond: round(redisAlone.cpuUs, 1),
+      /** What each instance adds to that with nobody connected: its heartbeats and sweeps. */
+      instanceCommandsPerSecond: round(alone.commands / instances.length, 2),
+      instanceRedisCpuUsPerSecond: round(
+        Math.max(0, alone.cpuUs - redisAlone.cpuUs) / instances.length,
+        1,
+      ),
+      /**
+       * What the visitors add to that, each (below the windows' noise it reads as nothing): the
+       * instances vouch for their visitors with one heartbeat, so this stays near zero.
+       */
+      addedRedisCpuUsPerVisitorSecond: round(
+        Math.max(0, present.cpuUs - alone.cpuUs) / IDLE_VISITORS,
         3,
       ),
-      byCommand: presenceDelta.byCommand,
     };
     // Leaving: the stream closed, and past the grace period the sweep lets the visitor go.
     const goneVisitors = async () => {
@@ -239,8 +262,10 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
 
     // Starts: pairs across the instances (the first waits on one, the second pairs on the other).
     const pairs = Array.from({ length: PAIRS }, () => [newVisitor("a"), newVisitor("b")] as const);
-    visitors.push(...pairs.flat());
-    await connectAll(pairs.flat(), (i) => (i % 2 ? two : one).url);
+    // As many again, for presses that come all at once (a busy Redis).
+    const burst = Array.from({ length: PAIRS * 2 }, () => newVisitor("s"));
+    visitors.push(...pairs.flat(), ...burst);
+    await connectAll([...pairs.flat(), ...burst], (i) => (i % 2 ? two : one).url);
     await sleep(1000);
     // One pair at a time, so that each pairs across the instances.
     const startPairs = async (group: ReadonlyArray<readonly [Visitor, Visitor]>) => {
@@ -263,6 +288,19 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const startSent = await sentBy(
       () => (PAIRS - half) * 2,
       () => startPairs(pairs.slice(half)),
+    );
+    // A busy Redis: every press at once, alternating between the instances, so that Redis takes
+    // the scripts back to back, as it does at full use, instead of waking for each pair.
+    const startBusy = await measure(
+      () => burst.length,
+      async () => {
+        await Promise.all(burst.map((v) => v.start()));
+        await waitUntil(
+          () => burst.every((v) => v.chat() !== undefined),
+          30_000,
+          () => `${burst.filter((v) => v.chat() === undefined).length} presses were not paired`,
+        );
+      },
     );
 
     // Messages: every visitor sends to their partner across the instances, a few at a time.
@@ -374,9 +412,34 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       () => typeAway(TYPING_PER_VISITOR),
     );
     const typingCounted = typingCalls;
+    // The typing events as they went to Redis, each with the node it went to.
+    const told: Array<[number, string[]]> = [];
     const typingSent = await sentBy(
       () => typingCalls - typingCounted,
       () => typeAway(2),
+      (node, args) => {
+        const name = String(args[0]).toLowerCase();
+        if ((name === "publish" || name === "spublish") && String(args[2]).includes('"typing"')) {
+          told.push([node, args]);
+        }
+      },
+    );
+    if (told.length === 0) fail("no typing event was seen going to Redis");
+    // A busy Redis: the same events again, in rounds of every visitor's at once, as the busy
+    // message row sends its scripts; each reaches the partner's instance like any other.
+    const typingRounds = Math.max(2, TYPING_PER_VISITOR);
+    const typingBusy = await measure(
+      () => typingRounds * PAIRS * 2,
+      async () => {
+        for (let t = 0; t < typingRounds; t++) {
+          await Promise.all(
+            Array.from({ length: PAIRS * 2 }, (_, i) => {
+              const [node, args] = told[(t * PAIRS * 2 + i) % told.length] as [number, string[]];
+              return (replayers[node] as Redis).call(args[0] as string, ...args.slice(1));
+            }),
+          );
+        }
+      },
     );
 
     // Ends: one side of each pair ends the chat; both are told.
@@ -457,7 +520,9 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       message: { ...message, sentByInstances: messageSent },
       messageBusy,
       typing: { ...typing, sentByInstances: typingSent },
+      typingBusy,
       startPerVisitor: { ...start, sentByInstances: startSent },
+      startBusy,
       presence,
       connect,
       leave,

@@ -439,6 +439,29 @@ export async function startWitness(): Promise<{
 }
 
 /**
+ * An argument as MONITOR printed it, as it was sent: ioredis gives the quoted text back with
+ * only its quotes unescaped; Redis also escapes backslashes, line ends, tabs and other control
+ * bytes (sdscatrepr), which a command sent again must carry as they were.
+ */
+export function unescapeMonitor(arg: string): string {
+  if (!arg.includes("\\")) return arg;
+  const named: Record<string, number> = { n: 10, r: 13, t: 9, a: 7, b: 8, "\\": 92 };
+  // \xHH is one byte of the UTF-8 text: bytes are gathered, then read as UTF-8.
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const m of arg.matchAll(/\\(x[0-9a-f]{2}|[nrtab\\])/g)) {
+    const code = m[1] as string;
+    parts.push(Buffer.from(arg.slice(from, m.index)));
+    parts.push(
+      Buffer.of(code.length === 3 ? Number.parseInt(code.slice(1), 16) : (named[code] ?? 0)),
+    );
+    from = m.index + m[0].length;
+  }
+  parts.push(Buffer.from(arg.slice(from)));
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/**
  * Counts the commands instances send to Redis, apart from those their scripts run, by watching
  * MONITOR on every node for a while (MONITOR costs Redis CPU: never during a CPU reading).
  * `keep` is handed each command sent, with the index of the node it went to.
@@ -468,7 +491,7 @@ export async function countSent(
       }
       sent += 1;
       byCommand[name] = (byCommand[name] ?? 0) + 1;
-      keep?.(index, args);
+      keep?.(index, args.map(unescapeMonitor));
     });
   }
   await during();
