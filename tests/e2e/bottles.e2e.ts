@@ -309,6 +309,66 @@ test.describe("bottles", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("signing in and out in another tab shows in this one: the header, and the heart the account left", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Liked before, read in two tabs ${unique()}`;
+    const bottleId = await throwBottle(request, baseURL, message, { isPublic: false });
+    // The account liked it elsewhere (the test's own cookie jar): the page is signed out.
+    const username = await createAccount(request, baseURL);
+    const likedBefore = await request.post("/trpc/bottles.toggleLike", {
+      headers: { Origin: baseURL ?? "" },
+      data: { bottleId },
+    });
+    expect(likedBefore.status(), await likedBefore.text()).toBe(200);
+
+    await page.clock.install();
+    await page.goto("/en/discover");
+    const card = await discoverBottle(page, message);
+    await expect(card.getByRole("button", { name: "Like this bottle, 1 like" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
+    const header = page.getByRole("banner");
+    await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
+
+    // A second tab of the same browser signs in; this one is not touched.
+    const other = await page.context().newPage();
+    await other.goto("/auth");
+    const asked = page.waitForResponse((r) => r.url().includes("bottles.likeOf"));
+    await signInWithForm(other, username);
+    await expect(other).toHaveURL(`${baseURL}/en`);
+    expect((await asked).status()).toBe(200);
+    await expect(header.getByRole("button", { name: `Account: ${username}` })).toBeVisible();
+    // The same bottle, its heart as the account left it; one tap unlikes it.
+    await expect(card.getByText(message, { exact: true })).toBeVisible();
+    const like = card.getByRole("button", { name: "Like this bottle, 1 like" });
+    await expect(like).toHaveAttribute("aria-pressed", "true");
+    const unliked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+    await like.click();
+    expect((await unliked).status()).toBe(200);
+    await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
+
+    // Signing out there signs this tab out too: a tap on the heart asks to sign in again.
+    await other
+      .getByRole("banner")
+      .getByRole("button", { name: `Account: ${username}` })
+      .click();
+    await other.getByRole("menuitem", { name: "Sign out" }).click();
+    await expect(other.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await card.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
+    await expect(page.getByRole("dialog", { name: "Sign in to continue" })).toBeVisible();
+    await other.close();
+    expect(consoleErrors).toEqual([]);
+  });
+
   test(
     "in /zh, a reader who signs in to report a public bottle finds its dialog open again",
     ONE_INSTANCE,

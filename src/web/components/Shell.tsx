@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { Toaster } from "sonner";
 import { resolvePath, splitPrefix } from "../../common/locales.ts";
 import { aboutMeta, type TitleKey, titleKeyOfSlug } from "../../common/page-meta.ts";
+import { useAccountFromOtherTabs } from "../lib/account.ts";
 import { requestHeadingFocus } from "../lib/focus.ts";
 import { LocaleProvider, useI18n } from "../lib/i18n.tsx";
 import { Footer } from "./Footer.tsx";
@@ -20,6 +21,7 @@ export function Shell() {
   // A navigation that leaves focus nowhere (its link went with the old page) hands it to the
   // new page's heading.
   useEffect(() => router.subscribe("onBeforeNavigate", () => requestHeadingFocus(false)), [router]);
+  useAccountFromOtherTabs();
   return (
     <LocaleProvider prefix={splitPrefix(pathname).prefix}>
       <DocumentLanguage pathname={pathname} />

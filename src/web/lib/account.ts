@@ -1,5 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { AccountUser } from "../../common/auth.ts";
 import { localizedPath } from "../../common/locales.ts";
@@ -24,8 +24,22 @@ export function useAccount(): { user: AccountUser | null; pending: boolean; isOp
 }
 
 /**
+ * The tabs of one browser share its session cookie, and say so here when it changes. One
+ * channel a tab, to say and to hear: a channel does not hear what it says itself.
+ */
+let accountChannel: BroadcastChannel | null | undefined;
+function sharedAccountChannel(): BroadcastChannel | null {
+  if (accountChannel === undefined) {
+    accountChannel =
+      typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("tidings:account");
+  }
+  return accountChannel;
+}
+
+/**
  * Records who is signed in now (after sign-in, sign-up, sign-out or deletion) and refetches
- * everything else, since answers such as "liked by me" depend on the session.
+ * everything else, since answers such as "liked by me" depend on the session. The browser's
+ * other tabs hear of it too.
  */
 export function useSetAccountUser(): (user: AccountUser | null) => Promise<void> {
   const utils = trpc.useUtils();
@@ -34,10 +48,27 @@ export function useSetAccountUser(): (user: AccountUser | null) => Promise<void>
       await utils.auth.me.cancel();
       // Whether the account is an operator comes with the refetch that follows.
       utils.auth.me.setData(undefined, { user, isOperator: false });
+      sharedAccountChannel()?.postMessage("changed");
       await utils.invalidate();
     },
     [utils],
   );
+}
+
+/**
+ * Signing in or out in another tab of this browser changes this one's session too: its header,
+ * hearts and pages ask the server again at once, instead of showing the account that was.
+ * The message carries nothing: who is signed in is asked of the server.
+ */
+export function useAccountFromOtherTabs(): void {
+  const utils = trpc.useUtils();
+  useEffect(() => {
+    const channel = sharedAccountChannel();
+    if (!channel) return;
+    const changed = () => void utils.invalidate();
+    channel.addEventListener("message", changed);
+    return () => channel.removeEventListener("message", changed);
+  }, [utils]);
 }
 
 /**

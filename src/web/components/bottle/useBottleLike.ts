@@ -47,14 +47,17 @@ export function useBottleLike(
     setLike(shown.current);
   }
 
-  // A bottle kept while its reader went to sign in shows the heart as they saw it signed out:
-  // once signed in, the account's own like is asked for (it may have liked it before). A click
-  // comes first: after one, the toggle's answer is the truth.
+  // A bottle its reader saw signed out (here, or kept while they went to sign in) shows the
+  // heart as a signed-out reader sees it: once signed in (in this tab or another), the
+  // account's own like is asked for (it may have liked it before). A click comes first: after
+  // one, the toggle's answer is the truth.
   const clicked = useRef(false);
+  const [seenSignedOut, setSeenSignedOut] = useState<number | undefined>(undefined);
+  if (signedOut && seenSignedOut !== bottle.id) setSeenSignedOut(bottle.id);
   const own = trpc.bottles.likeOf.useQuery(
     { bottleId: bottle.id },
     {
-      enabled: account.signedIn && keptSignedOut(bottle.id),
+      enabled: account.signedIn && (seenSignedOut === bottle.id || keptSignedOut(bottle.id)),
       staleTime: Number.POSITIVE_INFINITY,
       retry: false,
     },
