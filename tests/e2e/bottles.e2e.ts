@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect, ONE_INSTANCE, test } from "./fixtures";
 import {
   ACCOUNT_PASSWORD,
@@ -15,6 +15,39 @@ import {
   throwBottle,
   unique,
 } from "./helpers";
+
+/**
+ * Throws a bottle of `message` and likes it from an account made in the test's own cookie jar,
+ * as on another device: the page stays signed out. Answers the account's username.
+ */
+async function accountThatLiked(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  message: string,
+): Promise<string> {
+  const bottleId = await throwBottle(request, baseURL, message, { isPublic: false });
+  const username = await createAccount(request, baseURL);
+  const liked = await request.post("/trpc/bottles.toggleLike", {
+    headers: { Origin: baseURL ?? "" },
+    data: { bottleId },
+  });
+  expect(liked.status(), await liked.text()).toBe(200);
+  return username;
+}
+
+/** The card holds `message`, liked by this reader alone; one tap unlikes it. */
+async function likedThenUnliked(page: Page, card: Locator, message: string): Promise<void> {
+  await expect(card.getByText(message, { exact: true })).toBeVisible();
+  const like = card.getByRole("button", { name: "Like this bottle, 1 like" });
+  await expect(like).toHaveAttribute("aria-pressed", "true");
+  const unliked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+  await like.click();
+  expect((await unliked).status()).toBe(200);
+  await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
+    "aria-pressed",
+    "false",
+  );
+}
 
 /** The first search, with the progress bar and each phase's words checked as they come. */
 async function watchFirstSearch(page: Page): Promise<void> {
@@ -275,14 +308,7 @@ test.describe("bottles", () => {
     consoleErrors,
   }) => {
     const message = `Liked on another device ${unique()}`;
-    const bottleId = await throwBottle(request, baseURL, message, { isPublic: false });
-    // The account liked it elsewhere (the test's own cookie jar): the page is signed out.
-    const username = await createAccount(request, baseURL);
-    const likedBefore = await request.post("/trpc/bottles.toggleLike", {
-      headers: { Origin: baseURL ?? "" },
-      data: { bottleId },
-    });
-    expect(likedBefore.status(), await likedBefore.text()).toBe(200);
+    const username = await accountThatLiked(request, baseURL, message);
 
     await page.clock.install();
     await page.goto("/en/discover");
@@ -296,16 +322,7 @@ test.describe("bottles", () => {
     expect((await asked).status()).toBe(200);
 
     // The same bottle, its heart as the account left it: liked, by this reader alone.
-    await expect(card.getByText(message, { exact: true })).toBeVisible();
-    const like = card.getByRole("button", { name: "Like this bottle, 1 like" });
-    await expect(like).toHaveAttribute("aria-pressed", "true");
-    const unliked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
-    await like.click();
-    expect((await unliked).status()).toBe(200);
-    await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
-      "aria-pressed",
-      "false",
-    );
+    await likedThenUnliked(page, card, message);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -316,14 +333,7 @@ test.describe("bottles", () => {
     consoleErrors,
   }) => {
     const message = `Liked before, read in two tabs ${unique()}`;
-    const bottleId = await throwBottle(request, baseURL, message, { isPublic: false });
-    // The account liked it elsewhere (the test's own cookie jar): the page is signed out.
-    const username = await createAccount(request, baseURL);
-    const likedBefore = await request.post("/trpc/bottles.toggleLike", {
-      headers: { Origin: baseURL ?? "" },
-      data: { bottleId },
-    });
-    expect(likedBefore.status(), await likedBefore.text()).toBe(200);
+    const username = await accountThatLiked(request, baseURL, message);
 
     await page.clock.install();
     await page.goto("/en/discover");
@@ -344,16 +354,7 @@ test.describe("bottles", () => {
     expect((await asked).status()).toBe(200);
     await expect(header.getByRole("button", { name: `Account: ${username}` })).toBeVisible();
     // The same bottle, its heart as the account left it; one tap unlikes it.
-    await expect(card.getByText(message, { exact: true })).toBeVisible();
-    const like = card.getByRole("button", { name: "Like this bottle, 1 like" });
-    await expect(like).toHaveAttribute("aria-pressed", "true");
-    const unliked = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
-    await like.click();
-    expect((await unliked).status()).toBe(200);
-    await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
-      "aria-pressed",
-      "false",
-    );
+    await likedThenUnliked(page, card, message);
 
     // Signing out there signs this tab out too: a tap on the heart asks to sign in again.
     await other
