@@ -314,8 +314,16 @@ test.describe("accounts", () => {
     await expect(toastWith(page, "You have signed out of all devices.")).toBeVisible();
     await expect(header(page).getByRole("link", { name: "Sign in" })).toBeVisible();
 
-    await otherPage.reload();
+    // The other device's tab, when it comes back into view, shows the session gone, no reload.
+    const asked = otherPage.waitForResponse((r) => r.url().includes("auth.me"));
+    await otherPage.evaluate(() =>
+      document.dispatchEvent(new Event("visibilitychange", { bubbles: true })),
+    );
+    expect((await asked).status()).toBe(200);
     await expect(header(otherPage).getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(
+      header(otherPage).getByRole("button", { name: `Account: ${username}` }),
+    ).toHaveCount(0);
     await other.close();
   });
 

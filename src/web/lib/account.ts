@@ -15,7 +15,12 @@ const ACCOUNT_STALE_MS = 60_000;
  * whether they run the site (the moderation page is linked for them only).
  */
 export function useAccount(): { user: AccountUser | null; pending: boolean; isOperator: boolean } {
-  const me = trpc.auth.me.useQuery(undefined, { staleTime: ACCOUNT_STALE_MS });
+  // Asked again whenever the tab comes back into view: the session may have ended on another
+  // device ("sign out everywhere") meanwhile, and the header should not show it a minute more.
+  const me = trpc.auth.me.useQuery(undefined, {
+    staleTime: ACCOUNT_STALE_MS,
+    refetchOnWindowFocus: "always",
+  });
   return {
     user: me.data?.user ?? null,
     pending: me.isPending,
