@@ -316,7 +316,7 @@ export function renderPlan(figures: {
       "connected visitor, each second (presence)",
       n(f.idleServerUsPerSecond, 2),
       presenceSplit
-        ? `${n(presenceUs, 3)} (${n(presenceSplit.visitor, 3)} their own, and a ${n(perInstance)}th of an instance's ${n(presenceSplit.instance)}; Redis's own ${n(presenceSplit.own)} a second beside)`
+        ? `${n(presenceUs, 3)} (${n(presenceSplit.visitor, 3)} their own${presenceSplit.instance > 0 ? `, and a ${n(perInstance)}th of an instance's ${n(presenceSplit.instance)}` : "; an instance's heartbeats and sweeps below what the run can tell apart"}; Redis's own ${n(presenceSplit.own)} a second beside)`
         : n(f.presenceRedisUs, 3),
       n(f.presenceCommands, 4),
       "none per visitor: a heartbeat per instance every 2 s, a sweep step per instance every 1 s",
