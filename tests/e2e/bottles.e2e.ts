@@ -370,6 +370,51 @@ test.describe("bottles", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("a session ended on another device: a tap on the heart asks to sign in, and the header says so", async ({
+    page,
+    request,
+    baseURL,
+    consoleErrors,
+  }) => {
+    const message = `Signed out elsewhere ${unique()}`;
+    await throwBottle(request, baseURL, message, { isPublic: false });
+    const username = await signUp(page, baseURL);
+    await page.clock.install();
+    await page.goto("/en/discover");
+    const card = await discoverBottle(page, message);
+    const header = page.getByRole("banner");
+    await expect(header.getByRole("button", { name: `Account: ${username}` })).toBeVisible();
+
+    // Another device (the test's own cookie jar) signs in and signs out of every device.
+    const origin = { Origin: baseURL ?? "" };
+    const signedIn = await request.post("/trpc/auth.signIn", {
+      headers: origin,
+      data: { username, password: ACCOUNT_PASSWORD },
+    });
+    expect(signedIn.status(), await signedIn.text()).toBe(200);
+    const everywhere = await request.post("/trpc/auth.signOutEverywhere", {
+      headers: origin,
+      data: {},
+    });
+    expect(everywhere.status(), await everywhere.text()).toBe(200);
+
+    const refused = page.waitForResponse((r) => r.url().includes("bottles.toggleLike"));
+    await card.getByRole("button", { name: "Like this bottle, 0 likes" }).click();
+    expect((await refused).status()).toBe(401);
+    const dialog = page.getByRole("dialog", { name: "Sign in to continue" });
+    await expect(dialog).toBeVisible();
+    // Behind the dialog, the page is hidden from assistive technology: closed first.
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Like this bottle, 0 likes" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
+    // The browser logs the refused call; nothing else.
+    expect(consoleErrors.filter((text) => !/status of 401/.test(text))).toEqual([]);
+  });
+
   test(
     "in /zh, a reader who signs in to report a public bottle finds its dialog open again",
     ONE_INSTANCE,

@@ -23,11 +23,27 @@ function noteResting(error: unknown, key: QueryKey | undefined): void {
   );
 }
 
+/**
+ * A call refused as signed out while the page thought otherwise (the session ended on another
+ * device): who is signed in is asked again, so the header and the pages say so too.
+ */
+function noteSignedOut(error: unknown): void {
+  if (appCodeOf(error) !== "UNAUTHORIZED") return;
+  void queryClient.invalidateQueries({ queryKey: getQueryKey(trpc.auth.me, undefined, "query") });
+}
+
 export const queryClient: QueryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: (error, query) => noteResting(error, query.queryKey) }),
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      noteResting(error, query.queryKey);
+      noteSignedOut(error);
+    },
+  }),
   mutationCache: new MutationCache({
-    onError: (error, _input, _context, mutation) =>
-      noteResting(error, mutation.options.mutationKey),
+    onError: (error, _input, _context, mutation) => {
+      noteResting(error, mutation.options.mutationKey);
+      noteSignedOut(error);
+    },
   }),
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
