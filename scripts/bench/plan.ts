@@ -176,11 +176,11 @@ export function renderPlan(figures: {
   // message, a typing call and a start as they cost a busy Redis, where redis-costs measured
   // that too (a Redis at full use is a busy one). Ends and streams were measured on a mostly
   // idle Redis, which reads high.
-  const busy = (measured: number | undefined, idle: number) =>
+  const busyOrIdle = (measured: number | undefined, idle: number) =>
     measured !== undefined && Number.isFinite(measured) && measured > 0 ? measured : idle;
-  const messageUs = busy(f.messageBusyRedisUs, f.messageRedisUs);
-  const typingUs = busy(f.typingBusyRedisUs, f.typingRedisUs);
-  const startUs = busy(f.startBusyRedisUs, f.startRedisUs);
+  const messageUs = busyOrIdle(f.messageBusyRedisUs, f.messageRedisUs);
+  const typingUs = busyOrIdle(f.typingBusyRedisUs, f.typingRedisUs);
+  const startUs = busyOrIdle(f.startBusyRedisUs, f.startRedisUs);
   // Presence: Redis's own housekeeping, each instance's heartbeats and sweeps, and what each
   // visitor adds (nearly nothing), where redis-costs measured them apart; else its figure per
   // visitor with 4,000 connected, which counts all of it as theirs.

@@ -91,14 +91,14 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     };
     const nodes = await redisNodes(redisUrl);
     connections.push(...nodes);
-    /** Redis's commands and CPU a second over an idle window of IDLE_SECONDS. */
-    const idleWindow = async () => {
-      const before = await readRedis(nodes);
+    /** Redis's commands and CPU (µs) a second over a window where nothing is asked of it. */
+    const idleWindow = async (seconds = IDLE_SECONDS, on: Redis[] = nodes) => {
+      const before = await readRedis(on);
       const started = performance.now();
-      await sleep(IDLE_SECONDS * 1000);
-      const seconds = (performance.now() - started) / 1000;
-      const d = delta(before, await readRedis(nodes));
-      return { seconds, commands: d.commands / seconds, cpuUs: (d.cpu * 1e6) / seconds, d };
+      await sleep(seconds * 1000);
+      const took = (performance.now() - started) / 1000;
+      const d = delta(before, await readRedis(on));
+      return { seconds: took, commands: d.commands / took, cpuUs: (d.cpu * 1e6) / took, d };
     };
     // Redis on its own first, nothing else connected: its housekeeping, which no instance or
     // visitor adds to (and which a Cluster pays on each node).
@@ -151,22 +151,14 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     witness = await startWitness();
     const realTime = atRealTimePriority([...(await redisPids(nodes)), witness.pid]);
 
-    /** Redis's background per second with what is connected now (heartbeats, sweeps). */
-    const background = async (nodes: Redis[]) => {
-      const before = await readRedis(nodes);
-      const started = performance.now();
-      await sleep(BACKGROUND_SECONDS * 1000);
-      const d = delta(before, await readRedis(nodes));
-      const seconds = (performance.now() - started) / 1000;
-      return { commands: d.commands / seconds, cpu: d.cpu / seconds };
-    };
     /** What `work` cost Redis beyond the background, per operation. */
     const measureOn = async (
       nodes: Redis[],
       operations: () => number,
       work: () => Promise<void>,
     ): Promise<Omit<Cost, "sentByInstances">> => {
-      const base = await background(nodes);
+      // Redis's background with what is connected now (heartbeats, sweeps).
+      const base = await idleWindow(BACKGROUND_SECONDS, nodes);
       const before = await readRedis(nodes);
       const started = performance.now();
       await work();
@@ -178,7 +170,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         operations: n,
         executed: round((d.commands - base.commands * seconds) / n, 2),
         // Below the background's noise a cost can read negative; it is no less than nothing.
-        redisCpuUs: round(Math.max(0, ((d.cpu - base.cpu * seconds) * 1e6) / n), 1),
+        redisCpuUs: round(Math.max(0, (d.cpu * 1e6 - base.cpuUs * seconds) / n), 1),
         byCommand: Object.fromEntries(
           Object.entries(d.byCommand)
             .sort((a, b) => b[1] - a[1])
@@ -386,20 +378,28 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         }),
     );
     connections.push(...replayers);
+    /**
+     * Sends commands MONITOR saw again, each to the node it went to: `rounds` rounds of one per
+     * visitor at once, taken in turn from `seen`.
+     */
+    const sendAgain = async (seen: Array<[number, string[]]>, rounds: number) => {
+      const perRound = PAIRS * 2;
+      for (let r = 0; r < rounds; r++) {
+        await Promise.all(
+          Array.from({ length: perRound }, (_, i) => {
+            const [node, args] = seen[(r * perRound + i) % seen.length] as [number, string[]];
+            return (replayers[node] as Redis).call(args[0] as string, ...args.slice(1));
+          }),
+        );
+      }
+      return rounds * perRound;
+    };
     let replayed = 0;
     const messageBusy = await measure(
       () => replayed,
       async () => {
         const before = delivered;
-        for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
-          await Promise.all(
-            Array.from({ length: PAIRS * 2 }, (_, i) => {
-              const [node, args] = sends[(m * PAIRS * 2 + i) % sends.length] as [number, string[]];
-              return (replayers[node] as Redis).call(args[0] as string, ...args.slice(1));
-            }),
-          );
-        }
-        replayed = PAIRS * 2 * MESSAGES_PER_VISITOR;
+        replayed = await sendAgain(sends, MESSAGES_PER_VISITOR);
         await waitUntil(
           () => delivered - before >= replayed,
           30_000,
@@ -440,18 +440,11 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     if (told.length === 0) fail("no typing event was seen going to Redis");
     // A busy Redis: the same events again, in rounds of every visitor's at once, as the busy
     // message row sends its scripts; each reaches the partner's instance like any other.
-    const typingRounds = Math.max(2, TYPING_PER_VISITOR);
+    let typingReplayed = 0;
     const typingBusy = await measure(
-      () => typingRounds * PAIRS * 2,
+      () => typingReplayed,
       async () => {
-        for (let t = 0; t < typingRounds; t++) {
-          await Promise.all(
-            Array.from({ length: PAIRS * 2 }, (_, i) => {
-              const [node, args] = told[(t * PAIRS * 2 + i) % told.length] as [number, string[]];
-              return (replayers[node] as Redis).call(args[0] as string, ...args.slice(1));
-            }),
-          );
-        }
+        typingReplayed = await sendAgain(told, Math.max(2, TYPING_PER_VISITOR));
       },
     );
 
