@@ -360,3 +360,76 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message it ca
     }
   });
 });
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message's two steps`, () => {
+  test("a message kept before the end but published after it reaches the partner once, above the end on a resume", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
+    const { redis } = await connections.open();
+    const keys = new RedisKeys(prefix);
+    try {
+      const a = open(b, "a");
+      const p = open(b, "b");
+      for (const stream of [a, p]) await stream.waitFor(isType("status"));
+      await b.start(visitor("a"));
+      await b.start(visitor("b"));
+      const matched = await p.waitFor(isType("matched"));
+      if (matched.type !== "matched") throw new Error("not matched");
+      const chatId = matched.chatId;
+      const [hash, stream] = keys.chat(chatId);
+      const bSide = (await redis.hget(hash, "a")) === "b" ? "a" : "b";
+      // The first step of a's message (what the broker's relay does), its publishing held back
+      // until the chat has ended.
+      const message = {
+        id: `${chatId}late`,
+        from: "partner",
+        content: "sent just before",
+        timestamp: 1,
+        countryCode: null,
+        country: "Unknown",
+      };
+      const event = JSON.stringify({ type: "message", chatId, message });
+      const id = await redis.xadd(
+        stream,
+        "NOMKSTREAM",
+        "MAXLEN",
+        "~",
+        100,
+        "*",
+        "m",
+        message.id,
+        bSide,
+        event,
+      );
+      expect(id).toMatch(/^\d+-\d+$/);
+      await b.end("a");
+      await p.waitFor(isType("partner-left"));
+      // Ended: the stream has its other name, and a relay's first step finds nothing.
+      expect(await redis.xadd(stream, "NOMKSTREAM", "*", "m", "x")).toBeNull();
+      await expect(b.send("a", "after the end")).rejects.toThrow();
+      const publish = (text: string) =>
+        connections.cluster
+          ? redis.spublish(keys.sides(chatId)[bSide === "a" ? 0 : 1], text)
+          : redis.publish(keys.visitorChannel("b"), text);
+      const payload = `${chatId}.${id}\t${event}`;
+      await publish(payload);
+      await p.waitFor((e) => e.type === "message" && e.message.id === message.id);
+      // The same payload again is a repeat (the typing event after it marks it as read).
+      await publish(payload);
+      await publish(`~\t${JSON.stringify({ type: "typing", chatId, isTyping: true })}`);
+      await p.waitFor(isType("typing"));
+      const said = (s: typeof p) =>
+        s.events.flatMap(({ event: e }) =>
+          e.type === "message" ? [e.message.id] : e.type === "partner-left" ? [e.type] : [],
+        );
+      expect(said(p)).toEqual(["partner-left", message.id]);
+      // In the stream it stands before the end, where a resume finds it.
+      const resumed = open(b, "b", p.events.find((e) => e.event.type === "matched")?.id);
+      await resumed.waitFor(isType("partner-left"));
+      expect(said(resumed)).toEqual([message.id, "partner-left"]);
+      for (const s of [a, p, resumed]) await s.stop();
+    } finally {
+      await b.close();
+    }
+  });
+});

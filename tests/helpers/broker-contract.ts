@@ -429,6 +429,28 @@ export function brokerContract(
     );
 
     test(
+      "once a mute runs out, the sender's messages reach the partner again; the partner's always did",
+      withBroker({}, async (b, t) => {
+        const a = await join(b, "a");
+        const p = await join(b, "b");
+        await b.mute("a", "ip-a", t.now() + 5_000);
+        await a.stream.waitFor(isType("muted"));
+        const muted = await b.send("a", "not yet");
+        const meanwhile = await b.send("b", "meanwhile");
+        await a.stream.waitFor((e) => e.type === "message" && e.message.id === meanwhile.id);
+        await t.advance(5_001);
+        const heard = await b.send("a", "now heard");
+        await p.stream.waitFor((e) => e.type === "message" && e.message.id === heard.id);
+        const again = await b.send("a", "and again");
+        await p.stream.waitFor((e) => e.type === "message" && e.message.id === again.id);
+        expect(
+          p.stream.events.flatMap(({ event: e }) => (e.type === "message" ? [e.message.id] : [])),
+        ).toEqual([heard.id, again.id]);
+        expect(muted.id).not.toBe(heard.id);
+      }),
+    );
+
+    test(
       "a mute holds for the address too: a new cookie there is muted as well",
       withBroker({}, async (b) => {
         await join(b, "a", "shared");
