@@ -5,7 +5,7 @@
  * commands the instances sent (MONITOR); Redis CPU is INFO cpu's main thread, summed over nodes.
  */
 
-import { type CostResult, measureCosts } from "../cluster/costs.ts";
+import { type CostResult, measureCosts, TIMERS_NOISE } from "../cluster/costs.ts";
 import { log, problem } from "../harness.ts";
 import { type Benchmark, fmt, type Row, type Section, type Size, yes } from "../section.ts";
 
@@ -26,7 +26,9 @@ function rowsOf(r: CostResult, where: string): Row[] {
       ratio: (r.message.redisCpuUs / kept.redisCpuUs).toFixed(1),
       goal: "≤ 4 / ≤ 2 / ≤ 20 µs",
       met: yes(
-        r.message.executed <= 4 && r.message.sentByInstances <= 2 && r.message.redisCpuUs <= 20,
+        r.message.executed <= 4 &&
+          r.message.sentByInstances <= 2 + TIMERS_NOISE &&
+          r.message.redisCpuUs <= 20,
       ),
     },
     {
@@ -45,7 +47,7 @@ function rowsOf(r: CostResult, where: string): Row[] {
       // Counted per call beyond the background: a figure a hair over a whole number is the
       // background's noise, so 1.05 round trips counts as one.
       goal: "≤ 2 / 1 / —",
-      met: yes(r.typing.executed <= 2 && r.typing.sentByInstances <= 1.05),
+      met: yes(r.typing.executed <= 2 && r.typing.sentByInstances <= 1 + TIMERS_NOISE),
     },
     {
       benchmark: `Redis cost of a typing call on a busy Redis (the instances' typing events as they went to Redis, sent again back to back), ${where}: Redis CPU (µs)`,
@@ -61,7 +63,9 @@ function rowsOf(r: CostResult, where: string): Row[] {
       baseline: "—",
       ratio: "—",
       goal: "≤ 20 / ≤ 3 / —",
-      met: yes(r.startPerVisitor.executed <= 20 && r.startPerVisitor.sentByInstances <= 3),
+      met: yes(
+        r.startPerVisitor.executed <= 20 && r.startPerVisitor.sentByInstances <= 3 + TIMERS_NOISE,
+      ),
     },
     {
       benchmark: `Redis cost of a chat start per visitor on a busy Redis (${fmt(r.startBusy.operations)} visitors pressing at once on two instances), ${where}: executed commands / Redis CPU (µs)`,
@@ -124,7 +128,7 @@ function notesOf(r: CostResult, where: string): string[] {
   return [
     `${where}, what the slow log kept over 1 ms, by what ran: ${slowOnes(r)}.`,
     `${where}, the microseconds Redis counted in each command (INFO commandstats; a script's count includes the commands it runs): per message ${micros(r.message.usecByCommand)}; per visitor starting ${micros(r.startPerVisitor.usecByCommand)}.`,
-    `${where}: ${r.setup}; per message ${commands(r.message.byCommand)}; per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)}; presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. Per visitor connecting (their chat stream opened): ${two(r.connect.executed)} commands, ${one(r.connect.redisCpuUs)} µs; leaving (the stream closed and, past the grace period, let go by the sweep): ${two(r.leave.executed)} commands, ${one(r.leave.redisCpuUs)} µs; per chat ended by one side: ${two(r.end.executed)} commands, ${one(r.end.redisCpuUs)} µs. The run took ${r.seconds} s.`,
+    `${where}: ${r.setup}; per message ${commands(r.message.byCommand)} (sent by the instances: ${commands(r.message.sentByCommand)}); per typing call ${commands(r.typing.byCommand)}; per visitor starting ${commands(r.startPerVisitor.byCommand)} (sent by the instances: ${commands(r.startPerVisitor.sentByCommand)}); presence over ${r.presence.seconds} s: ${commands(r.presence.byCommand)} in all. Per visitor connecting (their chat stream opened): ${two(r.connect.executed)} commands, ${one(r.connect.redisCpuUs)} µs; leaving (the stream closed and, past the grace period, let go by the sweep): ${two(r.leave.executed)} commands, ${one(r.leave.redisCpuUs)} µs; per chat ended by one side: ${two(r.end.executed)} commands, ${one(r.end.redisCpuUs)} µs. The run took ${r.seconds} s.`,
   ];
 }
 
@@ -133,7 +137,7 @@ async function run(size: Size): Promise<Section> {
   const single = await measureCosts(size);
   const rows = rowsOf(single, "one Redis");
   const notes = [
-    "Each figure is beyond the background measured just before with the same visitors connected (each instance's heartbeat and sweep), per operation; the round trips are counted in a separate window (MONITOR costs Redis CPU), so a figure just under a whole number is that background's noise. A warm-up chat runs first, so that every script is known to Redis before anything is counted.",
+    `Each figure is beyond the background measured just before with the same visitors connected (each instance's heartbeat and sweep), per operation; the round trips are counted in a separate window (MONITOR costs Redis CPU), and the instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) are taken off at the rate measured just before, which leaves a few hundredths of a command per operation either way: a round-trip goal is met within ${TIMERS_NOISE} of it, and the notes below split what the instances sent by command. A warm-up chat runs first, so that every script is known to Redis before anything is counted.`,
     'The messages are sentences ("Nice to meet you, this is message 3"), as visitors write them: a text of 10 characters or more goes through the rules that remember repeated texts, which the shortest greetings skip (until this row measured sentences, it measured two-character messages, and a sentence cost one Redis 8 executed commands, 3 round trips and 109.9 µs in a quick run).',
     "A relayed message's baseline is the least a message that is kept for a resume and relayed can cost Redis: the same event (as a partner received it) appended to a stream of its own per pair, trimmed as the site trims (XADD MAXLEN ~ 100), and published to the partner's channel, both sent bare by one auto-pipelined connection, with no script and no checks. The typing call's is one PUBLISH of a short text.",
     "A message costs Redis more on a Redis that is mostly idle, as these runs' is, than on a busy one: each command then arrives on its own, and Redis wakes for it with its caches cold (a probe of the former send script alone on an idle Redis: 15–23 µs of CPU a call when 200 came at once, 110 µs when they came a millisecond apart). The first message row is the site's load as it comes, a few sentences a second a visitor; the baseline beside it is sent in rounds of every pair at once. The busy row sends the site's own messages again (the last rounds' commands, as MONITOR saw them, to the node each went to: a relay's XADD, then its PUBLISH with the id the XADD gave), in the rounds the baseline is sent in; each is relayed to the partner's instance like any other message. A plan for a Redis at full use would take the busy figure.",

@@ -66,7 +66,17 @@ export interface Cost {
   usecByCommand: Record<string, number>;
   /** Commands the instances sent Redis per operation (round trips, or fewer when pipelined). */
   sentByInstances: number;
+  /** The same by command. */
+  sentByCommand: Record<string, number>;
 }
+
+/**
+ * The instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) go on while
+ * an operation is counted; what they send is taken off at the rate measured just before, which
+ * leaves a few hundredths of a command per operation either way. A round-trip goal is met within
+ * that much.
+ */
+export const TIMERS_NOISE = 0.05;
 
 export type CostResult = Awaited<ReturnType<typeof measureCosts>>;
 
@@ -165,7 +175,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       nodes: Redis[],
       operations: () => number,
       work: () => Promise<void>,
-    ): Promise<Omit<Cost, "sentByInstances">> => {
+    ): Promise<Omit<Cost, "sentByInstances" | "sentByCommand">> => {
       // Redis's background with what is connected now (heartbeats, sweeps).
       const base = await idleWindow(BACKGROUND_SECONDS, nodes);
       const before = await readRedis(nodes);
@@ -204,7 +214,16 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       const counted = await countSent(nodes, work, keep);
       const seconds = (performance.now() - started) / 1000;
       const n = operations();
-      return round((counted.sent - (base.sent / BACKGROUND_SECONDS) * seconds) / n, 2);
+      const beyond = (sent: number, background = 0) =>
+        round((sent - (background / BACKGROUND_SECONDS) * seconds) / n, 2);
+      return {
+        sentByInstances: beyond(counted.sent, base.sent),
+        sentByCommand: Object.fromEntries(
+          Object.entries(counted.byCommand)
+            .map(([name, k]) => [name, beyond(k, base.byCommand[name])] as const)
+            .sort((a, b) => b[1] - a[1]),
+        ),
+      };
     };
 
     // Presence: first the two instances with nobody connected (their heartbeats and sweeps), then
@@ -568,26 +587,29 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       redis: redisCluster ? "a 3-primary Redis Cluster" : "one Redis",
       machine: machine(),
       setup: `two instances on ${redisCluster ? "a 3-primary Redis Cluster of" : "one"} Redis ${(await nodes[0]?.info("server"))?.match(/redis_version:(\S+)/)?.[1]} and one PostgreSQL, ${PAIRS} pairs across the instances`,
-      message: { ...message, sentByInstances: messageSent },
+      message: { ...message, ...messageSent },
       messageBusy,
-      typing: { ...typing, sentByInstances: typingSent },
+      typing: { ...typing, ...typingSent },
       typingBusy,
-      startPerVisitor: { ...start, sentByInstances: startSent },
+      startPerVisitor: { ...start, ...startSent },
       startBusy,
       presence,
       connect,
       leave,
       end,
-      rawPublishRelay: { ...raw, sentByInstances: 1 },
-      rawKeptRelay: { ...kept, sentByInstances: 2 },
+      rawPublishRelay: { ...raw, sentByInstances: 1, sentByCommand: { publish: 1 } },
+      rawKeptRelay: { ...kept, sentByInstances: 2, sentByCommand: { xadd: 1, publish: 1 } },
       slowlogOver1ms: slowlog,
       witnessSlowlogOver1ms: witnessed,
       redisAtRealTimePriority: realTime,
       seconds: round((performance.now() - began) / 1000, 1),
       goals: {
-        message: message.executed <= 4 && messageSent <= 2 && message.redisCpuUs <= 20,
-        typing: typing.executed <= 2 && typingSent <= 1.05,
-        start: start.executed <= 20 && startSent <= 3,
+        message:
+          message.executed <= 4 &&
+          messageSent.sentByInstances <= 2 + TIMERS_NOISE &&
+          message.redisCpuUs <= 20,
+        typing: typing.executed <= 2 && typingSent.sentByInstances <= 1 + TIMERS_NOISE,
+        start: start.executed <= 20 && startSent.sentByInstances <= 3 + TIMERS_NOISE,
         presence: presence.commandsPerVisitorSecond <= 0.05,
         slowlog: slowlog.count === 0,
       },
