@@ -2,13 +2,15 @@ import { withShared } from "../redis-script.ts";
 
 /**
  * A chat's steps on Redis, each one Lua script on the chat's own slot (KEYS: the chat's hash,
- * its stream, and on a Redis Cluster its two sides' channels; see redis-keys.ts): an event is
- * kept in the chat's stream and announced in the same step, and the stream's id is the event's
- * (with the chat's id in front), so a socket that reconnects anywhere resumes from it. "matched"
- * goes to the visitors' own channels, whose instances subscribe to them; what follows goes, on
- * one Redis, there too, and on a Cluster to the side's channel (SPUBLISH: a classic PUBLISH is
- * forwarded to every node of a Cluster, a sharded one stays on the chat's node), which the
- * instances holding that side subscribe to while the chat runs. The events' JSON is made by the
+ * its stream's two names, and on a Redis Cluster its two sides' channels; see redis-keys.ts):
+ * an event is kept in the chat's stream and announced in the same step (a message of a chat
+ * running with nobody muted is not: the broker's relay, two bare commands, sends it while the
+ * stream has its first name, which an end or a mute takes away), and the stream's id is the
+ * event's (with the chat's id in front), so a socket that reconnects anywhere resumes from it.
+ * "matched" goes to the visitors' own channels, whose instances subscribe to them; what follows
+ * goes, on one Redis, there too, and on a Cluster to the side's channel (SPUBLISH: a classic
+ * PUBLISH is forwarded to every node of a Cluster, a sharded one stays on the chat's node), which
+ * the instances holding that side subscribe to while the chat runs. The events' JSON is made by the
  * instance: a script only stores and forwards it. ARGV first: now (ms), the visitors' channel
  * prefix, the chat's id; then each script's own.
  */
