@@ -87,7 +87,7 @@ export interface CostFigures {
   /** A chat ended by one side. */
   endExecuted: number;
   endRedisUs: number;
-  /** The instances' messages sent again back to back: what a message costs a busy Redis. */
+  /** A message's send scripts sent again back to back: what a message costs a busy Redis. */
   messageBusyRedisUs?: number;
   /** The typing events sent again back to back: what a typing call costs a busy Redis. */
   typingBusyRedisUs?: number;
@@ -109,8 +109,8 @@ export interface CostFigures {
  */
 export const COUNTED = {
   send: {
-    commands: 2,
-    how: "XADD NOMKSTREAM to the chat's stream (MAXLEN ~; under the name it has only while the chat runs with nobody muted), then PUBLISH of the event with the id it got to the partner's channel, two round trips and no script; once the chat has ended or a side is muted, one EVALSHA that checks it",
+    commands: 4,
+    how: "one EVALSHA on the chat's slot: HMGET (the chat's sides, its end, the mutes), XADD to the chat's stream (MAXLEN ~), PUBLISH to the partner's channel",
   },
   typing: {
     commands: 1,

@@ -121,22 +121,6 @@ describe("chatReducer: idle → searching → matched → partner left → close
     }
   });
 
-  test("a partner's message sent just before the end, arriving after it, shows above the red line", () => {
-    const said = run(
-      [
-        server({ type: "message", chatId: "c1", message: message("m1", "partner") }),
-        server({ type: "partner-left", chatId: "c1" }, 500),
-        server({ type: "message", chatId: "c1", message: message("m2", "partner") }),
-      ],
-      inChat,
-    );
-    expect(said.entries.map((e) => (e.kind === "message" ? e.message.id : e.text))).toEqual([
-      "m1",
-      "m2",
-      "partnerLeft",
-    ]);
-  });
-
   test("a partner-left of another chat is not ours", () => {
     expect(chatReducer(inChat, server({ type: "partner-left", chatId: "old" }))).toBe(inChat);
   });

@@ -45,15 +45,6 @@ import {
   waitUntil,
 } from "./lib.ts";
 
-/**
- * A message as it went to Redis, with the node it went to: the relay's two steps (the event
- * kept, then published with the id it got), or the send script of a chat whose messages are
- * checked.
- */
-type Relayed =
-  | { node: number; append: string[]; publish: [string, string]; chat: string; event: string }
-  | { node: number; script: string[] };
-
 /** What one operation cost Redis, beyond the background. */
 export interface Cost {
   operations: number;
@@ -375,10 +366,8 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       },
     );
     let relayedCounted = 0;
-    // The instances' messages as they went to Redis (a relay's XADD and the PUBLISH after it,
-    // or the send script where a chat's messages are checked), each with the node it went to.
-    const sends: Relayed[] = [];
-    const appended = new Map<string, [number, string[]]>();
+    // The instances' send scripts as they went to Redis, each with the node it went to.
+    const sends: Array<[number, string[]]> = [];
     const sendSha = [...scripts.bySha].find(([, name]) => name === "chat.send")?.[0];
     const messageSent = await sentBy(
       () => relayedCounted,
@@ -388,32 +377,17 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         relayedCounted = delivered - before;
       },
       (node, args) => {
-        const name = String(args[0]).toLowerCase();
-        if (name === "evalsha" && args[1] === sendSha) sends.push({ node, script: args });
-        else if (name === "xadd" && args.includes("NOMKSTREAM")) {
-          appended.set(String(args.at(-1)), [node, args]);
-        } else if ((name === "publish" || name === "spublish") && args[2]?.includes('"message"')) {
-          const payload = String(args[2]);
-          const event = payload.slice(payload.indexOf("\t") + 1);
-          const append = appended.get(event);
-          if (!append) return;
-          appended.delete(event);
-          sends.push({
-            node,
-            append: append[1],
-            publish: [name, String(args[1])],
-            chat: payload.slice(0, payload.indexOf(".")),
-            event,
-          });
+        if (String(args[0]).toLowerCase() === "evalsha" && args[1] === sendSha) {
+          sends.push([node, args]);
         }
       },
     );
-    if (sends.length === 0) fail("no message was seen going to Redis");
-    // A busy Redis: the same messages again, as many as the raw relays below send and in the
-    // same rounds (every pair's two at once, over one auto-pipelined connection a node), so
+    if (sends.length === 0) fail("no send script was seen going to Redis");
+    // A busy Redis: the same send scripts again, as many as the raw relays below send and in
+    // the same rounds (every pair's two at once, over one auto-pipelined connection a node), so
     // Redis takes them back to back instead of waking for each as the site's light load has it.
-    // Each is a message like any other: kept, and published (with the id it was kept under) to
-    // the partner's instance, which relays it to the visitor.
+    // Each is a message like any other: kept, and published to the partner's instance, which
+    // relays it to the visitor.
     const replayers = nodes.map(
       (node) =>
         new Redis({
@@ -439,31 +413,12 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       }
       return rounds * perRound;
     };
-    const relayAgain = async (rounds: number) => {
-      const perRound = PAIRS * 2;
-      for (let r = 0; r < rounds; r++) {
-        await Promise.all(
-          Array.from({ length: perRound }, async (_, i) => {
-            const sent = sends[(r * perRound + i) % sends.length] as Relayed;
-            const redis = replayers[sent.node] as Redis;
-            if ("script" in sent) {
-              await redis.call(sent.script[0] as string, ...sent.script.slice(1));
-              return;
-            }
-            const id = await redis.call(sent.append[0] as string, ...sent.append.slice(1));
-            if (typeof id !== "string") fail("a message sent again found its chat ended");
-            await redis.call(sent.publish[0], sent.publish[1], `${sent.chat}.${id}\t${sent.event}`);
-          }),
-        );
-      }
-      return rounds * perRound;
-    };
     let replayed = 0;
     const messageBusy = await measure(
       () => replayed,
       async () => {
         const before = delivered;
-        replayed = await relayAgain(MESSAGES_PER_VISITOR);
+        replayed = await sendAgain(sends, MESSAGES_PER_VISITOR);
         await waitUntil(
           () => delivered - before >= replayed,
           30_000,

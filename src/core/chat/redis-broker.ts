@@ -134,17 +134,12 @@ interface Ending {
   until?: number;
 }
 
-/** How many delivered ids of a chat a stream remembers, to tell a late event from a repeat. */
-const RECENT = 32;
-
 /** One open stream on this instance. */
 class LocalStream {
   queue: Numbered[] = [];
   wake: (() => void) | undefined;
   /** The last stream id delivered, by chat: what an event must come after. */
   readonly positions = new Map<string, string>();
-  /** The ids lately delivered, by chat (the last RECENT of them): see accept. */
-  readonly #recent = new Map<string, string[]>();
   /** The id a stream resumes from: the last event's delivered. */
   last = "-";
 
@@ -165,27 +160,8 @@ class LocalStream {
       const chat = id.slice(0, dot);
       const at = id.slice(dot + 1);
       const seen = this.positions.get(chat);
-      let recent = this.#recent.get(chat);
-      if (seen !== undefined && !after(at, seen)) {
-        // Behind the last one: the same event again (a resume, a second channel), or a message
-        // kept before an end or a mute whose publishing came after theirs (see #relay), which
-        // is new. Handed on when it is newer than the oldest remembered and not among them.
-        if (!recent || recent.includes(at)) return false;
-        const oldest = recent.reduce((m, r) => (after(m, r) ? r : m));
-        if (!after(at, oldest)) return false;
-        recent.push(at);
-        if (recent.length > RECENT) recent.shift();
-        return true;
-      }
+      if (seen !== undefined && !after(at, seen)) return false;
       this.positions.set(chat, at);
-      if (!recent) {
-        recent = [];
-        this.#recent.set(chat, recent);
-        // Only the chats of the last few minutes can still send a late one.
-        for (const old of this.#recent.keys()) if (this.#recent.size > 4) this.#recent.delete(old);
-      }
-      recent.push(at);
-      if (recent.length > RECENT) recent.shift();
     }
     this.last = id;
     return true;
@@ -299,11 +275,10 @@ const partnerOf = (cc: string | undefined, co: string | undefined): ChatPartner 
  * The chat on Redis, for several instances serving one site (keys and scripts: redis-keys.ts,
  * redis-pool-lua.ts, redis-chat-lua.ts). The pool, presence and who is in which chat are on one
  * hash tag, so pairing is one atomic step; each chat's hash and event stream are on a tag of
- * their own, so on a Redis Cluster chats spread over the nodes. A relayed message is kept in its
- * chat's stream (whose ids are the events' ids a reconnecting socket resumes from, on any
- * instance) and published to the partner's channel, to which the instances holding the partner's
- * streams subscribe: two bare commands while the chat runs with nobody muted (#relay), else the
- * send script, which checks it. Presence costs nothing per visitor while
+ * their own, so on a Redis Cluster chats spread over the nodes. A relayed message is one script
+ * on its chat's slot: kept in the chat's stream (whose ids are the events' ids a reconnecting
+ * socket resumes from, on any instance) and published to the partner's channel, to which the
+ * instances holding the partner's streams subscribe. Presence costs nothing per visitor while
  * connected: an instance writes a visitor once when their stream opens and once when it closes,
  * and vouches for all of them with one heartbeat; its life is also read from the subscriber count
  * of a channel of its own, so a killed instance's visitors are never paired. One instance at a
@@ -387,8 +362,8 @@ export class RedisChatBroker implements ChatBroker {
       poolScriptSource,
       this.#keys.poolKeys().length,
     );
-    // A chat's hash, its stream's two names, and on a Cluster its two sides' channels.
-    const chatKeys = options.shardedEvents ? 5 : 3;
+    // A chat's hash and stream, and on a Cluster its two sides' channels.
+    const chatKeys = options.shardedEvents ? 4 : 2;
     this.#chat = scripts(Object.keys(CHAT_SCRIPTS) as ChatScript[], chatScriptSource, chatKeys);
     this.#beat = new RedisScript(this.#redis, BEAT, [2]);
     this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE, [1]);
@@ -1071,7 +1046,6 @@ export class RedisChatBroker implements ChatBroker {
         chatId: chat.id,
         message: { ...mine, from: "partner" },
       });
-      if (await this.#relay(chat, mine.id, event)) return mine;
       const answer = Number(
         await this.#chatRun("send", chat.id, [visitorId, mine.id, event, this.#kept]),
       );
@@ -1087,39 +1061,6 @@ export class RedisChatBroker implements ChatBroker {
       chat = fresh?.id === chat.id ? undefined : fresh;
     }
     throw new DomainError("NOT_FOUND", "not in a chat");
-  }
-
-  /**
-   * A message of a chat running with nobody muted, without a script: appended to the stream
-   * under the name it has only then (XADD NOMKSTREAM finds no stream once the chat ended or a
-   * side was muted, and the send script decides), then published with the id it got. Two round
-   * trips and two commands, where the script costs Redis three to four times as much. An end
-   * or a mute can be published between the two, ahead of a message kept before it: the partner's
-   * instance hands such a late message on all the same (LocalStream.accept).
-   */
-  async #relay(chat: ChatRef, messageId: string, event: string): Promise<boolean> {
-    const [, stream] = this.#keys.chat(chat.id);
-    const other = chat.side === "a" ? "b" : "a";
-    const id = await this.#redis.xadd(
-      stream,
-      "NOMKSTREAM",
-      "MAXLEN",
-      "~",
-      this.#kept,
-      "*",
-      "m",
-      messageId,
-      other,
-      event,
-    );
-    if (id === null) return false;
-    const payload = `${chat.id}.${id}\t${event}`;
-    if (this.#sharded) {
-      await this.#redis.spublish(this.#keys.sides(chat.id)[other === "a" ? 0 : 1], payload);
-    } else {
-      await this.#redis.publish(this.#keys.visitorChannel(chat.partner), payload);
-    }
-    return true;
   }
 
   /** A chat the pool holds whose own keys are gone: both sides hear it was lost. */

@@ -2,22 +2,20 @@ import { withShared } from "../redis-script.ts";
 
 /**
  * A chat's steps on Redis, each one Lua script on the chat's own slot (KEYS: the chat's hash,
- * its stream's two names, and on a Redis Cluster its two sides' channels; see redis-keys.ts):
- * an event is kept in the chat's stream and announced in the same step (a message of a chat
- * running with nobody muted is not: the broker's relay, two bare commands, sends it while the
- * stream has its first name, which an end or a mute takes away), and the stream's id is the
- * event's (with the chat's id in front), so a socket that reconnects anywhere resumes from it.
- * "matched" goes to the visitors' own channels, whose instances subscribe to them; what follows
- * goes, on one Redis, there too, and on a Cluster to the side's channel (SPUBLISH: a classic
- * PUBLISH is forwarded to every node of a Cluster, a sharded one stays on the chat's node), which
- * the instances holding that side subscribe to while the chat runs. The events' JSON is made by the
+ * its stream, and on a Redis Cluster its two sides' channels; see redis-keys.ts): an event is
+ * kept in the chat's stream and announced in the same step, and the stream's id is the event's
+ * (with the chat's id in front), so a socket that reconnects anywhere resumes from it. "matched"
+ * goes to the visitors' own channels, whose instances subscribe to them; what follows goes, on
+ * one Redis, there too, and on a Cluster to the side's channel (SPUBLISH: a classic PUBLISH is
+ * forwarded to every node of a Cluster, a sharded one stays on the chat's node), which the
+ * instances holding that side subscribe to while the chat runs. The events' JSON is made by the
  * instance: a script only stores and forwards it. ARGV first: now (ms), the visitors' channel
  * prefix, the chat's id; then each script's own.
  */
 export const CHAT_ARGS = 3;
 
 const PRELUDE = `
-local CHAT, EV, EVC = KEYS[1], KEYS[2], KEYS[3]
+local CHAT, EV = KEYS[1], KEYS[2]
 local now, CH, ID = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local A = ${CHAT_ARGS}
 `;
@@ -28,8 +26,8 @@ const SHARED = `
 local function announce(v, id, json, extra, side)
   local payload = ID .. '.' .. id .. '\\t' .. json
   if extra and extra ~= '' then payload = payload .. '\\t' .. extra end
-  if side and KEYS[4] then
-    redis.call('SPUBLISH', side == 'a' and KEYS[4] or KEYS[5], payload)
+  if side and KEYS[3] then
+    redis.call('SPUBLISH', side == 'a' and KEYS[3] or KEYS[4], payload)
   else
     redis.call('PUBLISH', CH .. v, payload)
   end
@@ -54,12 +52,9 @@ if redis.call('HSET', CHAT, unpack(fields)) < #fields / 2 then
   if redis.call('HGET', CHAT, 'ended') then return 0 end
 end
 local life = ARGV[A + 11]
--- A side muted from the start: their messages are checked (see the stream's two keys above).
-local S = EV
-if (tonumber(ARGV[A + 9]) or 0) > now or (tonumber(ARGV[A + 10]) or 0) > now then S = EVC end
-local id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
+local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
 redis.call('PEXPIRE', CHAT, life)
-redis.call('PEXPIRE', S, life)
+redis.call('PEXPIRE', EV, life)
 for i, x in ipairs({ { a, 'a' }, { b, 'b' } }) do
   local json, keep, where = ARGV[A + 12 + i], ARGV[A + 14 + i], ARGV[A + 16 + i]
   if where ~= 'side' then announce(x[1], id, json, keep) end
@@ -82,19 +77,11 @@ if h[3] then
   return 0
 end
 if (tonumber(side == 'a' and h[4] or h[5]) or 0) > now then return 2 end
-local S = EVC
-if redis.call('EXISTS', EV) == 1 then
-  S = EV
-elseif (tonumber(side == 'a' and h[5] or h[4]) or 0) <= now and redis.call('EXISTS', EVC) == 1 then
-  -- The mutes have run out: messages go without a script again.
-  redis.call('RENAME', EVC, EV)
-  S = EV
-end
-local id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
+local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
 -- What announce does, written out: the commonest script, and making the function costs ~2 µs.
 local payload = ID .. '.' .. id .. '\\t' .. ARGV[A + 3]
-if KEYS[4] then
-  redis.call('SPUBLISH', other == 'a' and KEYS[4] or KEYS[5], payload)
+if KEYS[3] then
+  redis.call('SPUBLISH', other == 'a' and KEYS[3] or KEYS[4], payload)
 else
   redis.call('PUBLISH', CH .. to, payload)
 end
@@ -118,18 +105,16 @@ if not h[1] then
 end
 if h[3] then return 0 end
 redis.call('HSET', CHAT, 'ended', now, 'x', ARGV[A + 7])
--- From now on every message is checked, and refused.
-if redis.call('EXISTS', EV) == 1 then redis.call('RENAME', EV, EVC) end
 local entry = {}
 if ea ~= '' then entry[#entry + 1] = 'a'; entry[#entry + 1] = ea end
 if eb ~= '' then entry[#entry + 1] = 'b'; entry[#entry + 1] = eb end
 if #entry > 0 then
-  local id = redis.call('XADD', EVC, 'MAXLEN', '~', ARGV[A + 4], '*', unpack(entry))
+  local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', unpack(entry))
   if ea ~= '' then announce(h[1], id, ea, nil, 'a') end
   if eb ~= '' then announce(h[2], id, eb, nil, 'b') end
 end
 redis.call('PEXPIRE', CHAT, keep)
-redis.call('PEXPIRE', EVC, keep)
+redis.call('PEXPIRE', EV, keep)
 return 1
 `,
   /**
@@ -141,11 +126,9 @@ local field = 'm' .. ARGV[A + 1]
 if tonumber(ARGV[A + 2]) > (tonumber(redis.call('HGET', CHAT, field)) or 0) then
   redis.call('HSET', CHAT, field, ARGV[A + 2])
 end
--- The muted side's messages are checked from now on (and reach no one).
-if redis.call('EXISTS', EV) == 1 then redis.call('RENAME', EV, EVC) end
 local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
 if ARGV[A + 4] ~= '' and h[1] and not h[3] then
-  local id = redis.call('XADD', EVC, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
+  local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
   announce(ARGV[A + 1] == 'a' and h[1] or h[2], id, ARGV[A + 4], nil, ARGV[A + 1])
 end
 return 1
@@ -159,13 +142,12 @@ return 1
 local h = redis.call('HMGET', CHAT, 'a', 'b')
 local side
 if h[1] == ARGV[A + 1] then side = 'a' elseif h[2] == ARGV[A + 1] then side = 'b' else return false end
-local S = redis.call('EXISTS', EV) == 1 and EV or EVC
-local last = redis.call('XREVRANGE', S, '+', '-', 'COUNT', 1)[1]
+local last = redis.call('XREVRANGE', EV, '+', '-', 'COUNT', 1)[1]
 local out = { side, last and last[1] or '0-0' }
 if ARGV[A + 2] == '$' then return out end
 local from = '-'
 if ARGV[A + 2] ~= '-' then from = '(' .. ARGV[A + 2] end
-for _, entry in ipairs(redis.call('XRANGE', S, from, '+')) do
+for _, entry in ipairs(redis.call('XRANGE', EV, from, '+')) do
   local fields = entry[2]
   for i = 1, #fields, 2 do
     if fields[i] == side then
@@ -186,8 +168,7 @@ local side, sender, ip
 if h[1] == ARGV[A + 1] then side, sender, ip = 'a', h[2], h[4]
 elseif h[2] == ARGV[A + 1] then side, sender, ip = 'b', h[1], h[3]
 else return false end
-local S = redis.call('EXISTS', EV) == 1 and EV or EVC
-for _, entry in ipairs(redis.call('XREVRANGE', S, '+', '-', 'COUNT', ARGV[A + 3])) do
+for _, entry in ipairs(redis.call('XREVRANGE', EV, '+', '-', 'COUNT', ARGV[A + 3])) do
   local fields = entry[2]
   local message, json = nil, nil
   for i = 1, #fields, 2 do

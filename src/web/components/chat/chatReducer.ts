@@ -147,16 +147,9 @@ function add(state: ChatState, chatId: string | null, message: ChatMessage): Cha
   // A message is shown once, though it comes twice: the call's answer and the stream's copy
   // share its id.
   if (state.entries.some((e) => e.kind === "message" && e.message.id === message.id)) return state;
-  // A partner's message sent just before the end can arrive just after it: it goes above the
-  // line that says the chat ended.
-  const last = state.entries.at(-1);
-  const entries: ChatEntry[] =
-    state.ended !== null && message.from === "partner" && last?.kind === "system"
-      ? [...state.entries.slice(0, -1), { kind: "message", message }, last]
-      : [...state.entries, { kind: "message", message }];
   return {
     ...state,
-    entries,
+    entries: [...state.entries, { kind: "message", message }],
     partnerTyping: message.from === "partner" ? false : state.partnerTyping,
   };
 }
