@@ -26,7 +26,7 @@ import { round, rssKiB, type ServerChild, sleep, startServer } from "../lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
 import type { IdleLoadOptions } from "../load-idle.ts";
 import { type ChatFigures, COUNTED } from "../plan.ts";
-import { Probe, readRedis } from "../probe.ts";
+import { Probe } from "../probe.ts";
 import {
   type Benchmark,
   fmt,
@@ -217,7 +217,7 @@ async function run(size: Size): Promise<Section> {
       `At lower rates, the same ${fmt(pairs)} pairs across the instances, once each: ${ladder.map((r) => `${fmt(r.offered)}/s: p50 / p99 / max ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} ms, the two instances ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores`).join("; ")}.`,
       `A "typing" call (${fmt(pairs * 2)} pairs across the two instances, each visitor 1.25 calls a second, alternately started and stopped, ${fmt(typing.sentRate)} calls/s; ${fmt(typing.delivered)} typing events reached partners for ${fmt(typing.sent)} calls in the window, ${typing.errors} errors): ${fmt(typingCost.serverUs)} µs of CPU on the two instances, ${fmt(typingCost.redisUs, 1)} µs of Redis CPU, ${fmt(typingCost.redisCommands, 1)} Redis commands (${commandList(typingCost.byCommand)}); counted from the code, ${COUNTED.typing.commands}: ${COUNTED.typing.how}.`,
       `Events kept in Redis: ${stream ? `${fmt(stream.keys)} chats' streams sampled after the first round held ${fmt(stream.entries)} events in ${fmt(stream.bytes)} bytes (MEMORY USAGE), ${fmt(bytesPerEntry)} bytes an event; a chat's stream keeps its last events (XADD MAXLEN ~) until minutes after the chat ends` : "not sampled"}.`,
-      `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor. Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Commands that held Redis 1 ms or more meanwhile (SLOWLOG): ${idle.app.slowMs.length === 0 ? "none" : idle.app.slowMs.map((t) => fmt(t, 1)).join(", ")} ms.`,
+      `Idle: ${fmt(idle.visitors)} visitors connected and listening (no chat) on one instance on Redis: VmRSS ${fmt(idle.app.rssBefore)} → ${fmt(idle.app.rssAfter)} KiB (raw Redis relay ${fmt(idle.raw.rssBefore)} → ${fmt(idle.raw.rssAfter)} KiB); the site's keys on Redis held ${fmt(idle.app.redisBytesPerVisitor)} more bytes a visitor (MEMORY USAGE of each key under its prefix). Over ${idle.app.seconds} quiet seconds Redis ran ${fmt(idle.app.commandsPerVisitorSecond, 2)} commands a visitor a second (${commandList(idle.app.byCommand)} a second in all) using ${fmt(idle.app.redisUsPerVisitorSecond, 2)} µs of its CPU a visitor a second; the instance used ${fmt(idle.app.serverUsPerVisitorSecond, 2)} µs a visitor a second. Commands that held Redis 1 ms or more meanwhile (SLOWLOG): ${idle.app.slowMs.length === 0 ? "none" : idle.app.slowMs.map((t) => fmt(t, 1)).join(", ")} ms.`,
     ],
     figures: { ...figures },
   };
@@ -247,6 +247,22 @@ async function streamMemory(redisUrl: string, prefix: string) {
 }
 
 /**
+ * What the keys under a prefix hold (MEMORY USAGE of each, exact): Redis's used_memory also moves
+ * with its clients' buffers and what it frees lazily, and once read less with 5,000 visitors
+ * connected than before.
+ */
+async function keysMemory(redis: Redis, prefix: string): Promise<number> {
+  let bytes = 0;
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    cursor = next;
+    for (const key of keys) bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
+  } while (cursor !== "0");
+  return bytes;
+}
+
+/**
  * Idle chat visitors on one instance on Redis against one raw Redis relay: resident memory per
  * visitor, Redis memory, and over a quiet window what presence costs Redis and the instance.
  */
@@ -255,7 +271,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
   const settleMs = size === "smoke" ? 300 : 1500;
   const emptyMs = size === "smoke" ? 500 : 2000;
   const measure = async (mode: "app" | "raw") => {
-    const { starts } =
+    const { prefix, starts } =
       mode === "app" ? instancesOf(site, 1, "idle") : rawRedisRelays(site, 1, "idle-raw");
     return withServers(starts, async ([server]) => {
       if (!server) throw new Error("server missing");
@@ -266,7 +282,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
         await fetch(`${server.url}/healthz`).catch(() => {});
         await sleep(settleMs);
         const rssBefore = rssKiB(server.pid);
-        const memoryBefore = (await readRedis(redis)).memory;
+        const memoryBefore = await keysMemory(redis, prefix);
         // What the instance and Redis use with nobody connected (timers, Redis's own cron).
         await probe.begin();
         await sleep(emptyMs);
@@ -296,7 +312,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
           const slow = (await redis.slowlog("GET", 128)) as Array<
             [number, number, number, string[]]
           >;
-          const memoryAfter = (await readRedis(redis)).memory;
+          const memoryAfter = await keysMemory(redis, prefix);
           const seconds = quiet.seconds;
           return {
             rssBefore,

@@ -44,8 +44,6 @@ function rowsOf(r: CostResult, where: string): Row[] {
       ours: `${two(r.typing.executed)} / ${two(r.typing.sentByInstances)} / ${cpu(r.typing.redisCpuUs)}`,
       baseline: rawCells,
       ratio: "—",
-      // Counted per call beyond the background: a figure a hair over a whole number is the
-      // background's noise, so 1.05 round trips counts as one.
       goal: "≤ 2 / 1 / —",
       met: yes(r.typing.executed <= 2 && r.typing.sentByInstances <= 1 + TIMERS_NOISE),
     },
