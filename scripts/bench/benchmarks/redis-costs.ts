@@ -26,7 +26,7 @@ function rowsOf(r: CostResult, where: string): Row[] {
       ratio: (r.message.redisCpuUs / kept.redisCpuUs).toFixed(1),
       goal: "≤ 4 / ≤ 2 / ≤ 20 µs",
       met: yes(
-        r.message.executed <= 4 &&
+        r.message.executed <= 4 + TIMERS_NOISE &&
           r.message.sentByInstances <= 2 + TIMERS_NOISE &&
           r.message.redisCpuUs <= 20,
       ),
@@ -45,7 +45,9 @@ function rowsOf(r: CostResult, where: string): Row[] {
       baseline: rawCells,
       ratio: "—",
       goal: "≤ 2 / 1 / —",
-      met: yes(r.typing.executed <= 2 && r.typing.sentByInstances <= 1 + TIMERS_NOISE),
+      met: yes(
+        r.typing.executed <= 2 + TIMERS_NOISE && r.typing.sentByInstances <= 1 + TIMERS_NOISE,
+      ),
     },
     {
       benchmark: `Redis cost of a typing call on a busy Redis (the instances' typing events as they went to Redis, sent again back to back), ${where}: Redis CPU (µs)`,
@@ -62,7 +64,8 @@ function rowsOf(r: CostResult, where: string): Row[] {
       ratio: "—",
       goal: "≤ 20 / ≤ 3 / —",
       met: yes(
-        r.startPerVisitor.executed <= 20 && r.startPerVisitor.sentByInstances <= 3 + TIMERS_NOISE,
+        r.startPerVisitor.executed <= 20 + TIMERS_NOISE &&
+          r.startPerVisitor.sentByInstances <= 3 + TIMERS_NOISE,
       ),
     },
     {
@@ -71,7 +74,7 @@ function rowsOf(r: CostResult, where: string): Row[] {
       baseline: "—",
       ratio: "—",
       goal: "≤ 20 / —",
-      met: yes(r.startBusy.executed <= 20),
+      met: yes(r.startBusy.executed <= 20 + TIMERS_NOISE),
     },
     {
       benchmark: `Redis cost of presence, ${fmt(r.presence.visitors)} idle visitors on two instances, ${where}: commands / Redis CPU (µs) per visitor a second`,
@@ -135,7 +138,7 @@ async function run(size: Size): Promise<Section> {
   const single = await measureCosts(size);
   const rows = rowsOf(single, "one Redis");
   const notes = [
-    `Each figure is beyond the background measured just before with the same visitors connected (each instance's heartbeat and sweep), per operation; the round trips are counted in a separate window (MONITOR costs Redis CPU), and the instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) are taken off at the rate measured just before, which leaves a few hundredths of a command per operation either way: a round-trip goal is met within ${TIMERS_NOISE} of it, and the notes below split what the instances sent by command. A warm-up chat runs first, so that every script is known to Redis before anything is counted.`,
+    `Each figure is beyond the background measured just before with the same visitors connected (each instance's heartbeat and sweep), per operation; the round trips are counted in a separate window (MONITOR costs Redis CPU), and the instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) are taken off at the rate measured just before, as is what Redis executed for them, which leaves a few hundredths of a command per operation either way: a goal on commands or round trips is met within ${TIMERS_NOISE} of it, and the notes below split what the instances sent by command. A warm-up chat runs first, so that every script is known to Redis before anything is counted.`,
     'The messages are sentences ("Nice to meet you, this is message 3"), as visitors write them: a text of 10 characters or more goes through the rules that remember repeated texts, which the shortest greetings skip (until this row measured sentences, it measured two-character messages, and a sentence cost one Redis 8 executed commands, 3 round trips and 109.9 µs in a quick run).',
     "A relayed message's baseline is the least a message that is kept for a resume and relayed can cost Redis: the same event (as a partner received it) appended to a stream of its own per pair, trimmed as the site trims (XADD MAXLEN ~ 100), and published to the partner's channel, both sent bare by one auto-pipelined connection, with no script and no checks. The typing call's is one PUBLISH of a short text.",
     "A message costs Redis more on a Redis that is mostly idle, as these runs' is, than on a busy one: each script then arrives on its own, and Redis wakes for it with its caches cold (a probe of the send script alone on an idle Redis: 15–23 µs of CPU a call when 200 came at once, 110 µs when they came a millisecond apart). The first message row is the site's load as it comes, a few sentences a second a visitor; the baseline beside it is sent in rounds of every pair at once. The busy row sends the site's own send scripts again (the last rounds' calls, as MONITOR saw them, to the node each went to), in the rounds the baseline is sent in; each is relayed to the partner's instance like any other message. A plan for a Redis at full use would take the busy figure.",

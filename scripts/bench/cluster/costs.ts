@@ -63,9 +63,9 @@ export interface Cost {
 
 /**
  * The instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) go on while
- * an operation is counted; what they send is taken off at the rate measured just before, which
- * leaves a few hundredths of a command per operation either way. A round-trip goal is met within
- * that much.
+ * an operation is counted; what they send and what Redis executes for them are taken off at the
+ * rate measured just before, which leaves a few hundredths of a command per operation either way.
+ * A goal on commands or round trips is met within that much.
  */
 export const TIMERS_NOISE = 0.05;
 
@@ -560,11 +560,12 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       seconds: round((performance.now() - began) / 1000, 1),
       goals: {
         message:
-          message.executed <= 4 &&
+          message.executed <= 4 + TIMERS_NOISE &&
           messageSent.sentByInstances <= 2 + TIMERS_NOISE &&
           message.redisCpuUs <= 20,
-        typing: typing.executed <= 2 && typingSent.sentByInstances <= 1 + TIMERS_NOISE,
-        start: start.executed <= 20 && startSent.sentByInstances <= 3 + TIMERS_NOISE,
+        typing:
+          typing.executed <= 2 + TIMERS_NOISE && typingSent.sentByInstances <= 1 + TIMERS_NOISE,
+        start: start.executed <= 20 + TIMERS_NOISE && startSent.sentByInstances <= 3 + TIMERS_NOISE,
         presence: presence.commandsPerVisitorSecond <= 0.05,
         slowlog: slowlog.count === 0,
       },
