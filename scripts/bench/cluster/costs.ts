@@ -529,6 +529,37 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         publisher.publish(channel, `raw.${m}\t${sample}`),
       ]),
     );
+    // The same, in one transaction (MULTI, XADD, PUBLISH, EXEC, through ioredis's multi()): what
+    // a message would cost sent without a script yet still as one atomic step, so that nothing
+    // comes between its keeping and its announcing (the checks aside).
+    const keptInTransaction = await rawRelay((channel, i, m) =>
+      publisher
+        .multi()
+        .xadd(`raw:t:${i >> 1}`, "MAXLEN", "~", KEPT_EVENTS, "*", "m", `m${m}`, "b", sample)
+        .publish(channel, `raw.${m}\t${sample}`)
+        .exec(),
+    );
+    // The same transaction written in the auto-pipeline (MULTI and EXEC sent as commands of
+    // their own in the same turn, nothing else on the connection): what ioredis would send if it
+    // auto-pipelined transactions, which multi() does not (each goes in a write of its own).
+    const keptInPipelinedTransaction = await rawRelay((channel, i, m) =>
+      Promise.all([
+        publisher.call("MULTI"),
+        publisher.xadd(
+          `raw:p:${i >> 1}`,
+          "MAXLEN",
+          "~",
+          KEPT_EVENTS,
+          "*",
+          "m",
+          `m${m}`,
+          "b",
+          sample,
+        ),
+        publisher.publish(channel, `raw.${m}\t${sample}`),
+        publisher.call("EXEC"),
+      ]),
+    );
     publisher.disconnect();
     subscriber.disconnect();
 
@@ -554,6 +585,16 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       end,
       rawPublishRelay: { ...raw, sentByInstances: 1, sentByCommand: { publish: 1 } },
       rawKeptRelay: { ...kept, sentByInstances: 2, sentByCommand: { xadd: 1, publish: 1 } },
+      rawKeptInTransaction: {
+        ...keptInTransaction,
+        sentByInstances: 4,
+        sentByCommand: { multi: 1, xadd: 1, publish: 1, exec: 1 },
+      },
+      rawKeptInPipelinedTransaction: {
+        ...keptInPipelinedTransaction,
+        sentByInstances: 4,
+        sentByCommand: { multi: 1, xadd: 1, publish: 1, exec: 1 },
+      },
       slowlogOver1ms: slowlog,
       witnessSlowlogOver1ms: witnessed,
       redisAtRealTimePriority: realTime,
