@@ -113,8 +113,8 @@ export interface CostFigures {
  */
 export const COUNTED = {
   send: {
-    commands: 4,
-    how: "one EVALSHA on the chat's slot: HMGET (the chat's sides, its end, the mutes), XADD to the chat's stream (MAXLEN ~), PUBLISH to the partner's channel",
+    commands: 3,
+    how: "one EVALSHA on the chat's slot: XADD NOMKSTREAM to the chat's stream (MAXLEN ~) under the name it has only while the chat runs with nobody muted, PUBLISH to the partner's channel (and, only when it finds no such stream, HMGET of the chat's sides, its end and the mutes)",
   },
   typing: {
     commands: 1,

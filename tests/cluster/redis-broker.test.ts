@@ -7,6 +7,7 @@ import {
   type BrokerUnderTest,
   brokerContract,
   type ContractOptions,
+  type OpenStream,
   open,
   visitor,
 } from "../helpers/broker-contract.ts";
@@ -137,6 +138,56 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
       }
     },
   );
+});
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat's stream`, () => {
+  test("has the name a message needs no checks under only while nobody in the chat is muted", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const t = await make({ resumeGraceMs: 60_000 }, prefix);
+    const b = t.broker;
+    const { redis } = await connections.open();
+    try {
+      const [a, p] = ["a", "b"].map((id) => open(b, id));
+      for (const s of [a, p]) await s?.waitFor(isType("status"));
+      await b.start(visitor("a"));
+      await b.start(visitor("b"));
+      const matched = await a?.waitFor(isType("matched"));
+      const chat = matched?.type === "matched" ? matched.chatId : "";
+      const [, fast, checked] = new RedisKeys(prefix).chat(chat);
+      const names = async () => [await redis.exists(fast), await redis.exists(checked)];
+      const heard = async (from: string, text: string, to: OpenStream | undefined) => {
+        const sent = await b.send(from, text);
+        await to?.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+      };
+      await heard("a", "hello", p);
+      expect(await names()).toEqual([1, 0]);
+
+      // A mute of either side: every message is checked, and the muted side's reach no one.
+      await b.mute("b", "ip-b", t.now() + 5_000);
+      expect(await names()).toEqual([0, 1]);
+      const muted = await b.send("b", "not heard");
+      await heard("a", "still heard", p);
+      expect(await names()).toEqual([0, 1]);
+      await t.advance(5_001);
+      await heard("b", "heard again", a);
+      expect(await names()).toEqual([1, 0]);
+      expect(
+        a?.events.some((e) => e.event.type === "message" && e.event.message.id === muted.id),
+      ).toBe(false);
+
+      // An end: a message on the stream's old name is refused like any after an end.
+      await b.end("a");
+      await p?.waitFor(isType("partner-left"));
+      expect(await names()).toEqual([0, 1]);
+      await expect(b.send("b", "too late")).rejects.toThrow();
+      // What the chat said is still there to resume from and to report: "matched", three
+      // messages heard, b's mute and the end.
+      expect(await redis.xlen(checked)).toBe(6);
+      for (const s of [a, p]) await s?.stop();
+    } finally {
+      await b.close();
+    }
+  });
 });
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, () => {

@@ -278,7 +278,8 @@ const partnerOf = (cc: string | undefined, co: string | undefined): ChatPartner 
  * their own, so on a Redis Cluster chats spread over the nodes. A relayed message is one script
  * on its chat's slot: kept in the chat's stream (whose ids are the events' ids a reconnecting
  * socket resumes from, on any instance) and published to the partner's channel, to which the
- * instances holding the partner's streams subscribe. Presence costs nothing per visitor while
+ * instances holding the partner's streams subscribe; while the chat runs with nobody muted, its
+ * stream's name is the check (redis-chat-lua.ts, send). Presence costs nothing per visitor while
  * connected: an instance writes a visitor once when their stream opens and once when it closes,
  * and vouches for all of them with one heartbeat; its life is also read from the subscriber count
  * of a channel of its own, so a killed instance's visitors are never paired. One instance at a
@@ -362,8 +363,8 @@ export class RedisChatBroker implements ChatBroker {
       poolScriptSource,
       this.#keys.poolKeys().length,
     );
-    // A chat's hash and stream, and on a Cluster its two sides' channels.
-    const chatKeys = options.shardedEvents ? 4 : 2;
+    // A chat's hash, its stream's two names, and on a Cluster its two sides' channels.
+    const chatKeys = options.shardedEvents ? 5 : 3;
     this.#chat = scripts(Object.keys(CHAT_SCRIPTS) as ChatScript[], chatScriptSource, chatKeys);
     this.#beat = new RedisScript(this.#redis, BEAT, [2]);
     this.#leaseTake = new RedisScript(this.#redis, LEASE_TAKE, [1]);
@@ -1047,7 +1048,15 @@ export class RedisChatBroker implements ChatBroker {
         message: { ...mine, from: "partner" },
       });
       const answer = Number(
-        await this.#chatRun("send", chat.id, [visitorId, mine.id, event, this.#kept]),
+        await this.#chatRun("send", chat.id, [
+          visitorId,
+          mine.id,
+          event,
+          this.#kept,
+          // Without the partner the event has nowhere to go but through the checks.
+          chat.partner ? chat.side : "",
+          chat.partner,
+        ]),
       );
       if (answer === 1 || answer === 2) return mine;
       if (answer === 3) throw new DomainError("CHAT_BANNED", "user is banned from chat");

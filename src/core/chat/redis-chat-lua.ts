@@ -2,7 +2,8 @@ import { withShared } from "../redis-script.ts";
 
 /**
  * A chat's steps on Redis, each one Lua script on the chat's own slot (KEYS: the chat's hash,
- * its stream, and on a Redis Cluster its two sides' channels; see redis-keys.ts): an event is
+ * its stream's two names, and on a Redis Cluster its two sides' channels; see redis-keys.ts;
+ * the stream has the first name only while the chat runs with nobody muted): an event is
  * kept in the chat's stream and announced in the same step, and the stream's id is the event's
  * (with the chat's id in front), so a socket that reconnects anywhere resumes from it. "matched"
  * goes to the visitors' own channels, whose instances subscribe to them; what follows goes, on
@@ -15,7 +16,7 @@ import { withShared } from "../redis-script.ts";
 export const CHAT_ARGS = 3;
 
 const PRELUDE = `
-local CHAT, EV = KEYS[1], KEYS[2]
+local CHAT, EV, EVC = KEYS[1], KEYS[2], KEYS[3]
 local now, CH, ID = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local A = ${CHAT_ARGS}
 `;
@@ -26,8 +27,8 @@ const SHARED = `
 local function announce(v, id, json, extra, side)
   local payload = ID .. '.' .. id .. '\\t' .. json
   if extra and extra ~= '' then payload = payload .. '\\t' .. extra end
-  if side and KEYS[3] then
-    redis.call('SPUBLISH', side == 'a' and KEYS[3] or KEYS[4], payload)
+  if side and KEYS[4] then
+    redis.call('SPUBLISH', side == 'a' and KEYS[4] or KEYS[5], payload)
   else
     redis.call('PUBLISH', CH .. v, payload)
   end
@@ -52,9 +53,12 @@ if redis.call('HSET', CHAT, unpack(fields)) < #fields / 2 then
   if redis.call('HGET', CHAT, 'ended') then return 0 end
 end
 local life = ARGV[A + 11]
-local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
+-- A side muted from the start: messages go through the checks (see the stream's names above).
+local S = EV
+if (tonumber(ARGV[A + 9]) or 0) > now or (tonumber(ARGV[A + 10]) or 0) > now then S = EVC end
+local id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
 redis.call('PEXPIRE', CHAT, life)
-redis.call('PEXPIRE', EV, life)
+redis.call('PEXPIRE', S, life)
 for i, x in ipairs({ { a, 'a' }, { b, 'b' } }) do
   local json, keep, where = ARGV[A + 12 + i], ARGV[A + 14 + i], ARGV[A + 16 + i]
   if where ~= 'side' then announce(x[1], id, json, keep) end
@@ -63,11 +67,28 @@ end
 return id
 `,
   /**
-   * ARGV: sender, message id, the partner's event (JSON), the most events kept. Answers 1
+   * ARGV: sender, message id, the partner's event (JSON), the most events kept, the sender's side
+   * and their partner as the calling instance knows them ('' and '' when it does not). Answers 1
    * (relayed), 2 (the sender is muted: relayed to no one), 3 (a ban ended the chat for the
-   * sender), 0 (not the sender's chat, or ended) or -1 (no such chat).
+   * sender), 0 (not the sender's chat, or ended) or -1 (no such chat). While the chat runs with
+   * nobody muted its stream has the name EV, so the XADD finding it is the check: a message is
+   * then two commands, and the chat's hash is read only when it finds none.
    */
   send: `
+local known = ARGV[A + 5]
+if known ~= '' then
+  local id = redis.call('XADD', EV, 'NOMKSTREAM', 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2],
+    known == 'a' and 'b' or 'a', ARGV[A + 3])
+  if id then
+    local payload = ID .. '.' .. id .. '\\t' .. ARGV[A + 3]
+    if KEYS[4] then
+      redis.call('SPUBLISH', known == 'a' and KEYS[5] or KEYS[4], payload)
+    else
+      redis.call('PUBLISH', CH .. ARGV[A + 6], payload)
+    end
+    return 1
+  end
+end
 local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended', 'ma', 'mb', 'x')
 if not h[1] then return -1 end
 local side, to, other
@@ -77,11 +98,19 @@ if h[3] then
   return 0
 end
 if (tonumber(side == 'a' and h[4] or h[5]) or 0) > now then return 2 end
-local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
+local S = EVC
+if redis.call('EXISTS', EV) == 1 then
+  S = EV
+elseif (tonumber(side == 'a' and h[5] or h[4]) or 0) <= now and redis.call('EXISTS', EVC) == 1 then
+  -- The mutes have run out: the next messages need no checks again.
+  redis.call('RENAME', EVC, EV)
+  S = EV
+end
+local id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
 -- What announce does, written out: the commonest script, and making the function costs ~2 µs.
 local payload = ID .. '.' .. id .. '\\t' .. ARGV[A + 3]
-if KEYS[3] then
-  redis.call('SPUBLISH', other == 'a' and KEYS[3] or KEYS[4], payload)
+if KEYS[4] then
+  redis.call('SPUBLISH', other == 'a' and KEYS[4] or KEYS[5], payload)
 else
   redis.call('PUBLISH', CH .. to, payload)
 end
@@ -105,16 +134,18 @@ if not h[1] then
 end
 if h[3] then return 0 end
 redis.call('HSET', CHAT, 'ended', now, 'x', ARGV[A + 7])
+-- From now on every message goes through the checks, which refuse it.
+if redis.call('EXISTS', EV) == 1 then redis.call('RENAME', EV, EVC) end
 local entry = {}
 if ea ~= '' then entry[#entry + 1] = 'a'; entry[#entry + 1] = ea end
 if eb ~= '' then entry[#entry + 1] = 'b'; entry[#entry + 1] = eb end
 if #entry > 0 then
-  local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 4], '*', unpack(entry))
+  local id = redis.call('XADD', EVC, 'MAXLEN', '~', ARGV[A + 4], '*', unpack(entry))
   if ea ~= '' then announce(h[1], id, ea, nil, 'a') end
   if eb ~= '' then announce(h[2], id, eb, nil, 'b') end
 end
 redis.call('PEXPIRE', CHAT, keep)
-redis.call('PEXPIRE', EV, keep)
+redis.call('PEXPIRE', EVC, keep)
 return 1
 `,
   /**
@@ -126,9 +157,11 @@ local field = 'm' .. ARGV[A + 1]
 if tonumber(ARGV[A + 2]) > (tonumber(redis.call('HGET', CHAT, field)) or 0) then
   redis.call('HSET', CHAT, field, ARGV[A + 2])
 end
+-- The muted side's messages go through the checks from now on (and reach no one).
+if redis.call('EXISTS', EV) == 1 then redis.call('RENAME', EV, EVC) end
 local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
 if ARGV[A + 4] ~= '' and h[1] and not h[3] then
-  local id = redis.call('XADD', EV, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
+  local id = redis.call('XADD', EVC, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
   announce(ARGV[A + 1] == 'a' and h[1] or h[2], id, ARGV[A + 4], nil, ARGV[A + 1])
 end
 return 1
@@ -142,12 +175,13 @@ return 1
 local h = redis.call('HMGET', CHAT, 'a', 'b')
 local side
 if h[1] == ARGV[A + 1] then side = 'a' elseif h[2] == ARGV[A + 1] then side = 'b' else return false end
-local last = redis.call('XREVRANGE', EV, '+', '-', 'COUNT', 1)[1]
+local S = redis.call('EXISTS', EV) == 1 and EV or EVC
+local last = redis.call('XREVRANGE', S, '+', '-', 'COUNT', 1)[1]
 local out = { side, last and last[1] or '0-0' }
 if ARGV[A + 2] == '$' then return out end
 local from = '-'
 if ARGV[A + 2] ~= '-' then from = '(' .. ARGV[A + 2] end
-for _, entry in ipairs(redis.call('XRANGE', EV, from, '+')) do
+for _, entry in ipairs(redis.call('XRANGE', S, from, '+')) do
   local fields = entry[2]
   for i = 1, #fields, 2 do
     if fields[i] == side then
@@ -168,7 +202,8 @@ local side, sender, ip
 if h[1] == ARGV[A + 1] then side, sender, ip = 'a', h[2], h[4]
 elseif h[2] == ARGV[A + 1] then side, sender, ip = 'b', h[1], h[3]
 else return false end
-for _, entry in ipairs(redis.call('XREVRANGE', EV, '+', '-', 'COUNT', ARGV[A + 3])) do
+local S = redis.call('EXISTS', EV) == 1 and EV or EVC
+for _, entry in ipairs(redis.call('XREVRANGE', S, '+', '-', 'COUNT', ARGV[A + 3])) do
   local fields = entry[2]
   local message, json = nil, nil
   for i = 1, #fields, 2 do

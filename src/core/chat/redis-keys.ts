@@ -28,7 +28,12 @@
  * A chat, `{c:<id>}` (each chat on its own slot, so chats spread over a Cluster's nodes):
  *   (hash)   HASH   a, b (visitors), ipa, ipb, cca, ccb, coa, cob, ma, mb (mutes), ended,
  *                   x (the side a ban ended it for)
- *   :ev      STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's id
+ *   :ev      STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's id;
+ *                   under this name only while the chat runs with nobody muted, so that a
+ *                   message's XADD NOMKSTREAM finding it is the send script's check; an end or
+ *                   a mute renames it to
+ *   :evc     STREAM the same stream, whose messages go through the send script's checks (which
+ *                   name it back once the mutes have run out)
  *   :a, :b   sharded channels (on a Cluster): that side's events after "matched"
  * Channels: "v:<visitor>" carries the visitor's events to whichever instances hold their streams;
  * "{pool}:life:<instance>" (sharded, on the pool's node) has a subscriber while the instance lives;
@@ -62,9 +67,9 @@ export class RedisKeys {
     return [...POOL_KEYS.map((name) => this.pool(name)), this.pool(`on:${instance}`)];
   }
 
-  chat(chatId: string): [hash: string, stream: string] {
+  chat(chatId: string): [hash: string, stream: string, checked: string] {
     const tag = this.#chatTag(chatId);
-    return [tag, `${tag}:ev`];
+    return [tag, `${tag}:ev`, `${tag}:evc`];
   }
 
   /** The sharded channels of a chat's two sides, on the chat's slot (used on a Cluster). */
