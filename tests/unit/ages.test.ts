@@ -70,6 +70,23 @@ for (const remembering of [false, true]) {
       },
     );
 
+    test.if(remembering)(
+      "an answer another instance wrote, not yet heard of here, lets the visitor through",
+      async () => {
+        expect(await ageStanding(db, "v1", "bottles", NOW)).toBe("unanswered");
+        // Answered on another instance, whose news has not arrived: this one remembers nothing.
+        await db
+          .insertInto("visitor_ages")
+          .values({ visitor_id: "v1", gate: "bottles", answer: "13", answered_at: NOW })
+          .execute();
+        expect(await outcome(requireAge(db, "v1", "bottles", NOW, true))).toBe("passed");
+        expect(await ageStanding(db, "v1", "bottles", NOW)).toBe("confirmed");
+        expect(await outcome(requireAge(db, "v2", "bottles", NOW, true))).toBe(
+          "AGE_CONFIRMATION_REQUIRED",
+        );
+      },
+    );
+
     test("an answer written while its gate is read is what stands after", async () => {
       const [, first] = await Promise.all([
         ageStanding(db, "v1", "chat", NOW),

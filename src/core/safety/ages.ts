@@ -91,12 +91,13 @@ export async function ageStanding(
   visitorId: string,
   gate: AgeGate,
   now: number,
+  options: { fresh?: boolean } = {},
 ): Promise<AgeStanding> {
   const memory = rememberedAnswers.get(db)?.answers;
   const key = `${gate} ${visitorId}`;
   const known = memory?.get(key);
   let row: StoredAnswer;
-  if (known === undefined || (known !== null && "forgotten" in known)) {
+  if (options.fresh || known === undefined || (known !== null && "forgotten" in known)) {
     row = await readAnswer(db, visitorId, gate);
     // Kept unless news came meanwhile (an answer here, or another instance's).
     if (memory && memory.get(key) === known) memory.set(key, row);
@@ -155,7 +156,12 @@ export async function requireAge(
   now: number,
   required: boolean,
 ): Promise<void> {
-  const standing = await ageStanding(db, visitorId, gate, now);
+  let standing = await ageStanding(db, visitorId, gate, now);
+  // The answer may have been given on another instance a moment ago, before its news reached
+  // this one: nobody is refused for want of an answer on what this instance remembers.
+  if (standing === "unanswered" && required) {
+    standing = await ageStanding(db, visitorId, gate, now, { fresh: true });
+  }
   if (standing === "refused") throw new DomainError("AGE_REFUSED", `the ${gate} age gate refused`);
   if (standing === "unanswered" && required) {
     throw new DomainError("AGE_CONFIRMATION_REQUIRED", `the ${gate} age gate is unanswered`);
