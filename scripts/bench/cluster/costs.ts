@@ -528,20 +528,13 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const sample = JSON.stringify(
       pairs[0]?.[1].events.find(({ event }) => event.type === "message")?.event ?? {},
     );
+    /** The event kept (its XADD's arguments after the key) and announced, as the site's are. */
+    const entry = (m: number) => ["MAXLEN", "~", KEPT_EVENTS, "*", "m", `m${m}`, "b", sample];
+    const announced = (m: number) => `raw.${m}\t${sample}`;
     const kept = await rawRelay((channel, i, m) =>
       Promise.all([
-        publisher.xadd(
-          `raw:e:${i >> 1}`,
-          "MAXLEN",
-          "~",
-          KEPT_EVENTS,
-          "*",
-          "m",
-          `m${m}`,
-          "b",
-          sample,
-        ),
-        publisher.publish(channel, `raw.${m}\t${sample}`),
+        publisher.call("XADD", `raw:e:${i >> 1}`, ...entry(m)),
+        publisher.publish(channel, announced(m)),
       ]),
     );
     // The same, in one transaction (MULTI, XADD, PUBLISH, EXEC, through ioredis's multi()): what
@@ -550,8 +543,8 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const keptInTransaction = await rawRelay((channel, i, m) =>
       publisher
         .multi()
-        .xadd(`raw:t:${i >> 1}`, "MAXLEN", "~", KEPT_EVENTS, "*", "m", `m${m}`, "b", sample)
-        .publish(channel, `raw.${m}\t${sample}`)
+        .call("XADD", `raw:t:${i >> 1}`, ...entry(m))
+        .publish(channel, announced(m))
         .exec(),
     );
     // The same transaction written in the auto-pipeline (MULTI and EXEC sent as commands of
@@ -560,18 +553,8 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
     const keptInPipelinedTransaction = await rawRelay((channel, i, m) =>
       Promise.all([
         publisher.call("MULTI"),
-        publisher.xadd(
-          `raw:p:${i >> 1}`,
-          "MAXLEN",
-          "~",
-          KEPT_EVENTS,
-          "*",
-          "m",
-          `m${m}`,
-          "b",
-          sample,
-        ),
-        publisher.publish(channel, `raw.${m}\t${sample}`),
+        publisher.call("XADD", `raw:p:${i >> 1}`, ...entry(m)),
+        publisher.publish(channel, announced(m)),
         publisher.call("EXEC"),
       ]),
     );

@@ -477,10 +477,18 @@ export async function countSent(
   // MONITOR takes a connection of its own, which must be closed itself.
   const monitors: Redis[] = [];
   for (const [index, node] of nodes.entries()) {
-    const monitor = await node.monitor();
+    // A line that arrives in the same read as MONITOR's own answer, before ioredis has put the
+    // connection in monitor mode, fails the call ("Command queue state error"): asked again.
+    // Later ones are reported as errors the same way, which would end the run; one line fewer
+    // is counted.
+    let monitor: Redis | undefined;
+    for (let attempt = 1; !monitor; attempt++) {
+      monitor = await node.monitor().catch((error: unknown) => {
+        if (attempt === 5) throw error;
+        return undefined;
+      });
+    }
     monitors.push(monitor);
-    // A line that arrives before ioredis has put the connection in monitor mode is reported as
-    // an error ("Command queue state error") that would end the run; one line fewer counted.
     monitor.on("error", () => {});
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       const name = String(args[0]).toLowerCase();
