@@ -122,6 +122,10 @@ export const COUNTED = {
   },
 };
 
+/** A figure a run measured: a cost read as nothing, or not read, is not one to plan with. */
+const measured = (figure: number | undefined): figure is number =>
+  figure !== undefined && Number.isFinite(figure) && figure > 0;
+
 /** How long a chat's stream and state are kept once the chat has ended (the broker's default). */
 const KEPT_AFTER_END_SECONDS = 600;
 
@@ -180,8 +184,7 @@ export function renderPlan(figures: {
   // message, a typing call and a start as they cost a busy Redis, where redis-costs measured
   // that too (a Redis at full use is a busy one). Ends and streams were measured on a mostly
   // idle Redis, which reads high.
-  const busyOrIdle = (measured: number | undefined, idle: number) =>
-    measured !== undefined && Number.isFinite(measured) && measured > 0 ? measured : idle;
+  const busyOrIdle = (busy: number | undefined, idle: number) => (measured(busy) ? busy : idle);
   const messageUs = busyOrIdle(f.messageBusyRedisUs, f.messageRedisUs);
   const typingUs = busyOrIdle(f.typingBusyRedisUs, f.typingRedisUs);
   const startUs = busyOrIdle(f.startBusyRedisUs, f.startRedisUs);
@@ -249,7 +252,7 @@ export function renderPlan(figures: {
   // What messages alone allow, at the least a kept message can cost Redis.
   const floorSentence = () => {
     const floor = f.keptRelayRedisUs;
-    if (floor === undefined || !Number.isFinite(floor) || floor <= 0) return "";
+    if (!measured(floor)) return "";
     const perVisitor = M / V;
     const ceiling = 1e6 / (perVisitor * floor);
     const needed = 1e6 / 500_000 / perVisitor;
@@ -260,9 +263,7 @@ export function renderPlan(figures: {
   const transactionSentence = () => {
     const t = f.keptTransactionRedisUs;
     const p = f.keptPipelinedTransactionRedisUs;
-    const known = (x: number | undefined): x is number =>
-      x !== undefined && Number.isFinite(x) && x > 0;
-    if (!known(t) || !known(p)) return "";
+    if (!measured(t) || !measured(p)) return "";
     const perVisitorUs = redisPerVisitorUs - (M / V) * (messageUs - p);
     const at = (share: number) => (share * 1e6 - W * f.throwRedisUs - redisOwnUs) / perVisitorUs;
     return `Kept and published in one transaction instead (MULTI, XADD, PUBLISH, EXEC: atomic, still no script and no checks), a message costs ${n(t, 1)} µs through ioredis's multi(), which writes each transaction on its own, and ${n(p, 1)} µs written in the auto-pipeline with everything else, which ioredis does not do for transactions (an upstream change); at that cost, and with the send's checks and its event's id found without a script, one Redis at full use would carry about ${n(at(1))} visitors at this mix (${n(at(PLAN.busy))} at ${pct(PLAN.busy)}). `;

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import type { Redis } from "ioredis";
 import { RateLimitedError } from "../../src/core/errors.ts";
 import { RedisRateLimiter } from "../../src/core/limits/redis-rate-limiter.ts";
 import { isCluster } from "../../src/core/redis-script.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { monitorOf } from "../helpers/monitor.ts";
 import { redisConnections } from "../helpers/redis.ts";
 
 // The limits every instance shares, on the Redis that `CLUSTER=1 ./scripts/test` starts (one
@@ -172,31 +172,13 @@ describe.skipIf(withoutClusterServers)(`the rate limits on ${connections.label}`
     expect(passed).toBe(3);
   });
 
-  /**
-   * A MONITOR connection to a node. Another suite's command that reaches it in the same read as
-   * MONITOR's own answer, before ioredis has put it in monitor mode, fails the call ("Command
-   * queue state error"), and later ones are reported as errors the same way: asked again, and
-   * those errors are not this test's.
-   */
-  const watch = async (node: Redis) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const monitor = await node.monitor();
-        monitor.on("error", () => {});
-        return monitor;
-      } catch (error) {
-        if (attempt === 5) throw error;
-      }
-    }
-  };
-
   test("one action's visitor and address slots are taken in one script call, on a Cluster too", async () => {
     const { limits, redis, prefix } = await limiter();
     const nodes = isCluster(redis) ? redis.nodes("master") : [redis];
     // The scripts sent with this limiter's keys, as every node saw them: other suites run their
     // own scripts on the same Redis meanwhile, which a count of all calls would take in.
     let calls = 0;
-    const monitors = await Promise.all(nodes.map(watch));
+    const monitors = await Promise.all(nodes.map(monitorOf));
     for (const monitor of monitors) {
       monitor.on("monitor", (_time: string, args: string[]) => {
         const name = String(args[0]).toLowerCase();

@@ -605,6 +605,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
         typing:
           typing.executed <= 2 + TIMERS_NOISE && typingSent.sentByInstances <= 1 + TIMERS_NOISE,
         start: start.executed <= 20 + TIMERS_NOISE && startSent.sentByInstances <= 3 + TIMERS_NOISE,
+        startBusy: startBusy.executed <= 20 + TIMERS_NOISE,
         presence: presence.commandsPerVisitorSecond <= 0.05,
         slowlog: slowlog.count === 0,
       },

@@ -28,6 +28,7 @@ import {
   poolScriptSource,
 } from "../../../src/core/chat/redis-pool-lua.ts";
 import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
+import { monitorOf } from "../../../tests/helpers/monitor.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -477,19 +478,8 @@ export async function countSent(
   // MONITOR takes a connection of its own, which must be closed itself.
   const monitors: Redis[] = [];
   for (const [index, node] of nodes.entries()) {
-    // A line that arrives in the same read as MONITOR's own answer, before ioredis has put the
-    // connection in monitor mode, fails the call ("Command queue state error"): asked again.
-    // Later ones are reported as errors the same way, which would end the run; one line fewer
-    // is counted.
-    let monitor: Redis | undefined;
-    for (let attempt = 1; !monitor; attempt++) {
-      monitor = await node.monitor().catch((error: unknown) => {
-        if (attempt === 5) throw error;
-        return undefined;
-      });
-    }
+    const monitor = await monitorOf(node);
     monitors.push(monitor);
-    monitor.on("error", () => {});
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       const name = String(args[0]).toLowerCase();
       if (OWN.has(name)) return;

@@ -75,38 +75,32 @@ return id
    * then two commands, and the chat's hash is read only when it finds none.
    */
   send: `
-local known = ARGV[A + 5]
+local known, to, other, id = ARGV[A + 5], ARGV[A + 6], nil, nil
 if known ~= '' then
-  local id = redis.call('XADD', EV, 'NOMKSTREAM', 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2],
-    known == 'a' and 'b' or 'a', ARGV[A + 3])
-  if id then
-    local payload = ID .. '.' .. id .. '\\t' .. ARGV[A + 3]
-    if KEYS[4] then
-      redis.call('SPUBLISH', known == 'a' and KEYS[5] or KEYS[4], payload)
-    else
-      redis.call('PUBLISH', CH .. ARGV[A + 6], payload)
-    end
-    return 1
+  other = known == 'a' and 'b' or 'a'
+  id = redis.call('XADD', EV, 'NOMKSTREAM', 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other,
+    ARGV[A + 3])
+end
+if not id then
+  local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended', 'ma', 'mb', 'x')
+  if not h[1] then return -1 end
+  local side
+  if h[1] == ARGV[A + 1] then side, to, other = 'a', h[2], 'b' elseif h[2] == ARGV[A + 1] then side, to, other = 'b', h[1], 'a' else return 0 end
+  if h[3] then
+    if h[6] == side then return 3 end
+    return 0
   end
+  if (tonumber(side == 'a' and h[4] or h[5]) or 0) > now then return 2 end
+  local S = EVC
+  if redis.call('EXISTS', EV) == 1 then
+    S = EV
+  elseif (tonumber(side == 'a' and h[5] or h[4]) or 0) <= now and redis.call('EXISTS', EVC) == 1 then
+    -- The mutes have run out: the next messages need no checks again.
+    redis.call('RENAME', EVC, EV)
+    S = EV
+  end
+  id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
 end
-local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended', 'ma', 'mb', 'x')
-if not h[1] then return -1 end
-local side, to, other
-if h[1] == ARGV[A + 1] then side, to, other = 'a', h[2], 'b' elseif h[2] == ARGV[A + 1] then side, to, other = 'b', h[1], 'a' else return 0 end
-if h[3] then
-  if h[6] == side then return 3 end
-  return 0
-end
-if (tonumber(side == 'a' and h[4] or h[5]) or 0) > now then return 2 end
-local S = EVC
-if redis.call('EXISTS', EV) == 1 then
-  S = EV
-elseif (tonumber(side == 'a' and h[5] or h[4]) or 0) <= now and redis.call('EXISTS', EVC) == 1 then
-  -- The mutes have run out: the next messages need no checks again.
-  redis.call('RENAME', EVC, EV)
-  S = EV
-end
-local id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
 -- What announce does, written out: the commonest script, and making the function costs ~2 µs.
 local payload = ID .. '.' .. id .. '\\t' .. ARGV[A + 3]
 if KEYS[4] then
