@@ -31,7 +31,7 @@ export const reportChatInput = z.object({
 });
 /** Block: the partner of the chat in progress, or, once it has ended, the sender of `messageId`. */
 export const blockInput = z.object({ messageId: z.string().min(1).max(64) }).optional();
-export const chatEventsInput = z.object({ lastEventId: z.string().max(32).nullish() }).optional();
+export const chatEventsInput = z.object({ lastEventId: z.string().max(64).nullish() }).optional();
 
 /** Who is on the other side: only a country, never anything else. */
 export interface ChatPartner {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import type { Redis } from "ioredis";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { type ChatSubscriptions, RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
 import { RedisKeys } from "../../src/core/chat/redis-keys.ts";
@@ -15,6 +16,7 @@ import { isType } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { monitorOf } from "../helpers/monitor.ts";
 import { preferencesContract } from "../helpers/preferences-contract.ts";
 import { redisConnections } from "../helpers/redis.ts";
 
@@ -257,6 +259,101 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
       for (const stream of streams.values()) await stream.stop();
     } finally {
       await b.close();
+    }
+  });
+});
+
+// On one Redis a message is a transaction whose announcement carries no stream id; on a Cluster
+// it is the send script (the test above).
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message`, () => {
+  const messages = (s: OpenStream | undefined) =>
+    (s?.events ?? []).flatMap(({ event }) =>
+      event.type === "message" ? [event.message.content] : [],
+    );
+
+  test.skipIf(connections.cluster)(
+    "on one Redis is one transaction, no script; the partner resumes from it on another instance",
+    async () => {
+      const prefix = `test:${randomBytes(6).toString("hex")}:`;
+      const one = await make({ resumeGraceMs: 60_000 }, prefix);
+      const two = await make({ resumeGraceMs: 60_000 }, prefix, undefined, true);
+      const { redis } = await connections.separate();
+      const monitor = await monitorOf(redis as Redis);
+      const seen: string[] = [];
+      let opened = 0;
+      monitor.on("monitor", (_time: string, args: string[]) => {
+        seen.push(String(args[0]).toLowerCase());
+        if (String(args[2]).includes('"matched"')) opened += 1;
+      });
+      try {
+        const a = open(one.broker, "a");
+        const p = open(two.broker, "b");
+        for (const s of [a, p]) await s.waitFor(isType("status"));
+        await one.broker.start(visitor("a"));
+        await two.broker.start(visitor("b"));
+        for (const s of [a, p]) await s.waitFor(isType("matched"));
+        // The chat's opening, as MONITOR reports it (on a connection of its own, late).
+        await eventually(() => opened === 2, "the opening seen");
+        seen.length = 0;
+        const sent = await one.broker.send("a", "kept in one step");
+        await p.waitFor((e) => e.type === "message" && e.message.id === sent.id);
+        expect(seen).toEqual(["multi", "xadd", "publish", "exec"]);
+        // The partner's event id names the message; a stream resuming from it on the other
+        // instance gets what followed it, once.
+        const mark = p.lastId();
+        expect(mark).toContain(sent.id.slice(12));
+        await p.stop();
+        await one.broker.send("a", "while away");
+        const back = open(one.broker, "b", mark);
+        await back.waitFor((e) => e.type === "message" && e.message.content === "while away");
+        await one.broker.send("a", "and after");
+        await back.waitFor((e) => e.type === "message" && e.message.content === "and after");
+        expect(messages(back)).toEqual(["while away", "and after"]);
+        for (const s of [a, back]) await s.stop();
+      } finally {
+        monitor.disconnect();
+        redis.disconnect();
+        await one.broker.close();
+        await two.broker.close();
+      }
+    },
+  );
+
+  test("of a muted side reaches no tab, however late it opened; once the mute is over, each comes once", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const one = await make({ resumeGraceMs: 60_000 }, prefix);
+    const two = await make({ resumeGraceMs: 60_000 }, prefix, undefined, true);
+    try {
+      const early = open(one.broker, "a");
+      const b = open(one.broker, "b");
+      for (const s of [early, b]) await s.waitFor(isType("status"));
+      await one.broker.start(visitor("a"));
+      await one.broker.start(visitor("b"));
+      await early.waitFor(isType("matched"));
+      await one.broker.send("b", "before");
+      await one.broker.mute("b", "ip-b", one.now() + 5_000);
+      // A tab opened on another instance while b is muted: its first read says so.
+      const late = open(two.broker, "a");
+      await late.waitFor(isType("status"));
+      await one.broker.send("b", "not heard");
+      await one.broker.send("b", "not heard either");
+      // a's own messages still reach b.
+      await one.broker.send("a", "to b");
+      await b.waitFor((e) => e.type === "message" && e.message.content === "to b");
+      await one.advance(5_001);
+      await two.advance(0);
+      await one.broker.send("b", "heard again");
+      await one.broker.send("b", "and again");
+      for (const s of [early, late]) {
+        await s.waitFor((e) => e.type === "message" && e.message.content === "and again");
+      }
+      expect(messages(early)).toEqual(["before", "heard again", "and again"]);
+      expect(messages(late)).toEqual(["heard again", "and again"]);
+      expect(messages(b)).toEqual(["to b"]);
+      for (const s of [early, late, b]) await s.stop();
+    } finally {
+      await one.broker.close();
+      await two.broker.close();
     }
   });
 });

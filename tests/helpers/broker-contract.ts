@@ -371,6 +371,37 @@ export function brokerContract(
         expect(again.types()).toEqual(["message"]);
       }),
     );
+
+    test(
+      "a stream resuming from a message's id gets exactly what followed that message",
+      withBroker({}, async (b) => {
+        const a = await join(b, "a");
+        await join(b, "b");
+        await a.stream.waitFor(isType("matched"));
+        await b.send("b", "one");
+        await b.send("b", "two");
+        await a.stream.waitFor((e) => e.type === "message" && e.message.content === "two");
+        const idOf = (text: string) =>
+          a.stream.events.find(
+            (e) => e.event.type === "message" && e.event.message.content === text,
+          )?.id;
+        await a.stream.stop();
+        await b.send("b", "three");
+        const said = (s: OpenStream) =>
+          s.events.map((e) =>
+            e.event.type === "message" ? e.event.message.content : e.event.type,
+          );
+        for (const [from, followed] of [
+          ["two", ["three"]],
+          ["one", ["two", "three"]],
+        ] as const) {
+          const back = open(b, "a", idOf(from));
+          await back.waitFor((e) => e.type === "message" && e.message.content === "three");
+          expect(said(back)).toEqual([...followed]);
+          await back.stop();
+        }
+      }),
+    );
   });
 
   describe(`${name}: blocks, mutes and contact details`, () => {

@@ -9,7 +9,7 @@ import {
 import { CHAT_TIMINGS } from "../../common/chat-timings.ts";
 import { systemTime, type Time, type TimerHandle } from "../clock.ts";
 import { DomainError } from "../errors.ts";
-import { type RedisClient, RedisScript } from "../redis-script.ts";
+import { isCluster, type RedisClient, RedisScript } from "../redis-script.ts";
 import type { VisitorKeys } from "../requester.ts";
 import type { KeyBan } from "./bans.ts";
 import type {
@@ -78,6 +78,36 @@ export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
 }
 
 /** What this instance keeps of a visitor's chat, to relay without asking the pool. */
+/**
+ * Whether a chat's messages announced by a transaction were kept (redis-chat-lua.ts, gate): its
+ * stream had the name the transaction appends to (open) or not (closed: a side is muted, and
+ * each message goes through the send script, which announces it again with its id when it
+ * passes). `count` orders the changes; a stream takes them in the order its channel carried
+ * them, after what a read of the chat said.
+ */
+interface Gate {
+  gate: true;
+  chat: string;
+  count: number;
+  closed: boolean;
+}
+
+/** A message to keep and announce in this turn's pipeline (see #keepAndAnnounce). */
+interface Transaction {
+  stream: string;
+  messageId: string;
+  /** The side whose event it is (the partner's). */
+  side: "a" | "b";
+  event: string;
+  channel: string;
+  announced: string;
+  resolve(kept: boolean): void;
+  reject(error: unknown): void;
+}
+
+/** What a visitor's streams on this instance are handed: events, and their chats' gates. */
+type Queued = Numbered | Gate;
+
 interface ChatRef {
   id: string;
   side: "a" | "b";
@@ -136,23 +166,50 @@ interface Ending {
 
 /** One open stream on this instance. */
 class LocalStream {
-  queue: Numbered[] = [];
+  queue: Queued[] = [];
   wake: (() => void) | undefined;
   /** The last stream id delivered, by chat: what an event must come after. */
   readonly positions = new Map<string, string>();
   /** The id a stream resumes from: the last event's delivered. */
   last = "-";
+  /** The gate of the chat this stream last heard of (see Gate). */
+  #gate: Gate | undefined;
+  /** The last messages delivered, so one read and announced, or announced twice, comes once. */
+  readonly #recent: string[] = [];
 
-  push(numbered: Numbered): void {
-    this.queue.push(numbered);
+  push(item: Queued): void {
+    this.queue.push(item);
     this.wake?.();
   }
 
   /** Whether the event is new to this stream; notes where it stands. */
-  accept(numbered: Numbered): boolean {
-    const id = numbered.id;
+  accept(item: Queued): item is Numbered {
+    if ("gate" in item) {
+      const known = this.#gate;
+      if (!known || known.chat !== item.chat || item.count >= known.count) this.#gate = item;
+      return false;
+    }
+    const id = item.id;
     if (id === EPHEMERAL) {
-      numbered.id = this.last;
+      item.id = this.last;
+      return true;
+    }
+    const message = item.event.type === "message" ? item.event.message.id : undefined;
+    if (message !== undefined) {
+      if (this.#recent.includes(message)) return false;
+      if (this.#recent.push(message) > RECENT_MESSAGES) this.#recent.shift();
+    }
+    const unkept = id.indexOf(UNKEPT);
+    if (unkept > 0) {
+      // Announced by a transaction: kept only if the chat's gate was open (see Gate).
+      const chat = id.slice(0, unkept);
+      const gate = this.#gate;
+      if (!gate || gate.chat !== chat || gate.closed) {
+        this.#recent.pop();
+        return false;
+      }
+      item.id = `${chat}.${this.positions.get(chat) ?? "0-0"}${id.slice(unkept)}`;
+      this.last = item.id;
       return true;
     }
     const dot = id.indexOf(".");
@@ -240,6 +297,16 @@ const RESTORE_BATCH = 10;
 
 /** An event id outside any chat (names no place to resume from). */
 const OUTSIDE = "-";
+/**
+ * Between a chat's id and a message's own (its id after the chat's): a message an instance kept
+ * and announced in one transaction, whose stream id the announcement cannot carry. A stream
+ * resumes from it as "<chat>.<the stream id before it>~<its own id>".
+ */
+const UNKEPT = "~";
+/** What a chat's gate changing is announced as (redis-chat-lua.ts, gate). */
+const GATE = "!";
+/** How many of the last messages a stream remembers, to deliver each once. */
+const RECENT_MESSAGES = 16;
 /** Typing: not kept; it takes the id of the event before it. */
 const EPHEMERAL = "~";
 
@@ -257,13 +324,18 @@ const STREAM_ID = /^\d{1,16}-\d{1,10}$/;
 /** Where a stream asks to resume from: a place in a chat, or "outside any chat". */
 function parseResume(
   lastEventId: string | null | undefined,
-): { chat: string; at: string } | "outside" | undefined {
+): { chat: string; at: string; through?: string } | "outside" | undefined {
   if (!lastEventId) return undefined;
   if (lastEventId === OUTSIDE) return "outside";
   const dot = lastEventId.indexOf(".");
   const chat = lastEventId.slice(0, dot);
-  const at = lastEventId.slice(dot + 1);
-  return dot > 0 && CHAT_ID.test(chat) && STREAM_ID.test(at) ? { chat, at } : undefined;
+  const rest = lastEventId.slice(dot + 1);
+  const unkept = rest.indexOf(UNKEPT);
+  const at = unkept === -1 ? rest : rest.slice(0, unkept);
+  const own = unkept === -1 ? "" : rest.slice(unkept + 1);
+  if (dot <= 0 || !CHAT_ID.test(chat) || !STREAM_ID.test(at)) return undefined;
+  if (unkept === -1) return { chat, at };
+  return CHAT_ID.test(own) ? { chat, at, through: `${chat}${own}` } : undefined;
 }
 
 const partnerOf = (cc: string | undefined, co: string | undefined): ChatPartner => ({
@@ -311,6 +383,10 @@ export class RedisChatBroker implements ChatBroker {
   /** On a Cluster: whose side each side channel subscribed here carries. */
   readonly #sides = new Map<string, string>();
   readonly #sharded: boolean;
+  /** Whether messages go in transactions (one Redis) rather than the send script (a Cluster). */
+  readonly #transactions: boolean;
+  /** The transactions of this turn, sent together once it ends (see #keepAndAnnounce). */
+  #turn: Transaction[] | undefined;
   readonly #typing: TypingWindows;
   /**
    * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
@@ -377,6 +453,7 @@ export class RedisChatBroker implements ChatBroker {
       this.#deliver(channel.slice(this.#keys.visitorChannelPrefix.length), payload),
     );
     this.#sharded = options.shardedEvents ?? false;
+    this.#transactions = !this.#sharded && !isCluster(this.#redis);
     if (this.#sharded) {
       this.#bus.onMessage(this.#keys.chatPrefix, (channel, payload) => {
         const local = this.#visitors.get(this.#sides.get(channel) ?? "");
@@ -485,9 +562,9 @@ export class RedisChatBroker implements ChatBroker {
         .then((missed) => {
           if (local.held !== held) return;
           local.held = undefined;
-          for (const numbered of missed?.events ?? []) {
-            this.#note(local, numbered.event, numbered.id);
-            for (const stream of local.streams) stream.push({ ...numbered });
+          for (const item of missed?.events ?? []) {
+            if (!("gate" in item)) this.#note(local, item.event, item.id);
+            for (const stream of local.streams) stream.push("gate" in item ? item : { ...item });
           }
           for (const payload of held) this.#deliver(local.id, payload);
         }),
@@ -547,20 +624,36 @@ export class RedisChatBroker implements ChatBroker {
 
   // ---- events ---------------------------------------------------------------------------
 
-  /** An event announced on a visitor's channel: "<id>\t<event JSON>[\t<what an instance keeps>]". */
+  /**
+   * An event announced on a visitor's channel: "<id>\t<event JSON>[\t<what an instance keeps>]",
+   * or a chat's gate changing: "!\t<chat>\t<count>\t<1 closed, 0 open>".
+   */
   #deliver(visitorId: string, payload: string): void {
     const local = this.#visitors.get(visitorId);
     if (!local || local.streams.size === 0) return;
     const tab = payload.indexOf("\t");
     const id = payload.slice(0, tab);
     const rest = payload.slice(tab + 1);
+    if (id === GATE) {
+      const [chat = "", count, closed] = rest.split("\t");
+      const gate: Gate = { gate: true, chat, count: Number(count), closed: closed === "1" };
+      if (!Number.isSafeInteger(gate.count)) throw new Error("a gate without its count");
+      for (const stream of local.streams) stream.push(gate);
+      return;
+    }
+    // A transaction's message in a chat that has ended here (the end came first) or is not
+    // known here yet (the stream's first read will have it, if it was kept).
+    const unkept = id.indexOf(UNKEPT);
+    if (unkept > 0 && local.chat?.id !== id.slice(0, unkept)) return;
     const next = rest.indexOf("\t");
     const json = next === -1 ? rest : rest.slice(0, next);
     const event = JSON.parse(json) as ChatEvent;
     if (next !== -1 && event.type === "matched") {
       if (event.chatId === local.matchedIn) return;
       local.matchedIn = event.chatId;
-      const [side, partner, cc, co] = rest.slice(next + 1).split("\t");
+      const [side, partner, cc, co, closed] = rest.slice(next + 1).split("\t");
+      const gate: Gate = { gate: true, chat: event.chatId, count: 0, closed: closed === "1" };
+      for (const stream of local.streams) stream.push(gate);
       local.chat = {
         id: event.chatId,
         side: side === "b" ? "b" : "a",
@@ -730,11 +823,11 @@ export class RedisChatBroker implements ChatBroker {
     visitorId: string,
     local: LocalVisitor,
     lastEventId: string | null | undefined,
-  ): Promise<Numbered[]> {
+  ): Promise<Queued[]> {
     const resume = parseResume(lastEventId);
     const current = local.chat;
     if (resume && resume !== "outside") {
-      const missed = await this.#read(resume.chat, visitorId, resume.at);
+      const missed = await this.#read(resume.chat, visitorId, resume.at, resume.through);
       if (missed) {
         if (current && current.id !== resume.chat) {
           missed.events.push(...((await this.#read(current.id, visitorId, "-"))?.events ?? []));
@@ -751,6 +844,7 @@ export class RedisChatBroker implements ChatBroker {
     if (current) {
       const last = await this.#read(current.id, visitorId, "$");
       return [
+        ...(last?.events ?? []),
         {
           id: `${current.id}.${last?.lastId ?? "0-0"}`,
           event: {
@@ -764,22 +858,40 @@ export class RedisChatBroker implements ChatBroker {
     return [{ id: OUTSIDE, event: { type: "status", status: { state } } }];
   }
 
-  /** The visitor's events in a chat after a stream id ("-": all kept; "$": none, the last id). */
+  /**
+   * The visitor's events in a chat after a stream id ("-": all kept; "$": none, the last id), and
+   * after the message `through` when given (a transaction's, whose stream id was not known), led
+   * by the chat's gate.
+   */
   async #read(
     chatId: string,
     visitorId: string,
     from: string,
-  ): Promise<{ lastId: string; events: Numbered[] } | undefined> {
+    through?: string,
+  ): Promise<{ lastId: string; events: Queued[] } | undefined> {
     const answer = (await this.#chatRun("read", chatId, [visitorId, from])) as string[] | null;
     if (!answer) return undefined;
-    const events: Numbered[] = [];
-    for (let i = 2; i < answer.length; i += 2) {
+    const gate: Gate = {
+      gate: true,
+      chat: chatId,
+      count: Number(answer[2]),
+      closed: answer[3] === "1",
+    };
+    let events: Numbered[] = [];
+    for (let i = 4; i < answer.length; i += 2) {
       events.push({
         id: `${chatId}.${answer[i]}`,
         event: JSON.parse(answer[i + 1] ?? "{}") as ChatEvent,
       });
     }
-    return { lastId: answer[1] ?? "0-0", events };
+    if (through !== undefined) {
+      const at = events.findIndex(
+        ({ event }) => event.type === "message" && event.message.id === through,
+      );
+      // Not kept any more (or never): everything after the stream id is given.
+      if (at !== -1) events = events.slice(at + 1);
+    }
+    return { lastId: answer[1] ?? "0-0", events: [gate, ...events] };
   }
 
   /**
@@ -792,7 +904,7 @@ export class RedisChatBroker implements ChatBroker {
       try {
         const before = { chat: local.chat, state: local.state };
         const { status } = await this.#poolRun<{ status: PoolStatus }>("status", [visitorId]);
-        const events: Numbered[] = [];
+        const events: Queued[] = [];
         if (before.chat) {
           events.push(...((await this.#read(before.chat.id, visitorId, "-"))?.events ?? []));
         }
@@ -806,7 +918,7 @@ export class RedisChatBroker implements ChatBroker {
           });
         }
         for (const stream of local.streams) {
-          for (const { id, event } of events) stream.push({ id, event });
+          for (const item of events) stream.push("gate" in item ? item : { ...item });
         }
       } catch (error) {
         this.#fail("catching up after Redis came back", error);
@@ -945,6 +1057,7 @@ export class RedisChatBroker implements ChatBroker {
         ...(shared ? { shared } : {}),
       });
     };
+    // The script adds whether the chat's gate starts closed.
     const keep = (side: "a" | "b", self: PairSide, partner: PairSide) =>
       [side, partner.id, self.cc, self.co].join("\t");
     for (const id of [a.id, b.id]) {
@@ -1047,6 +1160,9 @@ export class RedisChatBroker implements ChatBroker {
         chatId: chat.id,
         message: { ...mine, from: "partner" },
       });
+      if (this.#transactions && chat.partner) {
+        if (await this.#keepAndAnnounce(chat, mine.id, event)) return mine;
+      }
       const answer = Number(
         await this.#chatRun("send", chat.id, [
           visitorId,
@@ -1070,6 +1186,77 @@ export class RedisChatBroker implements ChatBroker {
       chat = fresh?.id === chat.id ? undefined : fresh;
     }
     throw new DomainError("NOT_FOUND", "not in a chat");
+  }
+
+  /**
+   * Keeps a message in its chat's stream and announces it to the partner in one transaction, no
+   * script: the append finds the stream only under the name it has while the chat runs with
+   * nobody muted (redis-chat-lua.ts), so that is the check. Answers whether it was kept; when it
+   * was not, the announcement went out anyway, and the partner's instance drops it (an ended
+   * chat, or a closed gate: see Gate), and the send script decides. The turn's messages go in
+   * one pipeline of such transactions, as the auto-pipeline sends the turn's other commands.
+   */
+  #keepAndAnnounce(chat: ChatRef, messageId: string, event: string): Promise<boolean> {
+    const [, stream] = this.#keys.chat(chat.id);
+    const kept = new Promise<boolean>((resolve, reject) => {
+      let turn = this.#turn;
+      if (!turn) {
+        const started: Transaction[] = [];
+        turn = started;
+        this.#turn = started;
+        process.nextTick(() => {
+          this.#turn = undefined;
+          this.#sendTurn(started);
+        });
+      }
+      turn.push({
+        stream: stream as string,
+        messageId,
+        side: chat.side === "a" ? "b" : "a",
+        event,
+        channel: this.#keys.visitorChannel(chat.partner),
+        announced: `${chat.id}${UNKEPT}${messageId.slice(chat.id.length)}\t${event}`,
+        resolve,
+        reject,
+      });
+    });
+    return kept;
+  }
+
+  #sendTurn(turn: Transaction[]): void {
+    const pipeline = this.#redis.pipeline();
+    for (const t of turn) {
+      // MULTI and EXEC as commands of the pipeline: the transaction inline, as ioredis has them.
+      pipeline
+        .call("multi")
+        .xadd(
+          t.stream,
+          "NOMKSTREAM",
+          "MAXLEN",
+          "~",
+          this.#kept,
+          "*",
+          "m",
+          t.messageId,
+          t.side,
+          t.event,
+        )
+        .publish(t.channel, t.announced)
+        .call("exec");
+    }
+    pipeline.exec().then(
+      (results) => {
+        for (const [i, t] of turn.entries()) {
+          // Each transaction answers MULTI, two QUEUED and EXEC: [the append's id, receivers].
+          const [error, replies] = results?.[i * 4 + 3] ?? [new Error("no answer")];
+          if (error) t.reject(error);
+          else t.resolve(Array.isArray(replies) && typeof replies[0] === "string");
+        }
+      },
+      (error: unknown) => {
+        for (const t of turn) t.reject(error);
+      },
+    );
   }
 
   /** A chat the pool holds whose own keys are gone: both sides hear it was lost. */

@@ -33,6 +33,18 @@ local function announce(v, id, json, extra, side)
     redis.call('PUBLISH', CH .. v, payload)
   end
 end
+
+-- On one Redis an instance keeps and announces a message itself, in one transaction (no
+-- script), while the stream has the name EV. When it loses that name (a mute) or gets it back,
+-- both sides' instances hear it first, in order on their channels ("!", the chat, its count of
+-- such changes, 1 closed / 0 open), so they drop what a transaction announced but could not keep
+-- (redis-broker.ts, LocalStream). On a Cluster every message is a script: nothing to tell.
+local function gate(a, b, closed)
+  if KEYS[4] then return end
+  local payload = '!\t' .. ID .. '\t' .. redis.call('HINCRBY', CHAT, 'g', 1) .. '\t' .. closed
+  redis.call('PUBLISH', CH .. a, payload)
+  redis.call('PUBLISH', CH .. b, payload)
+end
 `;
 
 export const CHAT_SCRIPTS = {
@@ -59,8 +71,10 @@ if (tonumber(ARGV[A + 9]) or 0) > now or (tonumber(ARGV[A + 10]) or 0) > now the
 local id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 12], '*', 'a', ARGV[A + 13], 'b', ARGV[A + 14])
 redis.call('PEXPIRE', CHAT, life)
 redis.call('PEXPIRE', S, life)
+-- What each side's instance keeps, and whether the stream starts closed (see gate).
+local closed = S == EVC and '\t1' or '\t0'
 for i, x in ipairs({ { a, 'a' }, { b, 'b' } }) do
-  local json, keep, where = ARGV[A + 12 + i], ARGV[A + 14 + i], ARGV[A + 16 + i]
+  local json, keep, where = ARGV[A + 12 + i], ARGV[A + 14 + i] .. closed, ARGV[A + 16 + i]
   if where ~= 'side' then announce(x[1], id, json, keep) end
   if where ~= '' then announce(x[1], id, json, keep, x[2]) end
 end
@@ -97,6 +111,12 @@ if not id then
   elseif (tonumber(side == 'a' and h[5] or h[4]) or 0) <= now and redis.call('EXISTS', EVC) == 1 then
     -- The mutes have run out: the next messages need no checks again.
     redis.call('RENAME', EVC, EV)
+    if not KEYS[4] then
+      -- What gate does, written out: a function would be made on every call of this one.
+      local open = '!\t' .. ID .. '\t' .. redis.call('HINCRBY', CHAT, 'g', 1) .. '\t0'
+      redis.call('PUBLISH', CH .. h[1], open)
+      redis.call('PUBLISH', CH .. h[2], open)
+    end
     S = EV
   end
   id = redis.call('XADD', S, 'MAXLEN', '~', ARGV[A + 4], '*', 'm', ARGV[A + 2], other, ARGV[A + 3])
@@ -151,9 +171,12 @@ local field = 'm' .. ARGV[A + 1]
 if tonumber(ARGV[A + 2]) > (tonumber(redis.call('HGET', CHAT, field)) or 0) then
   redis.call('HSET', CHAT, field, ARGV[A + 2])
 end
--- The muted side's messages go through the checks from now on (and reach no one).
-if redis.call('EXISTS', EV) == 1 then redis.call('RENAME', EV, EVC) end
 local h = redis.call('HMGET', CHAT, 'a', 'b', 'ended')
+-- The muted side's messages go through the checks from now on (and reach no one).
+if redis.call('EXISTS', EV) == 1 then
+  redis.call('RENAME', EV, EVC)
+  if h[1] and not h[3] then gate(h[1], h[2], 1) end
+end
 if ARGV[A + 4] ~= '' and h[1] and not h[3] then
   local id = redis.call('XADD', EVC, 'MAXLEN', '~', ARGV[A + 3], '*', ARGV[A + 1], ARGV[A + 4])
   announce(ARGV[A + 1] == 'a' and h[1] or h[2], id, ARGV[A + 4], nil, ARGV[A + 1])
@@ -162,16 +185,18 @@ return 1
 `,
   /**
    * ARGV: visitor, after (a stream id; '-' for everything kept, '$' for only the last id).
-   * Answers the visitor's side, the stream's last id, then pairs of id and event for that side,
-   * or nothing when the chat is not kept or not theirs.
+   * Answers the visitor's side, the stream's last id, its gate (the count of its changes, and 1
+   * closed / 0 open: see gate), then pairs of id and event for that side, or nothing when the
+   * chat is not kept or not theirs.
    */
   read: `
-local h = redis.call('HMGET', CHAT, 'a', 'b')
+local h = redis.call('HMGET', CHAT, 'a', 'b', 'g')
 local side
 if h[1] == ARGV[A + 1] then side = 'a' elseif h[2] == ARGV[A + 1] then side = 'b' else return false end
-local S = redis.call('EXISTS', EV) == 1 and EV or EVC
+local open = redis.call('EXISTS', EV) == 1
+local S = open and EV or EVC
 local last = redis.call('XREVRANGE', S, '+', '-', 'COUNT', 1)[1]
-local out = { side, last and last[1] or '0-0' }
+local out = { side, last and last[1] or '0-0', h[3] or '0', open and '0' or '1' }
 if ARGV[A + 2] == '$' then return out end
 local from = '-'
 if ARGV[A + 2] ~= '-' then from = '(' .. ARGV[A + 2] end
