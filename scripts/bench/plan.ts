@@ -101,10 +101,8 @@ export interface CostFigures {
   visitorRedisUsPerSecond?: number;
   /** The least a kept, relayed message costs Redis: the event's XADD and PUBLISH sent bare. */
   keptRelayRedisUs?: number;
-  /** The same two commands in one transaction (MULTI/EXEC through ioredis's multi()). */
+  /** The same two commands in one transaction, a round's in one pipeline, as the site sends them. */
   keptTransactionRedisUs?: number;
-  /** That transaction written in the auto-pipeline, as ioredis would if it pipelined them. */
-  keptPipelinedTransactionRedisUs?: number;
 }
 
 /**
@@ -113,8 +111,8 @@ export interface CostFigures {
  */
 export const COUNTED = {
   send: {
-    commands: 3,
-    how: "one EVALSHA on the chat's slot: XADD NOMKSTREAM to the chat's stream (MAXLEN ~) under the name it has only while the chat runs with nobody muted, PUBLISH to the partner's channel (and, only when it finds no such stream, HMGET of the chat's sides, its end and the mutes)",
+    commands: 4,
+    how: "one transaction in the instance's pipeline for the turn: MULTI, XADD NOMKSTREAM to the chat's stream (MAXLEN ~) under the name it has only while the chat runs with nobody muted, PUBLISH to the partner's channel, EXEC (only when the append finds no such stream, the send script decides: HMGET of the chat's sides, its end and the mutes, and the XADD and PUBLISH again); on a Redis Cluster the send script on the chat's slot, 3 commands (XADD NOMKSTREAM, SPUBLISH)",
   },
   typing: {
     commands: 1,
@@ -256,17 +254,11 @@ export function renderPlan(figures: {
     const perVisitor = M / V;
     const ceiling = 1e6 / (perVisitor * floor);
     const needed = 1e6 / 500_000 / perVisitor;
-    return `Even at the least a message that is kept and relayed can cost (its event appended to a stream and published, sent bare with no script and no checks: ${n(floor, 1)} µs in the same run), messages alone (${n(perVisitor, 2)} a visitor a second) would fill one Redis thread at ${n(ceiling)} visitors (${n(ceiling * PLAN.busy)} at ${pct(PLAN.busy)}): 500,000 visitors at this mix leave a message ${n(needed, 1)} µs of Redis at full use (${n(needed * PLAN.busy, 1)} at ${pct(PLAN.busy)}) and nothing for starts, ends or presence. ${transactionSentence()}`;
-  };
-  // What a message sent as one transaction, without a script, would leave one Redis (the rest
-  // as measured): the step a message without a script can take and stay atomic.
-  const transactionSentence = () => {
-    const t = f.keptTransactionRedisUs;
-    const p = f.keptPipelinedTransactionRedisUs;
-    if (!measured(t) || !measured(p)) return "";
-    const perVisitorUs = redisPerVisitorUs - (M / V) * (messageUs - p);
-    const at = (share: number) => (share * 1e6 - W * f.throwRedisUs - redisOwnUs) / perVisitorUs;
-    return `Kept and published in one transaction instead (MULTI, XADD, PUBLISH, EXEC: atomic, still no script and no checks), a message costs ${n(t, 1)} µs through ioredis's multi(), which writes each transaction on its own, and ${n(p, 1)} µs written in the auto-pipeline with everything else, which ioredis does not do for transactions (an upstream change); at that cost, and with the send's checks and its event's id found without a script, one Redis at full use would carry about ${n(at(1))} visitors at this mix (${n(at(PLAN.busy))} at ${pct(PLAN.busy)}). `;
+    const inTransaction = f.keptTransactionRedisUs;
+    const transaction = measured(inTransaction)
+      ? ` The same two commands in one transaction, as the site sends a message on one Redis but with nothing of its own: ${n(inTransaction, 1)} µs.`
+      : "";
+    return `Even at the least a message that is kept and relayed can cost (its event appended to a stream and published, sent bare with no script and no checks: ${n(floor, 1)} µs in the same run), messages alone (${n(perVisitor, 2)} a visitor a second) would fill one Redis thread at ${n(ceiling)} visitors (${n(ceiling * PLAN.busy)} at ${pct(PLAN.busy)}): 500,000 visitors at this mix leave a message ${n(needed, 1)} µs of Redis at full use (${n(needed * PLAN.busy, 1)} at ${pct(PLAN.busy)}) and nothing for starts, ends or presence.${transaction} `;
   };
 
   const row = (cells: string[]) => `| ${cells.join(" | ")} |`;

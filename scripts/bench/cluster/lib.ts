@@ -463,14 +463,16 @@ export function unescapeMonitor(arg: string): string {
 }
 
 /**
- * Counts the commands instances send to Redis, apart from those their scripts run, by watching
- * MONITOR on every node for a while (MONITOR costs Redis CPU: never during a CPU reading).
- * `keep` is handed each command sent, with the index of the node it went to.
+ * Counts what instances send to Redis, apart from what their scripts run, by watching MONITOR on
+ * every node for a while (MONITOR costs Redis CPU: never during a CPU reading). A transaction
+ * (MULTI to EXEC, from one connection) is one round trip: it is written at once and answered at
+ * once; each of its commands is counted by name. `keep` is handed each command sent, or each
+ * transaction's commands together, with the index of the node it went to.
  */
 export async function countSent(
   nodes: Redis[],
   during: () => Promise<void>,
-  keep?: (node: number, args: string[]) => void,
+  keep?: (node: number, commands: string[][]) => void,
 ) {
   let sent = 0;
   let inScripts = 0;
@@ -480,6 +482,8 @@ export async function countSent(
   for (const [index, node] of nodes.entries()) {
     const monitor = await monitorOf(node);
     monitors.push(monitor);
+    /** The transactions under way, by connection. */
+    const open = new Map<string, string[][]>();
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       const name = String(args[0]).toLowerCase();
       if (OWN.has(name)) return;
@@ -487,9 +491,20 @@ export async function countSent(
         inScripts += 1;
         return;
       }
-      sent += 1;
       byCommand[name] = (byCommand[name] ?? 0) + 1;
-      keep?.(index, args.map(unescapeMonitor));
+      const command = args.map(unescapeMonitor);
+      const transaction = open.get(source);
+      if (transaction) {
+        transaction.push(command);
+        if (name === "exec" || name === "discard") {
+          open.delete(source);
+          keep?.(index, transaction);
+        }
+        return;
+      }
+      sent += 1;
+      if (name === "multi") open.set(source, [command]);
+      else keep?.(index, [command]);
     });
   }
   await during();

@@ -92,7 +92,7 @@ interface Gate {
   closed: boolean;
 }
 
-/** A message to keep and announce in this turn's pipeline (see #keepAndAnnounce). */
+/** A message to keep and announce in a pipeline of transactions (see #keepAndAnnounce). */
 interface Transaction {
   stream: string;
   messageId: string;
@@ -385,8 +385,10 @@ export class RedisChatBroker implements ChatBroker {
   readonly #sharded: boolean;
   /** Whether messages go in transactions (one Redis) rather than the send script (a Cluster). */
   readonly #transactions: boolean;
-  /** The transactions of this turn, sent together once it ends (see #keepAndAnnounce). */
-  #turn: Transaction[] | undefined;
+  /** Messages waiting to go in the next pipeline of transactions (see #keepAndAnnounce). */
+  #waiting: Transaction[] = [];
+  /** Whether a pipeline of transactions is on its way. */
+  #sending = false;
   readonly #typing: TypingWindows;
   /**
    * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
@@ -1193,23 +1195,17 @@ export class RedisChatBroker implements ChatBroker {
    * script: the append finds the stream only under the name it has while the chat runs with
    * nobody muted (redis-chat-lua.ts), so that is the check. Answers whether it was kept; when it
    * was not, the announcement went out anyway, and the partner's instance drops it (an ended
-   * chat, or a closed gate: see Gate), and the send script decides. The turn's messages go in
-   * one pipeline of such transactions, as the auto-pipeline sends the turn's other commands.
+   * chat, or a closed gate: see Gate), and the send script decides. Messages go as ioredis's
+   * auto-pipeline sends commands: those of a turn in one pipeline of such transactions, and
+   * while one is on its way, the next ones wait to go together once it is answered.
    */
   #keepAndAnnounce(chat: ChatRef, messageId: string, event: string): Promise<boolean> {
     const [, stream] = this.#keys.chat(chat.id);
-    const kept = new Promise<boolean>((resolve, reject) => {
-      let turn = this.#turn;
-      if (!turn) {
-        const started: Transaction[] = [];
-        turn = started;
-        this.#turn = started;
-        process.nextTick(() => {
-          this.#turn = undefined;
-          this.#sendTurn(started);
-        });
+    return new Promise<boolean>((resolve, reject) => {
+      if (this.#waiting.length === 0 && !this.#sending) {
+        process.nextTick(() => this.#sendWaiting());
       }
-      turn.push({
+      this.#waiting.push({
         stream: stream as string,
         messageId,
         side: chat.side === "a" ? "b" : "a",
@@ -1220,10 +1216,13 @@ export class RedisChatBroker implements ChatBroker {
         reject,
       });
     });
-    return kept;
   }
 
-  #sendTurn(turn: Transaction[]): void {
+  #sendWaiting(): void {
+    const turn = this.#waiting;
+    if (this.#sending || turn.length === 0) return;
+    this.#waiting = [];
+    this.#sending = true;
     const pipeline = this.#redis.pipeline();
     for (const t of turn) {
       // MULTI and EXEC as commands of the pipeline: the transaction inline, as ioredis has them.
@@ -1244,19 +1243,25 @@ export class RedisChatBroker implements ChatBroker {
         .publish(t.channel, t.announced)
         .call("exec");
     }
-    pipeline.exec().then(
-      (results) => {
-        for (const [i, t] of turn.entries()) {
-          // Each transaction answers MULTI, two QUEUED and EXEC: [the append's id, receivers].
-          const [error, replies] = results?.[i * 4 + 3] ?? [new Error("no answer")];
-          if (error) t.reject(error);
-          else t.resolve(Array.isArray(replies) && typeof replies[0] === "string");
-        }
-      },
-      (error: unknown) => {
-        for (const t of turn) t.reject(error);
-      },
-    );
+    pipeline
+      .exec()
+      .then(
+        (results) => {
+          for (const [i, t] of turn.entries()) {
+            // Each transaction answers MULTI, two QUEUED and EXEC: [the append's id, receivers].
+            const [error, replies] = results?.[i * 4 + 3] ?? [new Error("no answer")];
+            if (error) t.reject(error);
+            else t.resolve(Array.isArray(replies) && typeof replies[0] === "string");
+          }
+        },
+        (error: unknown) => {
+          for (const t of turn) t.reject(error);
+        },
+      )
+      .finally(() => {
+        this.#sending = false;
+        this.#sendWaiting();
+      });
   }
 
   /** A chat the pool holds whose own keys are gone: both sides hear it was lost. */
