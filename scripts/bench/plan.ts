@@ -87,7 +87,7 @@ export interface CostFigures {
   /** A chat ended by one side. */
   endExecuted: number;
   endRedisUs: number;
-  /** A message's send scripts sent again back to back: what a message costs a busy Redis. */
+  /** The instances' messages sent again back to back: what a message costs a busy Redis. */
   messageBusyRedisUs?: number;
   /** The typing events sent again back to back: what a typing call costs a busy Redis. */
   typingBusyRedisUs?: number;
