@@ -263,14 +263,15 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
   });
 });
 
+/** The texts of the messages a stream was given, in order. */
+const messages = (s: OpenStream | undefined) =>
+  (s?.events ?? []).flatMap(({ event }) =>
+    event.type === "message" ? [event.message.content] : [],
+  );
+
 // On one Redis a message is a transaction whose announcement carries no stream id; on a Cluster
 // it is the send script (the test above).
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message`, () => {
-  const messages = (s: OpenStream | undefined) =>
-    (s?.events ?? []).flatMap(({ event }) =>
-      event.type === "message" ? [event.message.content] : [],
-    );
-
   test.skipIf(connections.cluster)(
     "on one Redis is one transaction, no script; the partner resumes from it on another instance",
     async () => {
@@ -354,6 +355,48 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message`, () 
     } finally {
       await one.broker.close();
       await two.broker.close();
+    }
+  });
+});
+
+describe.skipIf(withoutClusterServers)(`on ${connections.label}: Redis back empty`, () => {
+  test("a message its append could not keep reaches nobody, and the chat is lost for both", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    // The instance's subscriptions, whose "back after a lost connection" the test calls.
+    const reconnects: Array<() => void> = [];
+    const t = await make({ resumeGraceMs: 60_000 }, prefix, (bus) => ({
+      onMessage: (channels, handler) => bus.onMessage(channels, handler),
+      subscribe: (channel) => bus.subscribe(channel),
+      unsubscribe: (channel) => bus.unsubscribe(channel),
+      ssubscribe: (channel) => bus.ssubscribe(channel),
+      sunsubscribe: (channel) => bus.sunsubscribe(channel),
+      onReconnect: (handler) => {
+        reconnects.push(handler);
+        bus.onReconnect(handler);
+      },
+    }));
+    const { redis } = await connections.open();
+    try {
+      const [a, b] = ["a", "b"].map((id) => open(t.broker, id)) as [OpenStream, OpenStream];
+      for (const s of [a, b]) await s.waitFor(isType("status"));
+      await t.broker.start(visitor("a"));
+      await t.broker.start(visitor("b"));
+      const matched = await a.waitFor(isType("matched"));
+      const chat = matched.type === "matched" ? matched.chatId : "";
+      await t.broker.send("b", "kept");
+      await a.waitFor((e) => e.type === "message" && e.message.content === "kept");
+      // The chat's keys gone, as after Redis came back empty, and the subscriptions back.
+      for (const key of new RedisKeys(prefix).chat(chat)) await redis.del(key);
+      for (const reconnected of reconnects) reconnected();
+      await expect(t.broker.send("b", "not kept")).rejects.toThrow();
+      // Both told they are idle again (after the status each stream opened with).
+      const idle = (s: OpenStream) =>
+        s.events.filter((e) => e.event.type === "status" && e.event.status.state === "idle");
+      await eventually(() => idle(a).length === 2 && idle(b).length === 2, "both told");
+      expect(messages(a)).toEqual(["kept"]);
+      for (const s of [a, b]) await s.stop();
+    } finally {
+      await t.broker.close();
     }
   });
 });

@@ -305,6 +305,8 @@ const OUTSIDE = "-";
 const UNKEPT = "~";
 /** What a chat's gate changing is announced as (redis-chat-lua.ts, gate). */
 const GATE = "!";
+/** No chat's gate known: every transaction's message is dropped until a read says more. */
+const GATE_UNKNOWN: Gate = { gate: true, chat: "", count: 0, closed: true };
 /** How many of the last messages a stream remembers, to deliver each once. */
 const RECENT_MESSAGES = 16;
 /** Typing: not kept; it takes the id of the event before it. */
@@ -471,6 +473,11 @@ export class RedisChatBroker implements ChatBroker {
       this.#mutes.note(payload.slice(space + 1), Number(payload.slice(0, space)), this.#time.now());
     });
     this.#bus.onReconnect(() => {
+      // Redis may have come back empty: no transaction's message is taken until a read says
+      // where its chat's gate stands (#catchUp reads every chat held here).
+      for (const local of this.#visitors.values()) {
+        for (const stream of local.streams) stream.push(GATE_UNKNOWN);
+      }
       // What was announced while the subscription was down is read from Redis.
       this.#inBackground(this.#loadMutes());
       void this.#catchUp();
