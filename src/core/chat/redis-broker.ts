@@ -77,7 +77,6 @@ export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   onError?: (what: string, error: unknown) => void;
 }
 
-/** What this instance keeps of a visitor's chat, to relay without asking the pool. */
 /**
  * Whether a chat's messages announced by a transaction were kept (redis-chat-lua.ts, gate): its
  * stream had the name the transaction appends to (open) or not (closed: a side is muted, and
@@ -108,6 +107,7 @@ interface Transaction {
 /** What a visitor's streams on this instance are handed: events, and their chats' gates. */
 type Queued = Numbered | Gate;
 
+/** What this instance keeps of a visitor's chat, to relay without asking the pool. */
 interface ChatRef {
   id: string;
   side: "a" | "b";
@@ -172,8 +172,8 @@ class LocalStream {
   readonly positions = new Map<string, string>();
   /** The id a stream resumes from: the last event's delivered. */
   last = "-";
-  /** The gate of the chat this stream last heard of (see Gate). */
-  #gate: Gate | undefined;
+  /** The gates of the last chats this stream heard of (see Gate). */
+  readonly #gates = new Map<string, Gate>();
   /** The last messages delivered, so one read and announced, or announced twice, comes once. */
   readonly #recent: string[] = [];
 
@@ -185,8 +185,17 @@ class LocalStream {
   /** Whether the event is new to this stream; notes where it stands. */
   accept(item: Queued): item is Numbered {
     if ("gate" in item) {
-      const known = this.#gate;
-      if (!known || known.chat !== item.chat || item.count >= known.count) this.#gate = item;
+      if (item === FORGET_GATES) {
+        this.#gates.clear();
+        return false;
+      }
+      const known = this.#gates.get(item.chat);
+      if (!known || item.count >= known.count) {
+        this.#gates.delete(item.chat);
+        this.#gates.set(item.chat, item);
+        const oldest = this.#gates.keys().next().value;
+        if (this.#gates.size > GATES_KEPT && oldest !== undefined) this.#gates.delete(oldest);
+      }
       return false;
     }
     const id = item.id;
@@ -203,8 +212,8 @@ class LocalStream {
     if (unkept > 0) {
       // Announced by a transaction: kept only if the chat's gate was open (see Gate).
       const chat = id.slice(0, unkept);
-      const gate = this.#gate;
-      if (!gate || gate.chat !== chat || gate.closed) {
+      const gate = this.#gates.get(chat);
+      if (!gate || gate.closed) {
         this.#recent.pop();
         return false;
       }
@@ -302,11 +311,13 @@ const OUTSIDE = "-";
  * and announced in one transaction, whose stream id the announcement cannot carry. A stream
  * resumes from it as "<chat>.<the stream id before it>~<its own id>".
  */
-const UNKEPT = "~";
+const UNKEPT = "+";
 /** What a chat's gate changing is announced as (redis-chat-lua.ts, gate). */
 const GATE = "!";
-/** No chat's gate known: every transaction's message is dropped until a read says more. */
-const GATE_UNKNOWN: Gate = { gate: true, chat: "", count: 0, closed: true };
+/** Forgets every chat's gate: transactions' messages are dropped until a read tells it again. */
+const FORGET_GATES: Gate = { gate: true, chat: "", count: 0, closed: true };
+/** How many chats' gates a stream keeps (a resume reads two: the one it left, the one it is in). */
+const GATES_KEPT = 2;
 /** How many of the last messages a stream remembers, to deliver each once. */
 const RECENT_MESSAGES = 16;
 /** Typing: not kept; it takes the id of the event before it. */
@@ -476,7 +487,7 @@ export class RedisChatBroker implements ChatBroker {
       // Redis may have come back empty: no transaction's message is taken until a read says
       // where its chat's gate stands (#catchUp reads every chat held here).
       for (const local of this.#visitors.values()) {
-        for (const stream of local.streams) stream.push(GATE_UNKNOWN);
+        for (const stream of local.streams) stream.push(FORGET_GATES);
       }
       // What was announced while the subscription was down is read from Redis.
       this.#inBackground(this.#loadMutes());
