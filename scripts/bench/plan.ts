@@ -112,7 +112,7 @@ export interface CostFigures {
 export const COUNTED = {
   send: {
     commands: 4,
-    how: "one transaction in the instance's pipeline for the turn: MULTI, XADD NOMKSTREAM to the chat's stream (MAXLEN ~) under the name it has only while the chat runs with nobody muted, PUBLISH to the partner's channel, EXEC (only when the append finds no such stream, the send script decides: HMGET of the chat's sides, its end and the mutes, and the XADD and PUBLISH again); on a Redis Cluster the send script on the chat's slot, 3 commands (XADD NOMKSTREAM, SPUBLISH)",
+    how: "one transaction in the instance's next pipeline of them: MULTI, XADD NOMKSTREAM to the chat's stream (MAXLEN ~) under the name it has only while the chat runs with nobody muted, PUBLISH to the partner's channel, EXEC (only when the append finds no such stream, the send script decides: HMGET of the chat's sides, its end and the mutes, and the XADD and PUBLISH again); on a Redis Cluster the send script on the chat's slot, 3 executed commands (the EVALSHA, its XADD NOMKSTREAM and SPUBLISH)",
   },
   typing: {
     commands: 1,
