@@ -71,10 +71,6 @@ export const TIMERS_NOISE = 0.05;
 
 export type CostResult = Awaited<ReturnType<typeof measureCosts>>;
 
-/**
- * Two instances on one Redis, or on a 3-primary Redis Cluster (`redisCluster`); the raw relay is
- * measured on the one Redis either way.
- */
 /** The 12 characters of a message's id after its chat's, as the commands sending it carry it. */
 function messageOwnId(commands: string[][]): string | undefined {
   for (const args of commands) {
@@ -86,6 +82,10 @@ function messageOwnId(commands: string[][]): string | undefined {
   return undefined;
 }
 
+/**
+ * Two instances on one Redis, or on a 3-primary Redis Cluster (`redisCluster`); the raw relay is
+ * measured on the one Redis either way.
+ */
 export async function measureCosts(size: "full" | "quick" | "smoke", redisCluster = false) {
   const small = size !== "full";
   const PAIRS = size === "smoke" ? 10 : size === "quick" ? 50 : 200;
