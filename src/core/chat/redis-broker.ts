@@ -203,20 +203,17 @@ class LocalStream {
       item.id = this.last;
       return true;
     }
+    const unkept = id.indexOf(UNKEPT);
+    // Announced by a transaction: kept only if the chat's gate was open (see Gate).
+    const gate = unkept > 0 ? this.#gates.get(id.slice(0, unkept)) : undefined;
+    if (unkept > 0 && (!gate || gate.closed)) return false;
     const message = item.event.type === "message" ? item.event.message.id : undefined;
     if (message !== undefined) {
       if (this.#recent.includes(message)) return false;
       if (this.#recent.push(message) > RECENT_MESSAGES) this.#recent.shift();
     }
-    const unkept = id.indexOf(UNKEPT);
     if (unkept > 0) {
-      // Announced by a transaction: kept only if the chat's gate was open (see Gate).
       const chat = id.slice(0, unkept);
-      const gate = this.#gates.get(chat);
-      if (!gate || gate.closed) {
-        this.#recent.pop();
-        return false;
-      }
       item.id = `${chat}.${this.positions.get(chat) ?? "0-0"}${id.slice(unkept)}`;
       this.last = item.id;
       return true;
@@ -1180,8 +1177,12 @@ export class RedisChatBroker implements ChatBroker {
         chatId: chat.id,
         message: { ...mine, from: "partner" },
       });
-      if (this.#transactions && chat.partner) {
+      // Without the partner the event has nowhere to go but through the checks.
+      let checksOnly = !chat.partner;
+      if (this.#transactions && !checksOnly) {
         if (await this.#keepAndAnnounce(chat, mine.id, event)) return mine;
+        // Its append found no stream under the unchecked name: the script need not look again.
+        checksOnly = true;
       }
       const answer = Number(
         await this.#chatRun("send", chat.id, [
@@ -1189,8 +1190,7 @@ export class RedisChatBroker implements ChatBroker {
           mine.id,
           event,
           this.#kept,
-          // Without the partner the event has nowhere to go but through the checks.
-          chat.partner ? chat.side : "",
+          checksOnly ? "" : chat.side,
           chat.partner,
         ]),
       );
