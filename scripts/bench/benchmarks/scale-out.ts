@@ -1,20 +1,33 @@
 /**
  * Two instances against one on PostgreSQL + Redis (scripts/cluster), on this machine's cores:
  * discover and throw, the generator's connections split over the instances; what a request
- * costs the instances, PostgreSQL and Redis, and what a throw writes.
+ * costs the instances, PostgreSQL and Redis, and what a throw writes. Then the chat: what a
+ * message costs one instance and two at the same load per instance, which says what two carry
+ * against one where each has a core.
  */
 
-import { commandList, instancesOf, openSite, perOperation } from "../cluster-site.ts";
 import {
+  type ClusterSite,
+  commandList,
+  instancesOf,
+  openSite,
+  perOperation,
+} from "../cluster-site.ts";
+import {
+  chatSettings,
+  freshVisitors,
   httpLoad,
   httpSettings,
   log,
+  runChatLoad,
   runHttpLoad,
   summarizeHttp,
+  sustained,
   throwPool,
   withServers,
 } from "../harness.ts";
 import { runLoad } from "../lib.ts";
+import type { ChatLoadResult } from "../load-chat.ts";
 import type { HttpLoadResult } from "../load-http.ts";
 import type { ScaleFigures } from "../plan.ts";
 import { type WriteMark, writeMark, writesSince } from "../postgres.ts";
@@ -27,7 +40,48 @@ import {
   ratioOf,
   type Section,
   type Size,
+  yes,
 } from "../section.ts";
+
+type Layout = "one" | "two";
+
+/**
+ * The messages a second one instance carries in the chat's two-against-one rounds; two carry
+ * twice as many, so each instance has the same load. Two such instances, Redis and the load
+ * generator fit in this machine's two cores with room to spare.
+ */
+const CHAT_RATE_PER_INSTANCE = { full: 2500, quick: 1000, smoke: 100 } as const;
+/** The goal: two instances carry this many times what one carries, given a core each. */
+const CHAT_SCALING_GOAL = 1.7;
+
+/**
+ * One chat load over fresh instances of the site: on one, every pair on it; on two, every pair
+ * across them (each message goes from one instance through Redis to the other).
+ */
+function chatRound(site: ClusterSite, size: Size, layout: Layout): Promise<ChatLoadResult> {
+  const settings = chatSettings(size);
+  const count = layout === "one" ? 1 : 2;
+  const rate = CHAT_RATE_PER_INSTANCE[size] * count;
+  return withServers(instancesOf(site, count, `chat-${layout}`).starts, (servers) =>
+    runChatLoad(`chat on ${layout} instance(s) at ${rate}/s`, {
+      url: servers[0]?.url ?? "",
+      ...(layout === "two" ? { urls: servers.map((s) => s.url), across: true } : {}),
+      mode: "app",
+      // 2.5 messages a second per visitor, inside the flood gate.
+      pairs: Math.round(rate / 5),
+      rate,
+      warmupMs: settings.warmupMs,
+      durationMs: settings.durationMs,
+      firstVisitor: freshVisitors(),
+      probe: { servers: servers.map((s) => s.pid), redisUrl: site.redisUrl },
+      quietMs: settings.quietMs,
+    }),
+  );
+}
+
+/** The instances' CPU a message relayed in the window (both together), beyond the quiet. */
+const chatUs = (r: ChatLoadResult) =>
+  perOperation(r.probe, r.idle, r.probe?.redis?.byCommand.xadd ?? r.arrived).serverUs;
 
 /**
  * Requests/s of two instances against one, on this machine's two cores: discover and throw on
@@ -37,12 +91,12 @@ import {
 async function run(size: Size): Promise<Section> {
   const HTTP = httpSettings(size);
   const site = await openSite("scale_out", 10_000);
-  type Layout = "one" | "two";
   const results: Record<"discover" | "throw", Record<Layout, HttpLoadResult[]>> = {
     discover: { one: [], two: [] },
     throw: { one: [], two: [] },
   };
   const writes: Array<{ rows: Record<string, number>; walBytes: number; answered: number }> = [];
+  const chat: Record<Layout, ChatLoadResult[]> = { one: [], two: [] };
   try {
     await withServers(instancesOf(site, 2, "scale").starts, async ([a, b]) => {
       if (!a || !b) throw new Error("servers missing");
@@ -83,6 +137,15 @@ async function run(size: Size): Promise<Section> {
         );
       }
     });
+    for (let round = 0; round < chatSettings(size).rounds; round++) {
+      for (const layout of ["one", "two"] as const) {
+        const r = await chatRound(site, size, layout);
+        chat[layout].push(r);
+        log(
+          `  chat on ${layout} instance(s): p99 ${r.p99} ms, ${fmt(chatUs(r))} µs of CPU a message, instances ${r.probe?.serverCpuEach.join(" and ")} cores`,
+        );
+      }
+    }
   } finally {
     site.stop();
   }
@@ -118,6 +181,34 @@ async function run(size: Size): Promise<Section> {
       `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
     );
   }
+  const oneUs = median(chat.one.map(chatUs));
+  const twoUs = median(chat.two.map(chatUs));
+  // A core carries 1 s of CPU a second: one instance 1e6 / oneUs messages; two instances, each
+  // with its core and half of every message's CPU, 2e6 / twoUs.
+  const oneCarries = 1e6 / oneUs;
+  const twoCarry = 2e6 / twoUs;
+  const scaling = twoCarry / oneCarries;
+  const allKept =
+    chat.one.every(sustained) && chat.two.every((r) => sustained(r) && r.crossPairs === r.pairs);
+  const perInstance = CHAT_RATE_PER_INSTANCE[size];
+  rows.push({
+    benchmark: `Chat relay through Redis where each instance has a core of its own, from the CPU a message costs at the same load per instance (one instance at ${fmt(perInstance)} msg/s; two at ${fmt(2 * perInstance)}, every pair across): messages a second the instances' cores carry, two against one`,
+    ours: fmt(twoCarry),
+    baseline: `${fmt(oneCarries)} (one instance)`,
+    ratio: Number.isFinite(scaling) ? scaling.toFixed(2) : "—",
+    goal: `≥ ${CHAT_SCALING_GOAL}×`,
+    met: yes(allKept && scaling >= CHAT_SCALING_GOAL),
+  });
+  const chatRounds = (list: ChatLoadResult[]) =>
+    list
+      .map(
+        (r) =>
+          `${fmt(chatUs(r))} µs (p99 ${r.p99} ms, ${fmt(r.delivered)} of ${fmt(r.sent)} delivered, instances ${r.probe?.serverCpuEach.join(" and ")} cores)`,
+      )
+      .join(", ");
+  notes.push(
+    `Chat: this machine's two cores cannot give two instances a core each beside Redis, PostgreSQL and the load generator, so the chat's two-against-one is measured as what a message costs the instances at the same load per instance: one instance carrying ${fmt(perInstance)} messages a second with every pair on it, and two carrying ${fmt(2 * perInstance)} with every pair across them (each instance sends ${fmt(perInstance)} and delivers as many), 2.5 messages a second a visitor, ${chat.one.length === 1 ? "once each" : `${chat.one.length} times each, in turn,`} on fresh instances and key prefixes. A message cost ${fmt(oneUs)} µs of CPU on one instance and ${fmt(twoUs)} on two (both together, the median of the rounds, beyond the quiet seconds before them; rounds: one ${chatRounds(chat.one)}; two ${chatRounds(chat.two)}). A core a second carries 1e6 ÷ that: ${fmt(oneCarries)} messages on one instance, ${fmt(twoCarry)} on two instances with a core each. An instance runs its JavaScript on one thread, so its core is what it can use; Redis, at ${fmt(median(chat.two.map((r) => perOperation(r.probe, r.idle, r.probe?.redis?.byCommand.xadd ?? r.arrived).redisUs)), 1)} µs a message here, is far from full at these rates. ${allKept ? "Every round kept up (every message delivered, p99 ≤ 100 ms)." : "Not every round kept up, so the figure is not taken as met."}`,
+  );
   const throwCost = costOf(results.throw.one);
   const throwReused = [...results.throw.one, ...results.throw.two].reduce(
     (sum, r) => sum + (r.agePoolReused ?? 0),
