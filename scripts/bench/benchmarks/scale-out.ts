@@ -79,9 +79,10 @@ function chatRound(site: ClusterSite, size: Size, layout: Layout): Promise<ChatL
   );
 }
 
-/** The instances' CPU a message relayed in the window (both together), beyond the quiet. */
-const chatUs = (r: ChatLoadResult) =>
-  perOperation(r.probe, r.idle, r.probe?.redis?.byCommand.xadd ?? r.arrived).serverUs;
+/** What a message relayed in the window cost (the instances together), beyond the quiet. */
+const chatCost = (r: ChatLoadResult) =>
+  perOperation(r.probe, r.idle, r.probe?.redis?.byCommand.xadd ?? r.arrived);
+const chatUs = (r: ChatLoadResult) => chatCost(r).serverUs;
 
 /**
  * Requests/s of two instances against one, on this machine's two cores: discover and throw on
@@ -207,7 +208,7 @@ async function run(size: Size): Promise<Section> {
       )
       .join(", ");
   notes.push(
-    `Chat: this machine's two cores cannot give two instances a core each beside Redis, PostgreSQL and the load generator, so the chat's two-against-one is measured as what a message costs the instances at the same load per instance: one instance carrying ${fmt(perInstance)} messages a second with every pair on it, and two carrying ${fmt(2 * perInstance)} with every pair across them (each instance sends ${fmt(perInstance)} and delivers as many), 2.5 messages a second a visitor, ${chat.one.length === 1 ? "once each" : `${chat.one.length} times each, in turn,`} on fresh instances and key prefixes. A message cost ${fmt(oneUs)} µs of CPU on one instance and ${fmt(twoUs)} on two (both together, the median of the rounds, beyond the quiet seconds before them; rounds: one ${chatRounds(chat.one)}; two ${chatRounds(chat.two)}). A core a second carries 1e6 ÷ that: ${fmt(oneCarries)} messages on one instance, ${fmt(twoCarry)} on two instances with a core each. An instance runs its JavaScript on one thread, so its core is what it can use; Redis, at ${fmt(median(chat.two.map((r) => perOperation(r.probe, r.idle, r.probe?.redis?.byCommand.xadd ?? r.arrived).redisUs)), 1)} µs a message here, is far from full at these rates. ${allKept ? "Every round kept up (every message delivered, p99 ≤ 100 ms)." : "Not every round kept up, so the figure is not taken as met."}`,
+    `Chat: this machine's two cores cannot give two instances a core each beside Redis, PostgreSQL and the load generator, so the chat's two-against-one is measured as what a message costs the instances at the same load per instance: one instance carrying ${fmt(perInstance)} messages a second with every pair on it, and two carrying ${fmt(2 * perInstance)} with every pair across them (each instance sends ${fmt(perInstance)} and delivers as many), 2.5 messages a second a visitor, ${chat.one.length === 1 ? "once each" : `${chat.one.length} times each, in turn,`} on fresh instances and key prefixes. A message cost ${fmt(oneUs)} µs of CPU on one instance and ${fmt(twoUs)} on two (both together, the median of the rounds, beyond the quiet seconds before them; rounds: one ${chatRounds(chat.one)}; two ${chatRounds(chat.two)}). A core a second carries 1e6 ÷ that: ${fmt(oneCarries)} messages on one instance, ${fmt(twoCarry)} on two instances with a core each. An instance runs its JavaScript on one thread, so its core is what it can use; Redis, at ${fmt(median(chat.two.map((r) => chatCost(r).redisUs)), 1)} µs a message here, is far from full at these rates. ${allKept ? "Every round kept up (every message delivered, p99 ≤ 100 ms)." : "Not every round kept up, so the figure is not taken as met."}`,
   );
   const throwCost = costOf(results.throw.one);
   const throwReused = [...results.throw.one, ...results.throw.two].reduce(
