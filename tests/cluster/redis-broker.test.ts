@@ -25,9 +25,11 @@ import { redisConnections } from "../helpers/redis.ts";
 const connections = redisConnections();
 afterAll(() => connections.close());
 
+const freshPrefix = () => `test:${randomBytes(6).toString("hex")}:`;
+
 const make = async (
   options: ContractOptions,
-  prefix = `test:${randomBytes(6).toString("hex")}:`,
+  prefix = freshPrefix(),
   subscriptions: (bus: ChatSubscriptions) => ChatSubscriptions = (bus) => bus,
   /** Connections of its own, as another instance of the site has. */
   apart = false,
@@ -55,6 +57,10 @@ const make = async (
     },
   } satisfies BrokerUnderTest;
 };
+
+/** Two instances of one site: the same key prefix, connections of their own each. */
+const twoInstances = async (options: ContractOptions, prefix = freshPrefix()) =>
+  [await make(options, prefix), await make(options, prefix, undefined, true)] as const;
 
 /**
  * A visitor's own channel is a classic one, which a Cluster forwards over its bus: through this,
@@ -86,7 +92,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
   test.skipIf(!connections.cluster)(
     "the visitor who waited is paired in the chat id their instance subscribed ahead, hears a message sent at once, and that id is never used again",
     async () => {
-      const prefix = `test:${randomBytes(6).toString("hex")}:`;
+      const prefix = freshPrefix();
       const { broker: b, advance } = await make({ resumeGraceMs: 60_000 }, prefix, late(prefix));
       const { redis } = await connections.open();
       const vis = `${prefix}{pool}:vis`;
@@ -144,7 +150,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat's stream`, () => {
   test("has the name a message needs no checks under only while nobody in the chat is muted", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const prefix = freshPrefix();
     const t = await make({ resumeGraceMs: 60_000 }, prefix);
     const b = t.broker;
     const { redis } = await connections.open();
@@ -194,7 +200,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat's stream
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, () => {
   test("languages and interests are kept in the pool only: gone from Redis once paired", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const prefix = freshPrefix();
     const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
     const { redis } = await connections.open();
     const vis = `${prefix}{pool}:vis`;
@@ -228,7 +234,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
   });
 
   test("Redis restarting empty puts a waiting visitor back with what they asked", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const prefix = freshPrefix();
     const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
     const { redis } = await connections.open();
     const korean = matchPreferencesOf({ languages: ["ko"], interests: ["go"] });
@@ -275,9 +281,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message`, () 
   test.skipIf(connections.cluster)(
     "on one Redis is one transaction, no script; the partner resumes from it on another instance",
     async () => {
-      const prefix = `test:${randomBytes(6).toString("hex")}:`;
-      const one = await make({ resumeGraceMs: 60_000 }, prefix);
-      const two = await make({ resumeGraceMs: 60_000 }, prefix, undefined, true);
+      const [one, two] = await twoInstances({ resumeGraceMs: 60_000 });
       const { redis } = await connections.separate();
       const monitor = await monitorOf(redis as Redis);
       const seen: string[] = [];
@@ -321,9 +325,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message`, () 
   );
 
   test("of a muted side reaches no tab, however late it opened; once the mute is over, each comes once", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
-    const one = await make({ resumeGraceMs: 60_000 }, prefix);
-    const two = await make({ resumeGraceMs: 60_000 }, prefix, undefined, true);
+    const [one, two] = await twoInstances({ resumeGraceMs: 60_000 });
     try {
       const early = open(one.broker, "a");
       const b = open(one.broker, "b");
@@ -361,7 +363,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message`, () 
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: Redis back empty`, () => {
   test("a message its append could not keep reaches nobody, and the chat is lost for both", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const prefix = freshPrefix();
     // The instance's subscriptions, whose "back after a lost connection" the test calls.
     const reconnects: Array<() => void> = [];
     const t = await make({ resumeGraceMs: 60_000 }, prefix, (bus) => ({
@@ -403,9 +405,8 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: Redis back empt
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: mutes`, () => {
   test("a mute made on one instance is known on every other without asking Redis", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
-    const one = await make({}, prefix);
-    const two = await make({}, prefix, undefined, true);
+    const prefix = freshPrefix();
+    const [one, two] = await twoInstances({}, prefix);
     const brokers = [one.broker, two.broker];
     try {
       const until = one.now() + 60_000;
@@ -437,7 +438,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: mutes`, () => {
 
 /** A broker whose visitors' own channels come late (see `late`): a and b listen, a waits. */
 async function lateWithOneWaiting() {
-  const prefix = `test:${randomBytes(6).toString("hex")}:`;
+  const prefix = freshPrefix();
   const { broker, advance } = await make({}, prefix, late(prefix));
   const a = open(broker, "a");
   const b = open(broker, "b");
@@ -467,9 +468,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the visitor who
   });
 
   test('hears "matched" in each of their tabs, on whichever instance holds it', async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
-    const one = await make({}, prefix);
-    const two = await make({}, prefix, undefined, true);
+    const [one, two] = await twoInstances({});
     try {
       const waiter = open(one.broker, "a");
       const here = open(one.broker, "b");
@@ -517,7 +516,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: typing`, () => 
 
 describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message it cannot read`, () => {
   test("is dropped and told, and the instance goes on relaying", async () => {
-    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const prefix = freshPrefix();
     const dropped: string[] = [];
     const { redis, bus } = await connections.separate((what) => dropped.push(what));
     const b = new RedisChatBroker({

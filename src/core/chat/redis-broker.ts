@@ -306,7 +306,7 @@ const OUTSIDE = "-";
 /**
  * Between a chat's id and a message's own (its id after the chat's): a message an instance kept
  * and announced in one transaction, whose stream id the announcement cannot carry. A stream
- * resumes from it as "<chat>.<the stream id before it>~<its own id>".
+ * resumes from it as "<chat>.<the stream id before it>+<its own id>".
  */
 const UNKEPT = "+";
 /** What a chat's gate changing is announced as (redis-chat-lua.ts, gate). */
@@ -317,6 +317,8 @@ const FORGET_GATES: Gate = { gate: true, chat: "", count: 0, closed: true };
 const GATES_KEPT = 2;
 /** How many of the last messages a stream remembers, to deliver each once. */
 const RECENT_MESSAGES = 16;
+/** What each of a visitor's streams is handed: an event of its own (accept rewrites its id). */
+const copyFor = (item: Queued): Queued => ("gate" in item ? item : { ...item });
 /** Typing: not kept; it takes the id of the event before it. */
 const EPHEMERAL = "~";
 
@@ -581,7 +583,7 @@ export class RedisChatBroker implements ChatBroker {
           local.held = undefined;
           for (const item of missed?.events ?? []) {
             if (!("gate" in item)) this.#note(local, item.event, item.id);
-            for (const stream of local.streams) stream.push("gate" in item ? item : { ...item });
+            for (const stream of local.streams) stream.push(copyFor(item));
           }
           for (const payload of held) this.#deliver(local.id, payload);
         }),
@@ -935,7 +937,7 @@ export class RedisChatBroker implements ChatBroker {
           });
         }
         for (const stream of local.streams) {
-          for (const item of events) stream.push("gate" in item ? item : { ...item });
+          for (const item of events) stream.push(copyFor(item));
         }
       } catch (error) {
         this.#fail("catching up after Redis came back", error);
