@@ -135,10 +135,8 @@ start_redis_cluster() {
   for i in $(seq 1 "$count"); do
     port="$(free_port)" || return 1
     mkdir -p "$dir/rc-$i"
-    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-      --cluster-enabled yes --cluster-config-file "$dir/rc-$i/nodes.conf" --cluster-node-timeout 2000 \
-      --daemonize yes --pidfile "$dir/rc-$i/redis.pid" --logfile "$dir/rc-$i/redis.log" --dir "$dir/rc-$i" ||
-      { cat "$dir/rc-$i/redis.log" >&2; return 1; }
+    echo "$port" >"$dir/rc-$i/port"
+    start_redis_cluster_node "$dir/rc-$i" || return 1
     nodes+=("127.0.0.1:$port")
     urls+=("redis://127.0.0.1:$port")
   done
@@ -162,6 +160,45 @@ start_redis_cluster() {
   local joined
   joined="$(IFS=,; echo "${urls[*]}")"
   echo "CLUSTER_REDIS_CLUSTER_URL=$joined"
+}
+
+# start_redis_cluster_node NODE_DIR: starts (again) one node of a Redis Cluster on the port in
+# NODE_DIR/port; its nodes.conf there keeps its place in the Cluster, its data starts empty.
+start_redis_cluster_node() {
+  local node="$1"
+  redis-server --port "$(cat "$node/port")" --bind 127.0.0.1 --save '' --appendonly no \
+    --cluster-enabled yes --cluster-config-file "$node/nodes.conf" --cluster-node-timeout 2000 \
+    --daemonize yes --pidfile "$node/redis.pid" --logfile "$node/redis.log" --dir "$node" ||
+    { cat "$node/redis.log" >&2; return 1; }
+}
+
+# kill_redis_cluster DIR: kills every node of the Redis Cluster in DIR as a crash would.
+kill_redis_cluster() {
+  local dir="$1" file pid
+  for file in "$dir"/rc-*/redis.pid; do
+    [ -s "$file" ] || continue
+    pid="$(cat "$file")"
+    kill -9 "$pid" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$file"
+  done
+}
+
+# restart_redis_cluster DIR: starts the killed nodes again on their ports, empty, and waits until
+# the Cluster serves every slot.
+restart_redis_cluster() {
+  local dir="$1" node ok
+  for node in "$dir"/rc-*/; do start_redis_cluster_node "${node%/}" || return 1; done
+  for _ in $(seq 1 100); do
+    ok=1
+    for node in "$dir"/rc-*/; do
+      redis-cli -p "$(cat "$node/port")" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || ok=0
+    done
+    [ "$ok" = 1 ] && return 0
+    sleep 0.1
+  done
+  echo "The Redis Cluster in $dir did not come back" >&2
+  return 1
 }
 
 # Stops a redis-server by the process id in its pid file, waiting until it has exited.

@@ -64,6 +64,7 @@ export function isRedisUnavailable(error: unknown): boolean {
   const message = error.message;
   return (
     message === "Connection is closed." ||
+    message.startsWith("Cluster isn't ready") ||
     message.startsWith("Stream isn't writeable") ||
     /^(LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY)\b/.test(message) ||
     ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(

@@ -1,6 +1,6 @@
 import type { TRPCError } from "@trpc/server";
 import { type Scheduler, systemTime } from "../core/clock.ts";
-import { DomainError } from "../core/errors.ts";
+import { asDomainError } from "../core/errors.ts";
 
 /**
  * The server's error log. Only real faults are written (a client's bad input is answered, not
@@ -69,7 +69,10 @@ export function createErrorLog(options: Options = {}): ErrorLog {
     trpc(error, reqId) {
       if (error.code !== "INTERNAL_SERVER_ERROR") return;
       const cause = error.cause;
-      if (cause instanceof DomainError && cause.code !== "INTERNAL") return;
+      // Expected answers, an outage's among them: Redis or the database out of reach is told
+      // once per outage where the connections are watched, not once per call here.
+      const domain = asDomainError(cause);
+      if (domain && domain.code !== "INTERNAL") return;
       fault("tRPC", cause ?? error, reqId);
     },
     flush,

@@ -7,8 +7,10 @@ import {
   resolvePath,
 } from "../common/locales.ts";
 import type { SiteConfig } from "../common/site.ts";
+import { asDomainError, UnavailableError } from "../core/errors.ts";
 import { isSameOriginRequest } from "./csrf.ts";
 import type { ErrorLog } from "./error-log.ts";
+import { NoAnswer, within } from "./health.ts";
 import { securityHeaders, withHeaders } from "./http.ts";
 import {
   contextFor,
@@ -169,15 +171,27 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const url = new URL(request.url);
     const path = url.pathname;
     if (path === "/healthz") {
-      const counts = await services.chat.broker.counts();
-      const response = Response.json({
-        ok: true,
-        version: config.version,
-        chats: counts.chatting,
-        waiting: counts.waiting,
-        present: counts.present,
-      });
-      return { kind: "health", response };
+      try {
+        const counts = await within(services.chat.broker.counts());
+        const response = Response.json({
+          ok: true,
+          version: config.version,
+          chats: counts.chatting,
+          waiting: counts.waiting,
+          present: counts.present,
+        });
+        return { kind: "health", response };
+      } catch (error) {
+        // Redis out of reach: not a fault of this process, and it is told once per outage.
+        const away = error instanceof NoAnswer ? new UnavailableError(error) : asDomainError(error);
+        if (away?.code !== "UNAVAILABLE") throw error;
+        const response = Response.json(
+          { ok: false, version: config.version },
+          { status: 503, headers: { "Retry-After": String(away.retryAfterSeconds) } },
+        );
+        response.headers.set("Cache-Control", "no-store");
+        return { kind: "health", response };
+      }
     }
     // The process answers: nothing else is asked.
     if (path === "/healthz/live") {

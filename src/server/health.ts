@@ -12,12 +12,19 @@ export interface Readiness {
 /** A check that has not answered within this long counts as failed. */
 const CHECK_TIMEOUT_MS = 2000;
 
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** A check that did not answer in time. */
+export class NoAnswer extends Error {}
+
+/**
+ * The promise's answer, or NoAnswer once `ms` have passed without one (a Redis Cluster client
+ * holds commands while it reconnects, however long that takes).
+ */
+export function within<T>(promise: Promise<T>, ms: number = CHECK_TIMEOUT_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     promise,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new NoAnswer(`no answer within ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }

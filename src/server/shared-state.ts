@@ -65,6 +65,10 @@ export function connectRedis(
     // first argument is a key, and go in one write with the other calls to the same node.
     autoPipeliningIgnoredCommands: ["evalsha", "eval"],
     clusterRetryStrategy: retryStrategy,
+    // While the Cluster reconnects a command fails at once, as on one Redis: held back until it
+    // is ready (seconds), it would run late with the time it was sent at, and a heartbeat run
+    // so would tell the other instances that this one had died.
+    enableOfflineQueue: false,
     // Sharded channels (each instance's life channel) are subscribed on the node of their slot.
     shardedSubscribers: options.subscriber,
     redisOptions: {

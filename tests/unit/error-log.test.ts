@@ -68,4 +68,19 @@ describe("the error log", () => {
     expect(lines[0]).toContain("TypeError: boom");
     errors.close();
   });
+
+  test("a call refused because Redis is out of reach is no fault: the outage is told elsewhere", () => {
+    const { errors, lines } = log();
+    const retries = new Error("Reached the max retries per request limit (which is 1).");
+    retries.name = "MaxRetriesPerRequestError";
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6379"), {
+      code: "ECONNREFUSED",
+    });
+    for (let i = 0; i < 50; i++) {
+      errors.trpc(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: retries }));
+      errors.trpc(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refused }));
+    }
+    expect(lines).toEqual([]);
+    errors.close();
+  });
 });

@@ -231,10 +231,15 @@ class LocalStream {
   }
 }
 
-/** A visitor with streams open on this instance. */
+/**
+ * A visitor with streams open on this instance. Where they stand (`state`, `chat`) changes only
+ * through `hear` (an event, handed to every open stream of theirs in the same step) and
+ * `settle` (what the pool or a read says, told to every stream as a status when the page would
+ * draw it differently), so no path can change it without their pages hearing.
+ */
 class LocalVisitor {
   readonly streams = new Set<LocalStream>();
-  state: PoolStatus["state"] = "idle";
+  #state: PoolStatus["state"] = "idle";
   #chat: ChatRef | undefined;
   /** On a Cluster: the side channel of their chat this instance subscribes to for them. */
   following: string | undefined;
@@ -258,11 +263,60 @@ class LocalVisitor {
   get chat(): ChatRef | undefined {
     return this.#chat;
   }
-  set chat(chat: ChatRef | undefined) {
+  get state(): PoolStatus["state"] {
+    return this.#state;
+  }
+
+  #set(state: PoolStatus["state"], chat: ChatRef | undefined): void {
     const before = this.#chat;
+    this.#state = state;
     this.#chat = chat;
     if (before?.id !== chat?.id || before?.side !== chat?.side) this.moved(this);
   }
+
+  /**
+   * An event (or a chat's gate) for every open stream of theirs; what it says of where they
+   * stand is kept. An event of an older chat than theirs changes nothing here.
+   */
+  hear(item: Queued): void {
+    if (!("gate" in item)) {
+      const { event, id } = item;
+      const chatOfId = id.includes(".") ? id.slice(0, id.indexOf(".")) : undefined;
+      switch (event.type) {
+        case "waiting":
+          this.#set("waiting", this.#chat);
+          break;
+        case "idle":
+        case "banned":
+        case "partner-left":
+          if (!chatOfId || chatOfId === this.#chat?.id) this.#set("idle", undefined);
+          break;
+        case "status":
+          this.#set(event.status.state, event.status.state === "chatting" ? this.#chat : undefined);
+          break;
+        default:
+          break;
+      }
+    }
+    for (const stream of this.streams) stream.push(copyFor(item));
+  }
+
+  /**
+   * Where the pool (or a read) says they stand, kept. Leaving a chat, or a search, without an
+   * event that says so is told to their streams as a status: a chat that ends so ends as lost
+   * on their pages. Entering a chat is told by its "matched", which the chat's opening sends
+   * to both sides.
+   */
+  settle(state: PoolStatus["state"], chat?: ChatRef): void {
+    if (chat) {
+      this.#set(state, chat);
+      return;
+    }
+    const now = state === "waiting" ? "waiting" : "idle";
+    if (!this.#chat && this.#state === now) return;
+    this.hear({ id: OUTSIDE, event: { type: "status", status: { state: now } } });
+  }
+
   /** Their address and country, as last known (to say again after Redis restarted). */
   ip = "";
   country: ChatPartner = { countryCode: null, country: "Unknown" };
@@ -355,6 +409,18 @@ const partnerOf = (cc: string | undefined, co: string | undefined): ChatPartner 
   country: co || "Unknown",
 });
 
+/** The chat the pool says a visitor is in, or undefined when it says they are in none. */
+function chatRefOf(status: PoolStatus): ChatRef | undefined {
+  if (status.state !== "chatting" || !status.chat) return undefined;
+  return {
+    id: status.chat,
+    side: status.side === "b" ? "b" : "a",
+    partner: status.pt ?? "",
+    partnerCountry: partnerOf(status.pcc, status.pco),
+    self: partnerOf(status.cc, status.co),
+  };
+}
+
 /**
  * The chat on Redis, for several instances serving one site (keys and scripts: redis-keys.ts,
  * redis-pool-lua.ts, redis-chat-lua.ts). The pool, presence and who is in which chat are on one
@@ -410,6 +476,8 @@ export class RedisChatBroker implements ChatBroker {
   readonly #timers: TimerHandle[] = [];
   readonly #options: RedisBrokerOptions;
   #epoch: string | undefined;
+  /** A restore failed half-way (Redis was not quite back): the next heartbeat tries again. */
+  #restoreFailed = false;
   #sweeping = false;
   #beating = false;
   #restoring: Promise<void> | undefined;
@@ -485,9 +553,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#bus.onReconnect(() => {
       // Redis may have come back empty: no transaction's message is taken until a read says
       // where its chat's gate stands (#catchUp reads every chat held here).
-      for (const local of this.#visitors.values()) {
-        for (const stream of local.streams) stream.push(FORGET_GATES);
-      }
+      for (const local of this.#visitors.values()) local.hear(FORGET_GATES);
       // What was announced while the subscription was down is read from Redis.
       this.#inBackground(this.#loadMutes());
       void this.#catchUp();
@@ -581,10 +647,7 @@ export class RedisChatBroker implements ChatBroker {
         .then((missed) => {
           if (local.held !== held) return;
           local.held = undefined;
-          for (const item of missed?.events ?? []) {
-            if (!("gate" in item)) this.#note(local, item.event, item.id);
-            for (const stream of local.streams) stream.push(copyFor(item));
-          }
+          for (const item of missed?.events ?? []) local.hear(item);
           for (const payload of held) this.#deliver(local.id, payload);
         }),
     );
@@ -657,7 +720,7 @@ export class RedisChatBroker implements ChatBroker {
       const [chat = "", count, closed] = rest.split("\t");
       const gate: Gate = { gate: true, chat, count: Number(count), closed: closed === "1" };
       if (!Number.isSafeInteger(gate.count)) throw new Error("a gate without its count");
-      for (const stream of local.streams) stream.push(gate);
+      local.hear(gate);
       return;
     }
     // A transaction's message in a chat that has ended here (the end came first) or is not
@@ -671,45 +734,16 @@ export class RedisChatBroker implements ChatBroker {
       if (event.chatId === local.matchedIn) return;
       local.matchedIn = event.chatId;
       const [side, partner, cc, co, closed] = rest.slice(next + 1).split("\t");
-      const gate: Gate = { gate: true, chat: event.chatId, count: 0, closed: closed === "1" };
-      for (const stream of local.streams) stream.push(gate);
-      local.chat = {
+      local.hear({ gate: true, chat: event.chatId, count: 0, closed: closed === "1" });
+      local.settle("chatting", {
         id: event.chatId,
         side: side === "b" ? "b" : "a",
         partner: partner ?? "",
         partnerCountry: event.partner,
         self: partnerOf(cc, co),
-      };
-      local.state = "chatting";
-    } else {
-      this.#note(local, event, id);
+      });
     }
-    for (const stream of local.streams) stream.push({ id, event });
-  }
-
-  /** What an event changes in what this instance keeps of the visitor. */
-  #note(local: LocalVisitor, event: ChatEvent, id: string): void {
-    const chatOfId = id.includes(".") ? id.slice(0, id.indexOf(".")) : undefined;
-    const current = local.chat?.id;
-    switch (event.type) {
-      case "waiting":
-        local.state = "waiting";
-        break;
-      case "idle":
-      case "banned":
-      case "partner-left":
-        if (!chatOfId || chatOfId === current) {
-          local.chat = undefined;
-          local.state = "idle";
-        }
-        break;
-      case "status":
-        if (event.status.state !== "chatting") local.chat = undefined;
-        local.state = event.status.state;
-        break;
-      default:
-        break;
-    }
+    local.hear({ id, event });
   }
 
   async status(visitorId: string): Promise<ChatStatus> {
@@ -724,21 +758,11 @@ export class RedisChatBroker implements ChatBroker {
     return { state: status.state === "waiting" ? "waiting" : "idle" };
   }
 
-  /** What the pool says of a visitor, as this instance keeps it. */
+  /** What the pool says of a visitor, as this instance keeps it (see LocalVisitor.settle). */
   #remember(local: LocalVisitor, status: PoolStatus): void {
-    local.state = status.state;
     if (status.ip) local.ip = status.ip;
     if (status.co) local.country = partnerOf(status.cc, status.co);
-    local.chat =
-      status.state === "chatting" && status.chat
-        ? {
-            id: status.chat,
-            side: status.side === "b" ? "b" : "a",
-            partner: status.pt ?? "",
-            partnerCountry: partnerOf(status.pcc, status.pco),
-            self: partnerOf(status.cc, status.co),
-          }
-        : undefined;
+    local.settle(status.state, chatRefOf(status));
   }
 
   async *events(
@@ -921,24 +945,17 @@ export class RedisChatBroker implements ChatBroker {
     for (const [visitorId, local] of this.#visitors) {
       if (local.streams.size === 0 || !local.attached) continue;
       try {
-        const before = { chat: local.chat, state: local.state };
+        const before = local.chat;
         const { status } = await this.#poolRun<{ status: PoolStatus }>("status", [visitorId]);
-        const events: Queued[] = [];
-        if (before.chat) {
-          events.push(...((await this.#read(before.chat.id, visitorId, "-"))?.events ?? []));
-        }
+        const now = chatRefOf(status);
+        // What their chat said meanwhile (its end among it, when it ended), then where they
+        // stand now, and all of a chat they entered meanwhile.
+        const missed = before ? await this.#read(before.id, visitorId, "-") : undefined;
+        const entered =
+          now && now.id !== before?.id ? await this.#read(now.id, visitorId, "-") : undefined;
+        for (const item of missed?.events ?? []) local.hear(item);
         this.#remember(local, status);
-        if (local.chat && local.chat.id !== before.chat?.id) {
-          events.push(...((await this.#read(local.chat.id, visitorId, "-"))?.events ?? []));
-        } else if (!local.chat && local.state !== before.state) {
-          events.push({
-            id: OUTSIDE,
-            event: { type: "status", status: this.#publicStatus(status) },
-          });
-        }
-        for (const stream of local.streams) {
-          for (const item of events) stream.push(copyFor(item));
-        }
+        for (const item of entered?.events ?? []) local.hear(item);
       } catch (error) {
         this.#fail("catching up after Redis came back", error);
       }
@@ -1004,6 +1021,8 @@ export class RedisChatBroker implements ChatBroker {
       };
     }
     const status = answer.status ?? { state: "waiting" };
+    // Known here at once (the pool's word comes on their channel), unless newer news came first.
+    if (local?.attached && !local.chat && local.state === "idle") local.settle(status.state);
     if (status.state === "waiting") this.#matchLater(visitorId, fallbackMs);
     return this.#publicStatus(status);
   }
@@ -1048,14 +1067,13 @@ export class RedisChatBroker implements ChatBroker {
   #rememberPairing(local: LocalVisitor, paired: Paired, side: "a" | "b"): void {
     const self = paired[side];
     const partner = side === "a" ? paired.b : paired.a;
-    local.state = "chatting";
-    local.chat = {
+    local.settle("chatting", {
       id: paired.chat,
       side,
       partner: partner.id,
       partnerCountry: partnerOf(partner.cc, partner.co),
       self: partnerOf(self.cc, self.co),
-    };
+    });
   }
 
   /**
@@ -1140,21 +1158,9 @@ export class RedisChatBroker implements ChatBroker {
     // knows of is taken as is (a stale one is found out by the chat's own script).
     if (!fresh && local?.chat) return local.chat;
     const { status } = await this.#poolRun<{ status: PoolStatus }>("status", [visitorId]);
-    if (status.state !== "chatting" || !status.chat) {
-      if (local?.attached) {
-        local.chat = undefined;
-        local.state = status.state;
-      }
-      return undefined;
-    }
-    const ref: ChatRef = {
-      id: status.chat,
-      side: status.side === "b" ? "b" : "a",
-      partner: status.pt ?? "",
-      partnerCountry: partnerOf(status.pcc, status.pco),
-      self: partnerOf(status.cc, status.co),
-    };
-    if (local?.attached) local.chat = ref;
+    const ref = chatRefOf(status);
+    // A chat the pool no longer has for them ends on their pages now (see LocalVisitor.settle).
+    if (local?.attached) local.settle(status.state, ref);
     return ref;
   }
 
@@ -1203,6 +1209,7 @@ export class RedisChatBroker implements ChatBroker {
       const fresh = await this.#chatOf(visitorId, true);
       if (fresh?.id === chat.id && answer === -1) {
         await this.#lose(chat.id, visitorId, chat.partner);
+        this.#visitors.get(visitorId)?.settle("idle");
         break;
       }
       chat = fresh?.id === chat.id ? undefined : fresh;
@@ -1351,13 +1358,11 @@ export class RedisChatBroker implements ChatBroker {
   }
 
   /** What this instance keeps of a visitor who left their chat or the pool. */
-  #left(visitorId: string): void {
+  #left(visitorId: string, told: ChatEvent = { type: "idle" }): void {
     this.#typing.forget(visitorId);
     const local = this.#visitors.get(visitorId);
-    if (local) {
-      local.chat = undefined;
-      local.state = "idle";
-    }
+    // Their streams here hear it now; the chat's own word follows (and is heard once).
+    if (local && (local.chat || local.state !== "idle")) local.hear({ id: OUTSIDE, event: told });
   }
 
   /** The leaver hears "idle", the partner that they left. */
@@ -1470,7 +1475,9 @@ export class RedisChatBroker implements ChatBroker {
       bans.flatMap(({ key, until }) => [key, until]),
     );
     const endings = Array.isArray(chats) ? chats : [];
-    for (const ending of endings) this.#left(ending.visitor);
+    for (const ending of endings) {
+      this.#left(ending.visitor, { type: "banned", until: ending.until ?? 0 });
+    }
     await this.#finish(endings, (ending) => ({
       leaver: JSON.stringify({ type: "banned", until: ending.until }),
       partner: JSON.stringify({ type: "partner-left", chatId: ending.chat }),
@@ -1500,19 +1507,61 @@ export class RedisChatBroker implements ChatBroker {
     try {
       // The time is read when the step runs, not when its timer was due.
       await null;
-      const epoch = String(
-        await this.#beat.run(
-          [this.#keys.pool("hb"), this.#keys.pool("epoch")],
-          [this.#time.now(), this.#instance, randomBytes(9).toString("base64url")],
-        ),
-      );
+      const life = this.#keys.lifeChannel(this.#instance);
+      const [answer, listening] = (await this.#beat.run(
+        [this.#keys.pool("hb"), this.#keys.pool("epoch")],
+        [this.#time.now(), this.#instance, randomBytes(9).toString("base64url"), life],
+      )) as [string, number];
+      const epoch = String(answer);
       const before = this.#epoch;
       this.#epoch = epoch;
-      if (before !== undefined && before !== epoch) await this.#restore();
+      if ((before !== undefined && before !== epoch) || this.#restoreFailed) await this.#restore();
+      else if (Number(listening) === 0 && before !== undefined) await this.#resubscribe(life);
       this.#mutes.prune(this.#time.now());
       if (this.#mutes.wantsReload) this.#inBackground(this.#loadMutes());
     } finally {
       this.#beating = false;
+    }
+  }
+
+  /** Looks at the pool again for every visitor waiting here. */
+  async #lookAgain(): Promise<void> {
+    for (const local of [...this.#visitors.values()]) {
+      if (local.streams.size === 0 || local.state !== "waiting") continue;
+      const answer = await this.#poolRun<{ paired?: Paired }>("match", [
+        local.id,
+        this.#newChatId(),
+      ]);
+      if (answer.paired) await this.#open(answer.paired);
+    }
+  }
+
+  /**
+   * The pool's node has no subscriber on this instance's life channel, though this instance
+   * lives: its sharded subscriptions did not outlive their nodes' restart. Without them nobody
+   * is paired with its visitors and chats opened for them go unheard, so they are made again
+   * (side channels made ready before are let go: a fresh one is made ready), and those waiting
+   * are looked for again.
+   */
+  async #resubscribe(life: string): Promise<void> {
+    await this.#bus.ssubscribe(life);
+    this.#renewSides();
+    await this.#lookAgain();
+  }
+
+  /**
+   * Side channels subscribed before Redis went away are not trusted to have come back with it:
+   * those made ready are let go (fresh ones are made ready), those followed subscribed again.
+   */
+  #renewSides(): void {
+    for (const local of this.#visitors.values()) {
+      if (local.reserved) {
+        this.#unreserve(local);
+        this.#reserve(local);
+      }
+      if (local.following) {
+        this.#inBackground(this.#bus.ssubscribe(local.following).catch(() => {}));
+      }
     }
   }
 
@@ -1528,10 +1577,11 @@ export class RedisChatBroker implements ChatBroker {
    */
   #restore(): Promise<void> {
     this.#restoring ??= (async () => {
+      this.#restoreFailed = false;
       try {
+        this.#renewSides();
         const groups: string[] = [];
         const lost: LocalVisitor[] = [];
-        const waiting: string[] = [];
         for (const [visitorId, local] of this.#visitors) {
           if (local.streams.size === 0) continue;
           let state = local.state;
@@ -1543,7 +1593,6 @@ export class RedisChatBroker implements ChatBroker {
               lost.push(local);
             }
           }
-          if (state === "waiting") waiting.push(visitorId);
           groups.push(
             visitorId,
             state,
@@ -1559,24 +1608,13 @@ export class RedisChatBroker implements ChatBroker {
         for (let i = 0; i < groups.length; i += RESTORE_ARGS * RESTORE_BATCH) {
           await this.#poolRun("restore", groups.slice(i, i + RESTORE_ARGS * RESTORE_BATCH));
         }
-        for (const local of lost) {
-          local.chat = undefined;
-          local.state = "idle";
-          for (const stream of local.streams) {
-            stream.push({ id: OUTSIDE, event: { type: "status", status: { state: "idle" } } });
-          }
-        }
-        for (const visitorId of waiting) {
-          const answer = await this.#poolRun<{ paired?: Paired }>("match", [
-            visitorId,
-            this.#newChatId(),
-          ]);
-          if (answer.paired) await this.#open(answer.paired);
-        }
+        for (const local of lost) local.settle("idle");
+        // Those waiting now, though they pressed start while the above ran: the pool could not
+        // pair them then (it did not know their streams yet), and nobody else looks for them.
+        await this.#lookAgain();
         await this.#options.onRestored?.();
       } catch (error) {
-        // Tried again at the next heartbeat.
-        this.#epoch = undefined;
+        this.#restoreFailed = true;
         this.#fail("saying again whom this instance holds", error);
       } finally {
         this.#restoring = undefined;

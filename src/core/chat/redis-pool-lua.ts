@@ -724,15 +724,18 @@ export function poolScriptSource(name: PoolScript): string {
 }
 
 /**
- * ARGV: now, instance, a new epoch. KEYS: the heartbeats, the epoch. The instance is alive; the
- * answer is Redis's epoch, which changes only when Redis lost its state.
+ * ARGV: now, instance, a new epoch, the instance's life channel. KEYS: the heartbeats, the
+ * epoch. The instance is alive; the answer is Redis's epoch, which changes only when Redis lost
+ * its state, and how many subscribe to the life channel here (none: the instance's sharded
+ * subscriptions were lost).
  */
 export const BEAT = `
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+local listening = redis.call('PUBSUB', 'SHARDNUMSUB', ARGV[4])[2]
 local epoch = redis.call('GET', KEYS[2])
-if epoch then return epoch end
+if epoch then return { epoch, listening } end
 redis.call('SET', KEYS[2], ARGV[3])
-return ARGV[3]
+return { ARGV[3], listening }
 `;
 
 /**
