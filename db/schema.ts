@@ -95,6 +95,14 @@ export interface BottleReportsTable {
   bottle_id: number;
   /** null once the reporter has deleted the account. */
   user_id: string | null;
+  /** The reporter's visitor id and address hash ("" on reports from before they were kept). */
+  reporter_visitor_id: Generated<string>;
+  reporter_ip_key: Generated<string>;
+  /**
+   * 1 for a report that counts toward taking the bottle out: no counted report of the bottle
+   * before it shares its account, visitor or address.
+   */
+  counted: Generated<number>;
   reason: string;
   /** The moderator's verdict on the bottle at report time (1 safe, 0 unsafe). */
   is_safe: number;

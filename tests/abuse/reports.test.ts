@@ -161,6 +161,30 @@ describe("reporters are counted by visitor and by address", () => {
     expect(await stepsOf(`visitor:${victim.visitorId}`)).toBe(1);
   });
 
+  // The offender's friend wants the offender never banned: before the honest reporters report,
+  // the friend's one cookie reports the offender from each of their addresses (a shared network),
+  // so that a count by chains would fold all of them into one reporter.
+  test("a friend on each honest reporter's address cannot keep the offender from a ban", async () => {
+    const offender = await listening(tester());
+    const addresses = [nextAddress(), nextAddress(), nextAddress()];
+    const friend = tester(addresses[0]);
+    const messages = await chatWith(offender, friend, 3);
+    for (const [i, address] of addresses.entries()) {
+      // The same cookie, come back from the next address.
+      const from = chatTester(server.url, { visitorId: friend.visitorId, address });
+      open.push(from);
+      await from.api.chat.report.mutate({ messageId: messages[i] ?? "", reason: "harassment" });
+    }
+    expect(await server.app.services.chat.bans.until(offender.visitorId, "x")).toBeNull();
+    for (const address of addresses) {
+      const reporter = tester(address);
+      const [messageId = ""] = await chatWith(offender, reporter, 1);
+      await reporter.api.chat.report.mutate({ messageId, reason: "harassment" });
+    }
+    expect(await server.app.services.chat.bans.until(offender.visitorId, "x")).not.toBeNull();
+    expect(await stepsOf(`visitor:${offender.visitorId}`)).toBe(1);
+  });
+
   test("reports while a ban is in force never escalate it", async () => {
     const victim = await listening(tester());
     // Three others chatted with the victim first and still hold their messages.

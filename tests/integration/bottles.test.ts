@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
+import { CHILD_SAFETY_HIDES_PER_DAY } from "../../src/core/bottles/bottles.ts";
 import { ipKey } from "../../src/core/limits/ip-key.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
@@ -12,6 +13,7 @@ import {
   type TestServer,
   trpcClient,
 } from "../helpers/server.ts";
+import { distinctText } from "../helpers/texts.ts";
 
 const HOUR = 60 * 60 * 1000;
 const clock = new VirtualClock(Date.UTC(2026, 0, 15, 2, 0)); // 10:00 in Taipei
@@ -361,6 +363,66 @@ describe("reports", () => {
       reporters.map((api) => api.bottles.report.mutate({ bottleId: id, reason: "spam" })),
     );
     expect((await visitor().bottles.publicList.query()).bottles.map((b) => b.id)).not.toContain(id);
+  });
+
+  const inPublicList = async (id: number) =>
+    (await visitor().bottles.publicList.query()).bottles.map((b) => b.id).includes(id);
+
+  // As an attacker would take a bottle out alone: one cookie on one address, three accounts.
+  test("three accounts on one cookie and address are one source: the bottle stays", async () => {
+    const { id } = await (await aWriter()).bottles.throw.mutate(
+      bottle("Reported by one source", { isPublic: true }),
+    );
+    const address = `198.51.100.${++n}`;
+    const api = trpcClient(server.url, { "X-Forwarded-For": address }, new CookieJar());
+    for (let i = 0; i < 3; i++) {
+      await api.auth.signUp.mutate({ username: `puppet${n}x${i}`, password: "reporting-pw" });
+      await api.bottles.report.mutate({ bottleId: id, reason: "spam" });
+      expect(await inPublicList(id)).toBe(true);
+      await api.auth.signOut.mutate();
+    }
+    // Another cookie on the same address is the same source too.
+    const again = trpcClient(server.url, { "X-Forwarded-For": address }, new CookieJar());
+    await again.auth.signUp.mutate({ username: `puppet${n}x3`, password: "reporting-pw" });
+    await again.bottles.report.mutate({ bottleId: id, reason: "scam" });
+    expect(await inPublicList(id)).toBe(true);
+    const reports = await rows(
+      server,
+      sql<{
+        counted: number;
+      }>`SELECT counted FROM bottle_reports WHERE bottle_id = ${id} ORDER BY id`,
+    );
+    expect(reports.map((r) => r.counted)).toEqual([1, 0, 0, 0]);
+    // Two readers of their own, each on an address of their own, make three sources.
+    await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "spam" });
+    expect(await inPublicList(id)).toBe(true);
+    await (await reporter()).bottles.report.mutate({ bottleId: id, reason: "spam" });
+    expect(await inPublicList(id)).toBe(false);
+  });
+
+  test(`child-safety reports from one address take out ${CHILD_SAFETY_HIDES_PER_DAY} bottles a day at once, no more`, async () => {
+    const writer = await aWriter();
+    const ids: number[] = [];
+    for (let i = 0; i <= CHILD_SAFETY_HIDES_PER_DAY; i++) {
+      const thrown = await writer.bottles.throw.mutate(
+        bottle(distinctText(4000 + n * 10 + i), { isPublic: true }),
+      );
+      ids.push(thrown.id);
+    }
+    const address = `198.51.100.${++n}`;
+    const shown = [];
+    for (const [i, bottleId] of ids.entries()) {
+      // A new cookie and account for each: the address is what is limited.
+      const api = trpcClient(server.url, { "X-Forwarded-For": address }, new CookieJar());
+      await api.auth.signUp.mutate({ username: `guard${n}x${i}`, password: "reporting-pw" });
+      await api.bottles.report.mutate({ bottleId, reason: "childSafety" });
+      shown.push(await inPublicList(bottleId));
+    }
+    expect(shown).toEqual([...Array(CHILD_SAFETY_HIDES_PER_DAY).fill(false), true]);
+    // Someone elsewhere reporting the last one takes it out at once.
+    const last = ids.at(-1) ?? 0;
+    await (await reporter()).bottles.report.mutate({ bottleId: last, reason: "childSafety" });
+    expect(await inPublicList(last)).toBe(false);
   });
 
   test("one report of a bottle the moderator finds unsafe hides it at once", async () => {

@@ -1,9 +1,18 @@
 import type { DB } from "../../../db/schema.ts";
 import type { ChatReportOutcome, ChatReportReason } from "../../common/chat.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
-import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
+import {
+  type RateLimiter,
+  type RateRule,
+  type Reservation,
+  visitorSlots,
+} from "../limits/rate-limiter.ts";
 import type { Moderator } from "../moderation/moderator.ts";
-import { DISCOUNT_MS, DISMISSALS_TO_DISCOUNT } from "../moderation/reporters.ts";
+import {
+  DISCOUNT_MS,
+  DISMISSALS_TO_DISCOUNT,
+  independentSources,
+} from "../moderation/reporters.ts";
 import type { VisitorKeys } from "../requester.ts";
 import { type AutomaticGround, banAutomatically, type ChatBans } from "./bans.ts";
 import { BLOCK_MS, keepApart } from "./blocks.ts";
@@ -15,6 +24,12 @@ export const BAN_AFTER_REPORTERS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A reporter's reports of one visitor can act (ban, hold) once within this. */
 export const REPORTER_COUNTS_ONCE_MS = DAY_MS;
+/**
+ * The most reports that acted that one count reads. Those that acted within a day share no
+ * visitor or address (each took both keys' slot), so a few more than BAN_AFTER_REPORTERS is
+ * plenty; the margin covers reports that raced a restart.
+ */
+export const ACTED_REPORTS_READ = 8 * BAN_AFTER_REPORTERS;
 
 /** Who reports: their visitor id and address hash (IPv6 by /64); each is the same reporter. */
 export type Reporter = VisitorKeys;
@@ -29,11 +44,13 @@ export type Reporter = VisitorKeys;
  * A report can act on the reported visitor only as a new, independent ground, so that nobody can
  * aim the rules at someone else:
  * - a reporter (by visitor or by address) acts once per reported visitor a day, whatever the
- *   number of messages or reasons;
+ *   number of messages or reasons; a reporter the operator keeps dismissing never acts, so
+ *   never takes an address's turn from someone else on it;
  * - while a ban on the reported visitor is in force, a report never escalates it;
  * - an unsafe verdict from the moderator escalates the ban ladder; so do reports from
  *   BAN_AFTER_REPORTERS independent reporters within a day (three cookies on one address are one
- *   reporter; reporters the operator keeps dismissing do not count);
+ *   reporter; reporters the operator keeps dismissing do not count), counted from the reports
+ *   that acted alone, so a flood of others is never read;
  * - a child-safety report holds the visitor out of chat at the first rung (1 hour) and tops the
  *   queue; only the operator's confirmation, or independent reporters, extend it.
  */
@@ -53,10 +70,18 @@ export async function reportChatMessage(
   const message = await deps.broker.partnerMessage(reporter.visitorId, report.messageId);
   if (!message) throw new DomainError("NOT_FOUND", "no such message from a partner");
   const reported = { visitorId: message.senderVisitorId, ipKey: message.senderIpKey };
-  // Taken in one step: of reports sent together, only the first can act.
-  let mayAct = await firstReportToday(deps.limiter, reporter, reported.visitorId);
-  // The limits live in memory on one machine: across a restart, the database remembers.
-  if (mayAct && (await actedBefore(db, reporter, reported.visitorId, now))) mayAct = false;
+  let mayAct = false;
+  if (!(await isDiscounted(db, reporter.visitorId, now))) {
+    // Taken in one step: of reports sent together, only the first can act.
+    const turn = await firstReportToday(deps.limiter, reporter, reported.visitorId);
+    mayAct = turn !== undefined;
+    // The limits live in memory on one machine: across a restart, the database remembers.
+    if (turn && (await actedBefore(db, reporter, reported.visitorId, now))) {
+      mayAct = false;
+      // A report that does not act holds no key's turn (its other key may be free).
+      await turn.refund();
+    }
+  }
   let safe = true;
   try {
     safe = (await deps.moderator.check(message.content)).safe;
@@ -99,18 +124,29 @@ async function firstReportToday(
   limiter: RateLimiter,
   reporter: Reporter,
   reportedVisitorId: string,
-): Promise<boolean> {
+): Promise<Reservation | undefined> {
   const rule = { limit: 1, windowMs: REPORTER_COUNTS_ONCE_MS };
   try {
-    await limiter.take([
+    return await limiter.take([
       { key: `report-acts:${reportedVisitorId}:v:${reporter.visitorId}`, rule },
       { key: `report-acts:${reportedVisitorId}:ip:${reporter.ipKey}`, rule },
     ]);
-    return true;
   } catch (error) {
-    if (error instanceof RateLimitedError) return false;
+    if (error instanceof RateLimitedError) return undefined;
     throw error;
   }
+}
+
+/** Whether the operator dismissed this reporter's chat reports three times in 30 days. */
+async function isDiscounted(db: DB, reporterVisitorId: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("chat_reports")
+    .select((eb) => eb.fn.countAll<number>().as("dismissals"))
+    .where("reporter_visitor_id", "=", reporterVisitorId)
+    .where("dismissed", "=", 1)
+    .where("handled_at", ">", now - DISCOUNT_MS)
+    .executeTakeFirstOrThrow();
+  return Number(row.dismissals) >= DISMISSALS_TO_DISCOUNT;
 }
 
 /** Whether a report by this reporter (by visitor or address) acted on this visitor today. */
@@ -147,45 +183,41 @@ async function groundOf(
 ): Promise<AutomaticGround | undefined> {
   if (!safe) return "escalate";
   if (reason === "childSafety") return "hold";
+  // Only the reports that acted, oldest first: each is a reporter's one turn of the day.
   const rows = await db
     .selectFrom("chat_reports")
     .select(["reporter_visitor_id", "reporter_ip_key"])
     .where("reported_visitor_id", "=", reportedVisitorId)
+    .where("acted", "=", 1)
     .where("created_at", ">", now - DAY_MS)
     .where("dismissed", "=", 0)
     .where("reporter_visitor_id", "not in", discountedReporters(db, now))
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(ACTED_REPORTS_READ)
     .execute();
-  return independentReporters(rows) >= BAN_AFTER_REPORTERS ? "escalate" : undefined;
+  return independentReporters(rows, BAN_AFTER_REPORTERS) >= BAN_AFTER_REPORTERS
+    ? "escalate"
+    : undefined;
 }
 
 /**
- * How many independent reporters these reports come from: two reports share a reporter when
- * they share a visitor id or an address hash (so three cookies on one address, or one cookie on
- * three networks, are one reporter).
+ * How many independent reporters these reports come from, by visitor id and address hash (see
+ * independentSources): three cookies on one address, or one cookie on three networks, are one
+ * reporter. Stops counting at `enough`.
  */
 export function independentReporters(
   rows: ReadonlyArray<{ reporter_visitor_id: string; reporter_ip_key: string }>,
+  enough = Infinity,
 ): number {
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let root = x;
-    while (parent.get(root) !== root) root = parent.get(root) ?? root;
-    parent.set(x, root);
-    return root;
-  };
-  const join = (a: string, b: string) => {
-    for (const x of [a, b]) if (!parent.has(x)) parent.set(x, x);
-    parent.set(find(a), find(b));
-  };
-  for (const row of rows) {
-    const visitor = `v:${row.reporter_visitor_id}`;
-    // Reports from before addresses were kept have none: the visitor alone stands for them.
-    if (row.reporter_ip_key === "") join(visitor, visitor);
-    else join(visitor, `ip:${row.reporter_ip_key}`);
-  }
-  const roots = new Set<string>();
-  for (const x of parent.keys()) roots.add(find(x));
-  return roots.size;
+  return independentSources(
+    rows.map((row) => [
+      `v:${row.reporter_visitor_id}`,
+      // Reports from before addresses were kept have none: the visitor alone stands for them.
+      row.reporter_ip_key === "" ? "" : `ip:${row.reporter_ip_key}`,
+    ]),
+    enough,
+  );
 }
 
 /** Reports the operator handled are kept this long, then deleted with the text they carry. */
