@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UnsupportedOnEngineError } from "../../db/backend.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { fieldForTerminal as field, forTerminal } from "../common/controls.ts";
 import { audited, COMMAND_LINE, detailsText, listActions } from "../core/admin/audit.ts";
 import {
   banFromChat,
@@ -127,9 +128,11 @@ export async function runAdmin(
   command: string,
   args: string[],
   options: Record<string, string>,
-  print: Print = console.log,
+  write: Print = console.log,
   now = Date.now(),
 ): Promise<void> {
+  // Whatever is stored was written by visitors: it reaches the terminal unable to steer it.
+  const print: Print = (line) => write(forTerminal(line));
   if (!adminCommands.includes(command))
     throw new UsageError(`unknown command ${command}; see --help`);
   const expectArgs = (n: number) => {
@@ -165,13 +168,14 @@ export async function runAdmin(
         if (groups.length === 0) print("no open reports");
         for (const g of groups) {
           const reasons = Object.entries(g.reasons)
-            .map(([reason, n]) => `${reason} ×${n}`)
+            .map(([reason, n]) => `${field(reason)} ×${n}`)
             .join(", ");
-          const extra = g.kind === "visitor" ? ` ip:${g.ipKey}` : g.hidden ? " (hidden)" : "";
+          const extra =
+            g.kind === "visitor" ? ` ip:${field(g.ipKey)}` : g.hidden ? " (hidden)" : "";
           print(
-            `${when(g.latestAt)}  ${g.childSafety ? "CHILD SAFETY  " : ""}${g.subject}${extra}  ${g.reporters} reporter${g.reporters === 1 ? "" : "s"}  ${reasons}${g.verdict === "unsafe" ? "  UNSAFE" : ""}`,
+            `${when(g.latestAt)}  ${g.childSafety ? "CHILD SAFETY  " : ""}${field(g.subject)}${extra}  ${g.reporters} reporter${g.reporters === 1 ? "" : "s"}  ${reasons}${g.verdict === "unsafe" ? "  UNSAFE" : ""}`,
           );
-          for (const r of g.reports) print(`    #${r.id} ${r.reason}: ${oneLine(r.text)}`);
+          for (const r of g.reports) print(`    #${r.id} ${field(r.reason)}: ${oneLine(r.text)}`);
         }
         return;
       }
@@ -268,7 +272,7 @@ export async function runAdmin(
         if (actions.length === 0) print(`no moderation actions since ${when(since)} UTC`);
         for (const a of actions) {
           print(
-            `${when(a.created_at)}  ${a.operator}  ${a.action}  ${a.subject}  ${detailsText(a.details)}`.trimEnd(),
+            `${when(a.created_at)}  ${field(a.operator)}  ${field(a.action)}  ${field(a.subject)}  ${field(detailsText(a.details))}`.trimEnd(),
           );
         }
         return;
@@ -279,7 +283,7 @@ export async function runAdmin(
         if (messages.length === 0) print("no contact messages");
         for (const m of messages)
           print(
-            `${when(m.created_at)}  ${m.name} <${m.email}> (${m.locale})\n    ${oneLine(m.message, 200)}`,
+            `${when(m.created_at)}  ${field(m.name)} <${field(m.email)}> (${field(m.locale)})\n    ${oneLine(m.message, 200)}`,
           );
         return;
       }

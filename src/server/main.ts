@@ -1,3 +1,4 @@
+import { forTerminal } from "../common/controls.ts";
 import { adminCommands, runAdmin } from "./admin.ts";
 import { startApp } from "./app.ts";
 import { helpText, parseArguments, UsageError } from "./cli.ts";
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof UsageError) {
-    console.error(error.message);
+    // A refusal may quote what it was given (a file's complaint, an argument).
+    console.error(forTerminal(error.message));
     process.exit(2);
   }
   console.error(error);
