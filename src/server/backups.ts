@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { DatabaseBackend } from "../../db/backend.ts";
+import { PRIVATE_FILE, privateFolder } from "../../db/connection.ts";
 
 /**
  * Scheduled snapshots of the SQLite database, each checked before it counts, and the restore of
@@ -66,7 +67,7 @@ export async function takeSnapshot(
   keep: number,
   now: number,
 ): Promise<{ file: string; takenAt: number }> {
-  mkdirSync(dir, { recursive: true });
+  privateFolder(dir);
   const file = join(dir, `tidings-${stamp(now)}.db`);
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
@@ -146,7 +147,7 @@ export function newestSnapshot(dir: string): { file: string; takenAt: number } |
 export const LOCK_FILE = "serving.lock";
 
 export function holdServingLock(dataDir: string): { release(): void } {
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
   lock.run("PRAGMA busy_timeout = 5000");
   lock.run("CREATE TABLE IF NOT EXISTS serving (note TEXT)");
@@ -166,7 +167,7 @@ export function holdServingLock(dataDir: string): { release(): void } {
  * does. While it is held, no site starts on this folder.
  */
 export function takeLockAlone(dataDir: string): { release(): void } | null {
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
   lock.run("PRAGMA busy_timeout = 0");
   try {
@@ -206,7 +207,9 @@ export function restoreSnapshot(
     if (kept) renameSync(databaseFile + suffix, kept + suffix);
     else rmSync(databaseFile + suffix);
   }
-  mkdirSync(join(databaseFile, ".."), { recursive: true });
+  privateFolder(join(databaseFile, ".."));
+  // A copy takes the snapshot's mode, which may be anyone's to read.
   copyFileSync(snapshot, databaseFile);
+  chmodSync(databaseFile, PRIVATE_FILE);
   return kept;
 }

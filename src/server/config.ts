@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { keepPrivate, privateFolder } from "../../db/connection.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "../../db/url.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -355,9 +356,10 @@ function readOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, "secret");
   if (existsSync(file)) {
     const secret = readFileSync(file, "utf8").trim();
+    keepPrivate(file);
     if (secret.length >= 32) return secret;
   }
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;

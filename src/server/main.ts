@@ -8,6 +8,9 @@ import { ConfigError, loadConfig, VERSION } from "./config.ts";
 const SHUTDOWN_LIMIT_MS = 5000;
 
 async function main(): Promise<void> {
+  // Whatever this process creates (the data folder, the database and its log, snapshots, the
+  // secret) holds visitors' data: its owner's alone, whatever the shell's umask was.
+  process.umask(0o077);
   const invocation = parseArguments(Bun.argv.slice(2));
   if (invocation.help) {
     console.log(helpText());

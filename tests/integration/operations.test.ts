@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/migrate.ts";
@@ -312,6 +312,57 @@ describe("backups that restore", () => {
       await site.stop();
     }
   }, 30_000);
+});
+
+describe("file modes", () => {
+  test("the data folder, the database with its log, the secret and every copy are the owner's alone", async () => {
+    // Tried as an attacker would: another account on the machine reading what the site wrote,
+    // from a shell whose umask lets everyone read.
+    const parent = mkdtempSync(join(work, "modes-"));
+    const dataDir = join(parent, "data");
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+    const token = "a-scrape-token-for-the-test";
+    const site = await startServerProcess(
+      { ...sqlite, LOG_FORMAT: "off", BACKUP_EVERY: "1h", METRICS_TOKEN: token },
+      dataDir,
+    );
+    try {
+      const [snapshot] = await until(
+        async () => listSnapshots(join(dataDir, "backups")),
+        (found) => found.length === 1,
+      );
+      await (await bottleWriter(site.url)).bottles.throw.mutate(bottleInput(sayings[0] ?? ""));
+      expect(mode(dataDir)).toBe("700");
+      for (const name of ["tidings.db", "tidings.db-wal", "tidings.db-shm", "secret"]) {
+        expect([name, mode(join(dataDir, name))]).toEqual([name, "600"]);
+      }
+      expect(mode(join(dataDir, "backups"))).toBe("700");
+      expect(mode(snapshot?.file ?? "")).toBe("600");
+      const copy = join(parent, "by-hand.db");
+      expect((await tidings(dataDir, "backup", copy)).code).toBe(0);
+      expect(mode(copy)).toBe("600");
+    } finally {
+      await site.stop();
+    }
+  }, 30_000);
+
+  test("so are they when the database is opened in process, whatever the umask", async () => {
+    const dir = join(mkdtempSync(join(work, "modes-in-")), "nested", "data");
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+    const database = openDatabase(join(dir, "tidings.db"));
+    const { migrateToLatest } = await import("../../db/migrate.ts");
+    await migrateToLatest(database);
+    try {
+      expect(mode(dir)).toBe("700");
+      for (const suffix of ["", "-wal", "-shm"])
+        expect(mode(join(dir, `tidings.db${suffix}`))).toBe("600");
+      const snapshot = await takeSnapshot(database, join(dir, "snapshots"), 1, Date.now());
+      expect(mode(join(dir, "snapshots"))).toBe("700");
+      expect(mode(snapshot.file)).toBe("600");
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 describe("restart", () => {
