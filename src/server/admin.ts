@@ -96,7 +96,7 @@ function sinceOf(value: string | undefined, now: number): number {
  * Puts a snapshot in place of the SQLite database. Refused while a site serves from this data
  * folder (it holds the serving lock), so the running site never has its file swapped under it.
  */
-function restore(config: Config, file: string, print: Print, now: number): void {
+async function restore(config: Config, file: string, print: Print, now: number): Promise<void> {
   if (config.database.engine !== "sqlite") {
     throw new UsageError(
       "this site's database is PostgreSQL: restore a pg_dump copy with pg_restore instead.",
@@ -110,7 +110,7 @@ function restore(config: Config, file: string, print: Print, now: number): void 
     );
   }
   try {
-    const kept = restoreSnapshot(file, config.database.file, now);
+    const kept = await restoreSnapshot(file, config.database.file, now);
     print(`restored ${file} to ${config.database.file}`);
     print(
       kept ? `the database it replaced is kept as ${kept}` : "there was no database to replace",
@@ -148,7 +148,7 @@ export async function runAdmin(
   // Restore works on the file itself, with no connection open to it.
   if (command === "restore") {
     expectArgs(1);
-    restore(config, resolve(args[0] ?? ""), print, now);
+    await restore(config, resolve(args[0] ?? ""), print, now);
     return;
   }
   const database = openDatabase(config.database);

@@ -3,6 +3,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync, rmSync } 
 import { join } from "node:path";
 import type { DatabaseBackend } from "../../db/backend.ts";
 import { PRIVATE_FILE, privateFolder } from "../../db/connection.ts";
+import { knownMigrations, migrateTo, openDatabase } from "../../db/migrate.ts";
 
 /**
  * Scheduled snapshots of the SQLite database, each checked before it counts, and the restore of
@@ -184,19 +185,79 @@ export function takeLockAlone(dataDir: string): { release(): void } | null {
   };
 }
 
+/** One object of a schema as sqlite_master tells it, its SQL with the spacing evened out. */
+function schemaOf(db: Database): Set<string> {
+  const rows = db
+    .query(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    )
+    .all() as Array<{ type: string; name: string; tbl_name: string; sql: string | null }>;
+  return new Set(
+    rows.map(
+      (r) => `${r.type} ${r.name} on ${r.tbl_name}: ${(r.sql ?? "").replace(/\s+/g, " ").trim()}`,
+    ),
+  );
+}
+
 /**
- * Puts a snapshot in the database's place: the snapshot is checked first, the database it
- * replaces is kept beside it (with its -wal and -shm files) under `.replaced-<time>`, and the
- * snapshot itself stays where it was. Answers the name the replaced database was kept under.
+ * How a snapshot's schema differs from what this version's migrations make, run as far as the
+ * snapshot's own were: each table, index, trigger and view too many or missing (none: the same).
+ * A copy with one more trigger or view would carry it into the site for good.
  */
-export function restoreSnapshot(
+export async function schemaDifferences(snapshot: string): Promise<string[]> {
+  const copy = new Database(snapshot, { readonly: true });
+  let applied: string[];
+  let found: Set<string>;
+  try {
+    applied = (
+      copy.query("SELECT name FROM kysely_migration ORDER BY name").all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
+    found = schemaOf(copy);
+  } finally {
+    copy.close();
+  }
+  const known = knownMigrations("sqlite");
+  const unknown = applied.filter((name, i) => known[i] !== name);
+  if (unknown.length > 0) {
+    return [`migrations this version does not know: ${unknown.slice(0, 5).join(", ")}`];
+  }
+  const fresh = openDatabase(":memory:");
+  let expected: Set<string>;
+  try {
+    await migrateTo(fresh, applied.at(-1) ?? null);
+    expected = schemaOf(fresh.sqlite);
+  } finally {
+    await fresh.close();
+  }
+  return [
+    ...[...found].filter((o) => !expected.has(o)).map((o) => `not made by the migrations: ${o}`),
+    ...[...expected].filter((o) => !found.has(o)).map((o) => `missing: ${o}`),
+  ];
+}
+
+/**
+ * Puts a snapshot in the database's place: the snapshot is checked first (its integrity, then
+ * its schema against what the migrations make), the database it replaces is kept beside it (with
+ * its -wal and -shm files) under `.replaced-<time>`, and the snapshot itself stays where it was.
+ * Answers the name the replaced database was kept under.
+ */
+export async function restoreSnapshot(
   snapshot: string,
   databaseFile: string,
   now: number,
-): string | null {
+): Promise<string | null> {
   const integrity = integrityOf(snapshot);
   if (integrity !== "ok")
     throw new Error(`${snapshot} is not a sound Tidings database: ${integrity}`);
+  const differences = await schemaDifferences(snapshot);
+  if (differences.length > 0) {
+    throw new Error(
+      `${snapshot} was refused: its schema is not the one Tidings makes (a trigger, view or ` +
+        `index added to a copy would live on in the site):\n  ${differences.slice(0, 10).join("\n  ")}`,
+    );
+  }
   let kept: string | null = null;
   if (existsSync(databaseFile)) {
     kept = `${databaseFile}.replaced-${stamp(now)}`;

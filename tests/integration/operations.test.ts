@@ -1,8 +1,9 @@
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../db/migrate.ts";
+import { knownMigrations, migrateTo, migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { PortInUseError, startApp } from "../../src/server/app.ts";
 import {
   integrityOf,
@@ -265,7 +266,62 @@ describe("backups that restore", () => {
     const refused = await tidings(dataDir, "restore", damaged);
     expect(refused.code).toBe(2);
     expect(refused.out).toContain("not a sound Tidings database");
-    expect(() => restoreSnapshot(damaged, join(dataDir, "tidings.db"), Date.now())).toThrow();
+    await expect(
+      restoreSnapshot(damaged, join(dataDir, "tidings.db"), Date.now()),
+    ).rejects.toThrow();
+  }, 30_000);
+
+  test("restore refuses a snapshot whose triggers, views or indexes are not the migrations' own", async () => {
+    const dataDir = mkdtempSync(join(work, "schema-"));
+    const database = openDatabase(join(dataDir, "tidings.db"));
+    await migrateToLatest(database);
+    const snapshotWith = async (name: string, extra: string) => {
+      const file = join(work, `${name}.db`);
+      await database.backup(file);
+      const copy = new Database(file);
+      copy.run(extra);
+      copy.close();
+      return file;
+    };
+    // Tried as an attacker would: a copy that makes every new account an operator and lets
+    // no moderation action reach the audit log.
+    const promoting = await snapshotWith(
+      "promoting",
+      `CREATE TRIGGER promote_new_accounts AFTER INSERT ON users BEGIN
+         UPDATE users SET is_operator = 1 WHERE id = NEW.id;
+       END`,
+    );
+    const copy = new Database(promoting);
+    copy.run(`CREATE TRIGGER forget_actions AFTER INSERT ON moderation_actions BEGIN
+      DELETE FROM moderation_actions WHERE id = NEW.id;
+    END`);
+    copy.close();
+    const refused = await tidings(dataDir, "restore", promoting);
+    expect(refused.code).toBe(2);
+    expect(refused.out).toContain("schema is not the one Tidings makes");
+    expect(refused.out).toContain("trigger promote_new_accounts on users");
+    expect(refused.out).toContain("trigger forget_actions on moderation_actions");
+    // Nothing was replaced.
+    expect(readdirSync(dataDir).some((n) => n.includes(".replaced-"))).toBe(false);
+
+    const target = join(dataDir, "tidings.db");
+    for (const [name, extra, found] of [
+      ["viewing", "CREATE VIEW everyone AS SELECT * FROM users", "view everyone on everyone"],
+      ["indexed", "CREATE INDEX by_hash ON users (password_hash)", "index by_hash on users"],
+      ["dropped", "DROP INDEX sessions_user_id", "missing: index sessions_user_id"],
+    ] as const) {
+      const file = await snapshotWith(name, extra);
+      await expect(restoreSnapshot(file, target, Date.now())).rejects.toThrow(found);
+    }
+    await database.close();
+
+    // A copy made by an older version, migrated only so far, is still its own.
+    const older = openDatabase(join(work, "older-live.db"));
+    await migrateTo(older, knownMigrations("sqlite").at(-2) ?? null);
+    const olderCopy = join(work, "older.db");
+    await older.backup(olderCopy);
+    await older.close();
+    expect(await restoreSnapshot(olderCopy, target, Date.now())).toContain(".replaced-");
   }, 30_000);
 
   test("snapshots are checked, the oldest beyond BACKUP_KEEP go, a failure is logged and counted", async () => {
