@@ -15,7 +15,7 @@ import {
 import { moderationQueue, setOperator } from "../core/admin/queue.ts";
 import { escalate } from "../core/chat/bans.ts";
 import { listContactMessages } from "../core/contact/contact.ts";
-import { newestSnapshot, restoreSnapshot, takeLockAlone } from "./backups.ts";
+import { judgeSnapshots, newestSnapshot, restoreSnapshot, takeLockAlone } from "./backups.ts";
 import { UsageError } from "./cli.ts";
 import { type Config, parseDuration } from "./config.ts";
 
@@ -258,10 +258,12 @@ export async function runAdmin(
         print(`reports open:      ${stats.openReports}`);
         print(`chats now:         ${await chatsNow(config)}`);
         if (database.engine === "sqlite") {
-          const newest = newestSnapshot(config.backups.dir);
+          const newest = newestSnapshot(config.backups.dir, now);
           print(
             `last backup:       ${newest ? `${when(newest.takenAt)} UTC (${age(now - newest.takenAt)} ago), ${newest.file}` : `none in ${config.backups.dir}`}`,
           );
+          for (const file of judgeSnapshots(config.backups.dir, now).future)
+            print(`WARNING: ${file} is dated in the future; not counted as the newest backup`);
         }
         return;
       }

@@ -1,5 +1,17 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { DatabaseBackend } from "../../db/backend.ts";
 import { PRIVATE_FILE, privateFolder } from "../../db/connection.ts";
@@ -33,6 +45,66 @@ export function listSnapshots(dir: string): Array<{ file: string; takenAt: numbe
       return takenAt === null ? [] : [{ file: join(dir, name), takenAt }];
     })
     .sort((a, b) => a.takenAt - b.takenAt);
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A clock a little off is not the future. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** Every SQLite database file starts with these 16 bytes. */
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+function startsAsSqlite(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    readSync(fd, head, 0, head.length, 0);
+    return head.toString("latin1") === SQLITE_HEADER;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface JudgedSnapshots {
+  /** Those that look like snapshots, oldest first, by the time in their names. */
+  sound: Array<{ file: string; takenAt: number }>;
+  /**
+   * Named or modified after now, or named after they were written: not counted, and worth an
+   * alert (a clock set wrong, or a planted file).
+   */
+  future: string[];
+  /** Empty, or no SQLite database at all: not counted. */
+  unsound: string[];
+}
+
+/**
+ * The snapshots in a folder, judged by more than their names: a file counts when it is a SQLite
+ * database of some size, and neither its name nor its modification time is in the future. Any
+ * file could be given a snapshot's name; one dated ahead would otherwise hold off every backup.
+ */
+export function judgeSnapshots(dir: string, now: number): JudgedSnapshots {
+  const judged: JudgedSnapshots = { sound: [], future: [], unsound: [] };
+  for (const { file, takenAt: named } of listSnapshots(dir)) {
+    let size: number;
+    let modified: number;
+    try {
+      ({ size, mtimeMs: modified } = statSync(file));
+    } catch {
+      continue; // gone since the folder was read
+    }
+    // A snapshot's file carries the time in its name (takeSnapshot sets it so); one named after
+    // it was last written is not what its name says.
+    const ahead =
+      named > now + CLOCK_SKEW_MS ||
+      modified > now + CLOCK_SKEW_MS ||
+      named > modified + CLOCK_SKEW_MS;
+    if (ahead) judged.future.push(file);
+    else if (size < 512 || !startsAsSqlite(file)) judged.unsound.push(file);
+    else judged.sound.push({ file, takenAt: named });
+  }
+  judged.sound.sort((a, b) => a.takenAt - b.takenAt);
+  return judged;
 }
 
 /** What `PRAGMA integrity_check` says of a database file: "ok", or its first complaints. */
@@ -77,13 +149,19 @@ export async function takeSnapshot(
     const integrity = integrityOf(partial);
     if (integrity !== "ok")
       throw new Error(`the snapshot failed its integrity check: ${integrity}`);
+    // Its modification time is the time in its name, on the site's own clock.
+    utimesSync(partial, now / 1000, now / 1000);
     renameSync(partial, file);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
   }
-  const all = listSnapshots(dir);
-  for (const old of all.slice(0, Math.max(0, all.length - keep))) rmSync(old.file, { force: true });
+  // Only snapshots count towards the number kept: files merely named like one never push a
+  // good snapshot out, and are left for the operator to look at.
+  const { sound } = judgeSnapshots(dir, now);
+  for (const old of sound.slice(0, Math.max(0, sound.length - keep))) {
+    if (old.file !== file) rmSync(old.file, { force: true });
+  }
   return { file, takenAt: now };
 }
 
@@ -93,6 +171,8 @@ export interface BackupScheduleOptions {
   everyMs: number;
   keep: number;
   now: () => number;
+  /** The newest good snapshot when already looked for (newestSnapshot), so it is checked once. */
+  newest?: { takenAt: number } | null;
   onSnapshot(snapshot: { file: string; takenAt: number }): void;
   onFailure(error: unknown): void;
 }
@@ -116,15 +196,21 @@ export function scheduleBackups(options: BackupScheduleOptions): { stop(): void 
   };
   const next = (delay: number) => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        next(options.everyMs);
-      });
-    }, delay);
+    timer = setTimeout(
+      () => {
+        // A timer longer than a signed 32-bit count of milliseconds fires at once: waited in turns.
+        if (delay > MAX_TIMER_MS) return next(delay - MAX_TIMER_MS);
+        running = run().finally(() => {
+          running = undefined;
+          next(options.everyMs);
+        });
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
     timer.unref?.();
   };
-  const newest = listSnapshots(options.dir).at(-1);
+  const newest =
+    options.newest === undefined ? newestSnapshot(options.dir, options.now()) : options.newest;
   next(newest ? Math.max(0, newest.takenAt + options.everyMs - options.now()) : 0);
   return {
     stop() {
@@ -135,9 +221,20 @@ export function scheduleBackups(options: BackupScheduleOptions): { stop(): void 
   };
 }
 
-/** The newest snapshot's age, as `tidings stats` and the metrics tell it. */
-export function newestSnapshot(dir: string): { file: string; takenAt: number } | undefined {
-  return listSnapshots(dir).at(-1);
+/**
+ * The newest snapshot that would restore: sound (see judgeSnapshots) and passing its integrity
+ * check, for the schedule, `tidings stats` and the metrics.
+ */
+export function newestSnapshot(
+  dir: string,
+  now: number,
+): { file: string; takenAt: number } | undefined {
+  const { sound } = judgeSnapshots(dir, now);
+  for (let i = sound.length - 1; i >= 0; i--) {
+    const candidate = sound[i];
+    if (candidate && integrityOf(candidate.file) === "ok") return candidate;
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,15 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { knownMigrations, migrateTo, migrateToLatest, openDatabase } from "../../db/migrate.ts";
@@ -322,6 +331,63 @@ describe("backups that restore", () => {
     await older.backup(olderCopy);
     await older.close();
     expect(await restoreSnapshot(olderCopy, target, Date.now())).toContain(".replaced-");
+  }, 30_000);
+
+  test("a file merely named like a snapshot, empty or dated ahead, neither stops the schedule nor hides the age", async () => {
+    // Tried as an attacker would: an empty file dated ahead in BACKUP_DIR, an empty one named
+    // a minute ago, and a real copy whose modification time was set ahead.
+    const dataDir = mkdtempSync(join(work, "planted-"));
+    const backupDir = join(dataDir, "backups");
+    const database = openDatabase(join(dataDir, "tidings.db"));
+    await migrateToLatest(database);
+    const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");
+    // Ten days ahead: far enough to hold off a 1h schedule, near enough for one timer.
+    const ahead = join(backupDir, `tidings-${stampOf(Date.now() + 10 * 24 * 3_600_000)}.db`);
+    const empty = join(backupDir, `tidings-${stampOf(Date.now() - 60_000)}.db`);
+    const touched = join(backupDir, `tidings-${stampOf(Date.now() - 120_000)}.db`);
+    mkdirSync(backupDir, { recursive: true });
+    writeFileSync(ahead, "");
+    writeFileSync(empty, "");
+    await database.backup(touched);
+    await database.close();
+    const later = Date.now() / 1000 + 365 * 24 * 3600;
+    utimesSync(touched, later, later);
+    const planted = [ahead, empty, touched];
+
+    const token = "a-scrape-token-for-the-test";
+    const site = await startServerProcess(
+      { ...sqlite, BACKUP_EVERY: "1h", METRICS_TOKEN: token, LOG_FORMAT: "json" },
+      dataDir,
+    );
+    try {
+      // The first snapshot comes at once, as in a folder without one.
+      const [taken] = await until(
+        async () => listSnapshots(backupDir).filter((s) => !planted.includes(s.file)),
+        (found) => found.length === 1,
+      );
+      expect(integrityOf(taken?.file ?? "")).toBe("ok");
+      const samples = await until(
+        () => scrape(`${site.url}/metrics`, token),
+        (found) => sampled(found, "tidings_backups_total", { outcome: "ok" }) === 1,
+      );
+      expect(sampled(samples, "tidings_backup_last_success_timestamp_seconds")).toBeLessThan(
+        Date.now() / 1000 + 60,
+      );
+      expect(sampled(samples, "tidings_backup_future_snapshots")).toBe(2);
+      const line = site
+        .output()
+        .split("\n")
+        .find((l) => l.includes("dated in the future"));
+      expect(line).toContain(ahead);
+      const stats = await tidings(dataDir, "stats");
+      expect(stats.out).toContain(`last backup:`);
+      expect(stats.out).toContain(taken?.file ?? "taken");
+      expect(stats.out).toContain(`WARNING: ${ahead} is dated in the future`);
+      // Files it does not know as snapshots are left for the operator to look at.
+      for (const file of planted) expect(existsSync(file)).toBe(true);
+    } finally {
+      await site.stop();
+    }
   }, 30_000);
 
   test("snapshots are checked, the oldest beyond BACKUP_KEEP go, a failure is logged and counted", async () => {
