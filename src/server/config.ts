@@ -337,6 +337,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * instances, and without Redis each would keep a chat pool, limits and bans of its own.
  */
 export function assertServable(config: Config): void {
+  const { metrics } = config;
+  if (metrics.port !== undefined && !metrics.token && !isLoopback(metrics.host)) {
+    throw new ConfigError(
+      `METRICS_HOST=${metrics.host} serves the metrics port beyond this machine, to anyone who ` +
+        "asks: set METRICS_TOKEN (at least 16 characters) so that it asks for it, or leave " +
+        "METRICS_HOST at 127.0.0.1.",
+    );
+  }
   if (config.database.engine === "postgres" && config.backups.everyMs !== undefined) {
     throw new ConfigError(
       "BACKUP_EVERY snapshots a SQLite database; this site's is PostgreSQL: back it up with " +
@@ -349,6 +357,12 @@ export function assertServable(config: Config): void {
         "(--redis-url) too, so that they share one chat pool, rate limits and bans.",
     );
   }
+}
+
+/** An address only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
 }
 
 /** A secret made once and kept beside the database, so hashes stay stable across restarts. */
