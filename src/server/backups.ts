@@ -56,7 +56,12 @@ const CLOCK_SKEW_MS = 60_000;
 const SQLITE_HEADER = "SQLite format 3\u0000";
 
 function startsAsSqlite(file: string): boolean {
-  const fd = openSync(file, "r");
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return false; // unreadable: not a snapshot this site can use
+  }
   try {
     const head = Buffer.alloc(SQLITE_HEADER.length);
     readSync(fd, head, 0, head.length, 0);
