@@ -1,8 +1,9 @@
 import type { Database as BunDatabase } from "bun:sqlite";
+import { rmSync } from "node:fs";
 import { Kysely, type LogConfig, sql } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import { checkpointAside } from "./checkpoints.ts";
-import { openPostgres, openSqlite } from "./connection.ts";
+import { createPrivateFile, openPostgres, openSqlite } from "./connection.ts";
 import { BunSqliteDialect, registerSqlite } from "./dialect.ts";
 import type { Database, DB } from "./schema.ts";
 import { type DatabaseTarget, describeTarget } from "./url.ts";
@@ -69,8 +70,16 @@ function openSqliteBackend(file: string, options: OpenOptions): SqliteBackend {
     sqlite,
     where: describeTarget({ engine: "sqlite", file }),
     async backup(target) {
-      // VACUUM INTO reads one snapshot, so the copy is whole while writes go on.
-      await sql`VACUUM INTO ${target}`.execute(db);
+      // The copy holds what the database holds: made private, and empty, which VACUUM INTO
+      // accepts; an existing file is refused rather than written over.
+      createPrivateFile(target);
+      try {
+        // VACUUM INTO reads one snapshot, so the copy is whole while writes go on.
+        await sql`VACUUM INTO ${target}`.execute(db);
+      } catch (error) {
+        rmSync(target, { force: true });
+        throw error;
+      }
     },
     async close() {
       await aside?.stop();

@@ -1,4 +1,4 @@
-import { type MigrationResultSet, Migrator } from "kysely/migration";
+import { type MigrationResultSet, Migrator, NO_MIGRATIONS } from "kysely/migration";
 import type { DatabaseBackend } from "./backend.ts";
 import { migrationsFor } from "./migrations/index.ts";
 
@@ -15,4 +15,22 @@ export async function migrateToLatest(
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
   return result;
+}
+
+/** The migrations this version knows for an engine, in the order they run. */
+export function knownMigrations(engine: DatabaseBackend["engine"]): string[] {
+  return Object.keys(migrationsFor(engine)).sort();
+}
+
+/** Runs the migrations up to and with `name` (none when null): a database as it was then. */
+export async function migrateTo(
+  backend: Pick<DatabaseBackend, "db" | "engine">,
+  name: string | null,
+): Promise<void> {
+  const migrator = new Migrator({
+    db: backend.db,
+    provider: { getMigrations: async () => migrationsFor(backend.engine) },
+  });
+  const result = await migrator.migrateTo(name ?? NO_MIGRATIONS);
+  if (result.error) throw result.error;
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UnsupportedOnEngineError } from "../../db/backend.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import { fieldForTerminal as field, forTerminal } from "../common/controls.ts";
 import { audited, COMMAND_LINE, detailsText, listActions } from "../core/admin/audit.ts";
 import {
   banFromChat,
@@ -14,7 +15,7 @@ import {
 import { moderationQueue, setOperator } from "../core/admin/queue.ts";
 import { escalate } from "../core/chat/bans.ts";
 import { listContactMessages } from "../core/contact/contact.ts";
-import { newestSnapshot, restoreSnapshot, takeLockAlone } from "./backups.ts";
+import { judgeSnapshots, newestSnapshot, restoreSnapshot, takeLockAlone } from "./backups.ts";
 import { UsageError } from "./cli.ts";
 import { type Config, parseDuration } from "./config.ts";
 
@@ -95,7 +96,7 @@ function sinceOf(value: string | undefined, now: number): number {
  * Puts a snapshot in place of the SQLite database. Refused while a site serves from this data
  * folder (it holds the serving lock), so the running site never has its file swapped under it.
  */
-function restore(config: Config, file: string, print: Print, now: number): void {
+async function restore(config: Config, file: string, print: Print, now: number): Promise<void> {
   if (config.database.engine !== "sqlite") {
     throw new UsageError(
       "this site's database is PostgreSQL: restore a pg_dump copy with pg_restore instead.",
@@ -109,7 +110,7 @@ function restore(config: Config, file: string, print: Print, now: number): void 
     );
   }
   try {
-    const kept = restoreSnapshot(file, config.database.file, now);
+    const kept = await restoreSnapshot(file, config.database.file, now);
     print(`restored ${file} to ${config.database.file}`);
     print(
       kept ? `the database it replaced is kept as ${kept}` : "there was no database to replace",
@@ -127,9 +128,11 @@ export async function runAdmin(
   command: string,
   args: string[],
   options: Record<string, string>,
-  print: Print = console.log,
+  write: Print = console.log,
   now = Date.now(),
 ): Promise<void> {
+  // Whatever is stored was written by visitors: it reaches the terminal unable to steer it.
+  const print: Print = (line) => write(forTerminal(line));
   if (!adminCommands.includes(command))
     throw new UsageError(`unknown command ${command}; see --help`);
   const expectArgs = (n: number) => {
@@ -145,7 +148,7 @@ export async function runAdmin(
   // Restore works on the file itself, with no connection open to it.
   if (command === "restore") {
     expectArgs(1);
-    restore(config, resolve(args[0] ?? ""), print, now);
+    await restore(config, resolve(args[0] ?? ""), print, now);
     return;
   }
   const database = openDatabase(config.database);
@@ -165,13 +168,14 @@ export async function runAdmin(
         if (groups.length === 0) print("no open reports");
         for (const g of groups) {
           const reasons = Object.entries(g.reasons)
-            .map(([reason, n]) => `${reason} ×${n}`)
+            .map(([reason, n]) => `${field(reason)} ×${n}`)
             .join(", ");
-          const extra = g.kind === "visitor" ? ` ip:${g.ipKey}` : g.hidden ? " (hidden)" : "";
+          const extra =
+            g.kind === "visitor" ? ` ip:${field(g.ipKey)}` : g.hidden ? " (hidden)" : "";
           print(
-            `${when(g.latestAt)}  ${g.childSafety ? "CHILD SAFETY  " : ""}${g.subject}${extra}  ${g.reporters} reporter${g.reporters === 1 ? "" : "s"}  ${reasons}${g.verdict === "unsafe" ? "  UNSAFE" : ""}`,
+            `${when(g.latestAt)}  ${g.childSafety ? "CHILD SAFETY  " : ""}${field(g.subject)}${extra}  ${g.reporters} reporter${g.reporters === 1 ? "" : "s"}  ${reasons}${g.verdict === "unsafe" ? "  UNSAFE" : ""}`,
           );
-          for (const r of g.reports) print(`    #${r.id} ${r.reason}: ${oneLine(r.text)}`);
+          for (const r of g.reports) print(`    #${r.id} ${field(r.reason)}: ${oneLine(r.text)}`);
         }
         return;
       }
@@ -254,10 +258,12 @@ export async function runAdmin(
         print(`reports open:      ${stats.openReports}`);
         print(`chats now:         ${await chatsNow(config)}`);
         if (database.engine === "sqlite") {
-          const newest = newestSnapshot(config.backups.dir);
+          const newest = newestSnapshot(config.backups.dir, now);
           print(
             `last backup:       ${newest ? `${when(newest.takenAt)} UTC (${age(now - newest.takenAt)} ago), ${newest.file}` : `none in ${config.backups.dir}`}`,
           );
+          for (const file of judgeSnapshots(config.backups.dir, now).future)
+            print(`WARNING: ${file} is dated in the future; not counted as the newest backup`);
         }
         return;
       }
@@ -268,7 +274,7 @@ export async function runAdmin(
         if (actions.length === 0) print(`no moderation actions since ${when(since)} UTC`);
         for (const a of actions) {
           print(
-            `${when(a.created_at)}  ${a.operator}  ${a.action}  ${a.subject}  ${detailsText(a.details)}`.trimEnd(),
+            `${when(a.created_at)}  ${field(a.operator)}  ${field(a.action)}  ${field(a.subject)}  ${field(detailsText(a.details))}`.trimEnd(),
           );
         }
         return;
@@ -279,7 +285,7 @@ export async function runAdmin(
         if (messages.length === 0) print("no contact messages");
         for (const m of messages)
           print(
-            `${when(m.created_at)}  ${m.name} <${m.email}> (${m.locale})\n    ${oneLine(m.message, 200)}`,
+            `${when(m.created_at)}  ${field(m.name)} <${field(m.email)}> (${field(m.locale)})\n    ${oneLine(m.message, 200)}`,
           );
         return;
       }

@@ -20,7 +20,7 @@ import { purgeAgeAnswers, rememberAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
 import { loadWebAssets } from "./assets.ts";
-import { holdServingLock, newestSnapshot, scheduleBackups } from "./backups.ts";
+import { holdServingLock, judgeSnapshots, newestSnapshot, scheduleBackups } from "./backups.ts";
 import { assertServable, type Config, ConfigError } from "./config.ts";
 import { createErrorLog } from "./error-log.ts";
 import { createHandler } from "./handler.ts";
@@ -108,6 +108,10 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     chatCounts: () => broker.counts(),
     openReports: () => openReportCount(db),
     redisPing: shared.ping,
+    futureSnapshots:
+      config.database.engine === "sqlite"
+        ? () => judgeSnapshots(config.backups.dir, now()).future.length
+        : undefined,
   });
   // Blocks last 30 days; a broker in memory starts without them.
   await restoreBlocks(db, broker, now());
@@ -204,8 +208,16 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
               },
             }),
         );
-  const newest = newestSnapshot(config.backups.dir);
+  const newest = newestSnapshot(config.backups.dir, now()) ?? null;
   if (newest) metrics.backupLastSuccess.set(newest.takenAt / 1000);
+  const { future } = judgeSnapshots(config.backups.dir, now());
+  if (future.length > 0) {
+    // Not counted as the newest (it would hold off every backup); someone should look at it.
+    errors.fault(
+      "snapshots in BACKUP_DIR dated in the future (not counted as the newest)",
+      new Error(future.join(", ")),
+    );
+  }
   const backups =
     config.backups.everyMs === undefined
       ? undefined
@@ -215,6 +227,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
           everyMs: config.backups.everyMs,
           keep: config.backups.keep,
           now,
+          newest,
           onSnapshot({ file, takenAt }) {
             metrics.backups.inc({ outcome: "ok" });
             metrics.backupLastSuccess.set(takenAt / 1000);

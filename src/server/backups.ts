@@ -1,7 +1,21 @@
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { DatabaseBackend } from "../../db/backend.ts";
+import { PRIVATE_FILE, privateFolder } from "../../db/connection.ts";
+import { knownMigrations, migrateTo, openDatabase } from "../../db/migrate.ts";
 
 /**
  * Scheduled snapshots of the SQLite database, each checked before it counts, and the restore of
@@ -31,6 +45,71 @@ export function listSnapshots(dir: string): Array<{ file: string; takenAt: numbe
       return takenAt === null ? [] : [{ file: join(dir, name), takenAt }];
     })
     .sort((a, b) => a.takenAt - b.takenAt);
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A clock a little off is not the future. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** Every SQLite database file starts with these 16 bytes. */
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+function startsAsSqlite(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return false; // unreadable: not a snapshot this site can use
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    readSync(fd, head, 0, head.length, 0);
+    return head.toString("latin1") === SQLITE_HEADER;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface JudgedSnapshots {
+  /** Those that look like snapshots, oldest first, by the time in their names. */
+  sound: Array<{ file: string; takenAt: number }>;
+  /**
+   * Named or modified after now, or named after they were written: not counted, and worth an
+   * alert (a clock set wrong, or a planted file).
+   */
+  future: string[];
+  /** Empty, or no SQLite database at all: not counted. */
+  unsound: string[];
+}
+
+/**
+ * The snapshots in a folder, judged by more than their names: a file counts when it is a SQLite
+ * database of some size, and neither its name nor its modification time is in the future. Any
+ * file could be given a snapshot's name; one dated ahead would otherwise hold off every backup.
+ */
+export function judgeSnapshots(dir: string, now: number): JudgedSnapshots {
+  const judged: JudgedSnapshots = { sound: [], future: [], unsound: [] };
+  for (const { file, takenAt: named } of listSnapshots(dir)) {
+    let size: number;
+    let modified: number;
+    try {
+      ({ size, mtimeMs: modified } = statSync(file));
+    } catch {
+      continue; // gone since the folder was read
+    }
+    // A snapshot's file carries the time in its name (takeSnapshot sets it so); one named after
+    // it was last written is not what its name says.
+    const ahead =
+      named > now + CLOCK_SKEW_MS ||
+      modified > now + CLOCK_SKEW_MS ||
+      named > modified + CLOCK_SKEW_MS;
+    if (ahead) judged.future.push(file);
+    else if (size < 512 || !startsAsSqlite(file)) judged.unsound.push(file);
+    else judged.sound.push({ file, takenAt: named });
+  }
+  judged.sound.sort((a, b) => a.takenAt - b.takenAt);
+  return judged;
 }
 
 /** What `PRAGMA integrity_check` says of a database file: "ok", or its first complaints. */
@@ -66,7 +145,7 @@ export async function takeSnapshot(
   keep: number,
   now: number,
 ): Promise<{ file: string; takenAt: number }> {
-  mkdirSync(dir, { recursive: true });
+  privateFolder(dir);
   const file = join(dir, `tidings-${stamp(now)}.db`);
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
@@ -75,13 +154,19 @@ export async function takeSnapshot(
     const integrity = integrityOf(partial);
     if (integrity !== "ok")
       throw new Error(`the snapshot failed its integrity check: ${integrity}`);
+    // Its modification time is the time in its name, on the site's own clock.
+    utimesSync(partial, now / 1000, now / 1000);
     renameSync(partial, file);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
   }
-  const all = listSnapshots(dir);
-  for (const old of all.slice(0, Math.max(0, all.length - keep))) rmSync(old.file, { force: true });
+  // Only snapshots count towards the number kept: files merely named like one never push a
+  // good snapshot out, and are left for the operator to look at.
+  const { sound } = judgeSnapshots(dir, now);
+  for (const old of sound.slice(0, Math.max(0, sound.length - keep))) {
+    if (old.file !== file) rmSync(old.file, { force: true });
+  }
   return { file, takenAt: now };
 }
 
@@ -91,6 +176,8 @@ export interface BackupScheduleOptions {
   everyMs: number;
   keep: number;
   now: () => number;
+  /** The newest good snapshot when already looked for (newestSnapshot), so it is checked once. */
+  newest?: { takenAt: number } | null;
   onSnapshot(snapshot: { file: string; takenAt: number }): void;
   onFailure(error: unknown): void;
 }
@@ -114,15 +201,21 @@ export function scheduleBackups(options: BackupScheduleOptions): { stop(): void 
   };
   const next = (delay: number) => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        next(options.everyMs);
-      });
-    }, delay);
+    timer = setTimeout(
+      () => {
+        // A timer longer than a signed 32-bit count of milliseconds fires at once: waited in turns.
+        if (delay > MAX_TIMER_MS) return next(delay - MAX_TIMER_MS);
+        running = run().finally(() => {
+          running = undefined;
+          next(options.everyMs);
+        });
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
     timer.unref?.();
   };
-  const newest = listSnapshots(options.dir).at(-1);
+  const newest =
+    options.newest === undefined ? newestSnapshot(options.dir, options.now()) : options.newest;
   next(newest ? Math.max(0, newest.takenAt + options.everyMs - options.now()) : 0);
   return {
     stop() {
@@ -133,9 +226,20 @@ export function scheduleBackups(options: BackupScheduleOptions): { stop(): void 
   };
 }
 
-/** The newest snapshot's age, as `tidings stats` and the metrics tell it. */
-export function newestSnapshot(dir: string): { file: string; takenAt: number } | undefined {
-  return listSnapshots(dir).at(-1);
+/**
+ * The newest snapshot that would restore: sound (see judgeSnapshots) and passing its integrity
+ * check, for the schedule, `tidings stats` and the metrics.
+ */
+export function newestSnapshot(
+  dir: string,
+  now: number,
+): { file: string; takenAt: number } | undefined {
+  const { sound } = judgeSnapshots(dir, now);
+  for (let i = sound.length - 1; i >= 0; i--) {
+    const candidate = sound[i];
+    if (candidate && integrityOf(candidate.file) === "ok") return candidate;
+  }
+  return undefined;
 }
 
 /**
@@ -146,7 +250,7 @@ export function newestSnapshot(dir: string): { file: string; takenAt: number } |
 export const LOCK_FILE = "serving.lock";
 
 export function holdServingLock(dataDir: string): { release(): void } {
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
   lock.run("PRAGMA busy_timeout = 5000");
   lock.run("CREATE TABLE IF NOT EXISTS serving (note TEXT)");
@@ -166,7 +270,7 @@ export function holdServingLock(dataDir: string): { release(): void } {
  * does. While it is held, no site starts on this folder.
  */
 export function takeLockAlone(dataDir: string): { release(): void } | null {
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
   lock.run("PRAGMA busy_timeout = 0");
   try {
@@ -183,19 +287,79 @@ export function takeLockAlone(dataDir: string): { release(): void } | null {
   };
 }
 
+/** One object of a schema as sqlite_master tells it, its SQL with the spacing evened out. */
+function schemaOf(db: Database): Set<string> {
+  const rows = db
+    .query(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    )
+    .all() as Array<{ type: string; name: string; tbl_name: string; sql: string | null }>;
+  return new Set(
+    rows.map(
+      (r) => `${r.type} ${r.name} on ${r.tbl_name}: ${(r.sql ?? "").replace(/\s+/g, " ").trim()}`,
+    ),
+  );
+}
+
 /**
- * Puts a snapshot in the database's place: the snapshot is checked first, the database it
- * replaces is kept beside it (with its -wal and -shm files) under `.replaced-<time>`, and the
- * snapshot itself stays where it was. Answers the name the replaced database was kept under.
+ * How a snapshot's schema differs from what this version's migrations make, run as far as the
+ * snapshot's own were: each table, index, trigger and view too many or missing (none: the same).
+ * A copy with one more trigger or view would carry it into the site for good.
  */
-export function restoreSnapshot(
+export async function schemaDifferences(snapshot: string): Promise<string[]> {
+  const copy = new Database(snapshot, { readonly: true });
+  let applied: string[];
+  let found: Set<string>;
+  try {
+    applied = (
+      copy.query("SELECT name FROM kysely_migration ORDER BY name").all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
+    found = schemaOf(copy);
+  } finally {
+    copy.close();
+  }
+  const known = knownMigrations("sqlite");
+  const unknown = applied.filter((name, i) => known[i] !== name);
+  if (unknown.length > 0) {
+    return [`migrations this version does not know: ${unknown.slice(0, 5).join(", ")}`];
+  }
+  const fresh = openDatabase(":memory:");
+  let expected: Set<string>;
+  try {
+    await migrateTo(fresh, applied.at(-1) ?? null);
+    expected = schemaOf(fresh.sqlite);
+  } finally {
+    await fresh.close();
+  }
+  return [
+    ...[...found].filter((o) => !expected.has(o)).map((o) => `not made by the migrations: ${o}`),
+    ...[...expected].filter((o) => !found.has(o)).map((o) => `missing: ${o}`),
+  ];
+}
+
+/**
+ * Puts a snapshot in the database's place: the snapshot is checked first (its integrity, then
+ * its schema against what the migrations make), the database it replaces is kept beside it (with
+ * its -wal and -shm files) under `.replaced-<time>`, and the snapshot itself stays where it was.
+ * Answers the name the replaced database was kept under.
+ */
+export async function restoreSnapshot(
   snapshot: string,
   databaseFile: string,
   now: number,
-): string | null {
+): Promise<string | null> {
   const integrity = integrityOf(snapshot);
   if (integrity !== "ok")
     throw new Error(`${snapshot} is not a sound Tidings database: ${integrity}`);
+  const differences = await schemaDifferences(snapshot);
+  if (differences.length > 0) {
+    throw new Error(
+      `${snapshot} was refused: its schema is not the one Tidings makes (a trigger, view or ` +
+        `index added to a copy would live on in the site):\n  ${differences.slice(0, 10).join("\n  ")}`,
+    );
+  }
   let kept: string | null = null;
   if (existsSync(databaseFile)) {
     kept = `${databaseFile}.replaced-${stamp(now)}`;
@@ -206,7 +370,9 @@ export function restoreSnapshot(
     if (kept) renameSync(databaseFile + suffix, kept + suffix);
     else rmSync(databaseFile + suffix);
   }
-  mkdirSync(join(databaseFile, ".."), { recursive: true });
+  privateFolder(join(databaseFile, ".."));
+  // A copy takes the snapshot's mode, which may be anyone's to read.
   copyFileSync(snapshot, databaseFile);
+  chmodSync(databaseFile, PRIVATE_FILE);
   return kept;
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { keepPrivate, privateFolder } from "../../db/connection.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "../../db/url.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -336,6 +337,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * instances, and without Redis each would keep a chat pool, limits and bans of its own.
  */
 export function assertServable(config: Config): void {
+  const { metrics } = config;
+  if (metrics.port !== undefined && !metrics.token && !isLoopback(metrics.host)) {
+    throw new ConfigError(
+      `METRICS_HOST=${metrics.host} serves the metrics port beyond this machine, to anyone who ` +
+        "asks: set METRICS_TOKEN (at least 16 characters) so that it asks for it, or leave " +
+        "METRICS_HOST at 127.0.0.1.",
+    );
+  }
   if (config.database.engine === "postgres" && config.backups.everyMs !== undefined) {
     throw new ConfigError(
       "BACKUP_EVERY snapshots a SQLite database; this site's is PostgreSQL: back it up with " +
@@ -350,14 +359,21 @@ export function assertServable(config: Config): void {
   }
 }
 
+/** An address only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
 /** A secret made once and kept beside the database, so hashes stay stable across restarts. */
 function readOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, "secret");
   if (existsSync(file)) {
     const secret = readFileSync(file, "utf8").trim();
+    keepPrivate(file);
     if (secret.length >= 32) return secret;
   }
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;

@@ -1,3 +1,4 @@
+import { forTerminal } from "../common/controls.ts";
 import { adminCommands, runAdmin } from "./admin.ts";
 import { startApp } from "./app.ts";
 import { helpText, parseArguments, UsageError } from "./cli.ts";
@@ -7,6 +8,9 @@ import { ConfigError, loadConfig, VERSION } from "./config.ts";
 const SHUTDOWN_LIMIT_MS = 5000;
 
 async function main(): Promise<void> {
+  // Whatever this process creates (the data folder, the database and its log, snapshots, the
+  // secret) holds visitors' data: its owner's alone, whatever the shell's umask was.
+  process.umask(0o077);
   const invocation = parseArguments(Bun.argv.slice(2));
   if (invocation.help) {
     console.log(helpText());
@@ -56,7 +60,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof UsageError) {
-    console.error(error.message);
+    // A refusal may quote what it was given (a file's complaint, an argument).
+    console.error(forTerminal(error.message));
     process.exit(2);
   }
   console.error(error);

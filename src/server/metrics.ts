@@ -64,6 +64,8 @@ export function refusalRule(code: AppErrorCode, procedure: string): string | nul
 export interface MetricSources {
   chatCounts(): Promise<BrokerCounts>;
   openReports(): Promise<number>;
+  /** Files in BACKUP_DIR named or dated after now (SQLite sites). */
+  futureSnapshots?: () => number;
   /** Redis's round trip in seconds (cluster mode), or a failure. */
   redisPing?: () => Promise<number>;
 }
@@ -230,6 +232,15 @@ export class SiteMetrics {
           value: number;
         };
         this.set(value > 0 ? Math.max(0, now() / 1000 - value) : Number.NaN);
+      },
+    });
+    new Gauge({
+      name: "tidings_backup_future_snapshots",
+      help: "Files in BACKUP_DIR dated in the future, not counted as the newest snapshot (alert above 0).",
+      registers: [own],
+      collect() {
+        const count = sources()?.futureSnapshots;
+        if (count) this.set(count());
       },
     });
     this.registry = Registry.merge([defaults(), own]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ipKey } from "../../src/core/limits/ip-key.ts";
@@ -218,21 +218,20 @@ describe("a real Prometheus", () => {
       throw new Error("Debian's prometheus is not installed: ./scripts/test installs it");
     }
     const dir = mkdtempSync(join(tmpdir(), "tidings-prometheus-"));
-    const target = new URL(metricsUrl());
     writeFileSync(join(dir, "token"), TOKEN);
-    writeFileSync(
-      join(dir, "prometheus.yml"),
-      [
-        "global:",
-        "  scrape_interval: 1s",
-        "scrape_configs:",
-        "  - job_name: tidings",
-        "    authorization:",
-        `      credentials_file: ${join(dir, "token")}`,
-        "    static_configs:",
-        `      - targets: ["${target.host}"]`,
-      ].join("\n"),
-    );
+    // The README's own scrape config, as an operator copies it: only the addresses and the
+    // token file are this test's (and plain HTTP, and a scrape a second, to finish soon).
+    const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Metrics and health"));
+    const written = /```yaml\n(scrape_configs:[\s\S]*?)```/.exec(section)?.[1];
+    if (!written) throw new Error("the README's Metrics and health section has no scrape config");
+    const config = written
+      .replaceAll("/etc/prometheus/tidings-token", join(dir, "token"))
+      .replaceAll("127.0.0.1:9464", new URL(metricsUrl()).host)
+      .replaceAll("tidings.example.org", new URL(server.url).host)
+      .replaceAll("scheme: https", "scheme: http")
+      .replaceAll("scrape_interval: 15s", "scrape_interval: 1s");
+    writeFileSync(join(dir, "prometheus.yml"), config);
     const listen = Bun.serve({ port: 0, fetch: () => new Response() });
     const port = listen.port;
     listen.stop(true);
@@ -257,20 +256,25 @@ describe("a real Prometheus", () => {
         return body.data.result;
       };
       // Prometheus scrapes every second; wait for its first scrape to land (bounded).
+      // Both of the README's jobs: the metrics port and the site's own, each with the token.
       const up = await eventually(
         async () => {
-          const found = (await query('up{job="tidings"} == 1')).filter((r) => r.value[1] === "1");
-          return found.length > 0 ? found : null;
+          const found = (await query("up == 1")).filter((r) => r.value[1] === "1");
+          return found.length === 2 ? found : null;
         },
-        "Prometheus's first scrape",
+        "Prometheus's first scrape of both jobs",
         30_000,
       );
-      expect(up.length).toBe(1);
-      const starts = await query("tidings_chat_starts_total");
+      expect(up.map((r) => r.metric.job).sort()).toEqual(["tidings", "tidings-site"]);
+      const starts = await query('tidings_chat_starts_total{job="tidings"}');
       expect(starts.map((r) => Number(r.value[1]))).toEqual([2]);
-      const throws = await query('tidings_procedure_calls_total{procedure="bottles.throw"}');
+      const throws = await query(
+        'tidings_procedure_calls_total{job="tidings",procedure="bottles.throw"}',
+      );
       expect(throws.map((r) => r.metric.status).sort()).toEqual(["200", "422"]);
-      expect((await query("tidings_chat_match_wait_seconds_count"))[0]?.value[1]).toBe("2");
+      expect(
+        (await query('tidings_chat_match_wait_seconds_count{job="tidings"}'))[0]?.value[1],
+      ).toBe("2");
     } finally {
       child.kill();
       await child.exited;

@@ -1,8 +1,18 @@
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../db/migrate.ts";
+import { knownMigrations, migrateTo, migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { PortInUseError, startApp } from "../../src/server/app.ts";
 import {
   integrityOf,
@@ -265,7 +275,119 @@ describe("backups that restore", () => {
     const refused = await tidings(dataDir, "restore", damaged);
     expect(refused.code).toBe(2);
     expect(refused.out).toContain("not a sound Tidings database");
-    expect(() => restoreSnapshot(damaged, join(dataDir, "tidings.db"), Date.now())).toThrow();
+    await expect(
+      restoreSnapshot(damaged, join(dataDir, "tidings.db"), Date.now()),
+    ).rejects.toThrow();
+  }, 30_000);
+
+  test("restore refuses a snapshot whose triggers, views or indexes are not the migrations' own", async () => {
+    const dataDir = mkdtempSync(join(work, "schema-"));
+    const database = openDatabase(join(dataDir, "tidings.db"));
+    await migrateToLatest(database);
+    const snapshotWith = async (name: string, extra: string) => {
+      const file = join(work, `${name}.db`);
+      await database.backup(file);
+      const copy = new Database(file);
+      copy.run(extra);
+      copy.close();
+      return file;
+    };
+    // Tried as an attacker would: a copy that makes every new account an operator and lets
+    // no moderation action reach the audit log.
+    const promoting = await snapshotWith(
+      "promoting",
+      `CREATE TRIGGER promote_new_accounts AFTER INSERT ON users BEGIN
+         UPDATE users SET is_operator = 1 WHERE id = NEW.id;
+       END`,
+    );
+    const copy = new Database(promoting);
+    copy.run(`CREATE TRIGGER forget_actions AFTER INSERT ON moderation_actions BEGIN
+      DELETE FROM moderation_actions WHERE id = NEW.id;
+    END`);
+    copy.close();
+    const refused = await tidings(dataDir, "restore", promoting);
+    expect(refused.code).toBe(2);
+    expect(refused.out).toContain("schema is not the one Tidings makes");
+    expect(refused.out).toContain("trigger promote_new_accounts on users");
+    expect(refused.out).toContain("trigger forget_actions on moderation_actions");
+    // Nothing was replaced.
+    expect(readdirSync(dataDir).some((n) => n.includes(".replaced-"))).toBe(false);
+
+    const target = join(dataDir, "tidings.db");
+    for (const [name, extra, found] of [
+      ["viewing", "CREATE VIEW everyone AS SELECT * FROM users", "view everyone on everyone"],
+      ["indexed", "CREATE INDEX by_hash ON users (password_hash)", "index by_hash on users"],
+      ["dropped", "DROP INDEX sessions_user_id", "missing: index sessions_user_id"],
+    ] as const) {
+      const file = await snapshotWith(name, extra);
+      await expect(restoreSnapshot(file, target, Date.now())).rejects.toThrow(found);
+    }
+    await database.close();
+
+    // A copy made by an older version, migrated only so far, is still its own.
+    const older = openDatabase(join(work, "older-live.db"));
+    await migrateTo(older, knownMigrations("sqlite").at(-2) ?? null);
+    const olderCopy = join(work, "older.db");
+    await older.backup(olderCopy);
+    await older.close();
+    expect(await restoreSnapshot(olderCopy, target, Date.now())).toContain(".replaced-");
+  }, 30_000);
+
+  test("a file merely named like a snapshot, empty or dated ahead, neither stops the schedule nor hides the age", async () => {
+    // Tried as an attacker would: an empty file dated ahead in BACKUP_DIR, an empty one named
+    // a minute ago, and a real copy whose modification time was set ahead.
+    const dataDir = mkdtempSync(join(work, "planted-"));
+    const backupDir = join(dataDir, "backups");
+    const database = openDatabase(join(dataDir, "tidings.db"));
+    await migrateToLatest(database);
+    const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");
+    // Ten days ahead: far enough to hold off a 1h schedule, near enough for one timer.
+    const ahead = join(backupDir, `tidings-${stampOf(Date.now() + 10 * 24 * 3_600_000)}.db`);
+    const empty = join(backupDir, `tidings-${stampOf(Date.now() - 60_000)}.db`);
+    const touched = join(backupDir, `tidings-${stampOf(Date.now() - 120_000)}.db`);
+    mkdirSync(backupDir, { recursive: true });
+    writeFileSync(ahead, "");
+    writeFileSync(empty, "");
+    await database.backup(touched);
+    await database.close();
+    const later = Date.now() / 1000 + 365 * 24 * 3600;
+    utimesSync(touched, later, later);
+    const planted = [ahead, empty, touched];
+
+    const token = "a-scrape-token-for-the-test";
+    const site = await startServerProcess(
+      { ...sqlite, BACKUP_EVERY: "1h", METRICS_TOKEN: token, LOG_FORMAT: "json" },
+      dataDir,
+    );
+    try {
+      // The first snapshot comes at once, as in a folder without one.
+      const [taken] = await until(
+        async () => listSnapshots(backupDir).filter((s) => !planted.includes(s.file)),
+        (found) => found.length === 1,
+      );
+      expect(integrityOf(taken?.file ?? "")).toBe("ok");
+      const samples = await until(
+        () => scrape(`${site.url}/metrics`, token),
+        (found) => sampled(found, "tidings_backups_total", { outcome: "ok" }) === 1,
+      );
+      expect(sampled(samples, "tidings_backup_last_success_timestamp_seconds")).toBeLessThan(
+        Date.now() / 1000 + 60,
+      );
+      expect(sampled(samples, "tidings_backup_future_snapshots")).toBe(2);
+      const line = site
+        .output()
+        .split("\n")
+        .find((l) => l.includes("dated in the future"));
+      expect(line).toContain(ahead);
+      const stats = await tidings(dataDir, "stats");
+      expect(stats.out).toContain(`last backup:`);
+      expect(stats.out).toContain(taken?.file ?? "taken");
+      expect(stats.out).toContain(`WARNING: ${ahead} is dated in the future`);
+      // Files it does not know as snapshots are left for the operator to look at.
+      for (const file of planted) expect(existsSync(file)).toBe(true);
+    } finally {
+      await site.stop();
+    }
   }, 30_000);
 
   test("snapshots are checked, the oldest beyond BACKUP_KEEP go, a failure is logged and counted", async () => {
@@ -312,6 +434,57 @@ describe("backups that restore", () => {
       await site.stop();
     }
   }, 30_000);
+});
+
+describe("file modes", () => {
+  test("the data folder, the database with its log, the secret and every copy are the owner's alone", async () => {
+    // Tried as an attacker would: another account on the machine reading what the site wrote,
+    // from a shell whose umask lets everyone read.
+    const parent = mkdtempSync(join(work, "modes-"));
+    const dataDir = join(parent, "data");
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+    const token = "a-scrape-token-for-the-test";
+    const site = await startServerProcess(
+      { ...sqlite, LOG_FORMAT: "off", BACKUP_EVERY: "1h", METRICS_TOKEN: token },
+      dataDir,
+    );
+    try {
+      const [snapshot] = await until(
+        async () => listSnapshots(join(dataDir, "backups")),
+        (found) => found.length === 1,
+      );
+      await (await bottleWriter(site.url)).bottles.throw.mutate(bottleInput(sayings[0] ?? ""));
+      expect(mode(dataDir)).toBe("700");
+      for (const name of ["tidings.db", "tidings.db-wal", "tidings.db-shm", "secret"]) {
+        expect([name, mode(join(dataDir, name))]).toEqual([name, "600"]);
+      }
+      expect(mode(join(dataDir, "backups"))).toBe("700");
+      expect(mode(snapshot?.file ?? "")).toBe("600");
+      const copy = join(parent, "by-hand.db");
+      expect((await tidings(dataDir, "backup", copy)).code).toBe(0);
+      expect(mode(copy)).toBe("600");
+    } finally {
+      await site.stop();
+    }
+  }, 30_000);
+
+  test("so are they when the database is opened in process, whatever the umask", async () => {
+    const dir = join(mkdtempSync(join(work, "modes-in-")), "nested", "data");
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+    const database = openDatabase(join(dir, "tidings.db"));
+    const { migrateToLatest } = await import("../../db/migrate.ts");
+    await migrateToLatest(database);
+    try {
+      expect(mode(dir)).toBe("700");
+      for (const suffix of ["", "-wal", "-shm"])
+        expect(mode(join(dir, `tidings.db${suffix}`))).toBe("600");
+      const snapshot = await takeSnapshot(database, join(dir, "snapshots"), 1, Date.now());
+      expect(mode(join(dir, "snapshots"))).toBe("700");
+      expect(mode(snapshot.file)).toBe("600");
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 describe("restart", () => {

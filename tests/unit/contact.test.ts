@@ -62,4 +62,18 @@ describe("contact input", () => {
     expect(contactInput.safeParse({ ...message, email: "not-an-email" }).success).toBe(false);
     expect(contactInput.safeParse({ ...message, message: "x".repeat(5001) }).success).toBe(false);
   });
+  test("terminal and bidi controls are taken out before the message is kept; lines stay", () => {
+    // Tried as an attacker would: a message that clears the operator's screen, writes the
+    // clipboard (OSC 52) and turns text around.
+    const parsed = contactInput.parse({
+      name: "Mei\u001b[2J\u202e",
+      email: "mei@example.org\u0007",
+      message: "first line\n\tsecond\u001b]52;c;ZWNobyBoaQ==\u0007\u009b31m\u2066x\u2069\r",
+    });
+    expect(parsed).toEqual({
+      name: "Mei[2J",
+      email: "mei@example.org",
+      message: "first line\n\tsecond]52;c;ZWNobyBoaQ==31mx",
+    });
+  });
 });
