@@ -186,7 +186,7 @@ export async function runAdmin(
           throw new UsageError("operator takes add or remove, then a username");
         }
         await audited(db, COMMAND_LINE, `account:${username}`, now, async (trx) => {
-          if (!(await setOperator(trx, username, verb === "add")))
+          if (!(await setOperator(trx, username, verb === "add", now)))
             throw new UsageError(`no account named ${username}`);
           return { action: verb === "add" ? "operator add" : "operator remove", details: {} };
         });

@@ -3,6 +3,7 @@ import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
 import { FeatureSwitches } from "../core/admin/features.ts";
 import { openReportCount } from "../core/admin/operator.ts";
 import { DeviceCookies } from "../core/auth/devices.ts";
+import { rightsVersion } from "../core/auth/rights.ts";
 import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { FindCounter } from "../core/bottles/finds.ts";
@@ -60,6 +61,8 @@ export interface AppOptions {
   banSyncMs?: number;
   /** How often the operator's off switches are read (5 s). */
   featureSyncMs?: number;
+  /** How often the mark of rights changed by operator commands is read (0.5 s). */
+  rightsSyncMs?: number;
 }
 
 /** Opens and migrates the database, bundles the front end, and listens. */
@@ -145,6 +148,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     },
     repeats: new RepeatMemory(now),
     features: new FeatureSwitches(db, config.features),
+    revocations: shared.revocations,
     metrics,
     log,
     health: new Health(db, config.database.engine, {
@@ -154,6 +158,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     now,
   };
   await services.features.refresh();
+  let rightsSeen = await rightsVersion(db);
   const socket = createWebSocket(services, errors);
   // A site that cannot listen lets go of what it opened: the database, its lock, Redis.
   const abandon = async () => {
@@ -261,6 +266,19 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     services.features.refresh().catch((error) => errors.fault("reading off switches", error));
   }, options.featureSyncMs ?? 5000);
   featureSync.unref();
+  // The operator command's `operator add` and `operator remove` write from another process:
+  // open sockets read their rights again within this. A read is one row by its key.
+  const rightsSync = clock.setInterval(async () => {
+    try {
+      const version = await rightsVersion(db);
+      if (version === rightsSeen) return;
+      rightsSeen = version;
+      services.revocations.forgetAll();
+    } catch (error) {
+      errors.fault("reading rights changed", error);
+    }
+  }, options.rightsSyncMs ?? 500);
+  rightsSync.unref();
   // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
   // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
   const purging = clock.setInterval(
@@ -300,6 +318,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       clock.clearInterval(purging);
       clock.clearInterval(banSync);
       clock.clearInterval(featureSync);
+      clock.clearInterval(rightsSync);
       backups?.stop();
       // Alone, the site ends its chats; with others, its visitors reconnect to one of them.
       if (shared.shared) socket.reconnectAll();

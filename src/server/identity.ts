@@ -1,11 +1,12 @@
 import { DEVICE_TRUST_MS } from "../core/auth/devices.ts";
-import { validateSessionToken } from "../core/auth/sessions.ts";
+import { SocketRights } from "../core/auth/rights.ts";
+import { type ValidSession, validateSessionToken } from "../core/auth/sessions.ts";
 import type { Country } from "../core/geo/country-lookup.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
 import { serializeCookie } from "./http.ts";
 import type { Services } from "./services.ts";
-import { type Context, LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
+import { type AccountNow, type Context, LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
 
 const VISITOR_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 const DEVICE_MAX_AGE_SECONDS = DEVICE_TRUST_MS / 1000;
@@ -86,7 +87,8 @@ export function factsOf(
 /**
  * The tRPC context of one request (or one WebSocket): identities from cookies and the socket,
  * never from anything the client says. `setCookies` collects Set-Cookie lines for the response,
- * the last one per name.
+ * the last one per name. A socket's context (`socket`) outlives its upgrade: a session it opened
+ * with is read again for each call (`rightsNow`), never taken from the upgrade.
  */
 export async function contextFor(
   services: Services,
@@ -94,12 +96,15 @@ export async function contextFor(
   cookies: Bun.CookieMap,
   visitor: Visitor,
   setCookies: Map<string, string>,
+  socket = false,
 ): Promise<Context> {
   const { ip } = facts;
   const now = services.now();
   const https = isHttps(services);
   const names = cookieNames(https);
   const token = cookies.get(names.session) ?? undefined;
+  // Taken before the read: a revocation landing during it makes the reading stale.
+  const count = services.revocations.count;
   const valid = token ? await validateSessionToken(services.db, token, now) : null;
   const setSessionCookie = (value: string | null, expiresAt?: number) => {
     const maxAgeSeconds = value && expiresAt ? Math.floor((expiresAt - now) / 1000) : 0;
@@ -111,7 +116,7 @@ export async function contextFor(
   if (token && !valid) setSessionCookie(null);
   if (valid?.refreshed && token) setSessionCookie(token, valid.session.expiresAt);
   let country: Country | undefined;
-  return {
+  const context: Context = {
     db: services.db,
     limiter: services.limiter,
     moderator: services.moderator,
@@ -122,6 +127,7 @@ export async function contextFor(
     devices: services.devices,
     chat: services.chat,
     repeats: services.repeats,
+    revocations: services.revocations,
     features: services.features,
     metrics: services.metrics,
     connection: {},
@@ -150,5 +156,43 @@ export async function contextFor(
         }),
       );
     },
+  };
+  // A socket that opened signed in; one that did not stays signed out (its cookies are fixed).
+  if (socket && token && valid) {
+    const rights = new SocketRights(
+      services.revocations,
+      () => validateSessionToken(services.db, token, services.now()),
+      services.now,
+      { valid, count },
+    );
+    context.rightsNow = rightsNowOf(rights, context);
+  }
+  return context;
+}
+
+/**
+ * What a socket's calls see of its account, from its SocketRights: the same object while the
+ * reading is the same, so a call in between makes nothing new.
+ */
+function rightsNowOf(
+  rights: SocketRights,
+  context: Context,
+): () => AccountNow | Promise<AccountNow> {
+  let seen: ValidSession | null | undefined;
+  let now: AccountNow | undefined;
+  const of = (valid: ValidSession | null): AccountNow => {
+    if (now && valid === seen) return now;
+    seen = valid;
+    now = {
+      user: valid?.user ?? null,
+      session: valid?.session ?? null,
+      isOperator: valid?.isOperator ?? false,
+      requester: { ...context.requester, userId: valid?.user.id ?? null },
+    };
+    return now;
+  };
+  return () => {
+    const current = rights.current();
+    return current instanceof Promise ? current.then(of) : of(current);
   };
 }

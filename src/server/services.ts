@@ -1,6 +1,7 @@
 import type { DB } from "../../db/schema.ts";
 import type { FeatureSwitches } from "../core/admin/features.ts";
 import type { DeviceCookies } from "../core/auth/devices.ts";
+import type { Revocations } from "../core/auth/rights.ts";
 import type { FindCounter } from "../core/bottles/finds.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ChatBans, Sightings } from "../core/chat/bans.ts";
@@ -48,6 +49,8 @@ export interface Services {
   /** The texts each sender sent lately, to refuse the same one sent too often (chat and bottles). */
   repeats: RepeatMemory;
   features: FeatureSwitches;
+  /** Revocations of an account's rights, which open sockets obey (told to every instance). */
+  revocations: Revocations;
   metrics: SiteMetrics;
   log: Logger;
   health: Health;

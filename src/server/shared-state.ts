@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import type { DB } from "../../db/schema.ts";
+import { markRightsChanged, Revocations } from "../core/auth/rights.ts";
 import { type ChatBans, RedisChatBans, StoredChatBans } from "../core/chat/bans.ts";
 import { restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions, ChatBroker } from "../core/chat/broker.ts";
@@ -21,6 +22,8 @@ export interface SharedState {
   limiter: RateLimiter;
   bans: ChatBans;
   broker: ChatBroker;
+  /** Revocations of an account's rights, told to every instance (on Redis) at once. */
+  revocations: Revocations;
   /** Several instances share this state (on Redis): a stopping one hands its chats over. */
   shared: boolean;
   /** Times a PING to Redis, in seconds (only when the state is on Redis). */
@@ -141,6 +144,38 @@ async function shareAgeAnswers(
 }
 
 /**
+ * Each revocation made on an instance is told to the others at once, which read that account's
+ * rights again on its sockets' next calls. After a lost connection news may have been missed:
+ * every socket reads its rights again. When the news cannot be sent, the database's mark is
+ * moved instead, which every instance reads within a moment (see startApp).
+ */
+async function shareRevocations(
+  db: DB,
+  redis: RedisClient,
+  bus: RedisBus,
+  channel: string,
+  revocations: Revocations,
+  now: () => number,
+  onError: (what: string, error: unknown) => void,
+): Promise<void> {
+  const self = randomUUID();
+  revocations.tellOthersWith((accountId) => {
+    redis
+      .publish(channel, `${self} ${accountId}`)
+      .catch(() =>
+        markRightsChanged(db, now()).catch((error) => onError("telling of a revocation", error)),
+      );
+  });
+  bus.onMessage(channel, (_channel, payload) => {
+    const [from, accountId] = payload.split(" ");
+    if (from === self || !accountId) return;
+    revocations.heard(accountId);
+  });
+  bus.onReconnect(() => revocations.forgetAll());
+  await bus.subscribe(channel);
+}
+
+/**
  * In memory for a site that runs as one process; on Redis when REDIS_URL is set, so that
  * several instances behind a load balancer share them.
  */
@@ -156,6 +191,7 @@ export async function openSharedState(
     return {
       limiter: new MemoryRateLimiter(clock),
       bans,
+      revocations: new Revocations(now),
       broker: new InMemoryChatBroker({
         time: clock,
         isBanned: (visitorId, ipKey) => bans.isBanned(visitorId, ipKey),
@@ -195,9 +231,13 @@ export async function openSharedState(
   redis.on("ready", () => void broker.beatNow());
   const endRefused = (visitorId: string) =>
     void broker.end(visitorId).catch((error) => errors.fault("ending an under-18 chat", error));
+  const revocations = new Revocations(now);
   await Promise.all([
     bans.subscribed,
     shareAgeAnswers(db, redis, bus, keys.agesChannel, now, endRefused),
+    shareRevocations(db, redis, bus, keys.rightsChannel, revocations, now, (what, error) =>
+      errors.fault(what, error),
+    ),
   ]);
   await broker.connect();
   await bans.load();
@@ -205,6 +245,7 @@ export async function openSharedState(
     limiter,
     bans,
     broker,
+    revocations,
     shared: true,
     async ping() {
       const started = performance.now();

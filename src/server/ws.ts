@@ -97,14 +97,15 @@ interface Upgrade {
 
 /**
  * tRPC over WebSocket on the same Bun.serve: subscriptions and chat calls. The context is made
- * once per socket, from the cookies and address of the upgrade request.
+ * once per socket, from the cookies and address of the upgrade request; the session those
+ * cookies name, and its operator flag, are read again for each call (see contextFor).
  */
 export function createWebSocket(services: Services, errors: ErrorLog) {
   const trpc = createTrpcWebSocketHandler({
     router: appRouter,
     createContext: ({ facts, cookie, visitor }: Upgrade) =>
       // Cookies cannot be set over a socket; a refreshed session is simply not re-sent.
-      contextFor(services, facts, new Bun.CookieMap(cookie), visitor, new Map()),
+      contextFor(services, facts, new Bun.CookieMap(cookie), visitor, new Map(), true),
     onError: (error) => errors.trpc(error),
   });
   /** Open sockets by "v:<visitor>" and "ip:<address hash>". */

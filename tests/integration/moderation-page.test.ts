@@ -15,7 +15,7 @@ async function account(username: string, operator: boolean): Promise<CookieJar> 
   const jar = new CookieJar();
   const api = trpcClient(server.url, { "X-Forwarded-For": `100.81.0.${++addresses}` }, jar);
   await api.auth.signUp.mutate({ username, password: "long-enough-pw" });
-  if (operator) await setOperator(server.app.services.db, username, true);
+  if (operator) await setOperator(server.app.services.db, username, true, Date.now());
   return jar;
 }
 
@@ -71,7 +71,7 @@ describe("the moderation page", () => {
   test("an operator whose operator role is taken away gets 403 on the next request", async () => {
     const jar = await account("former_keeper", true);
     expect((await page("/en/moderation", jar)).status).toBe(200);
-    await setOperator(server.app.services.db, "former_keeper", false);
+    await setOperator(server.app.services.db, "former_keeper", false, Date.now());
     expect((await page("/en/moderation", jar)).status).toBe(403);
   });
 });

@@ -42,7 +42,7 @@ async function account(username: string, operator = false) {
   const b = browser();
   await b.api.auth.signUp.mutate({ username, password: "long-enough-pw" });
   if (operator) {
-    await setOperator(server.app.services.db, username, true);
+    await setOperator(server.app.services.db, username, true, Date.now());
     // The session is read again on the next request: the account is an operator from now on.
   }
   return b;

@@ -1,4 +1,5 @@
 import type { DB } from "../../../db/schema.ts";
+import { markRightsChanged } from "../auth/rights.ts";
 import { type ChatBans, confirmBan, type KeyBan, storeKeyBans } from "../chat/bans.ts";
 import { DomainError } from "../errors.ts";
 
@@ -245,13 +246,21 @@ export async function dismissReports(db: DB, subject: string, now: number): Prom
 
 /**
  * Makes an existing account an operator, or takes that away; false when there is no such
- * account. Run it in the transaction that records the action.
+ * account. Marks rights changed, so the running site's open sockets read the flag again at
+ * once. Run it in the transaction that records the action.
  */
-export async function setOperator(db: DB, username: string, operator: boolean): Promise<boolean> {
+export async function setOperator(
+  db: DB,
+  username: string,
+  operator: boolean,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable("users")
     .set({ is_operator: operator ? 1 : 0 })
     .where("username_key", "=", username.trim().toLowerCase())
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await markRightsChanged(db, now);
+  return true;
 }

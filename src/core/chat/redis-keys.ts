@@ -38,7 +38,7 @@
  * Channels: "v:<visitor>" carries the visitor's events to whichever instances hold their streams;
  * "{pool}:life:<instance>" (sharded, on the pool's node) has a subscriber while the instance lives;
  * "bans" tells every instance of a ban made or lifted; "mutes" of a mute; "ages" of an age gate
- * answered.
+ * answered; "rights" of an account's rights revoked (signed out, operator removed).
  */
 export class RedisKeys {
   readonly visitorChannelPrefix: string;
@@ -48,6 +48,7 @@ export class RedisKeys {
   readonly bansChannel: string;
   readonly mutesChannel: string;
   readonly agesChannel: string;
+  readonly rightsChannel: string;
 
   constructor(readonly prefix: string) {
     this.visitorChannelPrefix = `${prefix}v:`;
@@ -56,6 +57,7 @@ export class RedisKeys {
     this.bansChannel = `${prefix}bans`;
     this.mutesChannel = `${prefix}mutes`;
     this.agesChannel = `${prefix}ages`;
+    this.rightsChannel = `${prefix}rights`;
   }
 
   pool(name: string): string {

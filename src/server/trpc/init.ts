@@ -5,7 +5,7 @@ import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
 import type { Feature } from "../../core/admin/features.ts";
 import { asDomainError } from "../../core/errors.ts";
-import type { Context } from "./context.ts";
+import type { AccountNow, Context } from "./context.ts";
 
 /** What a procedure declares about itself, read by the middlewares below. */
 export interface Meta {
@@ -119,22 +119,25 @@ const t = initTRPC
 /**
  * One middleware for every call (each middleware costs tRPC two copies of the call's options):
  * the operator's off switch of the procedure's part of the site, declared once per procedure
- * with `.meta({ feature })`; then the call counted once it is answered, by procedure and the HTTP
- * status it is answered with, with its time and what it meant (a refusal's rule, a message
- * relayed, a chat asked for, a report filed).
+ * with `.meta({ feature })`; over a socket that opened signed in, its account as it stands now
+ * (the session and operator flag, read again unless a recent reading still stands); then the
+ * call counted once it is answered, by procedure and the HTTP status it is answered with, with
+ * its time and what it meant (a refusal's rule, a message relayed, a chat asked for, a report
+ * filed).
  */
 const observed = t.middleware(async ({ ctx, path, meta, next }) => {
   const started = performance.now();
-  if (meta?.feature) {
-    try {
-      ctx.features.require(meta.feature);
-    } catch (refusal) {
-      const error = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refusal });
-      ctx.metrics.procedure(path, httpStatusOfError(error), errorData(error).appCode, 0);
-      throw refusal;
-    }
+  let account: AccountNow | Promise<AccountNow> | undefined;
+  try {
+    if (meta?.feature) ctx.features.require(meta.feature);
+    account = ctx.rightsNow?.();
+    if (account instanceof Promise) account = await account;
+  } catch (refusal) {
+    const error = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refusal });
+    ctx.metrics.procedure(path, httpStatusOfError(error), errorData(error).appCode, 0);
+    throw refusal;
   }
-  const result = await next();
+  const result = account ? await next({ ctx: account }) : await next();
   const error = result.ok ? null : result.error;
   ctx.metrics.procedure(
     path,
