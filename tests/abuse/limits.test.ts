@@ -3,6 +3,7 @@ import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
 import { DEVICE_TRUST_MS, DeviceCookies } from "../../src/core/auth/devices.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import { CHAT_CONNECTIONS } from "../../src/core/chat/flood.ts";
+import { START_RATES } from "../../src/core/chat/start.ts";
 import { chatSocket, visitorId } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
@@ -51,7 +52,9 @@ async function batch(paths: string[], inputs: unknown[], address: string, cookie
     },
     body: JSON.stringify(body),
   });
-  const answers = response.status === 200 || response.status === 207 ? await response.json() : [];
+  // Every call's answer, also when they all failed alike (the status is then theirs).
+  const json: unknown = await response.json().catch(() => null);
+  const answers = Array.isArray(json) ? json : [];
   return {
     status: response.status,
     answers: answers as Array<{ result?: unknown; error?: { data: { httpStatus: number } } }>,
@@ -219,6 +222,56 @@ describe("bottle throws in batches and in parallel", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(
       BOTTLE_RATES.throwPerMinute.limit,
     );
+  });
+});
+
+describe("interest refusals cost a start", () => {
+  const { perVisitor, perAddress } = START_RATES;
+  /** A start naming one interest the contact filter refuses (a different one each time). */
+  const probe = (i: number) => ({ languages: ["en"], interests: [`probe${i}@mail.com`] });
+  type Answer = { error?: { data: { httpStatus: number; appCode?: string; issues?: unknown } } };
+  const refusals = (answers: Answer[]) =>
+    answers.filter((a) => a.error?.data.appCode === "INTEREST_REFUSED");
+  const limited = (answers: Answer[]) =>
+    answers.filter((a) => a.error?.data.httpStatus === 429 && a.error.data.issues === undefined);
+
+  test("150 probes as batches from one cookie: refusals stop at the start limit, and say nothing past it", async () => {
+    clock.jump(60 * 60 * 1000);
+    const address = nextAddress();
+    const cookie = `visitor=${visitorId()}`;
+    await batch(["chat.confirmAge"], [{ adult: true }], address, cookie);
+    const inputs = Array.from({ length: 150 }, (_, i) => probe(i));
+    const whole = await batch(Array(150).fill("chat.startWith"), inputs, address, cookie);
+    expect(whole.status).toBe(400);
+    const answers: Answer[] = [];
+    for (let round = 0; round < 15; round++) {
+      const ten = inputs.slice(round * 10, round * 10 + 10);
+      answers.push(
+        ...(await batch(Array(10).fill("chat.startWith"), ten, address, cookie)).answers,
+      );
+    }
+    expect(refusals(answers)).toHaveLength(perVisitor.limit);
+    expect(limited(answers)).toHaveLength(150 - perVisitor.limit);
+  });
+
+  test("150 probes in parallel from rotating cookies on one address: at most the address's starts are answered", async () => {
+    clock.jump(60 * 60 * 1000);
+    const address = nextAddress();
+    // Sixty cookies, each past the 18-or-older question (one answer each: the address's limit).
+    const cookies = Array.from({ length: 60 }, () => `visitor=${visitorId()}`);
+    for (const cookie of cookies) {
+      await batch(["chat.confirmAge"], [{ adult: true }], address, cookie);
+    }
+    const answers = (
+      await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          batch(["chat.startWith"], [probe(i)], address, cookies[i % cookies.length]),
+        ),
+      )
+    ).flatMap((response) => response.answers as Answer[]);
+    expect(answers).toHaveLength(150);
+    expect(refusals(answers).length).toBeLessThanOrEqual(perAddress.limit);
+    expect(refusals(answers).length + limited(answers).length).toBe(150);
   });
 });
 
