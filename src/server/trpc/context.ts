@@ -6,6 +6,7 @@ import type { DeviceCookies } from "../../core/auth/devices.ts";
 import type { Session } from "../../core/auth/sessions.ts";
 import type { FindCounter } from "../../core/bottles/finds.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
+import type { ShownBottles } from "../../core/bottles/shown.ts";
 import type { ChatBans, Sightings } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
 import type { ChatFloodGate } from "../../core/chat/flood.ts";
@@ -25,6 +26,7 @@ export interface Context {
   translator: Translator;
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  shownBottles: ShownBottles;
   finds: FindCounter;
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate; sightings: Sightings };
