@@ -55,6 +55,8 @@ export const createBottleInput = z.object({
 
 export const bottleIdInput = z.object({ bottleId: z.number().int().positive() });
 export const reportBottleInput = bottleIdInput.extend({ reason: z.enum(bottleReportReasons) });
+/** A bottle asked about again (to translate it), with the pass discover gave with it. */
+export const shownBottleInput = bottleIdInput.extend({ shownPass: z.string().max(64).optional() });
 
 /** A bottle as a reader sees it: no address, no visitor, nothing that identifies the writer. */
 export interface BottleCard {
@@ -67,6 +69,11 @@ export interface BottleCard {
   createdAt: number;
   likeCount: number;
   isLiked: boolean;
+  /**
+   * From discover: its proof that this reader was shown this bottle, sent back to translate it
+   * (a bottle that is not public is translated only for a reader it was shown to).
+   */
+  shownPass?: string;
 }
 
 /** My bottles shows this many a page, newest first. */

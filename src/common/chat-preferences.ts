@@ -11,12 +11,26 @@ export const INTEREST_LIMITS = { count: 5, length: 24 } as const;
 export const MATCH_FALLBACK_MS = 5000;
 
 /**
- * An interest as the page and the server both compare it: full-width forms folded (NFKC), case
- * folded, spaces collapsed. The server also folds Traditional Chinese to Simplified, so 音乐 and
- * 音樂 are the same interest.
+ * Characters Unicode says draw nothing (zero-width spaces and joiners, the word joiner, the byte
+ * order mark, bidi controls, soft hyphens, variation selectors, Hangul fillers): left in, they
+ * would make look-alike interests different keys and split words the filters look for.
+ */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * An interest as the page and the server both compare it: full-width forms folded (NFKC),
+ * invisible characters removed, case folded, spaces collapsed. The server also folds Traditional
+ * Chinese to Simplified, so 音乐 and 音樂 are the same interest.
  */
 export function normalizeInterest(tag: string): string {
-  return tag.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
+  // Removed before folding too, so a mark split from its letter by one still joins it.
+  return tag
+    .replace(INVISIBLE, "")
+    .normalize("NFKC")
+    .replace(INVISIBLE, "")
+    .toLowerCase()
+    .replace(/\s+/gu, " ")
+    .trim();
 }
 
 /**

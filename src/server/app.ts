@@ -8,6 +8,7 @@ import { purgeExpiredSessions } from "../core/auth/sessions.ts";
 import { purgeExpiredBottles } from "../core/bottles/bottles.ts";
 import { FindCounter } from "../core/bottles/finds.ts";
 import { RecentlyShown } from "../core/bottles/pick.ts";
+import { ShownBottles } from "../core/bottles/shown.ts";
 import { purgeBanHistory, purgeSightings, Sightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
@@ -131,6 +132,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     translator: createTranslator(config.translation, clock),
     chatTranslations: new ChatTranslations(clock),
     recentlyShown: new RecentlyShown(),
+    shownBottles: new ShownBottles(config.secret, now),
     finds: new FindCounter(db, {
       onError: (error) => errors.fault("counting finds", error),
       scheduler: clock,

@@ -123,6 +123,7 @@ export async function contextFor(
     translator: services.translator,
     chatTranslations: services.chatTranslations,
     recentlyShown: services.recentlyShown,
+    shownBottles: services.shownBottles,
     finds: services.finds,
     devices: services.devices,
     chat: services.chat,

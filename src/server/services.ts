@@ -4,6 +4,7 @@ import type { DeviceCookies } from "../core/auth/devices.ts";
 import type { Revocations } from "../core/auth/rights.ts";
 import type { FindCounter } from "../core/bottles/finds.ts";
 import type { RecentlyShown } from "../core/bottles/pick.ts";
+import type { ShownBottles } from "../core/bottles/shown.ts";
 import type { ChatBans, Sightings } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
 import type { ChatFloodGate } from "../core/chat/flood.ts";
@@ -42,6 +43,8 @@ export interface Services {
   translator: Translator;
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  /** Signs and checks the passes discover hands out with a bottle (to translate it later). */
+  shownBottles: ShownBottles;
   /** Finds noted by discover, written a moment later in one statement. */
   finds: FindCounter;
   devices: DeviceCookies;

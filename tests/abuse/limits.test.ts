@@ -3,6 +3,8 @@ import { SIGN_IN_RULES, SIGN_UPS } from "../../src/core/auth/accounts.ts";
 import { DEVICE_TRUST_MS, DeviceCookies } from "../../src/core/auth/devices.ts";
 import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import { CHAT_CONNECTIONS } from "../../src/core/chat/flood.ts";
+import { START_RATES } from "../../src/core/chat/start.ts";
+import { TRANSLATE_MENU_RATE, TRANSLATE_RATE } from "../../src/core/translation/service.ts";
 import { chatSocket, visitorId } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
@@ -35,23 +37,36 @@ function browser(address = nextAddress()) {
   return { jar, address, api: trpcClient(server.url, { "X-Forwarded-For": address }, jar) };
 }
 
-/** One raw tRPC POST, as a script sends it: a batch of calls to `paths` with `inputs`. */
-async function batch(paths: string[], inputs: unknown[], address: string, cookie = "") {
+/**
+ * One raw tRPC request, as a script sends it: a batch of calls to `paths` with `inputs`, POSTed,
+ * or for queries (`method` GET) in the address.
+ */
+async function batch(
+  paths: string[],
+  inputs: unknown[],
+  address: string,
+  cookie = "",
+  method: "POST" | "GET" = "POST",
+) {
   const body: Record<number, unknown> = {};
   inputs.forEach((input, i) => {
     body[i] = input;
   });
-  const response = await fetch(`${server.url}/trpc/${paths.join(",")}?batch=1`, {
-    method: "POST",
+  const url = `${server.url}/trpc/${paths.join(",")}?batch=1`;
+  const inUrl = `${url}&input=${encodeURIComponent(JSON.stringify(body))}`;
+  const response = await fetch(method === "GET" ? inUrl : url, {
+    method,
     headers: {
       "content-type": "application/json",
       origin: server.url,
       "x-forwarded-for": address,
       ...(cookie ? { cookie } : {}),
     },
-    body: JSON.stringify(body),
+    ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
   });
-  const answers = response.status === 200 || response.status === 207 ? await response.json() : [];
+  // Every call's answer, also when they all failed alike (the status is then theirs).
+  const json: unknown = await response.json().catch(() => null);
+  const answers = Array.isArray(json) ? json : [];
   return {
     status: response.status,
     answers: answers as Array<{ result?: unknown; error?: { data: { httpStatus: number } } }>,
@@ -219,6 +234,132 @@ describe("bottle throws in batches and in parallel", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(
       BOTTLE_RATES.throwPerMinute.limit,
     );
+  });
+});
+
+describe("interest refusals cost a start", () => {
+  const { perVisitor, perAddress } = START_RATES;
+  /** A start naming one interest the contact filter refuses (a different one each time). */
+  const probe = (i: number) => ({ languages: ["en"], interests: [`probe${i}@mail.com`] });
+  type Answer = { error?: { data: { httpStatus: number; appCode?: string; issues?: unknown } } };
+  const refusals = (answers: Answer[]) =>
+    answers.filter((a) => a.error?.data.appCode === "INTEREST_REFUSED");
+  const limited = (answers: Answer[]) =>
+    answers.filter((a) => a.error?.data.httpStatus === 429 && a.error.data.issues === undefined);
+
+  test("150 probes as batches from one cookie: refusals stop at the start limit, and say nothing past it", async () => {
+    clock.jump(60 * 60 * 1000);
+    const address = nextAddress();
+    const cookie = `visitor=${visitorId()}`;
+    await batch(["chat.confirmAge"], [{ adult: true }], address, cookie);
+    const inputs = Array.from({ length: 150 }, (_, i) => probe(i));
+    const whole = await batch(Array(150).fill("chat.startWith"), inputs, address, cookie);
+    expect(whole.status).toBe(400);
+    const answers: Answer[] = [];
+    for (let round = 0; round < 15; round++) {
+      const ten = inputs.slice(round * 10, round * 10 + 10);
+      answers.push(
+        ...(await batch(Array(10).fill("chat.startWith"), ten, address, cookie)).answers,
+      );
+    }
+    expect(refusals(answers)).toHaveLength(perVisitor.limit);
+    expect(limited(answers)).toHaveLength(150 - perVisitor.limit);
+  });
+
+  test("150 probes in parallel from rotating cookies on one address: at most the address's starts are answered", async () => {
+    clock.jump(60 * 60 * 1000);
+    const address = nextAddress();
+    // Sixty cookies, each past the 18-or-older question (one answer each: the address's limit).
+    const cookies = Array.from({ length: 60 }, () => `visitor=${visitorId()}`);
+    for (const cookie of cookies) {
+      await batch(["chat.confirmAge"], [{ adult: true }], address, cookie);
+    }
+    const answers = (
+      await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          batch(["chat.startWith"], [probe(i)], address, cookies[i % cookies.length]),
+        ),
+      )
+    ).flatMap((response) => response.answers as Answer[]);
+    expect(answers).toHaveLength(150);
+    expect(refusals(answers).length).toBeLessThanOrEqual(perAddress.limit);
+    expect(refusals(answers).length + limited(answers).length).toBe(150);
+  });
+});
+
+describe("translating bottles by their ids, in batches and in parallel", () => {
+  type Answer = { result?: unknown; error?: { data: { httpStatus: number } } };
+  /** Answers that told something: a translation, or a bottle not found. Not a 429. */
+  const answered = (answers: Answer[]) =>
+    answers.filter((a) => a.result || a.error?.data.httpStatus !== 429);
+  /** A bottle no one was shown, not public: its id is all a script knows. */
+  async function unshownBottle(message: string) {
+    const writer = browser();
+    await writer.api.bottles.confirmAge.mutate({ atLeast13: true });
+    return (await writer.api.bottles.throw.mutate(bottleInput(message))).id;
+  }
+
+  test("a sweep of 100 ids, as batches from one cookie: nothing translated, at most the limit answered", async () => {
+    clock.jump(60 * 60 * 1000);
+    const secret = await unshownBottle("這是一個沒有人撿到的瓶子");
+    const address = nextAddress();
+    const cookie = `visitor=${visitorId()}`;
+    const sweep = Array.from({ length: 100 }, (_, i) => ({
+      bottleId: i === 0 ? secret : secret + 1_000_000 + i,
+      target: "zh-CN",
+    }));
+    const whole = await batch(Array(100).fill("translate.bottle"), sweep, address, cookie);
+    expect(whole.status).toBe(400);
+    const answers: Answer[] = [];
+    for (let round = 0; round < 10; round++) {
+      const ten = sweep.slice(round * 10, round * 10 + 10);
+      answers.push(
+        ...(await batch(Array(10).fill("translate.bottle"), ten, address, cookie)).answers,
+      );
+    }
+    expect(answers).toHaveLength(100);
+    expect(answers.filter((a) => a.result)).toHaveLength(0);
+    expect(answered(answers)).toHaveLength(TRANSLATE_RATE.limit);
+
+    // The menu's question is held to its own limit, with or without a bottle.
+    const asked = sweep.map(({ bottleId }, i) => (i % 2 === 0 ? { bottleId } : undefined));
+    const menu: Answer[] = [];
+    for (let round = 0; round < 10; round++) {
+      const ten = asked.slice(round * 10, round * 10 + 10);
+      menu.push(
+        ...(await batch(Array(10).fill("translate.languages"), ten, address, cookie, "GET"))
+          .answers,
+      );
+    }
+    expect(menu).toHaveLength(100);
+    expect(answered(menu)).toHaveLength(TRANSLATE_MENU_RATE.limit);
+    // Only the menu without a bottle answered: no bottle's language was told.
+    expect(menu.filter((a, i) => asked[i] && a.result)).toHaveLength(0);
+  });
+
+  test("60 translations and 90 menus in parallel from rotating cookies on one address", async () => {
+    clock.jump(60 * 60 * 1000);
+    const secret = await unshownBottle("另一個沒有人撿到的瓶子");
+    const address = nextAddress();
+    const cookies = Array.from({ length: 90 }, () => `visitor=${visitorId()}`);
+    const one = (path: string, input: unknown, cookie: string, method: "POST" | "GET" = "POST") =>
+      batch([path], [input], address, cookie, method).then((r) => r.answers as Answer[]);
+    const [translations, menus] = await Promise.all([
+      Promise.all(
+        cookies
+          .slice(0, 60)
+          .map((cookie) => one("translate.bottle", { bottleId: secret, target: "zh-CN" }, cookie)),
+      ),
+      Promise.all(
+        cookies.map((cookie) => one("translate.languages", { bottleId: secret }, cookie, "GET")),
+      ),
+    ]);
+    expect(translations.flat()).toHaveLength(60);
+    expect(translations.flat().filter((a) => a.result)).toHaveLength(0);
+    expect(answered(translations.flat()).length).toBeLessThanOrEqual(TRANSLATE_RATE.limit);
+    expect(menus.flat()).toHaveLength(90);
+    expect(menus.flat().filter((a) => a.result)).toHaveLength(0);
+    expect(answered(menus.flat()).length).toBeLessThanOrEqual(TRANSLATE_MENU_RATE.limit);
   });
 });
 

@@ -314,6 +314,40 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     expect(found.bottle?.id).toBe(id);
   });
 
+  test("a bottle discovered on one instance translates on the other at once, for its reader only", async () => {
+    const message = "這個瓶子從遠方漂來";
+    const writer = await bottleWriter(one.url, { "X-Forwarded-For": nextAddress() });
+    const { id } = await writer.bottles.throw.mutate(bottleInput(message));
+    const jar = new CookieJar();
+    const address = nextAddress();
+    const onOne = trpcClient(one.url, { "X-Forwarded-For": address }, jar);
+    const onTwo = trpcClient(two.url, { "X-Forwarded-For": address }, jar);
+    const stranger = trpcClient(two.url, { "X-Forwarded-For": nextAddress() });
+    expect(
+      (await failure(stranger.translate.bottle.mutate({ bottleId: id, target: "zh-CN" }))).status,
+    ).toBe(404);
+    let shownPass: string | undefined;
+    for (let i = 0; i < 40 && !shownPass; i++) {
+      const { bottle } = await onOne.bottles.discover.query();
+      if (bottle?.id === id) shownPass = bottle.shownPass;
+    }
+    expect(shownPass).toEqual(expect.any(String));
+    // Straight away on the other instance: nothing it needs is written behind.
+    expect(
+      await onTwo.translate.bottle.mutate({ bottleId: id, shownPass, target: "zh-CN" }),
+    ).toEqual({ text: "这个瓶子从远方漂来", target: "zh-CN" });
+    expect((await onTwo.translate.languages.query({ bottleId: id, shownPass })).targets).toEqual([
+      "zh-CN",
+    ]);
+    expect(
+      (
+        await failure(
+          stranger.translate.bottle.mutate({ bottleId: id, shownPass, target: "zh-CN" }),
+        )
+      ).status,
+    ).toBe(404);
+  });
+
   // On one Redis, faults.test.ts kills an instance the same way and checks more; here it runs
   // on the Redis Cluster, where faults.test.ts does not run.
   test.skipIf(!clusterServers?.redisCluster)(

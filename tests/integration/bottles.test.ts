@@ -79,9 +79,11 @@ describe("the ocean", () => {
       likeCount: 0,
       isLiked: false,
     });
-    // Nothing that identifies the writer travels with it.
+    // Nothing that identifies the writer travels with it (the pass is an expiry and a signature).
+    expect(found?.shownPass).toMatch(/^[0-9a-z]+\.[\w-]{32}$/);
     expect(Object.keys(found ?? {}).sort()).toEqual(
       [
+        "shownPass",
         "country",
         "countryCode",
         "createdAt",
@@ -485,6 +487,55 @@ describe("translation", () => {
     });
     const unsupported = await failure(api.translate.bottle.mutate({ bottleId: id, target: "ja" }));
     expect(unsupported.data.appCode).toBe("TRANSLATION_UNSUPPORTED");
+  });
+
+  test("a bottle that is not public translates only for a reader discover showed it to", async () => {
+    const message = "這是只給撿到的人看的瓶子";
+    const { id } = await (await aWriter()).bottles.throw.mutate(bottle(message));
+    /** How a call failed, as its caller sees it: status, data and message. */
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => "answered",
+        (error: { message: string; data: unknown }) => ({
+          message: error.message,
+          data: error.data,
+        }),
+      );
+    const stranger = visitor();
+    const absent = 999_999_999;
+    // Asked for by its id alone, it is "not found", exactly as a bottle that does not exist.
+    const unknown = await refusal(
+      stranger.translate.bottle.mutate({ bottleId: absent, target: "zh-CN" }),
+    );
+    expect(unknown).toMatchObject({ data: { httpStatus: 404, appCode: "NOT_FOUND" } });
+    expect(
+      await refusal(stranger.translate.bottle.mutate({ bottleId: id, target: "zh-CN" })),
+    ).toEqual(unknown);
+    const unknownMenu = await refusal(stranger.translate.languages.query({ bottleId: absent }));
+    expect(unknownMenu).toMatchObject({ data: { httpStatus: 404, appCode: "NOT_FOUND" } });
+    expect(await refusal(stranger.translate.languages.query({ bottleId: id }))).toEqual(
+      unknownMenu,
+    );
+
+    const reader = visitor();
+    const found = await discoverUntil(reader, message);
+    expect(found?.shownPass).toEqual(expect.any(String));
+    const asked = { bottleId: id, shownPass: found?.shownPass };
+    expect((await reader.translate.languages.query(asked)).targets).toEqual(["zh-CN"]);
+    expect(await reader.translate.bottle.mutate({ ...asked, target: "zh-CN" })).toEqual({
+      text: "这是只给捡到的人看的瓶子",
+      target: "zh-CN",
+    });
+    // The pass is the reader's, and for that bottle only.
+    expect(await refusal(stranger.translate.bottle.mutate({ ...asked, target: "zh-CN" }))).toEqual(
+      unknown,
+    );
+    const other = await (await aWriter()).bottles.throw.mutate(bottle("另一個不公開的瓶子"));
+    expect(
+      await refusal(
+        reader.translate.bottle.mutate({ ...asked, bottleId: other.id, target: "zh-CN" }),
+      ),
+    ).toMatchObject({ data: { httpStatus: 404, appCode: "NOT_FOUND" } });
   });
 });
 

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { MATCH_FALLBACK_MS, matchPreferencesInput } from "../../src/common/chat-preferences.ts";
+import {
+  MATCH_FALLBACK_MS,
+  matchPreferencesInput,
+  normalizeInterest,
+} from "../../src/common/chat-preferences.ts";
 import {
   anyoneFrom,
   interestKey,
@@ -77,6 +81,55 @@ describe("preferences", () => {
     expect(sharedGround(a, b)).toEqual({ languages: ["en"], interests: ["board games"] });
     expect(sharedGround(b, a)).toEqual({ languages: ["en"], interests: ["board games"] });
     expect(sharedGround(seeker([]), seeker([]))).toBeUndefined();
+  });
+
+  test("invisible characters never split an interest: zero-width, word joiner, BOM, bidi controls", () => {
+    const invisible = [
+      "\u200B", // zero-width space
+      "\u200C", // zero-width non-joiner
+      "\u200D", // zero-width joiner
+      "\u2060", // word joiner
+      "\uFEFF", // byte order mark
+      "\u200E", // left-to-right mark
+      "\u200F", // right-to-left mark
+      "\u061C", // Arabic letter mark
+      "\u202A", // left-to-right embedding
+      "\u202B", // right-to-left embedding
+      "\u202C", // pop directional formatting
+      "\u202D", // left-to-right override
+      "\u202E", // right-to-left override
+      "\u2066", // left-to-right isolate
+      "\u2067", // right-to-left isolate
+      "\u2068", // first strong isolate
+      "\u2069", // pop directional isolate
+      "\u00AD", // soft hyphen
+    ];
+    for (const mark of invisible) {
+      const name = `U+${mark.codePointAt(0)?.toString(16).toUpperCase()}`;
+      expect(normalizeInterest(`hi${mark}king`), name).toBe("hiking");
+      expect(normalizeInterest(`${mark}hiking${mark}`), name).toBe("hiking");
+      expect(interestKey(`音${mark}樂`), name).toBe(interestKey("音乐"));
+      expect(seeker(["en"], [`Hi${mark}king`]).preferences?.interests, name).toEqual([
+        { key: "hiking", label: "hiking" },
+      ]);
+    }
+    // Many at once, and around a space: still one space, one interest.
+    expect(normalizeInterest("\u202Eboard\u200B \u2066 games\u2069\uFEFF")).toBe("board games");
+    // A mark split from its letter by one joins it again.
+    expect(normalizeInterest("cafe\u200B\u0301")).toBe(normalizeInterest("café"));
+    // Nothing but invisible characters is an empty interest, which the form refuses.
+    expect(() =>
+      matchPreferencesInput.parse({ languages: ["en"], interests: ["\u200B\u2060\uFEFF"] }),
+    ).toThrow();
+    const a = seeker(["en"], ["hik\u200Bing"]);
+    const b = seeker(["en"], ["hiking"]);
+    expect(tierOf(a, b, 0)).toBe(2);
+  });
+
+  test("an invisible character does not hide contact details or a slur from the filters", () => {
+    for (const bad of ["f\u200Buck", "line\u2060 id mei0912", "@mei\u200D_lin"]) {
+      expect(() => seeker(["en"], [bad])).toThrow(DomainError);
+    }
   });
 
   test("an interest with contact details or a slur is refused; nothing asked is Anyone", () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { DB } from "../../db/schema.ts";
 import { type TargetLanguage, targetLanguages } from "../../src/common/translation.ts";
+import { SHOWN_PASS_MS, ShownBottles } from "../../src/core/bottles/shown.ts";
 import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import {
@@ -613,5 +614,48 @@ describe("chat translations in memory", () => {
     expect(await memory.get("a", "en")).toBe("A again");
     expect(await memory.get("c", "en")).toBe("C");
     expect(await memory.get("d", "en")).toBe("D");
+  });
+});
+
+describe("the pass discover gives with a bottle", () => {
+  const SECRET = "a-secret-of-at-least-thirty-two-characters";
+  const clock = new VirtualClock();
+  const now = () => clock.now();
+
+  test("any instance with the same secret takes it, for that visitor and bottle only", () => {
+    const onA = new ShownBottles(SECRET, now);
+    const onB = new ShownBottles(SECRET, now);
+    const pass = onA.pass("reader", 42);
+    expect(onB.wasShown(pass, "reader", 42)).toBe(true);
+    expect(onB.wasShown(pass, "someone-else", 42)).toBe(false);
+    expect(onB.wasShown(pass, "reader", 43)).toBe(false);
+    expect(new ShownBottles(`${SECRET}!`, now).wasShown(pass, "reader", 42)).toBe(false);
+  });
+
+  test("a forged, altered, malformed or expired pass is refused", () => {
+    const shown = new ShownBottles(SECRET, now);
+    const pass = shown.pass("reader", 7);
+    const [expiry = "", signature = ""] = pass.split(".");
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
+    const later = (Number.parseInt(expiry, 36) + 1000).toString(36);
+    for (const bad of [
+      undefined,
+      "",
+      `${expiry}.${flipped}`,
+      `${later}.${signature}`,
+      `${expiry}.${signature}.x`,
+      `${expiry}`,
+      `-1.${signature}`,
+      "x".repeat(65),
+    ]) {
+      expect(shown.wasShown(bad, "reader", 7)).toBe(false);
+    }
+    // One signed for much later than the server signs (its clock set back) is refused too.
+    const early = new ShownBottles(SECRET, () => clock.now() + 2 * SHOWN_PASS_MS);
+    expect(shown.wasShown(early.pass("reader", 7), "reader", 7)).toBe(false);
+    clock.advance(SHOWN_PASS_MS - 1);
+    expect(shown.wasShown(pass, "reader", 7)).toBe(true);
+    clock.advance(1);
+    expect(shown.wasShown(pass, "reader", 7)).toBe(false);
   });
 });

@@ -322,7 +322,7 @@ export async function findVisibleBottle(db: DB, bottleId: number, now: number) {
     .selectFrom("bottles")
     .where(visible(now))
     .where("id", "=", bottleId)
-    .select(["id", "message"])
+    .select(["id", "message", "is_public"])
     .executeTakeFirst();
 }
 

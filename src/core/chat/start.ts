@@ -39,14 +39,15 @@ export async function startChat(
   asked: MatchPreferencesInput | undefined,
   now: number,
 ): Promise<ChatStatus> {
-  // Checked first: a refused interest costs no limit and changes nothing.
-  const preferences = matchPreferencesOf(asked);
   await refuseBanned(deps.bans, who, now);
   await requireAge(db, who.visitorId, "chat", now, true);
   await deps.limiter.take([
     { key: `chat-start:v:${who.visitorId}`, rule: START_RATES.perVisitor },
     { key: `chat-start:ip:${who.ipKey}`, rule: START_RATES.perAddress },
   ]);
+  // After the limits: a refused interest keeps its slot, so refusals cannot probe the contact
+  // filter and word lists faster than starts go. It changes nothing else.
+  const preferences = matchPreferencesOf(asked);
   deps.sightings.note(who.visitorId, who.ipKey, now);
   // A ban may have landed while the age and the limits were looked up.
   await refuseBanned(deps.bans, who, now);

@@ -7,6 +7,7 @@ import type { Revocations } from "../../core/auth/rights.ts";
 import type { Session } from "../../core/auth/sessions.ts";
 import type { FindCounter } from "../../core/bottles/finds.ts";
 import type { RecentlyShown } from "../../core/bottles/pick.ts";
+import type { ShownBottles } from "../../core/bottles/shown.ts";
 import type { ChatBans, Sightings } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
 import type { ChatFloodGate } from "../../core/chat/flood.ts";
@@ -26,6 +27,7 @@ export interface Context {
   translator: Translator;
   chatTranslations: ChatTranslations;
   recentlyShown: RecentlyShown;
+  shownBottles: ShownBottles;
   finds: FindCounter;
   devices: DeviceCookies;
   chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate; sightings: Sightings };

@@ -43,10 +43,12 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
 
   const translate = trpc.translate.bottle.useMutation();
   const utils = trpc.useUtils();
+  // A bottle from discover carries its pass: without it, only a public bottle translates.
+  const asked = { bottleId: bottle.id, shownPass: bottle.shownPass };
   const translation = useTextTranslation(
     bottle.message,
-    () => utils.translate.languages.fetch({ bottleId: bottle.id }, { staleTime: Infinity }),
-    (target) => translate.mutateAsync({ bottleId: bottle.id, target }),
+    () => utils.translate.languages.fetch(asked, { staleTime: Infinity }),
+    (target) => translate.mutateAsync({ ...asked, target }),
   );
 
   const hasId = Number.isInteger(bottle.id) && bottle.id > 0;

@@ -29,7 +29,8 @@ function isBottle(value: unknown): value is BottleCard {
     typeof b.isPublic === "boolean" &&
     typeof b.createdAt === "number" &&
     typeof b.likeCount === "number" &&
-    typeof b.isLiked === "boolean"
+    typeof b.isLiked === "boolean" &&
+    (b.shownPass === undefined || typeof b.shownPass === "string")
   );
 }
 

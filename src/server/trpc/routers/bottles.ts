@@ -47,14 +47,17 @@ export const bottlesRouter = router({
       };
     }),
 
+  /** A random bottle, with the pass that lets this reader translate it later (see shown.ts). */
   discover: publicProcedure.meta({ feature: "bottles" }).query(async ({ ctx }) => {
+    const bottle = await discoverBottle(
+      ctx.db,
+      ctx,
+      { ...ctx.requester, locale: ctx.locale },
+      ctx.now(),
+    );
+    if (!bottle) return { bottle };
     return {
-      bottle: await discoverBottle(
-        ctx.db,
-        ctx,
-        { ...ctx.requester, locale: ctx.locale },
-        ctx.now(),
-      ),
+      bottle: { ...bottle, shownPass: ctx.shownBottles.pass(ctx.requester.visitorId, bottle.id) },
     };
   }),
 
