@@ -17,6 +17,7 @@ import {
   isHttps,
   type Visitor,
   visitorCookie,
+  visitorKey,
   visitorOf,
 } from "./identity.ts";
 import { type Logger, requestIdOf } from "./log.ts";
@@ -56,6 +57,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
   const { config, assets } = services;
   const analyticsOrigin = config.analytics ? new URL(config.analytics.scriptUrl).origin : undefined;
   const https = isHttps(services);
+  const visitorIdKey = visitorKey(services.config.secret);
   const baseHeaders = Object.entries(securityHeaders(https, analyticsOrigin));
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
@@ -299,7 +301,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const started = performance.now();
     const reqId = requestIdOf(request);
     const cookies = cookiesOf(request);
-    const visitor = visitorOf(cookies, https);
+    const visitor = visitorOf(cookies, https, visitorIdKey);
     const { kind, response: routed } = await route(request, server, cookies, visitor, reqId);
     const status = routed?.status ?? 101;
     const ms = performance.now() - started;

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { DEVICE_TRUST_MS } from "../core/auth/devices.ts";
 import { validateSessionToken } from "../core/auth/sessions.ts";
 import type { Country } from "../core/geo/country-lookup.ts";
@@ -39,24 +40,66 @@ export function cookieHeaderOf(request: Request): string {
 
 export interface Visitor {
   id: string;
-  /** The cookie must be sent: it was just made, or it moves to its __Host- name. */
+  /** The cookie must be sent: the id was just made, or it came unsigned and is signed now. */
   isNew: boolean;
 }
 
-/** The visitor cookie: 128 random bits, made on the first request that lacks a valid one. */
-export function visitorOf(cookies: Bun.CookieMap, https: boolean): Visitor {
-  const id = cookies.get(cookieNames(https).visitor);
-  if (id && VISITOR_ID.test(id)) return { id, isNew: false };
-  // A browser from before the site moved to https keeps its identity under the new name.
-  const plain = https ? cookies.get("visitor") : null;
-  if (plain && VISITOR_ID.test(plain)) return { id: plain, isNew: true };
+/** The cookie value of an id the server issued: the id, a dot, and its MAC. */
+const SIGNED_VISITOR = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
+
+const visitorKeys = new Map<string, Buffer>();
+
+/**
+ * The key that signs visitor ids, derived from SECRET (HKDF) so that it is never the key of the
+ * address hashes (ipKey), which is SECRET itself.
+ */
+export function visitorKey(secret: string): Buffer {
+  let key = visitorKeys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", secret, "", "tidings visitor id", 32));
+    visitorKeys.set(secret, key);
+  }
+  return key;
+}
+
+function visitorMac(key: Buffer, id: string): string {
+  return createHmac("sha256", key).update(id).digest("base64url").slice(0, 22);
+}
+
+/** The visitor cookie's value for an id: the id itself stays what core and the database know. */
+export function signedVisitorId(key: Buffer, id: string): string {
+  return `${id}.${visitorMac(key, id)}`;
+}
+
+/** The id a cookie value carries when this server signed it; null for anything else. */
+export function verifiedVisitorId(key: Buffer, value: string): string | null {
+  const [, id = "", mac = ""] = SIGNED_VISITOR.exec(value) ?? [];
+  if (!id) return null;
+  return timingSafeEqual(Buffer.from(visitorMac(key, id)), Buffer.from(mac)) ? id : null;
+}
+
+/**
+ * The visitor, from the cookie the server signed; a value it never issued is replaced by a fresh
+ * id (128 random bits), never adopted. Over https only the __Host- name counts: a sibling
+ * subdomain or a plain http response can plant the unprefixed name, never that one.
+ *
+ * An unsigned id from before visitor ids were signed is kept, and signed, only under the
+ * __Host- name, which nobody but this origin over https can have set. Without __Host- (a site
+ * not served over https) nothing stops a planted cookie, so an unsigned value there starts afresh.
+ */
+export function visitorOf(cookies: Bun.CookieMap, https: boolean, key: Buffer): Visitor {
+  const value = cookies.get(cookieNames(https).visitor);
+  const signed = value ? verifiedVisitorId(key, value) : null;
+  if (signed) return { id: signed, isNew: false };
+  if (https && value && VISITOR_ID.test(value)) return { id: value, isNew: true };
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return { id: Buffer.from(bytes).toString("base64url"), isNew: true };
 }
 
 export function visitorCookie(services: Services, visitor: Visitor): string {
   const https = isHttps(services);
-  return serializeCookie(cookieNames(https).visitor, visitor.id, {
+  const value = signedVisitorId(visitorKey(services.config.secret), visitor.id);
+  return serializeCookie(cookieNames(https).visitor, value, {
     maxAgeSeconds: VISITOR_MAX_AGE_SECONDS,
     secure: https,
   });
