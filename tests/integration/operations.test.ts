@@ -338,6 +338,7 @@ describe("restart", () => {
       PORT: "0",
       LOG_FORMAT: "off",
       TRUST_PROXY: "true",
+      SECRET: TEST_SECRET,
     });
     const who = { a: visitorId(), b: visitorId() };
     const visit = (url: URL, id: string, address: string) =>
