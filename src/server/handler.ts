@@ -17,7 +17,6 @@ import {
   isHttps,
   type Visitor,
   visitorCookie,
-  visitorKey,
   visitorOf,
 } from "./identity.ts";
 import { type Logger, requestIdOf } from "./log.ts";
@@ -26,6 +25,7 @@ import { renderPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 import { handleTrpcHttp, trpcRefusal } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
+import { visitorKey } from "./visitor-id.ts";
 import type { createWebSocket } from "./ws.ts";
 
 /** Requests larger than this are refused; every field is far smaller. */

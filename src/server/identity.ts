@@ -1,4 +1,3 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { DEVICE_TRUST_MS } from "../core/auth/devices.ts";
 import { validateSessionToken } from "../core/auth/sessions.ts";
 import type { Country } from "../core/geo/country-lookup.ts";
@@ -7,6 +6,7 @@ import { clientIp } from "./client-ip.ts";
 import { serializeCookie } from "./http.ts";
 import type { Services } from "./services.ts";
 import { type Context, LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
+import { signedVisitorId, verifiedVisitorId, visitorKey } from "./visitor-id.ts";
 
 const VISITOR_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 const DEVICE_MAX_AGE_SECONDS = DEVICE_TRUST_MS / 1000;
@@ -42,40 +42,6 @@ export interface Visitor {
   id: string;
   /** The cookie must be sent: the id was just made, or it came unsigned and is signed now. */
   isNew: boolean;
-}
-
-/** The cookie value of an id the server issued: the id, a dot, and its MAC. */
-const SIGNED_VISITOR = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
-
-const visitorKeys = new Map<string, Buffer>();
-
-/**
- * The key that signs visitor ids, derived from SECRET (HKDF) so that it is never the key of the
- * address hashes (ipKey), which is SECRET itself.
- */
-export function visitorKey(secret: string): Buffer {
-  let key = visitorKeys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "", "tidings visitor id", 32));
-    visitorKeys.set(secret, key);
-  }
-  return key;
-}
-
-function visitorMac(key: Buffer, id: string): string {
-  return createHmac("sha256", key).update(id).digest("base64url").slice(0, 22);
-}
-
-/** The visitor cookie's value for an id: the id itself stays what core and the database know. */
-export function signedVisitorId(key: Buffer, id: string): string {
-  return `${id}.${visitorMac(key, id)}`;
-}
-
-/** The id a cookie value carries when this server signed it; null for anything else. */
-export function verifiedVisitorId(key: Buffer, value: string): string | null {
-  const [, id = "", mac = ""] = SIGNED_VISITOR.exec(value) ?? [];
-  if (!id) return null;
-  return timingSafeEqual(Buffer.from(visitorMac(key, id)), Buffer.from(mac)) ? id : null;
 }
 
 /**

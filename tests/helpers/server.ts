@@ -7,8 +7,8 @@ import type { RawBuilder } from "kysely";
 import type { AppErrorData } from "../../src/common/errors.ts";
 import { type AppOptions, type RunningApp, startApp } from "../../src/server/app.ts";
 import { loadConfig } from "../../src/server/config.ts";
-import { signedVisitorId, visitorKey } from "../../src/server/identity.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
+import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "./database.ts";
 
 /** Every test server's SECRET unless its test gives another: test clients sign visitor ids with it. */
