@@ -8,13 +8,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NODE_DIR, runLoad, type ServerChild, startServer } from "./lib.ts";
+import { BENCH_SECRET, NODE_DIR, runLoad, type ServerChild, startServer } from "./lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
 import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
 import { fmt, median, type Size } from "./section.ts";
 
-export const SECRET = "bench-secret-0123456789abcdef0123456789";
+export const SECRET = BENCH_SECRET;
 
 // Databases on tmpfs when there is one: the disk of a shared machine (other tenants' fsyncs)
 // would otherwise decide the write figures. Reads come from the page cache either way.

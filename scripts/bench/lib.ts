@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BENCH_DIR = import.meta.dir;
@@ -293,9 +294,17 @@ export function cpuSeconds(pid: number): number {
   return ticks / 100; // CLK_TCK is 100 on Linux
 }
 
-/** A visitor cookie value: 22 characters of [A-Za-z0-9_-], unique per (prefix, n). */
+/** The SECRET of every site the benchmarks start, so their clients can sign visitor ids. */
+export const BENCH_SECRET = "bench-secret-0123456789abcdef0123456789";
+
+/** A visitor cookie's value for an id, signed as a site with BENCH_SECRET issues it. */
+export function signedVisitor(id: string): string {
+  return signedVisitorId(visitorKey(BENCH_SECRET), id);
+}
+
+/** A visitor cookie value, signed: an id of 22 characters of [A-Za-z0-9_-], unique per (prefix, n). */
 export function visitorCookie(prefix: string, n: number): string {
-  return `${prefix}${n.toString(36)}`.padEnd(22, "_").slice(0, 22);
+  return signedVisitor(`${prefix}${n.toString(36)}`.padEnd(22, "_").slice(0, 22));
 }
 
 /** A private address, unique for n < 2^24: 10.x.y.z (the country lookup answers Unknown). */

@@ -15,6 +15,7 @@ import { createTRPCClient, createWSClient, httpLink, wsLink } from "@trpc/client
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
+import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const seconds = Number(process.argv[2] ?? 60);
@@ -27,6 +28,10 @@ const freePort = () => {
   probe.stop(true);
   return port;
 };
+
+/** The site's SECRET, so the simulated visitors send cookies it signed. */
+const SECRET = "dashboard-render-secret-0123456789abcdef";
+const visitorCookie = (id: string) => `visitor=${signedVisitorId(visitorKey(SECRET), id)}`;
 
 // The site, as an operator runs it, with its metrics port.
 const metricsPort = freePort();
@@ -41,6 +46,7 @@ const site = Bun.spawn(["bun", "src/server/main.ts"], {
     TRUST_PROXY: "true",
     LOG_FORMAT: "off",
     SHUTDOWN_DRAIN: "0s",
+    SECRET,
     BACKUP_EVERY: "1m",
   },
   stdout: "pipe",
@@ -83,7 +89,7 @@ function httpClient() {
   const headers = {
     Origin: url,
     "X-Forwarded-For": nextAddress(),
-    Cookie: `visitor=${visitorId(900_000 + ++httpClients)}`,
+    Cookie: visitorCookie(visitorId(900_000 + ++httpClients)),
   };
   return createTRPCClient<AppRouter>({ links: [httpLink({ url: `${url}/trpc`, headers })] });
 }
@@ -91,7 +97,7 @@ function httpClient() {
 function chatClient(i: number) {
   const headers = {
     Origin: url,
-    Cookie: `visitor=${visitorId(i)}`,
+    Cookie: visitorCookie(visitorId(i)),
     "X-Forwarded-For": nextAddress(),
   };
   class HeaderedWebSocket extends WebSocket {

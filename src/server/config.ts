@@ -143,7 +143,7 @@ export const settingsSchema = z.object({
   }),
   SECRET: setting(z.string().min(32).optional(), {
     shown: "generated",
-    help: "At least 32 characters; keys IP hashes. Generated into DATA_DIR/secret when unset.",
+    help: "At least 32 characters; keys IP hashes and signs visitor cookies. Generated into DATA_DIR/secret when unset.",
   }),
   GEOIP_DB: setting(z.string().min(1).optional(), {
     shown: "bundled",

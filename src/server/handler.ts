@@ -27,6 +27,7 @@ import { renderPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 import { handleTrpcHttp, trpcRefusal } from "./trpc/http.ts";
 import { appRouter } from "./trpc/routers/index.ts";
+import { visitorKey } from "./visitor-id.ts";
 import type { createWebSocket } from "./ws.ts";
 
 /** Requests larger than this are refused; every field is far smaller. */
@@ -58,6 +59,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
   const { config, assets } = services;
   const analyticsOrigin = config.analytics ? new URL(config.analytics.scriptUrl).origin : undefined;
   const https = isHttps(services);
+  const visitorIdKey = visitorKey(services.config.secret);
   const baseHeaders = Object.entries(securityHeaders(https, analyticsOrigin));
 
   const originOf = (url: URL) => config.publicOrigin ?? url.origin;
@@ -313,7 +315,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const started = performance.now();
     const reqId = requestIdOf(request);
     const cookies = cookiesOf(request);
-    const visitor = visitorOf(cookies, https);
+    const visitor = visitorOf(cookies, https, visitorIdKey);
     const { kind, response: routed } = await route(request, server, cookies, visitor, reqId);
     const status = routed?.status ?? 101;
     const ms = performance.now() - started;

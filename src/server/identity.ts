@@ -7,6 +7,7 @@ import { clientIp } from "./client-ip.ts";
 import { serializeCookie } from "./http.ts";
 import type { Services } from "./services.ts";
 import { type AccountNow, type Context, LOCALE_HEADER, localeFromHeader } from "./trpc/context.ts";
+import { signedVisitorId, verifiedVisitorId, visitorKey } from "./visitor-id.ts";
 
 const VISITOR_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 const DEVICE_MAX_AGE_SECONDS = DEVICE_TRUST_MS / 1000;
@@ -40,24 +41,32 @@ export function cookieHeaderOf(request: Request): string {
 
 export interface Visitor {
   id: string;
-  /** The cookie must be sent: it was just made, or it moves to its __Host- name. */
+  /** The cookie must be sent: the id was just made, or it came unsigned and is signed now. */
   isNew: boolean;
 }
 
-/** The visitor cookie: 128 random bits, made on the first request that lacks a valid one. */
-export function visitorOf(cookies: Bun.CookieMap, https: boolean): Visitor {
-  const id = cookies.get(cookieNames(https).visitor);
-  if (id && VISITOR_ID.test(id)) return { id, isNew: false };
-  // A browser from before the site moved to https keeps its identity under the new name.
-  const plain = https ? cookies.get("visitor") : null;
-  if (plain && VISITOR_ID.test(plain)) return { id: plain, isNew: true };
+/**
+ * The visitor, from the cookie the server signed; a value it never issued is replaced by a fresh
+ * id (128 random bits), never adopted. Over https only the __Host- name counts: a sibling
+ * subdomain or a plain http response can plant the unprefixed name, never that one.
+ *
+ * An unsigned id from before visitor ids were signed is kept, and signed, only under the
+ * __Host- name, which nobody but this origin over https can have set. Without __Host- (a site
+ * not served over https) nothing stops a planted cookie, so an unsigned value there starts afresh.
+ */
+export function visitorOf(cookies: Bun.CookieMap, https: boolean, key: Buffer): Visitor {
+  const value = cookies.get(cookieNames(https).visitor);
+  const signed = value ? verifiedVisitorId(key, value) : null;
+  if (signed) return { id: signed, isNew: false };
+  if (https && value && VISITOR_ID.test(value)) return { id: value, isNew: true };
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return { id: Buffer.from(bytes).toString("base64url"), isNew: true };
 }
 
 export function visitorCookie(services: Services, visitor: Visitor): string {
   const https = isHttps(services);
-  return serializeCookie(cookieNames(https).visitor, visitor.id, {
+  const value = signedVisitorId(visitorKey(services.config.secret), visitor.id);
+  return serializeCookie(cookieNames(https).visitor, value, {
     maxAgeSeconds: VISITOR_MAX_AGE_SECONDS,
     secure: https,
   });

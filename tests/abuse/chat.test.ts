@@ -19,6 +19,7 @@ import {
   bottleInput,
   bottleWriter,
   failure,
+  signedVisitorCookie,
   startTestServer,
   type TestServer,
   trpcClient,
@@ -144,7 +145,7 @@ describe("chat floods", () => {
     const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
       headers: {
         Origin: server.url,
-        Cookie: `visitor=${b.visitorId}`,
+        Cookie: signedVisitorCookie(b.visitorId),
         "X-Forwarded-For": nextAddress(),
       },
     } as unknown as string[]);
@@ -207,7 +208,7 @@ describe("chat floods", () => {
     const outcomes: string[] = [];
     for (let i = 0; i <= SOCKET_LIMITS.perVisitor; i++) {
       const socket = await chatSocket(server.url, {
-        Cookie: `visitor=${id}`,
+        Cookie: signedVisitorCookie(id),
         "X-Forwarded-For": nextAddress(),
       });
       if (socket) sockets.push(socket);
@@ -222,7 +223,7 @@ describe("chat floods", () => {
     for (let i = 0; i < 20; i++) {
       const writer = await bottleWriter(server.url, {
         "X-Forwarded-For": nextAddress(),
-        Cookie: `visitor=${visitorId()}`,
+        Cookie: signedVisitorCookie(visitorId()),
       });
       const sentence = `Bottle ${String.fromCharCode(65 + i)} drifted past the quiet harbour at dawn, and the gulls followed it out to sea. `;
       await writer.bottles.throw.mutate(
@@ -241,7 +242,7 @@ describe("chat floods", () => {
         `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`,
         "Sec-WebSocket-Version: 13",
         `Origin: ${server.url}`,
-        `Cookie: visitor=${visitorId()}`,
+        `Cookie: ${signedVisitorCookie(visitorId())}`,
         `X-Forwarded-For: ${nextAddress()}`,
         "",
         "",
@@ -292,7 +293,7 @@ describe("chat floods", () => {
     // 200 visitors who each passed the safety gate, somewhere.
     const cookies = await Promise.all(
       Array.from({ length: 200 }, async () => {
-        const cookie = `visitor=${visitorId()}`;
+        const cookie = signedVisitorCookie(visitorId());
         await trpcClient(server.url, {
           "X-Forwarded-For": nextAddress(),
           Cookie: cookie,

@@ -12,6 +12,7 @@ import {
 import {
   bottleInput,
   failure,
+  signedVisitorCookie,
   startTestServer,
   type TestServer,
   trpcClient,
@@ -75,7 +76,7 @@ const call = (id: number, path: string, input: unknown) => ({
 
 describe("calls per WebSocket frame are capped like HTTP batches", () => {
   test("a frame of 600 calls runs none of them; a socket that keeps sending them is closed", async () => {
-    const cookie = `visitor=${visitorId()}`;
+    const cookie = signedVisitorCookie(visitorId());
     const raw = await rawSocket(cookie);
     const frame = JSON.stringify(
       // As many as fit in the 64 KB a frame may hold.
@@ -112,7 +113,7 @@ describe("age answers", () => {
     [true, false],
   ]) {
     test(`a batch answering ${order.join(" then ")} ends refused`, async () => {
-      const cookie = `visitor=${visitorId()}`;
+      const cookie = signedVisitorCookie(visitorId());
       const response = await fetch(`${server.url}/trpc/chat.confirmAge,chat.confirmAge?batch=1`, {
         method: "POST",
         headers: {
@@ -131,7 +132,7 @@ describe("age answers", () => {
   }
 
   test("ten answers in parallel, one of them under 18, end refused", async () => {
-    const cookie = `visitor=${visitorId()}`;
+    const cookie = signedVisitorCookie(visitorId());
     const address = nextAddress();
     const api = trpcClient(server.url, { Cookie: cookie, "X-Forwarded-For": address });
     await Promise.allSettled(
@@ -153,7 +154,7 @@ describe("age answers", () => {
 
   test("a script cannot throw a bottle without the 13-or-older answer", async () => {
     const api = trpcClient(server.url, {
-      Cookie: `visitor=${visitorId()}`,
+      Cookie: signedVisitorCookie(visitorId()),
       "X-Forwarded-For": nextAddress(),
     });
     const refused = await failure(api.bottles.throw.mutate(bottleInput("No answer given")));

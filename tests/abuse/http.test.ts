@@ -29,25 +29,31 @@ describe("a malformed cookie counts as absent", () => {
 
   test("a malformed visitor cookie is replaced by a fresh one", async () => {
     const response = await fetch(`${server.url}/en`, { headers: { cookie: "visitor=%ZZ" } });
-    expect(response.headers.get("set-cookie")).toMatch(/^visitor=[A-Za-z0-9_-]{22};/);
+    expect(response.headers.get("set-cookie")).toMatch(
+      /^visitor=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22};/,
+    );
   });
 });
 
 describe("over https, cookies carry the __Host- prefix", () => {
-  test("the visitor cookie is __Host-visitor, Secure, Path=/, no Domain; an old plain one keeps its id", async () => {
+  test("the visitor cookie is __Host-visitor, Secure, Path=/, no Domain; the plain name is ignored", async () => {
     const https = await startTestServer({ PUBLIC_ORIGIN: "https://tidings.example.org" });
     try {
       const fresh = (await fetch(`${https.url}/en`)).headers.get("set-cookie") ?? "";
       expect(fresh).toMatch(
-        /^__Host-visitor=[A-Za-z0-9_-]{22}; Path=\/; .*HttpOnly; SameSite=Lax; Secure$/,
+        /^__Host-visitor=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}; Path=\/; .*HttpOnly; SameSite=Lax; Secure$/,
       );
       expect(fresh).not.toContain("Domain");
-      const old = "abcdefghijklmnopqrstuv";
-      const moved = (
-        await fetch(`${https.url}/en`, { headers: { cookie: `visitor=${old}` } })
+      const value = fresh.slice("__Host-visitor=".length, fresh.indexOf(";"));
+      // Anyone on a sibling subdomain or on plain http can set the plain name: it counts for nothing.
+      const planted = (
+        await fetch(`${https.url}/en`, { headers: { cookie: `visitor=${value}` } })
       ).headers.get("set-cookie");
-      expect(moved).toStartWith(`__Host-visitor=${old};`);
-      const kept = await fetch(`${https.url}/en`, { headers: { cookie: `__Host-visitor=${old}` } });
+      expect(planted).toStartWith("__Host-visitor=");
+      expect(planted).not.toContain(value.split(".")[0] ?? "");
+      const kept = await fetch(`${https.url}/en`, {
+        headers: { cookie: `__Host-visitor=${value}` },
+      });
       expect(kept.headers.get("set-cookie")).toBeNull();
     } finally {
       await https.close();

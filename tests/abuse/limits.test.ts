@@ -11,6 +11,7 @@ import {
   bottleInput,
   CookieJar,
   failure,
+  signedVisitorCookie,
   startTestServer,
   type TestServer,
   trpcClient,
@@ -205,7 +206,7 @@ describe("bottle throws in batches and in parallel", () => {
 
   test("a batch of 40 throws is refused whole; four batches of 10 land at most the limit", async () => {
     const address = nextAddress();
-    const cookie = "visitor=batchthrower0000000000";
+    const cookie = signedVisitorCookie("batchthrower0000000000");
     await batch(["bottles.confirmAge"], [{ atLeast13: true }], address, cookie);
     const refused = await batch(
       Array(40).fill("bottles.throw"),
@@ -414,7 +415,7 @@ describe("chat sockets opened and closed in a loop", () => {
   const { perVisitor, perAddress } = CHAT_CONNECTIONS;
 
   test(`one visitor opens ${perVisitor.burst} at once, then one a second`, async () => {
-    const cookie = `visitor=${visitorId()}`;
+    const cookie = signedVisitorCookie(visitorId());
     const address = nextAddress();
     const opened: boolean[] = [];
     for (let i = 0; i < perVisitor.burst + 5; i++) opened.push(await cycle(cookie, address));
@@ -425,7 +426,7 @@ describe("chat sockets opened and closed in a loop", () => {
 
   test(`an address with rotating cookies opens ${perAddress.burst} at once, then two a second`, async () => {
     const address = nextAddress();
-    const cookie = () => `visitor=${visitorId()}`;
+    const cookie = () => signedVisitorCookie(visitorId());
     let opened = 0;
     for (let i = 0; i < perAddress.burst + 6; i++) if (await cycle(cookie(), address)) opened += 1;
     expect(opened).toBe(perAddress.burst);

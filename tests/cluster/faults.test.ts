@@ -70,7 +70,7 @@ async function site(name: string, redis = redisUrl) {
 let addresses = 0;
 const nextAddress = () => `198.18.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
 function tester(server: ServerProcess) {
-  const t = chatTester(server.url, { address: nextAddress() });
+  const t = chatTester(server.url, { address: nextAddress(), secret });
   open.push(t);
   return t;
 }

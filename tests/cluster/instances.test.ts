@@ -9,7 +9,14 @@ import { createPostgresDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
 import { redisConnections } from "../helpers/redis.ts";
-import { bottleInput, bottleWriter, CookieJar, failure, trpcClient } from "../helpers/server.ts";
+import {
+  bottleInput,
+  bottleWriter,
+  CookieJar,
+  failure,
+  signedVisitorCookie,
+  trpcClient,
+} from "../helpers/server.ts";
 
 // Two instances of the site, as an operator runs them: separate processes on one PostgreSQL
 // database and one Redis, with the same secret. Run by `CLUSTER=1 ./scripts/test`.
@@ -44,7 +51,7 @@ afterAll(async () => {
 let addresses = 0;
 const nextAddress = () => `198.18.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
 function tester(server: ServerProcess, options: Parameters<typeof chatTester>[1] = {}) {
-  const t = chatTester(server.url, { address: nextAddress(), ...options });
+  const t = chatTester(server.url, { address: nextAddress(), secret, ...options });
   open.push(t);
   return t;
 }
@@ -130,7 +137,7 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
             const socket = new WebSocket(`${server.url.replace("http", "ws")}/trpc`, {
               headers: {
                 Origin: server.url,
-                Cookie: `visitor=${id}`,
+                Cookie: signedVisitorCookie(id, { secret }),
                 "X-Forwarded-For": nextAddress(),
               },
             } as unknown as string[]);
@@ -197,7 +204,7 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
 
   test("a limit holds across instances", async () => {
     const address = nextAddress();
-    const cookie = "visitor=acrossinstances0000000";
+    const cookie = signedVisitorCookie("acrossinstances0000000", { secret });
     const message = { name: "Mei", email: "mei@example.org", message: "Across the instances" };
     const results: number[] = [];
     for (let i = 0; i < CONTACT_RATE.limit + 2; i++) {
@@ -223,7 +230,7 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     await b.waitFor(isType("banned"));
     const again = trpcClient(two.url, {
       "X-Forwarded-For": nextAddress(),
-      Cookie: `visitor=${b.visitorId}`,
+      Cookie: signedVisitorCookie(b.visitorId, { secret }),
     });
     const refused = await eventually(
       () => failure(again.chat.start.mutate()),
@@ -242,7 +249,7 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     // The same visitor, on the first instance, says they are under 18.
     const young = trpcClient(one.url, {
       "X-Forwarded-For": nextAddress(),
-      Cookie: `visitor=${visitor.visitorId}`,
+      Cookie: signedVisitorCookie(visitor.visitorId, { secret }),
     });
     expect(await young.chat.confirmAge.mutate({ adult: false })).toEqual({ age: "refused" });
     // A start let in before the news arrives leaves the pool again, so no later test meets it.

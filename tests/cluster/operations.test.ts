@@ -8,6 +8,7 @@ import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import { TEST_SECRET } from "../helpers/server.ts";
 
 // Readiness with real faults: a PostgreSQL server and a Redis server of this test's own
 // (scripts/cluster), really stopped and started again under a running site. And a stopping
@@ -150,7 +151,7 @@ describe.skipIf(withoutClusterServers)("a stopping instance", () => {
     PUBLIC_ORIGIN: origin,
     REDIS_URL: TEST_REDIS_URL ?? "",
     REDIS_PREFIX: `drain-${randomBytes(4).toString("hex")}:`,
-    SECRET: randomBytes(24).toString("hex"),
+    SECRET: TEST_SECRET,
     TRUST_PROXY: "true",
     LOG_FORMAT: "off",
   };

@@ -4,9 +4,10 @@ import type { ChatEvent } from "../../src/common/chat.ts";
 import type { MatchPreferencesInput } from "../../src/common/chat-preferences.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
 import { chatSocketOptions } from "../../src/web/lib/trpc.ts";
+import { signedVisitorCookie } from "./server.ts";
 
 let counter = 0;
-/** A well-formed visitor cookie value of our own choosing. */
+/** A well-formed visitor id of our own choosing (signedVisitorCookie makes its cookie). */
 export function visitorId(): string {
   counter += 1;
   return `test${String(counter).padStart(4, "0")}${"x".repeat(14)}`.slice(0, 22);
@@ -60,6 +61,10 @@ export function chatTester(
   baseUrl: string,
   options: {
     visitorId?: string;
+    /** The SECRET the server signs visitor ids with, when not the test servers' own. */
+    secret?: string;
+    /** The whole Cookie header, instead of the visitor's signed cookie. */
+    cookie?: string;
     address?: string;
     origin?: string;
     /** Where each (re)connection goes, as a load balancer would choose; `baseUrl` by default. */
@@ -71,7 +76,7 @@ export function chatTester(
   const id = options.visitorId ?? visitorId();
   const headers = {
     Origin: options.origin ?? baseUrl,
-    Cookie: `visitor=${id}`,
+    Cookie: options.cookie ?? signedVisitorCookie(id, { secret: options.secret }),
     "X-Forwarded-For": options.address ?? `203.0.113.${(counter % 250) + 1}`,
   };
   const sockets = new Set<WebSocket>();

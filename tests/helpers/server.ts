@@ -8,7 +8,23 @@ import type { AppErrorData } from "../../src/common/errors.ts";
 import { type AppOptions, type RunningApp, startApp } from "../../src/server/app.ts";
 import { loadConfig } from "../../src/server/config.ts";
 import type { AppRouter } from "../../src/server/trpc/routers/index.ts";
+import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "./database.ts";
+
+/** Every test server's SECRET unless its test gives another: test clients sign visitor ids with it. */
+export const TEST_SECRET = "the-test-servers-own-secret-0123456789";
+
+/**
+ * A visitor cookie (`name=value`) for an id of the test's choosing, signed as the server with
+ * that SECRET issues it, as a browser that has visited before sends it back.
+ */
+export function signedVisitorCookie(
+  id: string,
+  options: { secret?: string; https?: boolean } = {},
+): string {
+  const name = options.https ? "__Host-visitor" : "visitor";
+  return `${name}=${signedVisitorId(visitorKey(options.secret ?? TEST_SECRET), id)}`;
+}
 
 export interface TestServer {
   app: RunningApp;
@@ -33,6 +49,7 @@ export async function startTestServer(
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_FORMAT: "off",
+    SECRET: TEST_SECRET,
     ...(postgres
       ? {
           DB_URL: postgres.url,

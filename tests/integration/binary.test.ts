@@ -71,7 +71,6 @@ async function throwBottle(url: string, message: string) {
   const headers = {
     "Content-Type": "application/json",
     Origin: url,
-    Cookie: `visitor=writer${String(n).padStart(16, "0")}`,
     "X-Forwarded-For": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   };
   const answered = await fetch(`${url}/trpc/bottles.confirmAge`, {
@@ -80,9 +79,11 @@ async function throwBottle(url: string, message: string) {
     body: JSON.stringify({ atLeast13: true }),
   });
   if (answered.status !== 200) return answered;
+  // The visitor cookie the site issued with the answer, sent back as a browser would.
+  const cookie = (answered.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   return fetch(`${url}/trpc/bottles.throw`, {
     method: "POST",
-    headers,
+    headers: { ...headers, Cookie: cookie },
     body: JSON.stringify({
       message,
       driftHours: 0,
@@ -124,9 +125,7 @@ describe("the binary", () => {
       expect(existsSync(join(folder, "data", "secret"))).toBe(true);
 
       expect((await throwBottle(site.url, "From the binary")).status).toBe(200);
-      const found = await fetch(`${site.url}/trpc/bottles.publicList`, {
-        headers: { Cookie: "visitor=readerAAAAAAAAAAAAAAAAA" },
-      });
+      const found = await fetch(`${site.url}/trpc/bottles.publicList`);
       expect(JSON.stringify(await found.json())).toContain("From the binary");
     } finally {
       site.process.kill("SIGTERM");

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AppErrorData } from "../../src/common/errors.ts";
-import { failure, startTestServer, type TestServer, trpcClient } from "../helpers/server.ts";
+import {
+  failure,
+  signedVisitorCookie,
+  startTestServer,
+  type TestServer,
+  trpcClient,
+} from "../helpers/server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -58,7 +64,9 @@ describe("contact.send", () => {
   });
 
   test("past five messages an hour, a visitor is told when to retry, with HTTP 429", async () => {
-    const client = trpcClient(server.url, { Cookie: "visitor=AAAAAAAAAAAAAAAAAAAAAA" });
+    const client = trpcClient(server.url, {
+      Cookie: signedVisitorCookie("AAAAAAAAAAAAAAAAAAAAAA"),
+    });
     const before = (await storedMessages()).length;
     // One message already came from this address in the first test.
     for (let i = before; i < 5; i++) await client.contact.send.mutate(good);

@@ -26,7 +26,14 @@ import { chatTester, listening, pairListening, visitorId } from "../helpers/chat
 import { eventually } from "../helpers/eventually.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { startServerProcess } from "../helpers/process.ts";
-import { bottleInput, bottleWriter, CookieJar, trpcClient } from "../helpers/server.ts";
+import {
+  bottleInput,
+  bottleWriter,
+  CookieJar,
+  signedVisitorCookie,
+  TEST_SECRET,
+  trpcClient,
+} from "../helpers/server.ts";
 
 // The site as an operator runs it: a real process, stopped with SIGTERM, logging, backing up
 // and restored with the `tidings` command. These run on SQLite whatever the suites run on:
@@ -68,14 +75,20 @@ describe("SIGTERM", () => {
   test("ready answers 503 at once, the site serves through the drain, then sockets close as restarting", async () => {
     const dataDir = mkdtempSync(join(work, "drain-"));
     const site = await startServerProcess(
-      { ...sqlite, SHUTDOWN_DRAIN: "2s", LOG_FORMAT: "off", TRUST_PROXY: "true" },
+      {
+        ...sqlite,
+        SHUTDOWN_DRAIN: "2s",
+        LOG_FORMAT: "off",
+        TRUST_PROXY: "true",
+        SECRET: TEST_SECRET,
+      },
       dataDir,
     );
     // A visitor's open chat socket, as a browser holds it.
     const tester = await listening(chatTester(site.url, { address: "100.92.0.1" }));
     const closed = new Promise<{ code: number; reason: string }>((resolve) => {
       const socket = new WebSocket(`${site.url.replace(/^http/, "ws")}/trpc`, {
-        headers: { Origin: site.url, Cookie: "visitor=drainwatcher0000000000" },
+        headers: { Origin: site.url, Cookie: signedVisitorCookie("drainwatcher0000000000") },
       } as unknown as string[]);
       socket.addEventListener("close", (event) =>
         resolve({ code: event.code, reason: event.reason }),
@@ -498,6 +511,7 @@ describe("restart", () => {
       PORT: "0",
       LOG_FORMAT: "off",
       TRUST_PROXY: "true",
+      SECRET: TEST_SECRET,
     });
     const who = { a: visitorId(), b: visitorId() };
     const visit = (url: URL, id: string, address: string) =>

@@ -12,6 +12,7 @@ import { eventually } from "../helpers/eventually.ts";
 import {
   bottleInput,
   failure,
+  signedVisitorCookie,
   startTestServer,
   type TestServer,
   trpcClient,
@@ -51,7 +52,7 @@ const count = (t: ChatTester, type: ChatEvent["type"]) => t.events.filter(isType
 
 describe("the age gates", () => {
   test("chat needs the 18-or-older answer; 'under 18' refuses it, and answering again changes nothing", async () => {
-    const cookie = `visitor=${visitorId()}`;
+    const cookie = signedVisitorCookie(visitorId());
     const api = trpcClient(server.url, { "X-Forwarded-For": nextAddress(), Cookie: cookie });
     expect((await failure(api.chat.start.mutate())).data.appCode).toBe("AGE_CONFIRMATION_REQUIRED");
     expect(await api.chat.confirmAge.mutate({ adult: false })).toEqual({ age: "refused" });
@@ -67,12 +68,12 @@ describe("the age gates", () => {
     const address = nextAddress();
     const young = trpcClient(server.url, {
       "X-Forwarded-For": address,
-      Cookie: `visitor=${visitorId()}`,
+      Cookie: signedVisitorCookie(visitorId()),
     });
     await young.chat.confirmAge.mutate({ adult: false });
     const classmate = trpcClient(server.url, {
       "X-Forwarded-For": address,
-      Cookie: `visitor=${visitorId()}`,
+      Cookie: signedVisitorCookie(visitorId()),
     });
     expect(await classmate.chat.confirmAge.mutate({ adult: true })).toEqual({ age: "confirmed" });
     expect((await classmate.chat.start.mutate()).state).toBe("waiting");
@@ -81,7 +82,7 @@ describe("the age gates", () => {
   test("a visitor under 13 cannot throw bottles, and answering again changes nothing", async () => {
     const api = trpcClient(server.url, {
       "X-Forwarded-For": nextAddress(),
-      Cookie: `visitor=${visitorId()}`,
+      Cookie: signedVisitorCookie(visitorId()),
     });
     const bottle = bottleInput("Hello ocean");
     expect(await api.bottles.age.query()).toEqual({ age: "unanswered" });
@@ -212,7 +213,7 @@ describe("repeats and mutes", () => {
   test("the same bottle a fourth time in an hour is refused", async () => {
     const api = trpcClient(server.url, {
       "X-Forwarded-For": nextAddress(),
-      Cookie: `visitor=${visitorId()}`,
+      Cookie: signedVisitorCookie(visitorId()),
     });
     await api.bottles.confirmAge.mutate({ atLeast13: true });
     for (const message of ["Same words again", "same words, again!", "SAME WORDS AGAIN"]) {

@@ -276,11 +276,11 @@ describe("page head", () => {
 });
 
 describe("visitor cookie", () => {
-  test("a new visitor gets an HttpOnly cookie of 128 random bits; a known one keeps it", async () => {
+  test("a new visitor gets an HttpOnly cookie of 128 random bits and their MAC; a known one keeps it", async () => {
     const first = await get("/en");
     const cookie = first.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(
-      /^visitor=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
+      /^visitor=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
     );
     const value = cookie.split(";")[0] ?? "";
     const second = await get("/en", { Cookie: value });

@@ -21,6 +21,7 @@
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
 import { KEPT_EVENTS } from "../../../src/core/chat/redis-broker.ts";
+import { BENCH_SECRET } from "../lib.ts";
 import {
   atRealTimePriority,
   connectAll,
@@ -109,7 +110,7 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       DB_URL: await servers.database("bench_costs"),
       REDIS_URL: redisUrl,
       REDIS_PREFIX: PREFIX,
-      SECRET: randomBytes(24).toString("hex"),
+      SECRET: BENCH_SECRET,
     };
     const nodes = await redisNodes(redisUrl);
     connections.push(...nodes);

@@ -29,6 +29,7 @@ import {
 } from "../../../src/core/chat/redis-pool-lua.ts";
 import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
 import { monitorOf } from "../../../tests/helpers/monitor.ts";
+import { signedVisitor } from "../lib.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -539,7 +540,11 @@ export class Visitor {
   connect(url: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(`${url.replace("http", "ws")}/trpc`, {
-        headers: { Origin: url, Cookie: `visitor=${this.id}`, "X-Forwarded-For": this.address },
+        headers: {
+          Origin: url,
+          Cookie: `visitor=${signedVisitor(this.id)}`,
+          "X-Forwarded-For": this.address,
+        },
       } as unknown as string[]);
       this.#socket = socket;
       let first = true;
