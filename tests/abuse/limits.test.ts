@@ -251,7 +251,7 @@ describe("interest refusals cost a start", () => {
   test("150 probes as batches from one cookie: refusals stop at the start limit, and say nothing past it", async () => {
     clock.jump(60 * 60 * 1000);
     const address = nextAddress();
-    const cookie = `visitor=${visitorId()}`;
+    const cookie = signedVisitorCookie(visitorId());
     await batch(["chat.confirmAge"], [{ adult: true }], address, cookie);
     const inputs = Array.from({ length: 150 }, (_, i) => probe(i));
     const whole = await batch(Array(150).fill("chat.startWith"), inputs, address, cookie);
@@ -271,7 +271,7 @@ describe("interest refusals cost a start", () => {
     clock.jump(60 * 60 * 1000);
     const address = nextAddress();
     // Sixty cookies, each past the 18-or-older question (one answer each: the address's limit).
-    const cookies = Array.from({ length: 60 }, () => `visitor=${visitorId()}`);
+    const cookies = Array.from({ length: 60 }, () => signedVisitorCookie(visitorId()));
     for (const cookie of cookies) {
       await batch(["chat.confirmAge"], [{ adult: true }], address, cookie);
     }
@@ -304,7 +304,7 @@ describe("translating bottles by their ids, in batches and in parallel", () => {
     clock.jump(60 * 60 * 1000);
     const secret = await unshownBottle("這是一個沒有人撿到的瓶子");
     const address = nextAddress();
-    const cookie = `visitor=${visitorId()}`;
+    const cookie = signedVisitorCookie(visitorId());
     const sweep = Array.from({ length: 100 }, (_, i) => ({
       bottleId: i === 0 ? secret : secret + 1_000_000 + i,
       target: "zh-CN",
@@ -342,7 +342,7 @@ describe("translating bottles by their ids, in batches and in parallel", () => {
     clock.jump(60 * 60 * 1000);
     const secret = await unshownBottle("另一個沒有人撿到的瓶子");
     const address = nextAddress();
-    const cookies = Array.from({ length: 90 }, () => `visitor=${visitorId()}`);
+    const cookies = Array.from({ length: 90 }, () => signedVisitorCookie(visitorId()));
     const one = (path: string, input: unknown, cookie: string, method: "POST" | "GET" = "POST") =>
       batch([path], [input], address, cookie, method).then((r) => r.answers as Answer[]);
     const [translations, menus] = await Promise.all([

@@ -55,6 +55,7 @@ const make = async (
       time.advance(ms);
       await broker.settled();
     },
+    loseStore: () => connections.forget(prefix),
   } satisfies BrokerUnderTest;
 };
 

@@ -54,7 +54,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
@@ -71,7 +71,7 @@ function freePort(): Promise<number> {
  * `CLUSTER=1 ./scripts/test` starts them), behind a real nginx balancing requests and chat
  * sockets over both, round robin.
  */
-async function startPairBehindNginx() {
+export async function startPairBehindNginx(options: { redisUrl?: string } = {}): Promise<E2eSite> {
   const dir = mkdtempSync(join(tmpdir(), "tidings-e2e-nginx-"));
   // nginx's workers may run as another user.
   chmodSync(dir, 0o777);
@@ -84,7 +84,7 @@ async function startPairBehindNginx() {
   dbUrl.pathname = `/${name}`;
   const shared = {
     DB_URL: dbUrl.toString(),
-    REDIS_URL: process.env.TEST_REDIS_URL ?? "",
+    REDIS_URL: options.redisUrl ?? process.env.TEST_REDIS_URL ?? "",
     REDIS_PREFIX: `e2e-${randomBytes(4).toString("hex")}:`,
     SECRET: randomBytes(24).toString("hex"),
   };

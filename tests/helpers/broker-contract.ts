@@ -19,6 +19,11 @@ export interface BrokerUnderTest {
   broker: ChatBroker;
   now(): number;
   advance(ms: number): Promise<void>;
+  /**
+   * Where the broker keeps its state outside the process loses it all at once, as a Redis
+   * restarted empty does (absent for a broker whose state is its process's own).
+   */
+  loseStore?(): Promise<void>;
 }
 
 export const visitor = (id: string, ipKey = `ip-${id}`) => ({
@@ -32,7 +37,8 @@ export interface OpenStream {
   events: Numbered[];
   /** Closes the stream; resolves once the broker has let it go. */
   stop(): Promise<void>;
-  waitFor(match: (e: ChatEvent) => boolean, ms?: number): Promise<ChatEvent>;
+  /** An event matching, among those after the first `from` (all by default). */
+  waitFor(match: (e: ChatEvent) => boolean, ms?: number, from?: number): Promise<ChatEvent>;
   types(): string[];
   /** The id a reconnecting stream would resume from. */
   lastId(): string | undefined;
@@ -56,10 +62,10 @@ export function open(b: ChatBroker, id: string, lastEventId?: string | null): Op
     },
     types: () => events.map((e) => e.event.type),
     lastId: () => events.at(-1)?.id,
-    waitFor(match, ms = 5000) {
+    waitFor(match, ms = 5000, from = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const found = events.find((e) => match(e.event));
+          const found = events.slice(from).find((e) => match(e.event));
           if (!found) return;
           wakers.delete(check);
           clearTimeout(timer);
@@ -594,6 +600,104 @@ export function brokerContract(
           (e) => e.event.type === "banned" && e.event.until >= 700,
         );
         expect(told).toHaveLength(1);
+      }),
+    );
+  });
+
+  /**
+   * Every change of where a visitor stands reaches every open stream of theirs (two tabs here),
+   * whichever path made it.
+   */
+  describe(`${name}: every tab hears every change`, () => {
+    /** a (two tabs) chatting with b. */
+    const twoTabs = async (b: ChatBroker) => {
+      const first = await join(b, "a");
+      const second = open(b, "a");
+      await second.waitFor(isType("status"));
+      const partner = await join(b, "b");
+      for (const tab of [first.stream, second]) await tab.waitFor(chatting);
+      return { tabs: [first.stream, second], partner: partner.stream };
+    };
+    /** Each tab hears, after what it had heard when `heard` was called, an event matching. */
+    const heard = (tabs: OpenStream[]) => {
+      const from = tabs.map((tab) => tab.events.length);
+      return (match: (e: ChatEvent) => boolean) =>
+        Promise.all(tabs.map((tab, i) => tab.waitFor(match, 5000, from[i])));
+    };
+    const idle = (e: ChatEvent) =>
+      e.type === "idle" || (e.type === "status" && e.status.state === "idle");
+
+    test(
+      "ending in one tab: the other tab hears it too",
+      withBroker({}, async (b) => {
+        const { tabs, partner } = await twoTabs(b);
+        const eachTab = heard(tabs);
+        await b.end("a");
+        await eachTab(idle);
+        await partner.waitFor(isType("partner-left"));
+      }),
+    );
+
+    test(
+      "a block in one tab: both tabs leave the chat",
+      withBroker({}, async (b) => {
+        const { tabs } = await twoTabs(b);
+        const eachTab = heard(tabs);
+        expect((await b.block("a", 10 ** 13))?.visitorId).toBe("b");
+        await eachTab(idle);
+      }),
+    );
+
+    test(
+      "a ban: both tabs hear it",
+      withBroker({}, async (b) => {
+        const { tabs, partner } = await twoTabs(b);
+        const eachTab = heard(tabs);
+        await b.ban([{ key: "visitor:a", until: 123 }]);
+        await eachTab((e) => e.type === "banned" && e.until === 123);
+        await partner.waitFor(isType("partner-left"));
+      }),
+    );
+
+    test(
+      "the partner gone past the grace period: both tabs hear they left",
+      withBroker({ resumeGraceMs: 200 }, async (b, t) => {
+        const { tabs, partner } = await twoTabs(b);
+        const eachTab = heard(tabs);
+        await partner.stop();
+        await t.advance(1500);
+        await eachTab(isType("partner-left"));
+      }),
+    );
+
+    test(
+      "the store lost: a send is refused as no chat, and at once every tab of the sender hears the chat was lost",
+      withBroker({}, async (b, t) => {
+        if (!t.loseStore) return;
+        const { tabs } = await twoTabs(b);
+        const eachTab = heard(tabs);
+        await t.loseStore();
+        const refused = await b.send("a", "still typing").then(
+          () => undefined,
+          (error: { code?: string }) => error.code,
+        );
+        expect(refused).toBe("NOT_FOUND");
+        await eachTab(idle);
+      }),
+    );
+
+    test(
+      "the store lost and nobody sends: the next heartbeat's restore tells every tab of both sides",
+      withBroker({}, async (b, t) => {
+        if (!t.loseStore) return;
+        const { tabs, partner } = await twoTabs(b);
+        const everyTab = heard([...tabs, partner]);
+        await t.loseStore();
+        await t.advance(2500);
+        await everyTab(idle);
+        // And they can be paired again.
+        await b.start(visitor("a"));
+        expect((await b.start(visitor("b"))).state).toBe("chatting");
       }),
     );
   });

@@ -34,6 +34,20 @@ export function redisConnections() {
     },
     /** Connections of their own, as a second instance has (`onError` hears what the bus drops). */
     separate: connect,
+    /** Deletes every key under `prefix`, on every primary: as a Redis restarted empty is. */
+    async forget(prefix: string) {
+      const { redis } = await this.open();
+      const nodes = "nodes" in redis ? redis.nodes("master") : [redis];
+      for (const node of nodes) {
+        let cursor = "0";
+        do {
+          const [next, keys] = await node.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+          // One key a command: on a Cluster, keys of several slots cannot go in one.
+          await Promise.all(keys.map((key) => node.del(key)));
+          cursor = next;
+        } while (cursor !== "0");
+      }
+    },
     close() {
       for (const client of made) client.disconnect();
     },

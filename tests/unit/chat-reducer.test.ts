@@ -294,6 +294,17 @@ describe("chatReducer: a reconnected stream says where the visitor is", () => {
     expect(texts(lost)).toEqual(["[chatLost]"]);
   });
 
+  test("a message refused as sent to no chat ends the chat at once, as lost, and only that chat", () => {
+    const talking = run([{ type: "sent", chatId: "c1", message: message("m1", "me") }], inChat);
+    const lost = chatReducer(talking, { type: "lost", chatId: "c1", at: 80 });
+    expect(lost).toMatchObject({ phase: "chatting", chatId: "c1", ended: "chatLost" });
+    // The messages stay on screen, to report or block from.
+    expect(texts(lost)).toEqual(["m1", "[chatLost]"]);
+    // The stream's own word that follows changes nothing; nor does an answer about another chat.
+    expect(chatReducer(lost, server({ type: "status", status: { state: "idle" } }))).toBe(lost);
+    expect(chatReducer(talking, { type: "lost", chatId: "c0", at: 80 })).toBe(talking);
+  });
+
   test("the search was lost while away: back to idle", () => {
     const searching = searchingChat;
     expect(

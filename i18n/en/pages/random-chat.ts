@@ -44,7 +44,7 @@ export const randomChat = {
   typing: "Stranger is typing…",
   partnerLeft: "Your chat partner has left the conversation.",
   chatEnded: "This chat has ended.",
-  chatLost: "The connection was lost and this chat has ended.",
+  chatLost: "This chat was lost. Start a new one.",
   reported: "Reported — you won't be matched with them again.",
   chatEndedTitle: "Chat ended",
   reconnecting: "Connection lost. Reconnecting…",

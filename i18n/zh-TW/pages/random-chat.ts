@@ -42,7 +42,7 @@ export const randomChat: Translation["randomChat"] = {
   typing: "對方正在輸入…",
   partnerLeft: "你的聊天對象已離開對話。",
   chatEnded: "這次聊天已結束。",
-  chatLost: "連線中斷，這次聊天已結束。",
+  chatLost: "這次聊天已中斷，請開始新的聊天。",
   reported: "已檢舉，你不會再跟對方配對。",
   chatEndedTitle: "聊天已結束",
   reconnecting: "連線中斷，正在重新連線…",

@@ -69,6 +69,8 @@ export type ChatAction =
   | { type: "typing-expired" }
   /** The server's answer to the visitor's own message, in the chat it was sent to. */
   | { type: "sent"; chatId: string | null; message: ChatMessage }
+  /** A message sent to chat `chatId` was refused because the server has no such chat any more. */
+  | { type: "lost"; chatId: string | null; at: number }
   /** An event of the chat stream, and when it arrived. */
   | { type: "server"; event: ChatEvent; at: number }
   /** The visitor is banned (a refused call said so): any chat ends. */
@@ -259,6 +261,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, partnerTyping: false };
     case "sent":
       return add(state, action.chatId, action.message);
+    case "lost":
+      // The stream says so too, when it can; the visitor's own answer does not wait for it.
+      return action.chatId === state.chatId && chatting(state)
+        ? close(state, "chatLost", action.at)
+        : state;
     case "server":
       return onServer(state, action.event, action.at);
     case "banned":

@@ -324,7 +324,11 @@ export function useRandomChat() {
       if (mounted.current) act({ type: "sent", chatId, message });
       return true;
     } catch (error) {
-      if (mounted.current) refused(error, t.sendFailedTitle(), t.tooFast());
+      if (!mounted.current) return false;
+      // No such chat on the server any more (Redis lost it, say): the chat ends here at once,
+      // with what was typed kept in the box.
+      if (appCodeOf(error) === "NOT_FOUND") act({ type: "lost", chatId, at: Date.now() });
+      else refused(error, t.sendFailedTitle(), t.tooFast());
       return false;
     }
   };
