@@ -241,6 +241,8 @@ class LocalVisitor {
   readonly streams = new Set<LocalStream>();
   #state: PoolStatus["state"] = "idle";
   #chat: ChatRef | undefined;
+  /** The end of the last ban they were told of. */
+  #bannedUntil: number | undefined;
   /** On a Cluster: the side channel of their chat this instance subscribes to for them. */
   following: string | undefined;
   /** What that channel carried while what came before the subscription is read. */
@@ -281,6 +283,13 @@ class LocalVisitor {
   hear(item: Queued): void {
     if (!("gate" in item)) {
       const { event, id } = item;
+      // Told here already when it happened (see #left), and now said again by the chat's
+      // script: their pages hear it once.
+      if (event.type === "idle" && !this.#chat && this.#state === "idle") return;
+      if (event.type === "banned") {
+        if (event.until === this.#bannedUntil) return;
+        this.#bannedUntil = event.until;
+      }
       const chatOfId = id.includes(".") ? id.slice(0, id.indexOf(".")) : undefined;
       switch (event.type) {
         case "waiting":
