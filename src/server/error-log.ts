@@ -1,6 +1,16 @@
 import type { TRPCError } from "@trpc/server";
 import { type Scheduler, systemTime } from "../core/clock.ts";
 import { asDomainError } from "../core/errors.ts";
+import { isRedisUnavailable } from "../core/redis-script.ts";
+
+/** Whether the error, or one of its causes, is Redis out of reach. */
+function isRedisOutage(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 4; depth++) {
+    if (isRedisUnavailable(cause)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /**
  * The server's error log. Only real faults are written (a client's bad input is answered, not
@@ -50,6 +60,9 @@ export function createErrorLog(options: Options = {}): ErrorLog {
   timer.unref();
 
   const fault = (label: string, error: unknown, reqId?: string) => {
+    // Redis out of reach is told once per outage where its connections are watched
+    // (shared-state.ts), however much work it refuses meanwhile.
+    if (isRedisOutage(error)) return;
     options.onFault?.();
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     let kind = oneLine(`${label}: ${detail}`);

@@ -83,6 +83,10 @@ export function connectRedis(
   });
 }
 
+/** How long Redis must stay reachable before an outage counts as over (a Cluster's nodes
+ * come back one by one, and its client may drop them again on the way). */
+const BACK_FOR_MS = 2000;
+
 /**
  * One line when Redis can no longer be reached and one when it is back, however long it stays
  * away and however many connections notice (ioredis reports each failed attempt).
@@ -90,11 +94,14 @@ export function connectRedis(
 function watchOutages(clients: RedisClient[], write: (line: string) => void): void {
   let downSince: number | undefined;
   let failures = 0;
+  let settling: ReturnType<typeof setTimeout> | undefined;
   const down = new Set<RedisClient>();
   for (const client of clients) {
     client.on("error", (error: Error) => {
       failures += 1;
       down.add(client);
+      clearTimeout(settling);
+      settling = undefined;
       if (downSince !== undefined) return;
       downSince = Date.now();
       write(
@@ -104,10 +111,16 @@ function watchOutages(clients: RedisClient[], write: (line: string) => void): vo
     client.on("ready", () => {
       down.delete(client);
       if (downSince === undefined || down.size > 0) return;
-      const seconds = ((Date.now() - downSince) / 1000).toFixed(1);
-      write(`Redis is back after ${seconds} s (${failures} failed attempts)`);
-      downSince = undefined;
-      failures = 0;
+      clearTimeout(settling);
+      settling = setTimeout(() => {
+        settling = undefined;
+        if (downSince === undefined || down.size > 0) return;
+        const seconds = ((Date.now() - downSince) / 1000).toFixed(1);
+        write(`Redis is back after ${seconds} s (${failures} failed attempts)`);
+        downSince = undefined;
+        failures = 0;
+      }, BACK_FOR_MS);
+      settling.unref?.();
     });
   }
 }

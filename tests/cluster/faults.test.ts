@@ -125,7 +125,9 @@ async function outageWhileTyping(
       await t.api.chat.send.mutate({ content: `still typing ${n}` }).then(
         (message) => acknowledged.get(t)?.push(message.id),
         async (error) => {
-          const code = (await failure(Promise.reject(error))).data.appCode ?? "none";
+          // A refusal the socket itself answers (it closed) counts too, by what it says.
+          const answer = await failure(Promise.reject(error)).catch(() => undefined);
+          const code = answer?.data.appCode ?? String(error).slice(0, 80);
           answers.set(code, (answers.get(code) ?? 0) + 1);
         },
       );

@@ -80,6 +80,12 @@ describe("the error log", () => {
       errors.trpc(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: retries }));
       errors.trpc(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refused }));
     }
+    // Nor is background work it refuses.
+    errors.fault(
+      "catching up after Redis came back",
+      new Error("Cluster isn't ready and enableOfflineQueue options is false"),
+    );
+    errors.fault("heartbeat", retries);
     expect(lines).toEqual([]);
     errors.close();
   });

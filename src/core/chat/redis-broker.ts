@@ -164,6 +164,29 @@ interface Ending {
   until?: number;
 }
 
+/**
+ * Where the visitor stands once an event is heard, when it says: what a stream told last, so
+ * that it never tells it twice in a row (a change is told here at once, and the pool or the
+ * chat's script says it again a moment later).
+ */
+function standing(event: ChatEvent): string | undefined {
+  switch (event.type) {
+    case "idle":
+    case "waiting":
+      return event.type;
+    case "status":
+      return event.status.state === "chatting" ? `chat ${event.status.chatId}` : event.status.state;
+    case "matched":
+      return `chat ${event.chatId}`;
+    case "partner-left":
+      return "idle";
+    case "banned":
+      return `banned ${event.until}`;
+    default:
+      return undefined;
+  }
+}
+
 /** One open stream on this instance. */
 class LocalStream {
   queue: Queued[] = [];
@@ -176,6 +199,8 @@ class LocalStream {
   readonly #gates = new Map<string, Gate>();
   /** The last messages delivered, so one read and announced, or announced twice, comes once. */
   readonly #recent: string[] = [];
+  /** Where the events delivered last said the visitor stands (see standing). */
+  #standing: string | undefined;
 
   push(item: Queued): void {
     this.queue.push(item);
@@ -207,6 +232,10 @@ class LocalStream {
     // Announced by a transaction: kept only if the chat's gate was open (see Gate).
     const gate = unkept > 0 ? this.#gates.get(id.slice(0, unkept)) : undefined;
     if (unkept > 0 && (!gate || gate.closed)) return false;
+    const stands = standing(item.event);
+    if (stands !== undefined && stands === this.#standing && item.event.type !== "matched") {
+      return false;
+    }
     const message = item.event.type === "message" ? item.event.message.id : undefined;
     if (message !== undefined) {
       if (this.#recent.includes(message)) return false;
@@ -227,6 +256,7 @@ class LocalStream {
       this.positions.set(chat, at);
     }
     this.last = id;
+    this.#standing = stands ?? this.#standing;
     return true;
   }
 }
@@ -241,8 +271,6 @@ class LocalVisitor {
   readonly streams = new Set<LocalStream>();
   #state: PoolStatus["state"] = "idle";
   #chat: ChatRef | undefined;
-  /** The end of the last ban they were told of. */
-  #bannedUntil: number | undefined;
   /** On a Cluster: the side channel of their chat this instance subscribes to for them. */
   following: string | undefined;
   /** What that channel carried while what came before the subscription is read. */
@@ -283,17 +311,13 @@ class LocalVisitor {
   hear(item: Queued): void {
     if (!("gate" in item)) {
       const { event, id } = item;
-      // Told here already when it happened (see #left), and now said again by the chat's
-      // script: their pages hear it once.
-      if (event.type === "idle" && !this.#chat && this.#state === "idle") return;
-      if (event.type === "banned") {
-        if (event.until === this.#bannedUntil) return;
-        this.#bannedUntil = event.until;
-      }
       const chatOfId = id.includes(".") ? id.slice(0, id.indexOf(".")) : undefined;
       switch (event.type) {
         case "waiting":
-          this.#set("waiting", this.#chat);
+          // Older news than the chat they are in: on a Cluster "matched" comes on the chat's
+          // own channel and can overtake the start's "waiting" on theirs.
+          if (this.#chat) return;
+          this.#set("waiting", undefined);
           break;
         case "idle":
         case "banned":
@@ -1030,8 +1054,11 @@ export class RedisChatBroker implements ChatBroker {
       };
     }
     const status = answer.status ?? { state: "waiting" };
-    // Known here at once (the pool's word comes on their channel), unless newer news came first.
-    if (local?.attached && !local.chat && local.state === "idle") local.settle(status.state);
+    // Known here at once, as the pool says it on their channel a moment later (heard once),
+    // unless newer news came first.
+    if (local?.attached && !local.chat && local.state === "idle" && status.state === "waiting") {
+      local.hear({ id: OUTSIDE, event: { type: "waiting" } });
+    }
     if (status.state === "waiting") this.#matchLater(visitorId, fallbackMs);
     return this.#publicStatus(status);
   }
