@@ -48,12 +48,12 @@ export function readPrevious(mdFile: string): Sections {
 
 const WIDTH = 100;
 /**
- * A line cut at spaces into lines of at most WIDTH characters (a word longer stays whole): a
+ * A line over WIDTH + 20 characters (NOTES.md is wrapped near WIDTH) cut at spaces into lines of WIDTH at most (a word longer stays whole): a
  * list item's or a code line's continuation indented, so Markdown reads it as the same item.
  * Table rows are left whole.
  */
 export function wrap(line: string, inCode = false): string[] {
-  if (line.length <= WIDTH || line.startsWith("|")) return [line];
+  if (line.length <= WIDTH + 20 || line.startsWith("|")) return [line];
   const indent = inCode ? "    " : line.startsWith("- ") ? "  " : "";
   const lines: string[] = [];
   let current = "";

@@ -22,16 +22,18 @@ import { join } from "node:path";
 import { BENCHMARKS } from "./benchmarks/index.ts";
 import {
   elapsedSeconds,
+  ensureNodeBaselines,
   loadAverage,
   log,
+  ROOT,
   removeWork,
   scratchRoot,
   setNodeBaselines,
   setWebBuild,
+  stopAllChildren,
   takeProblems,
   writeWebBuild,
-} from "./harness.ts";
-import { ensureNodeBaselines, ROOT, stopAllChildren } from "./lib.ts";
+} from "./lib.ts";
 import { readPrevious, render, type Sections, writeReport } from "./report.ts";
 import { type Benchmark, noFigure, type Section, type Size } from "./section.ts";
 

@@ -21,12 +21,12 @@ import {
   log,
   runChatLoad,
   runHttpLoad,
+  runLoad,
   summarizeHttp,
   sustained,
   throwPool,
   withServers,
-} from "../harness.ts";
-import { runLoad } from "../lib.ts";
+} from "../lib.ts";
 import type { ChatLoadResult } from "../load-chat.ts";
 import type { HttpLoadResult } from "../load-http.ts";
 import type { ScaleFigures } from "../plan.ts";
