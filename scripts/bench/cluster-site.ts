@@ -6,8 +6,7 @@
 
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { appServerEnv, scratchRoot, work, workFolder } from "./harness.ts";
-import { startServer } from "./lib.ts";
+import { appServerEnv, scratchRoot, startServer, work, workFolder } from "./lib.ts";
 import { copySeed, createDatabase, postmasterPid, startCluster } from "./postgres.ts";
 import type { ProbeResult } from "./probe.ts";
 import { seed } from "./seed.ts";

@@ -1,11 +1,11 @@
 /**
  * BENCHMARKS.md: the table of every section's rows, the plan worked out from the cluster
- * sections' figures (plan.ts), the standing notes (NOTES.md), each section's own notes, and the
- * recorded figures as JSON in a comment at the end, so a run of some benchmarks keeps the
- * others' rows.
+ * sections' figures (plan.ts), the standing notes (NOTES.md) and each section's own notes, every
+ * line wrapped to be read in a terminal. The recorded figures go to BENCHMARKS.json beside it, so
+ * a run of some benchmarks keeps the others' rows.
  */
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type ChatFigures,
@@ -19,19 +19,23 @@ import { type Section, settleMet } from "./section.ts";
 export type Recorded = Section & { date: string };
 export type Sections = Record<string, Recorded>;
 
-export const DATA_MARK = "<!-- bench-data ";
+/** Where BENCHMARKS.md keeps its recorded figures: the JSON file beside it. */
+export const dataFile = (mdFile: string) => mdFile.replace(/\.md$/, ".json");
+/** How BENCHMARKS.md carried its figures before BENCHMARKS.json (read, never written). */
+const OLD_DATA_MARK = "<!-- bench-data ";
 
-export function readPrevious(file: string): Sections {
-  if (!existsSync(file)) return {};
-  const text = readFileSync(file, "utf8");
-  // Every block of recorded figures, and of each section the newest: a merge of two branches
-  // that both wrote BENCHMARKS.md can leave two blocks, each with sections the other lacks.
+/** Of each section the newest recorded, from the JSON file and any block left in the text. */
+export function readPrevious(mdFile: string): Sections {
+  const blocks: string[] = [];
+  if (existsSync(dataFile(mdFile))) blocks.push(readFileSync(dataFile(mdFile), "utf8"));
+  const text = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "";
+  for (let at = text.indexOf(OLD_DATA_MARK); at !== -1; at = text.indexOf(OLD_DATA_MARK, at + 1)) {
+    blocks.push(text.slice(at + OLD_DATA_MARK.length, text.indexOf(" -->", at)));
+  }
   const sections: Sections = {};
-  for (let at = text.indexOf(DATA_MARK); at !== -1; at = text.indexOf(DATA_MARK, at + 1)) {
-    const end = text.indexOf(" -->", at);
+  for (const block of blocks) {
     try {
-      const block = JSON.parse(text.slice(at + DATA_MARK.length, end)) as Sections;
-      for (const [name, section] of Object.entries(block)) {
+      for (const [name, section] of Object.entries(JSON.parse(block) as Sections)) {
         const known = sections[name];
         if (!known || section.date > known.date) sections[name] = section;
       }
@@ -42,11 +46,42 @@ export function readPrevious(file: string): Sections {
   return sections;
 }
 
+const WIDTH = 100;
+/**
+ * A line over WIDTH + 20 characters (NOTES.md is wrapped near WIDTH) cut at spaces into lines of WIDTH at most (a word longer stays whole): a
+ * list item's or a code line's continuation indented, so Markdown reads it as the same item.
+ * Table rows are left whole.
+ */
+export function wrap(line: string, inCode = false): string[] {
+  if (line.length <= WIDTH + 20 || line.startsWith("|")) return [line];
+  const indent = inCode ? "    " : line.startsWith("- ") ? "  " : "";
+  const lines: string[] = [];
+  let current = "";
+  for (const word of line.split(" ")) {
+    if (current && current.length + 1 + word.length > WIDTH) {
+      lines.push(current);
+      current = indent + word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  lines.push(current);
+  return lines;
+}
+
+function wrapAll(lines: string[]): string[] {
+  let inCode = false;
+  return lines.flatMap((text) =>
+    text.split("\n").flatMap((line) => {
+      if (line.startsWith("```")) inCode = !inCode;
+      return wrap(line, inCode);
+    }),
+  );
+}
+
 const escapeCell = (text: string) => text.replace(/\|/g, "\\|");
 
-const NOTES_HEADING = "## What the figures mean, and what stands in the way";
+export const NOTES_HEADING = "## What the figures mean, and what stands in the way";
 
-/** Analysis kept with the table; the figures it cites are from the run recorded below. */
+/** Analysis kept with the table; the figures it cites are from the run recorded. */
 function readStandingNotes(): string[] {
   const file = join(import.meta.dir, "NOTES.md");
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : [];
@@ -61,11 +96,12 @@ export function render(sections: Sections, meta: string[], order: readonly strin
   const lines = [
     "# Benchmarks",
     "",
-    "Written by `bun run bench` (`scripts/bench/`). Every server under test and every baseline runs as its own",
-    "process and so does every load generator, all on 127.0.0.1 of the same machine; each figure is compared with",
-    "a raw baseline measured in the same run (interleaved for the HTTP figures), so that the noise of the machine",
-    "falls on both, and discover and the chat also with what a builder would pick instead (Express with",
-    "better-sqlite3 under Node; a Socket.IO relay under Node and under Bun; in the same run). Ratio is ours ÷",
+    "Written by `bun run bench` (`scripts/bench/`), its figures recorded in BENCHMARKS.json. Every",
+    "server under test and every baseline runs as its own process and so does every load generator,",
+    "all on 127.0.0.1 of the same machine; each figure is compared with a raw baseline measured in the",
+    "same run (interleaved for the HTTP figures), so that the noise of the machine falls on both, and",
+    "discover and the chat also with what a builder would pick instead (Express with better-sqlite3",
+    "under Node; a Socket.IO relay under Node and under Bun; in the same run). Ratio is ours ÷",
     "baseline: for rates higher is better, for times and sizes lower is better.",
     "",
     ...meta,
@@ -73,14 +109,12 @@ export function render(sections: Sections, meta: string[], order: readonly strin
     "| Benchmark | Ours | Baseline | Ratio | Goal | Met? |",
     "| --- | --- | --- | --- | --- | --- |",
   ];
-  for (const name of order) {
-    const section = sections[name];
-    if (!section) continue;
+  const recorded = order.flatMap((name) => sections[name] ?? []);
+  for (const section of recorded) {
     settleMet(section.rows);
     for (const row of section.rows) {
-      lines.push(
-        `| ${[row.benchmark, row.ours, row.baseline, row.ratio, row.goal, row.met].map(escapeCell).join(" | ")} |`,
-      );
+      const cells = [row.benchmark, row.ours, row.baseline, row.ratio, row.goal, row.met];
+      lines.push(`| ${cells.map(escapeCell).join(" | ")} |`);
     }
   }
   // The plan for a site past one machine, worked out from the cluster benchmarks' figures.
@@ -94,14 +128,17 @@ export function render(sections: Sections, meta: string[], order: readonly strin
     }),
   );
   lines.push("", NOTES_HEADING, "", ...readStandingNotes(), "");
-  for (const name of order) {
-    const section = sections[name];
-    if (!section) continue;
+  for (const section of recorded) {
     lines.push(`## ${section.title} (measured ${section.date})`, "");
     for (const note of section.notes) lines.push(`- ${note}`);
     lines.push("");
     if (section.details) lines.push(section.details, "");
   }
-  lines.push(`${DATA_MARK}${JSON.stringify(sections)} -->`, "");
-  return lines.join("\n");
+  return wrapAll(lines).join("\n");
+}
+
+/** Writes BENCHMARKS.md and, beside it, the figures it was made from. */
+export function writeReport(mdFile: string, sections: Sections, text: string): void {
+  writeFileSync(mdFile, text);
+  writeFileSync(dataFile(mdFile), `${JSON.stringify(sections, null, 1)}\n`);
 }

@@ -16,23 +16,25 @@
  * it records, with the current NOTES.md.
  */
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { BENCHMARKS } from "./benchmarks/index.ts";
 import {
   elapsedSeconds,
+  ensureNodeBaselines,
   loadAverage,
   log,
+  ROOT,
   removeWork,
   scratchRoot,
   setNodeBaselines,
   setWebBuild,
+  stopAllChildren,
   takeProblems,
   writeWebBuild,
-} from "./harness.ts";
-import { ensureNodeBaselines, ROOT, stopAllChildren } from "./lib.ts";
-import { DATA_MARK, readPrevious, render, type Sections } from "./report.ts";
+} from "./lib.ts";
+import { readPrevious, render, type Sections, writeReport } from "./report.ts";
 import { type Benchmark, noFigure, type Section, type Size } from "./section.ts";
 
 const NAMES = BENCHMARKS.map((b) => b.name);
@@ -74,7 +76,8 @@ function rewriteNotes(): void {
   const meta = text
     .split("\n")
     .filter((line) => /^(Machine: |Last full run: |The last full run took )/.test(line));
-  writeFileSync(MD_FILE, render(readPrevious(MD_FILE), meta, NAMES));
+  const sections = readPrevious(MD_FILE);
+  writeReport(MD_FILE, sections, render(sections, meta, NAMES));
   console.log("BENCHMARKS.md written again with the notes of NOTES.md; no benchmark ran.");
 }
 
@@ -197,16 +200,12 @@ async function main(): Promise<number> {
   }
   const text = render(sections, meta, NAMES);
   if (size === "full") {
-    writeFileSync(MD_FILE, text);
+    writeReport(MD_FILE, sections, text);
     console.log(`\nBENCHMARKS.md written (${total.toFixed(0)} s).`);
     return 0;
   }
   // A smoke run shows its table only; --quick the whole file as it would be written.
-  const shown =
-    size === "smoke"
-      ? text.slice(0, text.indexOf("\n## "))
-      : text.slice(0, text.indexOf(DATA_MARK));
-  console.log(`\n${shown}`);
+  console.log(`\n${size === "smoke" ? text.slice(0, text.indexOf("\n## ")) : text}`);
   console.log(`--${size}: BENCHMARKS.md left as it was (${total.toFixed(0)} s).`);
   if (size === "smoke") {
     if (failures.length > 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { unescapeMonitor } from "../../scripts/bench/cluster/lib.ts";
+import { unescapeMonitor } from "../../scripts/bench/cluster/redis.ts";
 import {
   type ChatFigures,
   type CostFigures,

@@ -18,11 +18,15 @@ import {
   freshVisitors,
   log,
   medianRound,
+  round,
+  rssKiB,
   runChatLoad,
+  type ServerChild,
+  sleep,
+  startServer,
   sustained,
   withServers,
-} from "../harness.ts";
-import { round, rssKiB, type ServerChild, sleep, startServer } from "../lib.ts";
+} from "../lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
 import type { IdleLoadOptions } from "../load-idle.ts";
 import { type ChatFigures, COUNTED } from "../plan.ts";

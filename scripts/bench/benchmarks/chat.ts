@@ -16,11 +16,13 @@ import {
   NODE_PACKAGES,
   nodeBaselines,
   runChatLoad,
+  type ServerChild,
+  startNodeServer,
+  startServer,
   sustained,
   withServers,
   workFolder,
-} from "../harness.ts";
-import { type ServerChild, startNodeServer, startServer } from "../lib.ts";
+} from "../lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
 import {
   type Benchmark,

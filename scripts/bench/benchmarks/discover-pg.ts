@@ -15,11 +15,11 @@ import {
   problem,
   roundsOf,
   scratchRoot,
+  startServer,
   summarizeHttp,
   withServers,
   workFolder,
-} from "../harness.ts";
-import { startServer } from "../lib.ts";
+} from "../lib.ts";
 import { copySeed, createDatabase, readPathPostgres, startCluster } from "../postgres.ts";
 import { CANDIDATES_SQL_PG, CARD_SQL_PG } from "../raw-discover-pg.ts";
 import {

@@ -19,11 +19,12 @@ import {
   problem,
   roundsOf,
   runHttpLoad,
+  startNodeServer,
+  startServer,
   summarizeHttp,
   withServers,
   work,
-} from "../harness.ts";
-import { startNodeServer, startServer } from "../lib.ts";
+} from "../lib.ts";
 import { readPath, type Statement } from "../queries.ts";
 import { CANDIDATES_SQL, CARD_SQL } from "../raw-discover.ts";
 import {

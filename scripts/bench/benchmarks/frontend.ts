@@ -5,7 +5,7 @@
  */
 
 import { type FrontendResult, measureFrontend } from "../frontend.ts";
-import { appServer, withServers, workFolder } from "../harness.ts";
+import { appServer, withServers, workFolder } from "../lib.ts";
 import {
   type Benchmark,
   fmt,

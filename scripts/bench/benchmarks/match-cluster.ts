@@ -20,7 +20,7 @@ import {
   runMatchLoad,
   withServers,
   workFolder,
-} from "../harness.ts";
+} from "../lib.ts";
 import type { MatchLoadResult } from "../load-match.ts";
 import type { MatchFigures } from "../plan.ts";
 import { writeMark, writesSince } from "../postgres.ts";

@@ -4,8 +4,14 @@
  * the raw Bun relay's pairing.
  */
 
-import { appServer, freshVisitors, runMatchLoad, withServers, workFolder } from "../harness.ts";
-import { startServer } from "../lib.ts";
+import {
+  appServer,
+  freshVisitors,
+  runMatchLoad,
+  startServer,
+  withServers,
+  workFolder,
+} from "../lib.ts";
 import type { MatchLoadResult } from "../load-match.ts";
 import { type Benchmark, fmt, ms, ratioOf, type Section, type Size, yes } from "../section.ts";
 

@@ -3,8 +3,15 @@
  * stream, not chatting), and at rest, against the raw Bun relay.
  */
 
-import { appServer, freshVisitors, withServers, workFolder } from "../harness.ts";
-import { rssKiB, sleep, startServer } from "../lib.ts";
+import {
+  appServer,
+  freshVisitors,
+  rssKiB,
+  sleep,
+  startServer,
+  withServers,
+  workFolder,
+} from "../lib.ts";
 import type { IdleLoadOptions } from "../load-idle.ts";
 import { type Benchmark, fmt, ratioOf, type Section, type Size, yes } from "../section.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import { type CostResult, measureCosts, TIMERS_NOISE } from "../cluster/costs.ts";
-import { log, problem } from "../harness.ts";
+import { log, problem } from "../lib.ts";
 import { type Benchmark, fmt, type Row, type Section, type Size, yes } from "../section.ts";
 
 const one = (n: number) => fmt(n, 1);

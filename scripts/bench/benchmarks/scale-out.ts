@@ -21,12 +21,12 @@ import {
   log,
   runChatLoad,
   runHttpLoad,
+  runLoad,
   summarizeHttp,
   sustained,
   throwPool,
   withServers,
-} from "../harness.ts";
-import { runLoad } from "../lib.ts";
+} from "../lib.ts";
 import type { ChatLoadResult } from "../load-chat.ts";
 import type { HttpLoadResult } from "../load-http.ts";
 import type { ScaleFigures } from "../plan.ts";
@@ -193,7 +193,7 @@ async function run(size: Size): Promise<Section> {
     chat.one.every(sustained) && chat.two.every((r) => sustained(r) && r.crossPairs === r.pairs);
   const perInstance = CHAT_RATE_PER_INSTANCE[size];
   rows.push({
-    benchmark: `Chat relay through Redis where each instance has a core of its own, from the CPU a message costs at the same load per instance (one instance at ${fmt(perInstance)} msg/s; two at ${fmt(2 * perInstance)}, every pair across): messages a second the instances' cores carry, two against one`,
+    benchmark: `Chat relay through Redis where each instance has a core of its own, from the CPU a message costs at the same load per instance (see the notes): messages a second the instances' cores carry, two against one`,
     ours: fmt(twoCarry),
     baseline: `${fmt(oneCarries)} (one instance)`,
     ratio: Number.isFinite(scaling) ? scaling.toFixed(2) : "—",

@@ -12,12 +12,12 @@ import {
   interleaved,
   problem,
   roundsOf,
+  startServer,
   summarizeHttp,
   throwPool,
   withServers,
   work,
-} from "../harness.ts";
-import { startServer } from "../lib.ts";
+} from "../lib.ts";
 import { writePathSql } from "../queries.ts";
 import { INSERT_SQL } from "../raw-insert.ts";
 import {

@@ -21,30 +21,39 @@
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
 import { KEPT_EVENTS } from "../../../src/core/chat/redis-broker.ts";
-import { BENCH_SECRET } from "../lib.ts";
+import {
+  type ChatTester,
+  chatTester,
+  currentChat,
+  isType,
+} from "../../../tests/helpers/chat-client.ts";
+import {
+  BENCH_SECRET,
+  fail,
+  loadAverage,
+  privateAddress,
+  round,
+  sleep,
+  waitUntil,
+} from "../lib.ts";
+import type { Size } from "../section.ts";
 import {
   atRealTimePriority,
-  connectAll,
   countSent,
   delta,
-  fail,
   type Instance,
-  machine,
-  newVisitor,
   readRedis,
   readSlowlog,
   redisNodes,
   redisPids,
   resetSlowlog,
-  round,
+  type Servers,
+  type SiteScripts,
   siteScripts,
-  sleep,
   startInstance,
   startServers,
   startWitness,
-  type Visitor,
-  waitUntil,
-} from "./lib.ts";
+} from "./redis.ts";
 
 /** What one operation cost Redis, beyond the background. */
 export interface Cost {
@@ -83,27 +92,572 @@ function messageOwnId(commands: string[][]): string | undefined {
   return undefined;
 }
 
-/**
- * Two instances on one Redis, or on a 3-primary Redis Cluster (`redisCluster`); the raw relay is
- * measured on the one Redis either way.
- */
-export async function measureCosts(size: "full" | "quick" | "smoke", redisCluster = false) {
+/** How much of each a run does, by its size. */
+function sizes(size: Size) {
   const small = size !== "full";
-  const PAIRS = size === "smoke" ? 10 : size === "quick" ? 50 : 200;
-  const IDLE_VISITORS = size === "smoke" ? 100 : size === "quick" ? 1000 : 4000;
-  const IDLE_SECONDS = size === "smoke" ? 1 : size === "quick" ? 5 : 20;
-  const MESSAGES_PER_VISITOR = small ? 3 : 20;
-  const TYPING_PER_VISITOR = small ? 2 : 6;
-  // Whole heartbeats (every 2 s) and sweeps (every 1 s), so the background is not read high or low.
-  const BACKGROUND_SECONDS = size === "smoke" ? 0.5 : small ? 2 : 4;
-  const BURSTS = size === "smoke" ? 1 : 3;
+  return {
+    PAIRS: size === "smoke" ? 10 : size === "quick" ? 50 : 200,
+    IDLE_VISITORS: size === "smoke" ? 100 : size === "quick" ? 1000 : 4000,
+    IDLE_SECONDS: size === "smoke" ? 1 : size === "quick" ? 5 : 20,
+    MESSAGES_PER_VISITOR: small ? 3 : 20,
+    TYPING_PER_VISITOR: small ? 2 : 6,
+    // Whole heartbeats (every 2 s) and sweeps (every 1 s), so the background is not read high or low.
+    BACKGROUND_SECONDS: size === "smoke" ? 0.5 : small ? 2 : 4,
+    BURSTS: size === "smoke" ? 1 : 3,
+  };
+}
 
-  const PREFIX = "bench:";
+const PREFIX = "bench:";
+
+/** What the steps of one run share: the servers, the two instances, the visitors so far. */
+interface Run extends ReturnType<typeof sizes> {
+  size: Size;
+  redisCluster: boolean;
+  servers: Servers;
+  nodes: Redis[];
+  one: Instance;
+  two: Instance;
+  scripts: SiteScripts;
+  /** Every visitor and Redis connection opened, closed at the end. */
+  visitors: ChatTester[];
+  connections: Redis[];
+  /** Messages delivered to any visitor so far. */
+  delivered: number;
+  /** Connections that send again what the instances sent, one a node (auto-pipelining). */
+  replayers: Redis[];
+}
+
+type Sent = Array<[number, string[][]]>;
+type Pairs = Array<readonly [ChatTester, ChatTester]>;
+
+let made = 0;
+/**
+ * `count` visitors listening on their chat stream, visitor i on the instance `urlOf(i)` names
+ * (by default alternately the first and the second), a few hundred at a time (a burst of
+ * thousands of sockets at once stalls), and past the safety gate unless `confirm` is false.
+ */
+async function connect(
+  run: Run,
+  count: number,
+  tag: string,
+  confirm = true,
+  urlOf = (i: number) => (i % 2 ? run.two : run.one).url,
+): Promise<ChatTester[]> {
+  const all: ChatTester[] = [];
+  for (let i = 0; i < count; i += 200) {
+    const batch = Array.from({ length: Math.min(200, count - i) }, async (_, j) => {
+      made += 1;
+      const visitor = chatTester(urlOf(i + j), {
+        visitorId: `${tag}${String(made).padStart(8, "0")}${"z".repeat(22)}`.slice(0, 22),
+        secret: BENCH_SECRET,
+        address: privateAddress(made),
+        onEvent: (event) => {
+          if (event.type === "message") run.delivered += 1;
+        },
+      });
+      run.visitors.push(visitor);
+      visitor.listen();
+      await visitor.waitFor(isType("status"), 30_000);
+      if (confirm) await visitor.confirmAge();
+      return visitor;
+    });
+    all.push(...(await Promise.all(batch)));
+  }
+  return all;
+}
+
+const chatOf = (visitor: ChatTester) => currentChat(visitor.events);
+
+/** Redis's commands and CPU (µs) a second over a window where nothing is asked of it. */
+async function idleWindow(seconds: number, on: Redis[]) {
+  const before = await readRedis(on);
+  const started = performance.now();
+  await sleep(seconds * 1000);
+  const took = (performance.now() - started) / 1000;
+  const d = delta(before, await readRedis(on));
+  return { seconds: took, commands: d.commands / took, cpuUs: (d.cpu * 1e6) / took, d };
+}
+
+/** What `work` cost Redis (on `nodes`) beyond the background, per operation. */
+async function measure(
+  run: Run,
+  operations: () => number,
+  work: () => Promise<void>,
+  nodes = run.nodes,
+): Promise<Omit<Cost, "sentByInstances" | "sentByCommand">> {
+  // Redis's background with what is connected now (heartbeats, sweeps).
+  const base = await idleWindow(run.BACKGROUND_SECONDS, nodes);
+  const before = await readRedis(nodes);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const d = delta(before, await readRedis(nodes));
+  const n = operations();
+  if (n === 0) fail("nothing was done in a measured window");
+  const perOperation = (values: Record<string, number>, digits: number) =>
+    Object.fromEntries(
+      Object.entries(values)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, value]) => [name, round(value / n, digits)]),
+    );
+  return {
+    operations: n,
+    executed: round((d.commands - base.commands * seconds) / n, 2),
+    // Below the background's noise a cost can read negative; it is no less than nothing.
+    redisCpuUs: round(Math.max(0, (d.cpu * 1e6 - base.cpuUs * seconds) / n), 1),
+    byCommand: perOperation(d.byCommand, 2),
+    usecByCommand: perOperation(d.usec, 1),
+  };
+}
+
+/** What the instances sent Redis for `work` (MONITOR) beyond the background, per operation. */
+async function sentBy(
+  run: Run,
+  operations: () => number,
+  work: () => Promise<void>,
+  keep?: (node: number, commands: string[][]) => void,
+) {
+  const base = await countSent(run.nodes, () => sleep(run.BACKGROUND_SECONDS * 1000));
+  const started = performance.now();
+  const counted = await countSent(run.nodes, work, keep);
+  const seconds = (performance.now() - started) / 1000;
+  const n = operations();
+  const beyond = (sent: number, background = 0) =>
+    round((sent - (background / run.BACKGROUND_SECONDS) * seconds) / n, 2);
+  return {
+    sentByInstances: beyond(counted.sent, base.sent),
+    sentByCommand: Object.fromEntries(
+      Object.entries(counted.byCommand)
+        .map(([name, k]) => [name, beyond(k, base.byCommand[name])] as const)
+        .sort((a, b) => b[1] - a[1]),
+    ),
+  };
+}
+
+/**
+ * Sends what MONITOR saw again (a command, or a transaction's), each to the node it went
+ * to: `rounds` rounds of one per visitor at once, taken in turn from `seen`, each round in
+ * one pipeline a node. A message's own id (the 12 characters after its chat's) is made anew
+ * wherever it is written, so each is a message of its own.
+ */
+async function sendAgain(run: Run, seen: Sent, rounds: number): Promise<number> {
+  const perRound = run.PAIRS * 2;
+  for (let r = 0; r < rounds; r++) {
+    const pipelines = run.replayers.map((replayer) => replayer.pipeline());
+    for (let i = 0; i < perRound; i++) {
+      const [node, commands] = seen[(r * perRound + i) % seen.length] as [number, string[][]];
+      const own = messageOwnId(commands);
+      const fresh = own && randomBytes(9).toString("base64url");
+      for (const [name, ...args] of commands) {
+        const sent = own && fresh ? args.map((a) => a.replaceAll(own, fresh)) : args;
+        (pipelines[node] as ReturnType<Redis["pipeline"]>).call(name as string, ...sent);
+      }
+    }
+    await Promise.all(pipelines.map((p) => (p.length > 0 ? p.exec() : undefined)));
+  }
+  return rounds * perRound;
+}
+
+/**
+ * Chats first, unmeasured, so that every script is known to Redis before anything is counted:
+ * ioredis sends a script in full the first time it runs on a connection, and on a Cluster each
+ * instance has a connection to each node, where a chat lands by its id. So warm chats are paired
+ * from each instance in turn until both have used each node, as a site that has run a while has.
+ * A stream is closed too, so that the script letting a visitor go is compiled before the slow log
+ * is read, as every other is.
+ */
+async function warmUp(run: Run): Promise<void> {
+  for (let w = 0; w < (run.redisCluster ? 12 : 1); w++) {
+    const warm = await connect(run, 2, "w", true, (i) => ((i + w) % 2 ? run.two : run.one).url);
+    for (const v of warm) await v.start();
+    for (const v of warm) {
+      await waitUntil(
+        () => chatOf(v) !== undefined,
+        30_000,
+        () => `a warm-up pair was not matched: ${JSON.stringify(v.events)}`,
+      );
+    }
+    await Promise.all(warm.map((v) => v.api.chat.send.mutate({ content: "warm" })));
+    await Promise.all(warm.map((v) => v.api.chat.typing.mutate({ isTyping: true })));
+    await Promise.all(warm.map((v) => v.api.chat.typing.mutate({ isTyping: false })));
+    await (warm[w % 2] as ChatTester).api.chat.end.mutate();
+    await waitUntil(
+      () => warm.every((v) => !chatOf(v)),
+      30_000,
+      () => "a warm-up chat was not ended for both sides",
+    );
+  }
+  const [leaver] = await connect(run, 1, "l", true, () => run.one.url);
+  leaver?.leave(1000);
+  await sleep(500);
+}
+
+/**
+ * Presence: Redis's idle CPU with the two instances and nobody connected (their heartbeats and
+ * sweeps), then with idle visitors connected, half on each instance; what connecting (the chat
+ * stream opened) and leaving (the stream closed, and past the grace period the sweep lets the
+ * visitor go) cost each.
+ */
+async function measurePresence(run: Run, redisAlone: Awaited<ReturnType<typeof idleWindow>>) {
+  const alone = await idleWindow(run.IDLE_SECONDS, run.nodes);
+  let idle: ChatTester[] = [];
+  const connectCost = await measure(
+    run,
+    () => run.IDLE_VISITORS,
+    async () => {
+      idle = await connect(run, run.IDLE_VISITORS, "idle", false);
+    },
+  );
+  await sleep(1000);
+  const present = await idleWindow(run.IDLE_SECONDS, run.nodes);
+  const presence = {
+    visitors: run.IDLE_VISITORS,
+    seconds: round(present.seconds, 1),
+    commandsPerVisitorSecond: round(present.commands / run.IDLE_VISITORS, 4),
+    redisCpuUsPerVisitorSecond: round(present.cpuUs / run.IDLE_VISITORS, 3),
+    byCommand: present.d.byCommand,
+    /** Redis's own housekeeping, a second, with nothing connected (summed over its nodes). */
+    redisOwnCpuUsPerSecond: round(redisAlone.cpuUs, 1),
+    /** What each instance adds to that with nobody connected: its heartbeats and sweeps. */
+    instanceCommandsPerSecond: round(alone.commands / 2, 2),
+    instanceRedisCpuUsPerSecond: round(Math.max(0, alone.cpuUs - redisAlone.cpuUs) / 2, 1),
+    /**
+     * What the visitors add to that, each (below the windows' noise it reads as nothing): the
+     * instances vouch for their visitors with one heartbeat, so this stays near zero.
+     */
+    addedRedisCpuUsPerVisitorSecond: round(
+      Math.max(0, present.cpuUs - alone.cpuUs) / run.IDLE_VISITORS,
+      3,
+    ),
+  };
+  const goneVisitors = async () => {
+    let count = 0;
+    for (const node of run.nodes) {
+      // On a Cluster only the pool's node holds the key; the others answer MOVED.
+      count += await node.zcard(`${PREFIX}{pool}:gone`).catch(() => 0);
+    }
+    return count;
+  };
+  const leave = await measure(
+    run,
+    () => run.IDLE_VISITORS,
+    async () => {
+      // A few hundred at a time, as they are connected: 4,000 sockets torn down in one instant
+      // keep the kernel busy on the cores Redis shares, and held up one SREM for 1.7 ms, when
+      // the same SREM alone never takes 0.01 ms.
+      for (let i = 0; i < idle.length; i += 200) {
+        for (const v of idle.slice(i, i + 200)) v.leave(1000);
+        await sleep(50);
+      }
+      await sleep(1000);
+      // A smoke run does not wait out the grace period (15 s): its figure is the close alone.
+      if (run.size !== "smoke") {
+        await waitUntil(
+          async () => (await goneVisitors()) === 0,
+          59_000,
+          () => "the visitors who left were not let go in 60 s",
+          200,
+        );
+      }
+    },
+  );
+  return { presence, connect: connectCost, leave };
+}
+
+/**
+ * Starts: pairs across the instances (the first waits on one, the second pairs on the other),
+ * one pair at a time; then, for a busy Redis, as many again pressing at once, alternating between
+ * the instances, so that Redis takes the scripts back to back as it does at full use. One burst
+ * swings with the machine, so the median of three stands for it.
+ */
+async function measureStarts(run: Run) {
+  const flat = await connect(run, run.PAIRS * 2, "a");
+  const pairs: Pairs = Array.from(
+    { length: run.PAIRS },
+    (_, i) => [flat[2 * i], flat[2 * i + 1]] as [ChatTester, ChatTester],
+  );
+  const bursts: ChatTester[][] = [];
+  for (let b = 0; b < run.BURSTS; b++) bursts.push(await connect(run, run.PAIRS * 2, "s"));
+  await sleep(1000);
+  const startPairs = async (group: Pairs) => {
+    for (const [a, b] of group) {
+      await a.start();
+      await b.start();
+    }
+    const unmatched = () => group.find(([a, b]) => !chatOf(a) || chatOf(a) !== chatOf(b));
+    await waitUntil(
+      () => unmatched() === undefined,
+      30_000,
+      () => `pairs were not matched: ${JSON.stringify(unmatched()?.map((v) => v.events))}`,
+    );
+  };
+  const half = Math.floor(run.PAIRS / 2);
+  const start = await measure(
+    run,
+    () => half * 2,
+    () => startPairs(pairs.slice(0, half)),
+  );
+  const startSent = await sentBy(
+    run,
+    () => (run.PAIRS - half) * 2,
+    () => startPairs(pairs.slice(half)),
+  );
+  const startBursts = [];
+  for (const burst of bursts) {
+    const unpaired = () => burst.filter((v) => chatOf(v) === undefined).length;
+    startBursts.push(
+      await measure(
+        run,
+        () => burst.length,
+        async () => {
+          await Promise.all(burst.map((v) => v.start()));
+          await waitUntil(
+            () => unpaired() === 0,
+            30_000,
+            () => `${unpaired()} presses were not paired`,
+          );
+        },
+      ),
+    );
+  }
+  const byCpu = startBursts.toSorted((a, b) => a.redisCpuUs - b.redisCpuUs);
+  const startBusy = {
+    ...(byCpu[Math.floor(byCpu.length / 2)] as (typeof byCpu)[number]),
+    bursts: startBursts.map((b) => b.redisCpuUs),
+  };
+  return { pairs, start: { ...start, ...startSent }, startBusy };
+}
+
+/**
+ * Messages: every visitor sends to their partner across the instances, a few at a time; then,
+ * for a busy Redis, the instances' messages as MONITOR saw them sent again (each a message of its
+ * own, kept and published to the partner's instance), as many as the raw relays send and in the
+ * same rounds.
+ */
+async function measureMessages(run: Run, pairs: Pairs) {
+  const exchange = async (count: number) => {
+    const target = run.delivered + count * pairs.length * 2;
+    for (let m = 0; m < count; m++) {
+      // Sentences, as visitors write them: a text this long goes through the rules that
+      // remember (repeats), which the shortest greetings skip.
+      await Promise.all(
+        pairs.flatMap(([a, b]) => [
+          a.api.chat.send.mutate({ content: `Nice to meet you, this is message ${m}` }),
+          b.api.chat.send.mutate({ content: `Likewise, and here is my reply ${m}` }),
+        ]),
+      );
+      // Within each visitor's flood gate (5 a second).
+      await sleep(250);
+    }
+    await waitUntil(
+      () => run.delivered >= target,
+      30_000,
+      () => `only ${run.delivered} of ${target} messages were delivered`,
+    );
+  };
+  /** The messages delivered while `work` ran, through `into`. */
+  const relaying = (into: (n: number) => void, work: () => Promise<unknown>) => async () => {
+    const before = run.delivered;
+    await work();
+    into(run.delivered - before);
+  };
+  let relayed = 0;
+  const message = await measure(
+    run,
+    () => relayed,
+    relaying(
+      (n) => (relayed = n),
+      () => exchange(run.MESSAGES_PER_VISITOR),
+    ),
+  );
+  // The instances' messages as they went to Redis, each with the node it went to: on one Redis
+  // a transaction, on a Cluster the send script.
+  const sends: Sent = [];
+  const sendSha = [...run.scripts.bySha].find(([, name]) => name === "chat.send")?.[0];
+  let relayedCounted = 0;
+  const messageSent = await sentBy(
+    run,
+    () => relayedCounted,
+    relaying(
+      (n) => (relayedCounted = n),
+      () => exchange(Math.max(2, Math.floor(run.MESSAGES_PER_VISITOR / 4))),
+    ),
+    (node, commands) => {
+      const [name, sha] = commands[0] ?? [];
+      const transaction =
+        name?.toLowerCase() === "multi" && commands.some(([c]) => c?.toLowerCase() === "xadd");
+      if (transaction || (name?.toLowerCase() === "evalsha" && sha === sendSha)) {
+        sends.push([node, commands]);
+      }
+    },
+  );
+  if (sends.length === 0) fail("no message was seen going to Redis");
+  let replayed = 0;
+  const messageBusy = await measure(
+    run,
+    () => replayed,
+    async () => {
+      const before = run.delivered;
+      replayed = await sendAgain(run, sends, run.MESSAGES_PER_VISITOR);
+      await waitUntil(
+        () => run.delivered - before >= replayed,
+        30_000,
+        () => `only ${run.delivered - before} of ${replayed} replayed messages were delivered`,
+      );
+    },
+  );
+  return { message: { ...message, ...messageSent }, messageBusy };
+}
+
+/**
+ * Typing: each visitor alternately starts and stops, slower than the two a second told; then,
+ * for a busy Redis, the typing events the instances published sent again in rounds of every
+ * visitor's at once, each reaching the partner's instance like any other.
+ */
+async function measureTyping(run: Run, pairs: Pairs) {
+  let typingCalls = 0;
+  const typeAway = async (count: number) => {
+    for (let t = 0; t < count; t++) {
+      await Promise.all(
+        pairs.flat().map((v) => v.api.chat.typing.mutate({ isTyping: t % 2 === 0 })),
+      );
+      typingCalls += pairs.length * 2;
+      await sleep(600);
+    }
+  };
+  const typing = await measure(
+    run,
+    () => typingCalls,
+    () => typeAway(run.TYPING_PER_VISITOR),
+  );
+  const typingCounted = typingCalls;
+  const told: Sent = [];
+  const typingSent = await sentBy(
+    run,
+    () => typingCalls - typingCounted,
+    () => typeAway(2),
+    (node, commands) => {
+      const [name, , payload] = commands[0] ?? [];
+      const published = name?.toLowerCase() === "publish" || name?.toLowerCase() === "spublish";
+      if (commands.length === 1 && published && String(payload).includes('"typing"')) {
+        told.push([node, commands]);
+      }
+    },
+  );
+  if (told.length === 0) fail("no typing event was seen going to Redis");
+  let typingReplayed = 0;
+  const typingBusy = await measure(
+    run,
+    () => typingReplayed,
+    async () => {
+      typingReplayed = await sendAgain(run, told, Math.max(2, run.TYPING_PER_VISITOR));
+    },
+  );
+  return { typing: { ...typing, ...typingSent }, typingBusy };
+}
+
+/** Ends: one side of each pair ends the chat; both are told. */
+function measureEnds(run: Run, pairs: Pairs) {
+  return measure(
+    run,
+    () => pairs.length,
+    async () => {
+      await Promise.all(pairs.map(([a]) => a.api.chat.end.mutate()));
+      await waitUntil(
+        () => pairs.every(([a, b]) => !chatOf(a) && !chatOf(b)),
+        30_000,
+        () => "chats were not ended for both sides",
+      );
+    },
+  );
+}
+
+/**
+ * The raw Redis relays, on the one Redis either way: one PUBLISH per message to a channel another
+ * connection subscribes to; the least a kept, relayed message can cost (the site's event appended
+ * to its chat's stream, MAXLEN ~ as many as the site keeps, and published, sent bare); and the
+ * same in one transaction, a round's transactions in one pipeline as an instance sends a turn's.
+ */
+async function measureRawRelays(run: Run, sample: string) {
+  const publisher = new Redis(run.servers.redisUrl, { enableAutoPipelining: true });
+  const subscriber = new Redis(run.servers.redisUrl);
+  run.connections.push(publisher, subscriber);
+  const channels = Array.from({ length: run.PAIRS * 2 }, (_, i) => `raw:v:${i}`);
+  await subscriber.subscribe(...channels);
+  let rawDelivered = 0;
+  subscriber.on("message", () => {
+    rawDelivered += 1;
+  });
+  const rawCount = run.PAIRS * 2 * run.MESSAGES_PER_VISITOR;
+  const rawNodes = run.redisCluster ? await redisNodes(run.servers.redisUrl) : run.nodes;
+  if (run.redisCluster) run.connections.push(...rawNodes);
+  /** A raw relay: every channel sent `send`'s commands for each message, until delivered. */
+  const rawRelay = (send: (channel: string, i: number, m: number) => Promise<unknown>) => {
+    rawDelivered = 0;
+    return measure(
+      run,
+      () => rawDelivered,
+      async () => {
+        for (let m = 0; m < run.MESSAGES_PER_VISITOR; m++) {
+          await Promise.all(channels.map((channel, i) => send(channel, i, m)));
+        }
+        await waitUntil(() => rawDelivered >= rawCount, 10_000, undefined, 10);
+      },
+      rawNodes,
+    );
+  };
+  const raw = await rawRelay((channel, _i, m) => publisher.publish(channel, `m${m}`));
+  /** The event kept (its XADD's arguments after the key) and announced, as the site's are. */
+  const entry = (m: number) => ["MAXLEN", "~", KEPT_EVENTS, "*", "m", `m${m}`, "b", sample];
+  const announced = (m: number) => `raw.${m}\t${sample}`;
+  const kept = await rawRelay((channel, i, m) =>
+    Promise.all([
+      publisher.call("XADD", `raw:e:${i >> 1}`, ...entry(m)),
+      publisher.publish(channel, announced(m)),
+    ]),
+  );
+  let pending: ReturnType<Redis["pipeline"]> | undefined;
+  const keptInTransaction = await rawRelay((channel, i, m) => {
+    let turn = pending;
+    if (!turn) {
+      const started = publisher.pipeline();
+      turn = started;
+      pending = started;
+      process.nextTick(() => {
+        pending = undefined;
+        void started.exec();
+      });
+    }
+    return new Promise((resolve) => {
+      turn
+        .call("MULTI")
+        .call("XADD", `raw:t:${i >> 1}`, ...entry(m))
+        .publish(channel, announced(m))
+        .call("EXEC", (_error, reply) => resolve(reply));
+    });
+  });
+  return {
+    rawPublishRelay: { ...raw, sentByInstances: 1, sentByCommand: { publish: 1 } },
+    rawKeptRelay: { ...kept, sentByInstances: 2, sentByCommand: { xadd: 1, publish: 1 } },
+    rawKeptInTransaction: {
+      ...keptInTransaction,
+      sentByInstances: 1,
+      sentByCommand: { multi: 1, xadd: 1, publish: 1, exec: 1 },
+    },
+  };
+}
+
+/**
+ * Two instances on one Redis, or on a 3-primary Redis Cluster (`redisCluster`), each operation
+ * measured in its step, in this order (each step uses the visitors the one before left); the raw
+ * relays are measured on the one Redis either way.
+ */
+export async function measureCosts(size: Size, redisCluster = false) {
   const servers = startServers({ redisCluster });
   const redisUrl = (redisCluster ? servers.clusterUrl : servers.redisUrl) ?? "";
   const instances: Instance[] = [];
-  const visitors: Visitor[] = [];
   const connections: Redis[] = [];
+  const visitors: ChatTester[] = [];
   let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
   try {
     const env = {
@@ -113,507 +667,64 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       SECRET: BENCH_SECRET,
     };
     const nodes = await redisNodes(redisUrl);
-    connections.push(...nodes);
-    /** Redis's commands and CPU (µs) a second over a window where nothing is asked of it. */
-    const idleWindow = async (seconds = IDLE_SECONDS, on: Redis[] = nodes) => {
-      const before = await readRedis(on);
-      const started = performance.now();
-      await sleep(seconds * 1000);
-      const took = (performance.now() - started) / 1000;
-      const d = delta(before, await readRedis(on));
-      return { seconds: took, commands: d.commands / took, cpuUs: (d.cpu * 1e6) / took, d };
-    };
+    const replayers = nodes.map(
+      (node) =>
+        new Redis({ host: node.options.host, port: node.options.port, enableAutoPipelining: true }),
+    );
+    connections.push(...nodes, ...replayers);
+    const sized = sizes(size);
     // Redis on its own first, nothing else connected: its housekeeping, which no instance or
     // visitor adds to (and which a Cluster pays on each node).
-    const redisAlone = await idleWindow();
+    const redisAlone = await idleWindow(sized.IDLE_SECONDS, nodes);
     instances.push(await startInstance(env), await startInstance(env));
     const [one, two] = instances as [Instance, Instance];
     const began = performance.now();
-    const scripts = siteScripts();
-
-    // Chats first, unmeasured, so that every script is known to Redis before anything is counted:
-    // ioredis sends a script in full the first time it runs on a connection, and on a Cluster
-    // each instance has a connection to each node, where a chat lands by its id. So warm chats
-    // are paired from each instance in turn until both have used each node, as a site that has
-    // run a while has.
-    const WARM_PAIRS = redisCluster ? 12 : 1;
-    for (let w = 0; w < WARM_PAIRS; w++) {
-      const warm = [newVisitor("w"), newVisitor("x")] as const;
-      visitors.push(...warm);
-      await connectAll([...warm], (i) => ((i + w) % 2 ? two : one).url);
-      await warm[0].start();
-      await warm[1].start();
-      for (const v of warm) {
-        await waitUntil(
-          () => v.chat() !== undefined,
-          30_000,
-          () => `a warm-up pair was not matched: ${JSON.stringify(v.events)}`,
-        );
-      }
-      await Promise.all(warm.map((v) => v.send("warm")));
-      await Promise.all(warm.map((v) => v.typing(true)));
-      await Promise.all(warm.map((v) => v.typing(false)));
-      await (w % 2 ? warm[1] : warm[0]).end();
-      await waitUntil(
-        () => warm.every((v) => !v.chat()),
-        30_000,
-        () => "a warm-up chat was not ended for both sides",
-      );
-    }
-    // A stream closed too, so that the script letting a visitor go is known to Redis (compiled)
-    // before the slow log is read, as every other is: it first ran when the idle visitors left.
-    const leaver = newVisitor("l");
-    visitors.push(leaver);
-    await connectAll([leaver], () => one.url);
-    leaver.close();
-    await sleep(500);
-
+    const run: Run = {
+      ...sized,
+      size,
+      redisCluster,
+      servers,
+      nodes,
+      one,
+      two,
+      scripts: siteScripts(),
+      visitors,
+      connections,
+      replayers,
+      delivered: 0,
+    };
+    await warmUp(run);
     // The slow log is read from here on, beside the witness's: the scripts' first runs above
     // (compiling them) are behind, as on a site that has run a while.
     await resetSlowlog(nodes);
     witness = await startWitness();
     const realTime = atRealTimePriority([...(await redisPids(nodes)), witness.pid]);
-
-    /** What `work` cost Redis beyond the background, per operation. */
-    const measureOn = async (
-      nodes: Redis[],
-      operations: () => number,
-      work: () => Promise<void>,
-    ): Promise<Omit<Cost, "sentByInstances" | "sentByCommand">> => {
-      // Redis's background with what is connected now (heartbeats, sweeps).
-      const base = await idleWindow(BACKGROUND_SECONDS, nodes);
-      const before = await readRedis(nodes);
-      const started = performance.now();
-      await work();
-      const seconds = (performance.now() - started) / 1000;
-      const d = delta(before, await readRedis(nodes));
-      const n = operations();
-      if (n === 0) fail("nothing was done in a measured window");
-      return {
-        operations: n,
-        executed: round((d.commands - base.commands * seconds) / n, 2),
-        // Below the background's noise a cost can read negative; it is no less than nothing.
-        redisCpuUs: round(Math.max(0, (d.cpu * 1e6 - base.cpuUs * seconds) / n), 1),
-        byCommand: Object.fromEntries(
-          Object.entries(d.byCommand)
-            .sort((a, b) => b[1] - a[1])
-            .map(([name, calls]) => [name, round(calls / n, 2)]),
-        ),
-        usecByCommand: Object.fromEntries(
-          Object.entries(d.usec)
-            .sort((a, b) => b[1] - a[1])
-            .map(([name, us]) => [name, round(us / n, 1)]),
-        ),
-      };
-    };
-    const measure = (operations: () => number, work: () => Promise<void>) =>
-      measureOn(nodes, operations, work);
-    const sentBy = async (
-      operations: () => number,
-      work: () => Promise<void>,
-      keep?: (node: number, commands: string[][]) => void,
-    ) => {
-      const base = await countSent(nodes, () => sleep(BACKGROUND_SECONDS * 1000));
-      const started = performance.now();
-      const counted = await countSent(nodes, work, keep);
-      const seconds = (performance.now() - started) / 1000;
-      const n = operations();
-      const beyond = (sent: number, background = 0) =>
-        round((sent - (background / BACKGROUND_SECONDS) * seconds) / n, 2);
-      return {
-        sentByInstances: beyond(counted.sent, base.sent),
-        sentByCommand: Object.fromEntries(
-          Object.entries(counted.byCommand)
-            .map(([name, k]) => [name, beyond(k, base.byCommand[name])] as const)
-            .sort((a, b) => b[1] - a[1]),
-        ),
-      };
-    };
-
-    // Presence: first the two instances with nobody connected (their heartbeats and sweeps), then
-    // with idle visitors connected, half on each instance.
-    const alone = await idleWindow();
-    const idle = Array.from({ length: IDLE_VISITORS }, () => newVisitor("idle"));
-    visitors.push(...idle);
-    // A visitor connecting: their chat stream opened (they are written as present on its instance).
-    const connect = await measure(
-      () => IDLE_VISITORS,
-      () => connectAll(idle, (i) => (i % 2 ? two : one).url, false),
-    );
-    await sleep(1000);
-    const present = await idleWindow();
-    const presence = {
-      visitors: IDLE_VISITORS,
-      seconds: round(present.seconds, 1),
-      commandsPerVisitorSecond: round(present.commands / IDLE_VISITORS, 4),
-      redisCpuUsPerVisitorSecond: round(present.cpuUs / IDLE_VISITORS, 3),
-      byCommand: present.d.byCommand,
-      /** Redis's own housekeeping, a second, with nothing connected (summed over its nodes). */
-      redisOwnCpuUsPerSecond: round(redisAlone.cpuUs, 1),
-      /** What each instance adds to that with nobody connected: its heartbeats and sweeps. */
-      instanceCommandsPerSecond: round(alone.commands / instances.length, 2),
-      instanceRedisCpuUsPerSecond: round(
-        Math.max(0, alone.cpuUs - redisAlone.cpuUs) / instances.length,
-        1,
-      ),
-      /**
-       * What the visitors add to that, each (below the windows' noise it reads as nothing): the
-       * instances vouch for their visitors with one heartbeat, so this stays near zero.
-       */
-      addedRedisCpuUsPerVisitorSecond: round(
-        Math.max(0, present.cpuUs - alone.cpuUs) / IDLE_VISITORS,
-        3,
-      ),
-    };
-    // Leaving: the stream closed, and past the grace period the sweep lets the visitor go.
-    const goneVisitors = async () => {
-      let count = 0;
-      for (const node of nodes) {
-        // On a Cluster only the pool's node holds the key; the others answer MOVED.
-        count += await node.zcard(`${PREFIX}{pool}:gone`).catch(() => 0);
-      }
-      return count;
-    };
-    const leave = await measure(
-      () => IDLE_VISITORS,
-      async () => {
-        // A few hundred at a time, as they are connected: 4,000 sockets torn down in one instant
-        // keep the kernel busy on the cores Redis shares, and held up one SREM for 1.7 ms, when
-        // the same SREM alone never takes 0.01 ms.
-        for (let i = 0; i < idle.length; i += 200) {
-          for (const v of idle.slice(i, i + 200)) v.close();
-          await sleep(50);
-        }
-        await sleep(1000);
-        // A smoke run does not wait out the grace period (15 s): its figure is the close alone.
-        if (size !== "smoke") {
-          await waitUntil(
-            async () => (await goneVisitors()) === 0,
-            59_000,
-            () => "the visitors who left were not let go in 60 s",
-            200,
-          );
-        }
-      },
-    );
-
-    // Starts: pairs across the instances (the first waits on one, the second pairs on the other).
-    const pairs = Array.from({ length: PAIRS }, () => [newVisitor("a"), newVisitor("b")] as const);
-    // As many again three times, for presses that come all at once (a busy Redis): one burst
-    // swings with the machine (a start read 52.6 and 63.3 µs in two runs of the same code), so
-    // the median of three stands for it.
-    const bursts = Array.from({ length: BURSTS }, () =>
-      Array.from({ length: PAIRS * 2 }, () => newVisitor("s")),
-    );
-    visitors.push(...pairs.flat(), ...bursts.flat());
-    await connectAll([...pairs.flat(), ...bursts.flat()], (i) => (i % 2 ? two : one).url);
-    await sleep(1000);
-    // One pair at a time, so that each pairs across the instances.
-    const startPairs = async (group: ReadonlyArray<readonly [Visitor, Visitor]>) => {
-      for (const [a, b] of group) {
-        await a.start();
-        await b.start();
-      }
-      const unmatched = () => group.find(([a, b]) => !a.chat() || a.chat() !== b.chat());
-      await waitUntil(
-        () => unmatched() === undefined,
-        30_000,
-        () => `pairs were not matched: ${JSON.stringify(unmatched()?.map((v) => v.events))}`,
-      );
-    };
-    const half = Math.floor(PAIRS / 2);
-    const start = await measure(
-      () => half * 2,
-      () => startPairs(pairs.slice(0, half)),
-    );
-    const startSent = await sentBy(
-      () => (PAIRS - half) * 2,
-      () => startPairs(pairs.slice(half)),
-    );
-    // A busy Redis: every press at once, alternating between the instances, so that Redis takes
-    // the scripts back to back, as it does at full use, instead of waking for each pair.
-    const startBursts = [];
-    for (const burst of bursts) {
-      startBursts.push(
-        await measure(
-          () => burst.length,
-          async () => {
-            await Promise.all(burst.map((v) => v.start()));
-            await waitUntil(
-              () => burst.every((v) => v.chat() !== undefined),
-              30_000,
-              () => `${burst.filter((v) => v.chat() === undefined).length} presses were not paired`,
-            );
-          },
-        ),
-      );
-    }
-    const byCpu = startBursts.toSorted((a, b) => a.redisCpuUs - b.redisCpuUs);
-    const startBusy = {
-      ...(byCpu[Math.floor(byCpu.length / 2)] as (typeof byCpu)[number]),
-      bursts: startBursts.map((b) => b.redisCpuUs),
-    };
-
-    // Messages: every visitor sends to their partner across the instances, a few at a time.
-    let delivered = 0;
-    for (const [a, b] of pairs) {
-      for (const v of [a, b]) {
-        v.onEvent = (event) => {
-          if (event.type === "message") delivered += 1;
-        };
-      }
-    }
-    const exchange = async (count: number) => {
-      const target = delivered + count * pairs.length * 2;
-      for (let m = 0; m < count; m++) {
-        // Sentences, as visitors write them: a text this long goes through the rules that
-        // remember (repeats), which the shortest greetings skip.
-        await Promise.all(
-          pairs.flatMap(([a, b]) => [
-            a.send(`Nice to meet you, this is message ${m}`),
-            b.send(`Likewise, and here is my reply ${m}`),
-          ]),
-        );
-        // Within each visitor's flood gate (5 a second).
-        await sleep(250);
-      }
-      await waitUntil(
-        () => delivered >= target,
-        30_000,
-        () => `only ${delivered} of ${target} messages were delivered`,
-      );
-    };
-    let relayed = 0;
-    const message = await measure(
-      () => relayed,
-      async () => {
-        const before = delivered;
-        await exchange(MESSAGES_PER_VISITOR);
-        relayed = delivered - before;
-      },
-    );
-    let relayedCounted = 0;
-    // The instances' messages as they went to Redis, each with the node it went to: on one Redis
-    // a transaction, on a Cluster the send script.
-    const sends: Array<[number, string[][]]> = [];
-    const sendSha = [...scripts.bySha].find(([, name]) => name === "chat.send")?.[0];
-    const messageSent = await sentBy(
-      () => relayedCounted,
-      async () => {
-        const before = delivered;
-        await exchange(Math.max(2, Math.floor(MESSAGES_PER_VISITOR / 4)));
-        relayedCounted = delivered - before;
-      },
-      (node, commands) => {
-        const [name, sha] = commands[0] ?? [];
-        const transaction =
-          name?.toLowerCase() === "multi" && commands.some(([c]) => c?.toLowerCase() === "xadd");
-        if (transaction || (name?.toLowerCase() === "evalsha" && sha === sendSha)) {
-          sends.push([node, commands]);
-        }
-      },
-    );
-    if (sends.length === 0) fail("no message was seen going to Redis");
-    // A busy Redis: the same messages again, as many as the raw relays below send and in the
-    // same rounds (every pair's two at once, in one pipeline a node, as an instance sends a turn's
-    // messages), so Redis takes them back to back instead of waking for each as the site's light
-    // load has it. Each is a message like any other, under an id of its own: kept, and
-    // published to the partner's instance, which relays it to the visitor.
-    const replayers = nodes.map(
-      (node) =>
-        new Redis({
-          host: node.options.host,
-          port: node.options.port,
-          enableAutoPipelining: true,
-        }),
-    );
-    connections.push(...replayers);
-    /**
-     * Sends what MONITOR saw again (a command, or a transaction's), each to the node it went
-     * to: `rounds` rounds of one per visitor at once, taken in turn from `seen`, each round in
-     * one pipeline a node. A message's own id (the 12 characters after its chat's) is made anew
-     * wherever it is written, so each is a message of its own.
-     */
-    const sendAgain = async (seen: Array<[number, string[][]]>, rounds: number) => {
-      const perRound = PAIRS * 2;
-      for (let r = 0; r < rounds; r++) {
-        const pipelines = replayers.map((replayer) => replayer.pipeline());
-        for (let i = 0; i < perRound; i++) {
-          const [node, commands] = seen[(r * perRound + i) % seen.length] as [number, string[][]];
-          const own = messageOwnId(commands);
-          const fresh = own && randomBytes(9).toString("base64url");
-          for (const [name, ...args] of commands) {
-            const sent = own && fresh ? args.map((a) => a.replaceAll(own, fresh)) : args;
-            (pipelines[node] as ReturnType<Redis["pipeline"]>).call(name as string, ...sent);
-          }
-        }
-        await Promise.all(pipelines.map((p) => (p.length > 0 ? p.exec() : undefined)));
-      }
-      return rounds * perRound;
-    };
-    let replayed = 0;
-    const messageBusy = await measure(
-      () => replayed,
-      async () => {
-        const before = delivered;
-        replayed = await sendAgain(sends, MESSAGES_PER_VISITOR);
-        await waitUntil(
-          () => delivered - before >= replayed,
-          30_000,
-          () => `only ${delivered - before} of ${replayed} replayed messages were delivered`,
-        );
-      },
-    );
-
-    // Typing: each visitor alternately starts and stops, slower than the two a second told.
-    let typingCalls = 0;
-    const typeAway = async (count: number) => {
-      for (let t = 0; t < count; t++) {
-        await Promise.all(
-          pairs.flatMap(([a, b]) => [a.typing(t % 2 === 0), b.typing(t % 2 === 0)]),
-        );
-        typingCalls += pairs.length * 2;
-        await sleep(600);
-      }
-    };
-    const typingStart = typingCalls;
-    const typing = await measure(
-      () => typingCalls - typingStart,
-      () => typeAway(TYPING_PER_VISITOR),
-    );
-    const typingCounted = typingCalls;
-    // The typing events as they went to Redis, each with the node it went to.
-    const told: Array<[number, string[][]]> = [];
-    const typingSent = await sentBy(
-      () => typingCalls - typingCounted,
-      () => typeAway(2),
-      (node, commands) => {
-        const [name, , payload] = commands[0] ?? [];
-        const published = name?.toLowerCase() === "publish" || name?.toLowerCase() === "spublish";
-        if (commands.length === 1 && published && String(payload).includes('"typing"')) {
-          told.push([node, commands]);
-        }
-      },
-    );
-    if (told.length === 0) fail("no typing event was seen going to Redis");
-    // A busy Redis: the same events again, in rounds of every visitor's at once, as the busy
-    // message row sends its scripts; each reaches the partner's instance like any other.
-    let typingReplayed = 0;
-    const typingBusy = await measure(
-      () => typingReplayed,
-      async () => {
-        typingReplayed = await sendAgain(told, Math.max(2, TYPING_PER_VISITOR));
-      },
-    );
-
-    // Ends: one side of each pair ends the chat; both are told.
-    const end = await measure(
-      () => pairs.length,
-      async () => {
-        await Promise.all(pairs.map(([a]) => a.end()));
-        await waitUntil(
-          () => pairs.every(([a, b]) => !a.chat() && !b.chat()),
-          30_000,
-          () => "chats were not ended for both sides",
-        );
-      },
-    );
-
-    // The raw Redis relay: one PUBLISH per message to a channel another connection subscribes to.
-    const publisher = new Redis(servers.redisUrl, { enableAutoPipelining: true });
-    const subscriber = new Redis(servers.redisUrl);
-    const channels = Array.from({ length: PAIRS * 2 }, (_, i) => `raw:v:${i}`);
-    await subscriber.subscribe(...channels);
-    let rawDelivered = 0;
-    subscriber.on("message", () => {
-      rawDelivered += 1;
-    });
-    const rawCount = PAIRS * 2 * MESSAGES_PER_VISITOR;
-    const rawNodes = redisCluster ? await redisNodes(servers.redisUrl) : nodes;
-    if (redisCluster) connections.push(...rawNodes);
-    /** A raw relay: every channel sent `send`'s commands for each message, until delivered. */
-    const rawRelay = (send: (channel: string, i: number, m: number) => Promise<unknown>) => {
-      rawDelivered = 0;
-      return measureOn(
-        rawNodes,
-        () => rawDelivered,
-        async () => {
-          for (let m = 0; m < MESSAGES_PER_VISITOR; m++) {
-            await Promise.all(channels.map((channel, i) => send(channel, i, m)));
-          }
-          await waitUntil(() => rawDelivered >= rawCount, 10_000, undefined, 10);
-        },
-      );
-    };
-    const raw = await rawRelay((channel, _i, m) => publisher.publish(channel, `m${m}`));
-    // The least a kept, relayed message can cost, the same event as the site's: appended to its
-    // chat's stream (MAXLEN ~ as many as the site keeps) and published, sent bare, no script and
-    // no checks.
-    const sample = JSON.stringify(
-      pairs[0]?.[1].events.find(({ event }) => event.type === "message")?.event ?? {},
-    );
-    /** The event kept (its XADD's arguments after the key) and announced, as the site's are. */
-    const entry = (m: number) => ["MAXLEN", "~", KEPT_EVENTS, "*", "m", `m${m}`, "b", sample];
-    const announced = (m: number) => `raw.${m}\t${sample}`;
-    const kept = await rawRelay((channel, i, m) =>
-      Promise.all([
-        publisher.call("XADD", `raw:e:${i >> 1}`, ...entry(m)),
-        publisher.publish(channel, announced(m)),
-      ]),
-    );
-    // The same, in one transaction (MULTI, XADD, PUBLISH, EXEC), the round's transactions in
-    // one pipeline as an instance sends a turn's messages: the site's message on one Redis with
-    // nothing of its own (no check on the stream's name, no id to carry).
-    let pending: ReturnType<Redis["pipeline"]> | undefined;
-    const keptInTransaction = await rawRelay((channel, i, m) => {
-      let turn = pending;
-      if (!turn) {
-        const started = publisher.pipeline();
-        turn = started;
-        pending = started;
-        process.nextTick(() => {
-          pending = undefined;
-          void started.exec();
-        });
-      }
-      return new Promise((resolve) => {
-        turn
-          .call("MULTI")
-          .call("XADD", `raw:t:${i >> 1}`, ...entry(m))
-          .publish(channel, announced(m))
-          .call("EXEC", (_error, reply) => resolve(reply));
-      });
-    });
-    publisher.disconnect();
-    subscriber.disconnect();
-
-    if (delivered === 0) fail("nothing was delivered");
-    const slowlog = await readSlowlog(nodes, scripts);
+    const presence = await measurePresence(run, redisAlone);
+    const { pairs, start, startBusy } = await measureStarts(run);
+    const messages = await measureMessages(run, pairs);
+    const typing = await measureTyping(run, pairs);
+    const end = await measureEnds(run, pairs);
+    const sample = JSON.stringify(pairs[0]?.[1].events.find(isType("message")) ?? {});
+    const raw = await measureRawRelays(run, sample);
+    if (run.delivered === 0) fail("nothing was delivered");
+    const slowlog = await readSlowlog(nodes, run.scripts);
     const witnessed = await witness.stop();
     witness = undefined;
-    const result = {
+    const version = (await nodes[0]?.info("server"))?.match(/redis_version:(\S+)/)?.[1];
+    const { message } = messages;
+    return {
       benchmark: "cluster-costs",
       size,
       redis: redisCluster ? "a 3-primary Redis Cluster" : "one Redis",
-      machine: machine(),
-      setup: `two instances on ${redisCluster ? "a 3-primary Redis Cluster of" : "one"} Redis ${(await nodes[0]?.info("server"))?.match(/redis_version:(\S+)/)?.[1]} and one PostgreSQL, ${PAIRS} pairs across the instances`,
-      message: { ...message, ...messageSent },
-      messageBusy,
-      typing: { ...typing, ...typingSent },
-      typingBusy,
-      startPerVisitor: { ...start, ...startSent },
+      machine: { cores: navigator.hardwareConcurrency, loadAverage: loadAverage() },
+      setup: `two instances on ${redisCluster ? "a 3-primary Redis Cluster of" : "one"} Redis ${version} and one PostgreSQL, ${run.PAIRS} pairs across the instances`,
+      ...messages,
+      ...typing,
+      startPerVisitor: start,
       startBusy,
-      presence,
-      connect,
-      leave,
+      ...presence,
       end,
-      rawPublishRelay: { ...raw, sentByInstances: 1, sentByCommand: { publish: 1 } },
-      rawKeptRelay: { ...kept, sentByInstances: 2, sentByCommand: { xadd: 1, publish: 1 } },
-      rawKeptInTransaction: {
-        ...keptInTransaction,
-        sentByInstances: 1,
-        sentByCommand: { multi: 1, xadd: 1, publish: 1, exec: 1 },
-      },
+      ...raw,
       slowlogOver1ms: slowlog,
       witnessSlowlogOver1ms: witnessed,
       redisAtRealTimePriority: realTime,
@@ -621,21 +732,21 @@ export async function measureCosts(size: "full" | "quick" | "smoke", redisCluste
       goals: {
         message:
           message.executed <= 4 + TIMERS_NOISE &&
-          messageSent.sentByInstances <= 2 + TIMERS_NOISE &&
+          message.sentByInstances <= 2 + TIMERS_NOISE &&
           message.redisCpuUs <= 20,
         typing:
-          typing.executed <= 2 + TIMERS_NOISE && typingSent.sentByInstances <= 1 + TIMERS_NOISE,
-        start: start.executed <= 20 + TIMERS_NOISE && startSent.sentByInstances <= 3 + TIMERS_NOISE,
+          typing.typing.executed <= 2 + TIMERS_NOISE &&
+          typing.typing.sentByInstances <= 1 + TIMERS_NOISE,
+        start: start.executed <= 20 + TIMERS_NOISE && start.sentByInstances <= 3 + TIMERS_NOISE,
         startBusy: startBusy.executed <= 20 + TIMERS_NOISE,
-        presence: presence.commandsPerVisitorSecond <= 0.05,
+        presence: presence.presence.commandsPerVisitorSecond <= 0.05,
         slowlog: slowlog.count === 0,
       },
     };
-    return result;
   } finally {
     await witness?.stop().catch(() => {});
     for (const c of connections) c.disconnect();
-    for (const v of visitors) v.close();
+    for (const v of visitors) v.leave(1000);
     await Promise.all(instances.map((i) => i.stop().catch(() => {})));
     servers.stop();
   }

@@ -1,18 +1,16 @@
 /**
- * What the cluster benchmarks share: throwaway PostgreSQL, Redis and Redis Cluster servers
+ * PostgreSQL and Redis for the Redis cost benchmark (cluster/costs.ts): throwaway servers
  * (scripts/cluster, the same as `CLUSTER=1 ./scripts/test` starts), instances of the site as
- * separate processes, visitors speaking tRPC over WebSocket as the web does, and Redis's own
- * account of what it ran (INFO commandstats and cpu, on every node; MONITOR to tell the
- * commands an instance sent from those its scripts ran).
+ * separate processes, and Redis's own account of what it ran (INFO commandstats and cpu, on every
+ * node; MONITOR to tell the commands an instance sent from those its scripts ran).
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import Redis, { Cluster } from "ioredis";
 import postgres from "postgres";
-import type { ChatEvent, ChatMessage, ChatStatus } from "../../../src/common/chat.ts";
 import { BAN_SCRIPTS } from "../../../src/core/chat/bans.ts";
 import {
   CHAT_SCRIPTS,
@@ -29,25 +27,7 @@ import {
 } from "../../../src/core/chat/redis-pool-lua.ts";
 import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
 import { monitorOf } from "../../../tests/helpers/monitor.ts";
-import { signedVisitor } from "../lib.ts";
-
-export const ROOT = join(import.meta.dir, "..", "..", "..");
-
-/** The machine's load average (1, 5, 15 minutes) and cores, beside every figure. */
-export function machine() {
-  const [one, five, fifteen] = readFileSync("/proc/loadavg", "utf8").split(" ").map(Number);
-  return { cores: navigator.hardwareConcurrency, loadAverage: [one, five, fifteen] };
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+import { ROOT, sleep } from "../lib.ts";
 
 function cluster(command: string, dir: string, ...more: string[]): string {
   const run = Bun.spawnSync([join(ROOT, "scripts", "cluster"), command, dir, ...more], {
@@ -163,12 +143,6 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Redis's account of itself, summed over a Cluster's nodes. */
@@ -512,168 +486,4 @@ export async function countSent(
   await sleep(200);
   for (const monitor of monitors) monitor.disconnect();
   return { sent, inScripts, byCommand };
-}
-
-type Frame = {
-  id?: number | string;
-  result?: { type?: string; data?: unknown };
-  error?: { data?: { appCode?: string } };
-};
-
-/**
- * A visitor as the web is one: a WebSocket speaking tRPC (a subscription to chat.events, calls
- * as mutations), with its own cookie and forwarded address.
- */
-export class Visitor {
-  readonly events: Array<{ at: number; event: ChatEvent }> = [];
-  #socket: WebSocket | undefined;
-  #next = 10;
-  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  onEvent: ((event: ChatEvent, at: number) => void) | undefined;
-
-  constructor(
-    readonly id: string,
-    readonly address: string,
-  ) {}
-
-  /** Opens the socket and the chat stream; resolves at the stream's first event. */
-  connect(url: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`${url.replace("http", "ws")}/trpc`, {
-        headers: {
-          Origin: url,
-          Cookie: `visitor=${signedVisitor(this.id)}`,
-          "X-Forwarded-For": this.address,
-        },
-      } as unknown as string[]);
-      this.#socket = socket;
-      let first = true;
-      socket.onerror = () => reject(new Error(`${this.id}: socket error`));
-      socket.onopen = () =>
-        socket.send(
-          JSON.stringify({
-            id: 1,
-            method: "subscription",
-            params: { path: "chat.events", input: {} },
-          }),
-        );
-      socket.onmessage = (message) => {
-        const at = performance.now();
-        const frame = JSON.parse(String(message.data)) as Frame;
-        if (frame.id === 1) {
-          const batch = (frame.result?.data as { data?: ChatEvent[] } | undefined)?.data;
-          if (!batch) return;
-          for (const event of batch) {
-            this.events.push({ at, event });
-            this.onEvent?.(event, at);
-          }
-          if (first) {
-            first = false;
-            resolve();
-          }
-          return;
-        }
-        const waiting = this.#pending.get(Number(frame.id));
-        if (!waiting) return;
-        this.#pending.delete(Number(frame.id));
-        if (frame.error) waiting.reject(new Error(frame.error.data?.appCode ?? "error"));
-        else waiting.resolve(frame.result?.data);
-      };
-    });
-  }
-
-  call<T>(path: string, input?: unknown): Promise<T> {
-    const id = this.#next++;
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.#socket?.send(JSON.stringify({ id, method: "mutation", params: { path, input } }));
-    });
-  }
-
-  confirmAge(): Promise<unknown> {
-    return this.call("chat.confirmAge", { adult: true });
-  }
-
-  start(): Promise<ChatStatus> {
-    return this.call<ChatStatus>("chat.start");
-  }
-
-  send(content: string): Promise<ChatMessage> {
-    return this.call<ChatMessage>("chat.send", { content });
-  }
-
-  typing(isTyping: boolean): Promise<unknown> {
-    return this.call("chat.typing", { isTyping });
-  }
-
-  end(): Promise<unknown> {
-    return this.call("chat.end");
-  }
-
-  /** The chat this visitor is in, as its stream said last. */
-  chat(): string | undefined {
-    for (let i = this.events.length - 1; i >= 0; i--) {
-      const event = this.events[i]?.event;
-      if (event?.type === "matched") return event.chatId;
-      if (event?.type === "status") {
-        return event.status.state === "chatting" ? event.status.chatId : undefined;
-      }
-      if (event?.type === "partner-left" || event?.type === "idle") return undefined;
-    }
-    return undefined;
-  }
-
-  close(): void {
-    this.#socket?.close();
-  }
-}
-
-let made = 0;
-/** A new visitor with a well-formed cookie and an address of its own. */
-export function newVisitor(tag: string): Visitor {
-  made += 1;
-  const id = `${tag}${String(made).padStart(8, "0")}${"z".repeat(22)}`.slice(0, 22);
-  const address = `10.${(made >> 16) & 255}.${(made >> 8) & 255}.${made & 255}`;
-  return new Visitor(id, address);
-}
-
-/** Connects visitors a few hundred at a time (a burst of thousands of sockets at once stalls). */
-export async function connectAll(
-  visitors: Visitor[],
-  urlOf: (i: number) => string,
-  confirm = true,
-) {
-  for (let i = 0; i < visitors.length; i += 200) {
-    await Promise.all(
-      visitors.slice(i, i + 200).map(async (v, j) => {
-        await v.connect(urlOf(i + j));
-        if (confirm) await v.confirmAge();
-      }),
-    );
-  }
-}
-
-/** Fails the benchmark: the runner must never report a figure from a broken run. */
-export function fail(message: string): never {
-  throw new Error(message);
-}
-
-/**
- * Waits until `done` holds, asking every `everyMs`. Past `ms` it fails the run with what `failure`
- * says, or, with no `failure`, stops waiting.
- */
-export async function waitUntil(
-  done: () => boolean | Promise<boolean>,
-  ms: number,
-  failure?: () => string,
-  everyMs = 20,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) {
-      if (failure) fail(failure());
-      return;
-    }
-    await sleep(everyMs);
-  }
 }
