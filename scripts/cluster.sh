@@ -133,18 +133,20 @@ kill_redis() {
 start_redis_cluster() {
   local dir="$1" count="${2:-3}" port i nodes=() urls=()
   for i in $(seq 1 "$count"); do
-    port="$(free_port)" || return 1
     mkdir -p "$dir/rc-$i"
-    echo "$port" >"$dir/rc-$i/port"
-    start_redis_cluster_node "$dir/rc-$i" || return 1
+    # A port found free can be taken before the node binds it (a daemonized node that cannot
+    # bind exits unseen): another port, up to three times.
+    local attempt
+    for attempt in 1 2 3; do
+      port="$(free_port)" || return 1
+      echo "$port" >"$dir/rc-$i/port"
+      start_redis_cluster_node "$dir/rc-$i" || return 1
+      redis_answers "$port" && break
+      stop_redis_pid "$dir/rc-$i/redis.pid"
+      [ "$attempt" = 3 ] && { tail -5 "$dir/rc-$i/redis.log" >&2; return 1; }
+    done
     nodes+=("127.0.0.1:$port")
     urls+=("redis://127.0.0.1:$port")
-  done
-  for node in "${nodes[@]}"; do
-    for _ in $(seq 1 50); do
-      redis-cli -h "${node%:*}" -p "${node#*:}" ping >/dev/null 2>&1 && break
-      sleep 0.1
-    done
   done
   redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$dir/rc-create.log" 2>&1 ||
     { cat "$dir/rc-create.log" >&2; return 1; }
@@ -170,6 +172,15 @@ start_redis_cluster_node() {
     --cluster-enabled yes --cluster-config-file "$node/nodes.conf" --cluster-node-timeout 2000 \
     --daemonize yes --pidfile "$node/redis.pid" --logfile "$node/redis.log" --dir "$node" ||
     { cat "$node/redis.log" >&2; return 1; }
+}
+
+# redis_answers PORT: whether a Redis on PORT answers PING within ten seconds.
+redis_answers() {
+  for _ in $(seq 1 100); do
+    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
 }
 
 # kill_redis_cluster DIR: kills every node of the Redis Cluster in DIR as a crash would.

@@ -10,6 +10,8 @@ export const CHAT_TIMINGS = {
   partedKeptApartMs: 10 * 60 * 1000,
   /** ...when both have waited this long with nobody else to meet. */
   meetAgainAfterMs: 20_000,
+  /** Ended chats keep their messages this long, for reports sent after a partner left. */
+  endedChatKeptMs: 10 * 60 * 1000,
 } as const;
 
 /**

@@ -1,5 +1,17 @@
-import type { ChatSubscriptions } from "./chat/redis-broker.ts";
 import type { RedisClient } from "./redis-script.ts";
+
+/** The subscriptions the broker needs, on a connection of its own (RedisBus below). */
+export interface ChatSubscriptions {
+  /** Events for the visitors whose channels this instance subscribes to. */
+  onMessage(prefix: string, handler: (channel: string, payload: string) => void): void;
+  subscribe(channel: string): Promise<void>;
+  unsubscribe(channel: string): Promise<void>;
+  /** A sharded channel, on the node of its slot (the life channel; on a Cluster, chat sides). */
+  ssubscribe(channel: string): Promise<void>;
+  sunsubscribe(channel: string): Promise<void>;
+  /** Called each time the subscriptions are back after a lost connection. */
+  onReconnect(handler: () => void): void;
+}
 
 /**
  * The subscriptions of one instance, on a connection of their own (a subscribed connection takes

@@ -6,7 +6,7 @@ import { type ChatBans, RedisChatBans, StoredChatBans } from "../core/chat/bans.
 import { restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions, ChatBroker } from "../core/chat/broker.ts";
 import { InMemoryChatBroker } from "../core/chat/memory-broker.ts";
-import { RedisChatBroker } from "../core/chat/redis-broker.ts";
+import { RedisChatBroker } from "../core/chat/redis/broker.ts";
 import { RedisKeys } from "../core/chat/redis-keys.ts";
 import type { Time } from "../core/clock.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter.ts";

@@ -2,8 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
-import { type ChatSubscriptions, RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
+import { RedisChatBroker } from "../../src/core/chat/redis/broker.ts";
 import { RedisKeys } from "../../src/core/chat/redis-keys.ts";
+import type { ChatSubscriptions } from "../../src/core/redis-bus.ts";
 import {
   type BrokerUnderTest,
   brokerContract,
@@ -36,6 +37,8 @@ const make = async (
 ) => {
   const { redis, bus } = await (apart ? connections.separate() : connections.open());
   const time = new VirtualClock();
+  /** Work its timers started, still running. */
+  const background = new Set<Promise<unknown>>();
   const broker = new RedisChatBroker({
     ...options,
     redis,
@@ -46,6 +49,10 @@ const make = async (
     time,
     sweepEveryMs: 100,
     onError: (what, error) => console.error(what, error),
+    onBackground: (work) => {
+      background.add(work);
+      void work.finally(() => background.delete(work));
+    },
   });
   await broker.connect();
   return {
@@ -53,7 +60,7 @@ const make = async (
     now: time.now,
     async advance(ms: number) {
       time.advance(ms);
-      await broker.settled();
+      while (background.size > 0) await Promise.all([...background]);
     },
     loseStore: () => connections.forget(prefix),
   } satisfies BrokerUnderTest;

@@ -20,7 +20,7 @@
  */
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
-import { KEPT_EVENTS } from "../../../src/core/chat/redis-broker.ts";
+import { KEPT_EVENTS } from "../../../src/core/chat/redis/broker.ts";
 import {
   type ChatTester,
   chatTester,

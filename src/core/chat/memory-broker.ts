@@ -81,9 +81,9 @@ export class InMemoryChatBroker implements ChatBroker {
     );
     this.#isBanned = options.isBanned ?? (() => false);
     this.#resumeGraceMs = options.resumeGraceMs ?? CHAT_TIMINGS.resumeGraceMs;
-    this.#skipPartnerMs = options.skipPartnerMs ?? 10 * 60 * 1000;
-    this.#meetAgainAfterMs = options.meetAgainAfterMs ?? 20_000;
-    this.#keepEndedMs = options.keepEndedMs ?? 10 * 60 * 1000;
+    this.#skipPartnerMs = options.skipPartnerMs ?? CHAT_TIMINGS.partedKeptApartMs;
+    this.#meetAgainAfterMs = options.meetAgainAfterMs ?? CHAT_TIMINGS.meetAgainAfterMs;
+    this.#keepEndedMs = options.keepEndedMs ?? CHAT_TIMINGS.endedChatKeptMs;
     this.#sweeper = this.#time.setInterval(() => this.#sweep(), 60_000);
     this.#sweeper.unref();
   }
