@@ -95,8 +95,8 @@ const chatting = (e: ChatEvent) =>
   e.type === "matched" || (e.type === "status" && e.status.state === "chatting");
 
 /**
- * The rules every chat broker keeps, in memory or on Redis, through the ChatBroker interface
- * only: the one suite both brokers pass. `make` gives a fresh broker (with its own empty state)
+ * The rules every chat broker keeps, in memory or on Redis, through its seams only (the pool,
+ * the relay, the holds: broker.ts): the one suite both brokers pass, a part per seam. `make` gives a fresh broker (with its own empty state)
  * for each test.
  */
 export function brokerContract(
@@ -117,7 +117,7 @@ export function brokerContract(
       }
     };
 
-  describe(`${name}: pairing`, () => {
+  describe(`${name}: the pool: pairing`, () => {
     test(
       "first come, first served; never oneself (another tab starting again changes nothing); everyone once",
       withBroker({}, async (b) => {
@@ -294,7 +294,7 @@ export function brokerContract(
     );
   });
 
-  describe(`${name}: messages and streams`, () => {
+  describe(`${name}: the relay: messages and streams`, () => {
     test(
       "a message reaches the partner (the sender has it as the answer); only the partner's messages can be reported",
       withBroker({}, async (b) => {
@@ -410,7 +410,7 @@ export function brokerContract(
     );
   });
 
-  describe(`${name}: blocks, mutes and contact details`, () => {
+  describe(`${name}: the holds: blocks, mutes and contact details`, () => {
     test(
       "a block ends the chat and keeps the two apart, by visitor and by address; others still meet them",
       withBroker({ meetAgainAfterMs: 100 }, async (b, t) => {
@@ -520,7 +520,7 @@ export function brokerContract(
     );
   });
 
-  describe(`${name}: leaving and bans`, () => {
+  describe(`${name}: the pool and holds: leaving and bans`, () => {
     test(
       "with no stream left past the grace period, the partner hears they left; the pool and presence empty",
       withBroker({ resumeGraceMs: 200 }, async (b, t) => {

@@ -22,13 +22,38 @@ export interface HeldMessage {
 }
 
 /**
- * Pairing and relay behind one seam: in memory in one process (InMemoryChatBroker), or on
- * Redis when several processes serve one site (RedisChatBroker). Both keep the same rules:
- * only visitors with an open stream are paired, longest-waiting first, never with themselves,
- * a banned visitor or a recent partner (unless both waited `meetAgainAfterMs` alone).
+ * The pool: who is waiting, who is paired with whom, and where a visitor stands. Both brokers
+ * keep the same rules: only visitors with an open stream are paired, longest-waiting first,
+ * never with themselves, a banned visitor or a recent partner (unless both waited
+ * `meetAgainAfterMs` alone).
  */
-export interface ChatBroker {
+export interface ChatPool {
   status(visitorId: string): Promise<ChatStatus>;
+  /**
+   * Joins the pool (or answers the chat already running), paired by the matching rule (see
+   * preferences.ts: a shared language and interest first, then a language, then anyone once the
+   * fallback delay has passed); the "matched" event tells each side what they share.
+   */
+  start(visitor: ChatVisitor): Promise<ChatStatus>;
+  /** A waiting visitor will take anyone now, without waiting out their fallback delay. */
+  widen(visitorId: string): Promise<void>;
+  /**
+   * Ends the visitor's search or chat. `ifGone`: only when no other instance holds a stream of
+   * theirs (their page went away here, while another tab of theirs may be open elsewhere).
+   */
+  end(visitorId: string, options?: { ifGone?: boolean }): Promise<void>;
+  /**
+   * The chat the visitor is in, as this process knows it (a pairing made on another instance a
+   * moment ago may not have reached it yet), or undefined when they are in none.
+   */
+  chatOf(visitorId: string): Promise<string | undefined>;
+  /** Visitors waiting or chatting now (on every instance). */
+  online(): Promise<number>;
+  counts(): Promise<BrokerCounts>;
+}
+
+/** The relay: a visitor's events, and what they say and type to their partner. */
+export interface ChatRelay {
   /**
    * The visitor's events after `lastEventId` (a fresh stream starts with a status event), as
    * they happen, until `signal` aborts or the consumer stops: each step yields every event
@@ -42,26 +67,28 @@ export interface ChatBroker {
     signal: AbortSignal,
   ): AsyncGenerator<Numbered[], void, undefined>;
   /**
-   * Joins the pool (or answers the chat already running), paired by the matching rule (see
-   * preferences.ts: a shared language and interest first, then a language, then anyone once the
-   * fallback delay has passed); the "matched" event tells each side what they share.
-   */
-  start(visitor: ChatVisitor): Promise<ChatStatus>;
-  /** A waiting visitor will take anyone now, without waiting out their fallback delay. */
-  widen(visitorId: string): Promise<void>;
-  /**
    * Relays a message to the partner (the sender has it as the answer); `contact` marks one
    * holding contact details. A muted sender's message reaches no one.
    */
   send(visitorId: string, content: string, options?: { contact?: boolean }): Promise<ChatMessage>;
   typing(visitorId: string, isTyping: boolean): Promise<void>;
-  /**
-   * Ends the visitor's search or chat. `ifGone`: only when no other instance holds a stream of
-   * theirs (their page went away here, while another tab of theirs may be open elsewhere).
-   */
-  end(visitorId: string, options?: { ifGone?: boolean }): Promise<void>;
   /** A message the visitor's partner sent in their current or a recently ended chat. */
   partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined>;
+}
+
+/** A visitor's messages reach no one for a while (repeated spam): bottles and chat share it. */
+export interface Muter {
+  /**
+   * The visitor's messages, and those of everyone on their address, reach no one until `until`;
+   * the visitor is told so.
+   */
+  mute(visitorId: string, ipKey: string, until: number): Promise<void>;
+  /** When the mute on this visitor or their address ends, or null when there is none. */
+  mutedUntil(visitorId: string, ipKey: string): Promise<number | null>;
+}
+
+/** The holds on visitors: bans, blocks and mutes. */
+export interface ChatHolds extends Muter {
   /**
    * Ends whatever the visitors the ban keys cover ("visitor:<id>", or "ip:<hash>" for everyone
    * from that address) are doing, and tells each of them once that they are banned, until the
@@ -76,21 +103,14 @@ export interface ChatBroker {
   block(visitorId: string, until: number): Promise<ChatVisitor | undefined>;
   /** A block recorded earlier (the in-memory broker is told of them again at start). */
   rememberBlock(blocker: string, blocked: VisitorKeys, until: number): Promise<void>;
-  /**
-   * The visitor's messages, and those of everyone on their address, reach no one until `until`;
-   * the visitor is told so.
-   */
-  mute(visitorId: string, ipKey: string, until: number): Promise<void>;
-  /** When the mute on this visitor or their address ends, or null when there is none. */
-  mutedUntil(visitorId: string, ipKey: string): Promise<number | null>;
-  /**
-   * The chat the visitor is in, as this process knows it (a pairing made on another instance a
-   * moment ago may not have reached it yet), or undefined when they are in none.
-   */
-  chatOf(visitorId: string): Promise<string | undefined>;
-  /** Visitors waiting or chatting now (on every instance). */
-  online(): Promise<number>;
-  counts(): Promise<BrokerCounts>;
+}
+
+/**
+ * The chat behind its seams (pool, relay, holds): in memory in one process (InMemoryChatBroker),
+ * or on Redis when several processes serve one site (redis/broker.ts, RedisChatBroker). The
+ * contract suite (tests/helpers/broker-contract.ts) runs on both.
+ */
+export interface ChatBroker extends ChatPool, ChatRelay, ChatHolds {
   /** Ends every chat this process serves, telling both sides (the server is stopping). */
   endAll(): Promise<void>;
   close(): Promise<void>;
