@@ -96,8 +96,8 @@ const chatting = (e: ChatEvent) =>
 
 /**
  * The rules every chat broker keeps, in memory or on Redis, through its seams only (the pool,
- * the relay, the holds: broker.ts): the one suite both brokers pass, a part per seam. `make` gives a fresh broker (with its own empty state)
- * for each test.
+ * the relay, the holds: broker.ts): the one suite both brokers pass, a part per seam. `make`
+ * gives a fresh broker (with its own empty state) for each test.
  */
 export function brokerContract(
   name: string,
