@@ -231,7 +231,6 @@ export async function openSharedState(
     subscriptions: bus,
     prefix,
     time: clock,
-    shardedEvents: Boolean(config.redis.cluster),
     ...chat,
     // Redis came back empty: the bans and blocks it held are written to it again.
     onRestored: async () => {

@@ -43,7 +43,6 @@ const make = async (
     ...options,
     redis,
     subscriptions: subscriptions(bus),
-    shardedEvents: connections.cluster,
     // A fresh namespace per test: its own pool, streams and chats.
     prefix,
     time,
@@ -531,7 +530,6 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a message it ca
       resumeGraceMs: 60_000,
       redis,
       subscriptions: bus,
-      shardedEvents: connections.cluster,
       prefix,
       time: new VirtualClock(),
       onError: (what, error) => console.error(what, error),

@@ -31,11 +31,6 @@ export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   keptEvents?: number;
   /** How many waiting visitors one look at the pool reads. */
   poolScan?: number;
-  /**
-   * On a Redis Cluster: a chat's events after "matched" go to its sides' sharded channels,
-   * which the instances holding a side subscribe to while the chat runs (see SideChannels).
-   */
-  shardedEvents?: boolean;
   /** How long a running chat's keys live without being ended (a safety net). */
   chatLifeMs?: number;
   /** Redis came back without the chat's state: what else must be said again (bans, blocks). */
@@ -68,10 +63,12 @@ export class RedisChat {
   /** Events a chat's stream keeps. */
   readonly kept: number;
   readonly chatLifeMs: number;
-  /** On a Cluster a chat's events go to its sides' sharded channels (see SideChannels). */
-  readonly sharded: boolean;
-  /** One Redis: a message is a transaction; on a Cluster it is the chat's send script. */
-  readonly transactions: boolean;
+  /**
+   * The one name of Cluster mode here: `redis` is a Redis Cluster client. A chat's events then
+   * go to its sides' sharded channels (SideChannels), and a message is the chat's send script
+   * rather than a transaction (Relay).
+   */
+  readonly cluster: boolean;
   /** The visitors with streams on this instance. */
   readonly visitors = new Map<string, LocalVisitor>();
   readonly beat: RedisScript;
@@ -97,8 +94,7 @@ export class RedisChat {
     this.sweepEveryMs = options.sweepEveryMs ?? 1000;
     this.kept = options.keptEvents ?? KEPT_EVENTS;
     this.chatLifeMs = options.chatLifeMs ?? 24 * 60 * 60 * 1000;
-    this.sharded = options.shardedEvents ?? false;
-    this.transactions = !this.sharded && !isCluster(this.redis);
+    this.cluster = isCluster(this.redis);
     this.#poolArgs = [
       this.keys.visitorChannelPrefix,
       this.keys.lifeChannelPrefix,
@@ -122,7 +118,7 @@ export class RedisChat {
       this.keys.poolKeys().length,
     );
     // A chat's hash, its stream's two names, and on a Cluster its two sides' channels.
-    const chatKeys = this.sharded ? 5 : 3;
+    const chatKeys = this.cluster ? 5 : 3;
     this.#chat = scripts(Object.keys(CHAT_SCRIPTS) as ChatScript[], chatScriptSource, chatKeys);
     this.beat = new RedisScript(this.redis, BEAT, [2]);
     this.leaseTake = new RedisScript(this.redis, LEASE_TAKE, [1]);
@@ -142,7 +138,7 @@ export class RedisChat {
   /** A chat script, on the chat's own hash tag. */
   chatRun(name: ChatScript, chatId: string, args: Array<string | number>): Promise<unknown> {
     const keys = this.keys.chat(chatId);
-    return this.#chat[name].run(this.sharded ? [...keys, ...this.keys.sides(chatId)] : keys, [
+    return this.#chat[name].run(this.cluster ? [...keys, ...this.keys.sides(chatId)] : keys, [
       this.time.now(),
       this.keys.visitorChannelPrefix,
       chatId,

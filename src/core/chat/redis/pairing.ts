@@ -145,7 +145,7 @@ export class Pairing {
   async openHere(local: LocalVisitor | undefined, paired: Paired): Promise<void> {
     const here = local?.attached ? local : undefined;
     let whereB: Where = "";
-    if (here && this.chat.sharded && (await this.sides.openedHere(here, paired.chat))) {
+    if (here && this.chat.cluster && (await this.sides.openedHere(here, paired.chat))) {
       // Their "matched" goes on that channel, ahead of what the chat says there next.
       whereB = paired.b.inst === this.chat.instance ? "side" : "both";
     }

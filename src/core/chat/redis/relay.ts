@@ -83,7 +83,7 @@ export class Relay {
       });
       // Without the partner the event has nowhere to go but through the checks.
       let checksOnly = !chat.partner;
-      if (this.chat.transactions && !checksOnly) {
+      if (!this.chat.cluster && !checksOnly) {
         if (await this.#keepAndAnnounce(chat, mine.id, event)) return mine;
         // Its append found no stream under the unchecked name: the script need not look again.
         checksOnly = true;
@@ -137,7 +137,7 @@ export class Relay {
     const chat = await this.chatOf(visitorId);
     if (!chat) return;
     const payload = typingPayload(JSON.stringify({ type: "typing", chatId: chat.id, isTyping }));
-    if (this.chat.sharded) {
+    if (this.chat.cluster) {
       const [a, b] = this.chat.keys.sides(chat.id) as [string, string];
       await this.chat.redis.spublish(chat.side === "a" ? b : a, payload);
     } else {

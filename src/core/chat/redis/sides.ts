@@ -26,7 +26,7 @@ export class SideChannels {
     private readonly chat: RedisChat,
     private readonly streams: StreamsForSides,
   ) {
-    if (!chat.sharded) return;
+    if (!chat.cluster) return;
     chat.bus.onMessage(chat.keys.chatPrefix, (channel, payload) => {
       const local = chat.visitors.get(this.#owners.get(channel) ?? "");
       if (local?.held && local.following === channel) {
@@ -46,7 +46,7 @@ export class SideChannels {
    * chat ends, the next one's channel is made ready.
    */
   follow(local: LocalVisitor): void {
-    if (!this.chat.sharded) return;
+    if (!this.chat.cluster) return;
     const current = local.chat;
     const channel = current
       ? this.chat.keys.sides(current.id)[current.side === "a" ? 0 : 1]
@@ -86,7 +86,7 @@ export class SideChannels {
    * so a start on a Cluster costs no subscription for the visitor who waited.
    */
   reserve(local: LocalVisitor): void {
-    if (!this.chat.sharded || local.reserved) return;
+    if (!this.chat.cluster || local.reserved) return;
     const chatId = this.chat.newChatId();
     const channel = this.chat.keys.sides(chatId)[0] as string;
     const reserved = { chat: chatId, channel, ready: false };
