@@ -72,34 +72,3 @@ export function isRedisUnavailable(error: unknown): boolean {
     )
   );
 }
-
-/** A Lua text without its line comments, to look for the names it uses. */
-const code = (lua: string) => lua.replace(/--[^\n]*/g, "");
-
-/**
- * A script's source: its header (keys and arguments as locals), those of the shared definitions
- * its body uses, directly or through one another, in their order, then its body. Making a Lua
- * function is part of every call's cost (the pool's two dozen cost a call ~9 µs), so a script
- * makes only those it can call. `shared` is blocks parted by blank lines, each a top-level
- * definition (`local function name` or `local name =`) with its comment.
- */
-export function withShared(header: string, shared: string, body: string): string {
-  const blocks = shared.split(/\n\s*\n(?=local |--)/).map((text) => ({
-    text,
-    code: code(text),
-    names: [...text.matchAll(/^local (?:function )?(\w+)/gm)].map((m) => m[1] as string),
-  }));
-  const used = new Set<number>();
-  const visit = (lua: string) => {
-    for (const [i, block] of blocks.entries()) {
-      if (used.has(i)) continue;
-      if (block.names.some((name) => new RegExp(`\\b${name}\\b`).test(lua))) {
-        used.add(i);
-        visit(block.code);
-      }
-    }
-  };
-  visit(code(body));
-  const kept = blocks.filter((_, i) => used.has(i)).map((block) => block.text);
-  return [header, ...kept, body].join("\n");
-}

@@ -102,7 +102,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
       const prefix = freshPrefix();
       const { broker: b, advance } = await make({ resumeGraceMs: 60_000 }, prefix, late(prefix));
       const { redis } = await connections.open();
-      const vis = `${prefix}{pool}:vis`;
+      const vis = `${prefix}{pool}:visitors`;
       try {
         const a = open(b, "a");
         const other = open(b, "b");
@@ -111,7 +111,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
         await advance(0);
         await b.start(visitor("a"));
         // The ticket: "<number> <chat id> <instance>".
-        const readyIn = async () => (await redis.hget(vis, "a|q"))?.split(" ")[1];
+        const readyIn = async () => (await redis.hget(vis, "a|ticket"))?.split(" ")[1];
         const ready = await readyIn();
         expect(ready).toMatch(/^[A-Za-z0-9_-]{12}$/);
         const status = await b.start(visitor("b"));
@@ -119,8 +119,8 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
         const sent = await b.send("b", "right away");
         const heard = await a.waitFor(isType("message"));
         expect(heard).toMatchObject({ type: "message", message: { id: sent.id } });
-        expect(await redis.hget(vis, "a|q")).toBe("");
-        expect(await redis.hget(vis, "a|used")).toBe(ready ?? "");
+        expect(await redis.hget(vis, "a|ticket")).toBe("");
+        expect(await redis.hget(vis, "a|used_chat")).toBe(ready ?? "");
 
         // After the chat, another id is made ready, and one a chat already used is refused.
         await b.end("b");
@@ -138,9 +138,9 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: a chat made rea
         expect(next).toMatch(/^[A-Za-z0-9_-]{12}$/);
         expect(next).not.toBe(ready);
         await b.end("a");
-        await redis.hset(vis, "a|used", next ?? "");
+        await redis.hset(vis, "a|used_chat", next ?? "");
         await b.start(visitor("a"));
-        expect(await redis.hget(vis, "a|q")).toMatch(/^\d+$/);
+        expect(await redis.hget(vis, "a|ticket")).toMatch(/^\d+$/);
         await b.end("a");
         await advance(0);
         await b.start(visitor("a"));
@@ -210,13 +210,15 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
     const prefix = freshPrefix();
     const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);
     const { redis } = await connections.open();
-    const vis = `${prefix}{pool}:vis`;
+    const vis = `${prefix}{pool}:visitors`;
     const asked = async (id: string) => {
       const fields = await redis.hgetall(vis);
       return Object.entries(fields).filter(
         ([field]) =>
           field.startsWith(`${id}|`) &&
-          ["anyone", "langs", "ikeys", "prefs"].includes(field.slice(id.length + 1)),
+          ["anyone_from", "languages", "interest_keys", "asked"].includes(
+            field.slice(id.length + 1),
+          ),
       );
     };
     try {
@@ -228,8 +230,8 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
         streams.push(stream);
       }
       await b.start({ ...visitor("a"), ...(preferences ? { preferences } : {}) });
-      expect(await redis.hget(vis, "a|ikeys")).toBe("\nhiking\n");
-      expect(await redis.hget(vis, "a|langs")).toBe(" en ");
+      expect(await redis.hget(vis, "a|interest_keys")).toBe("\nhiking\n");
+      expect(await redis.hget(vis, "a|languages")).toBe(" en ");
       await b.start({ ...visitor("b"), ...(preferences ? { preferences } : {}) });
       for (const stream of streams) await stream.waitFor(isType("matched"));
       for (const id of ["a", "b"]) expect(await asked(id)).toEqual([]);

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { CHAT_HELPERS } from "../../src/core/chat/redis/lua/chat/prelude.ts";
+import { POOL_HELPERS } from "../../src/core/chat/redis/lua/pool/helpers.ts";
 import {
   CHAT_SCRIPTS,
   type ChatScript,
@@ -9,60 +11,65 @@ import {
   type PoolScript,
   poolScriptSource,
 } from "../../src/core/chat/redis-pool-lua.ts";
-import { withShared } from "../../src/core/redis-script.ts";
-
-const HEADER = "local now = tonumber(ARGV[1])";
-const SHARED = `
-local function a(x) return x end
-
--- Calls a; b() in a comment is no call.
-local function b(x) return a(x) end
-
-local LIST = { 1, 2 }
-
-local function c(x) return LIST[x] end
-`;
 
 /** The names a script's source defines at its top level, in order. */
 const defined = (source: string) =>
   [...source.matchAll(/^local (?:function )?(\w+)/gm)].map((m) => m[1]);
 
-describe("a Redis script made with only the shared definitions it uses", () => {
-  test("what the body calls comes in, with what that calls, in the shared order", () => {
-    expect(defined(withShared(HEADER, SHARED, "return b(1)"))).toEqual(["now", "a", "b"]);
-    expect(defined(withShared(HEADER, SHARED, "return c(1) + a(2)"))).toEqual([
-      "now",
-      "a",
-      "LIST",
-      "c",
-    ]);
-  });
+const withoutComments = (lua: string) => lua.replace(/--[^\n]*/g, "");
 
-  test("a name in a comment or none at all brings nothing in", () => {
-    expect(defined(withShared(HEADER, SHARED, "-- not b(1)\nreturn 1"))).toEqual(["now"]);
-  });
+const scripts = [
+  ...Object.entries(CHAT_SCRIPTS).map(([name, body]) => ({
+    name: `chat ${name}`,
+    body: body as string,
+    source: chatScriptSource(name as ChatScript),
+  })),
+  ...Object.entries(POOL_SCRIPTS).map(([name, body]) => ({
+    name: `pool ${name}`,
+    body: body as string,
+    source: poolScriptSource(name as PoolScript),
+  })),
+];
 
-  test("every chat and pool script defines each shared function it calls", () => {
-    const sources = [
-      ...Object.keys(CHAT_SCRIPTS).map((name) => chatScriptSource(name as ChatScript)),
-      ...Object.keys(POOL_SCRIPTS).map((name) => poolScriptSource(name as PoolScript)),
-    ];
-    for (const source of sources) {
-      const lua = source.replace(/--[^\n]*/g, "");
+describe("the Lua scripts of the chat and the pool", () => {
+  test("every script defines each function it calls", () => {
+    for (const { name, source } of scripts) {
       const functions = new Set(defined(source));
-      for (const [, name] of lua.matchAll(/(?<![\w.:])(\w+)\(/g)) {
+      for (const [, called] of withoutComments(source).matchAll(/(?<![\w.:])(\w+)\(/g)) {
         if (
           /^(if|and|or|not|return|elseif|in|tonumber|tostring|unpack|ipairs|pairs|type|select|function)$/.test(
-            name as string,
+            called as string,
           )
         )
           continue;
-        expect({ name, defined: functions.has(name as string) }).toEqual({ name, defined: true });
+        expect({ name, called, defined: functions.has(called as string) }).toEqual({
+          name,
+          called,
+          defined: true,
+        });
       }
     }
   });
 
-  test("the send script, the commonest, makes no function", () => {
-    expect(chatScriptSource("send")).not.toContain("local function");
+  test("each script's own body is short enough to read at once", () => {
+    for (const { name, body } of scripts) {
+      expect({ name, lines: body.trim().split("\n").length <= 150 }).toEqual({ name, lines: true });
+    }
+  });
+
+  test("inputs are named once, at the top: the bodies read them by name", () => {
+    // The helpers never read KEYS or ARGV; a body reads ARGV only where it names its inputs (a
+    // local at the top), or where it walks a list of them (ARGV[i ...]).
+    for (const helpers of [POOL_HELPERS, CHAT_HELPERS]) {
+      expect(withoutComments(helpers)).not.toMatch(/KEYS\[|ARGV\[/);
+    }
+    for (const { name, body } of scripts) {
+      const lines = withoutComments(body).split("\n");
+      const firstStep = lines.findIndex((line) => /\S/.test(line) && !/^(local |\s)/.test(line));
+      for (const [i, line] of lines.entries()) {
+        if (!/KEYS\[|ARGV\[/.test(line) || /ARGV\[i[\] +]/.test(line)) continue;
+        expect({ name, line, atTop: i < firstStep }).toEqual({ name, line, atTop: true });
+      }
+    }
   });
 });

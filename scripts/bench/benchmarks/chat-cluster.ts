@@ -234,7 +234,13 @@ async function streamMemory(redisUrl: string, prefix: string) {
     const keys: string[] = [];
     let cursor = "0";
     do {
-      const [next, found] = await redis.scan(cursor, "MATCH", `${prefix}{c:*}:ev`, "COUNT", 1000);
+      const [next, found] = await redis.scan(
+        cursor,
+        "MATCH",
+        `${prefix}{c:*}:events`,
+        "COUNT",
+        1000,
+      );
       cursor = next;
       keys.push(...found);
     } while (cursor !== "0" && keys.length < 100);

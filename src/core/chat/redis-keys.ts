@@ -4,37 +4,39 @@
  *
  * The pool, `{pool}` (one slot, so pairing is one atomic step; on a Cluster, one node carries
  * all of it: starts, connects and leaves, not messages):
- *   q        ZSET   waiting visitor → ticket (first come, first served)
- *   t        STRING the last ticket
- *   vis      HASH   "<visitor>|<field>" → value: ip, cc, co (country), at (present since),
- *                   since (waiting since), q (ticket while waiting, with the chat id an instance
- *                   made ready for them on a Cluster), used (the last such id a chat took),
- *                   chat, side ("a" or "b"), pt (partner), inst (instances holding a stream,
- *                   space-separated), mute; while waiting only, what they asked of a match:
- *                   anyone (when anyone will do), langs (" en ja "), ikeys (interest keys
- *                   between newlines), prefs (JSON)
- *   gone     ZSET   visitor → since when no stream is open anywhere (the grace period runs)
- *   hb       ZSET   instance → its last heartbeat
- *   on:<i>   SET    the visitors holding a stream on instance i (read when i dies)
- *   rel      HASH   "b:<x>|<y>" block between two visitors, "i:<x>|<ip>" x blocked an address,
- *                   "p:<x>|<y>" recent partners → until
- *   relx     ZSET   the same fields → until, so past ones are let go
- *   ipv      ZSET   "<ip>|<visitor>" (all scored 0, read by prefix): who came from an address
- *   bans     HASH   "visitor:<id>" or "ip:<hash>" → until
- *   mutes    HASH   "visitor:<id>" or "ip:<hash>" → until
- *   stats    HASH   chats (running), present (visitors present)
- *   epoch    STRING a random value; gone means Redis restarted empty
- *   lease    STRING the instance sweeping now
+ *   waiting       ZSET   waiting visitor → ticket number (first come, first served)
+ *   last_ticket   STRING the last ticket number
+ *   visitors      HASH   "<visitor>|<field>" → value: ip, country_code, country, present_since,
+ *                        waiting_since, ticket (while waiting: the number, with the chat id an
+ *                        instance made ready for them on a Cluster), used_chat (the last such id
+ *                        a chat took), chat, side ("a" or "b"), partner, instances (those holding
+ *                        a stream, space-separated), muted_until; while waiting only, what they
+ *                        asked of a match: anyone_from (when anyone will do), languages
+ *                        (" en ja "), interest_keys (each between newlines), asked (JSON)
+ *   gone          ZSET   visitor → since when no stream is open anywhere (the grace period runs)
+ *   hb            ZSET   instance → its last heartbeat
+ *   on:<i>        SET    the visitors holding a stream on instance i (read when i dies)
+ *   relations     HASH   "blocked:<x>|<y>" a block between two visitors, "blocked_address:<x>|<ip>"
+ *                        x blocked an address, "parted:<x>|<y>" recent partners → until
+ *   relation_ends ZSET   the same fields → until, so past ones are let go
+ *   by_address    ZSET   "<ip>|<visitor>" (all scored 0, read by prefix): who came from an address
+ *   bans          HASH   "visitor:<id>" or "ip:<hash>" → until
+ *   mutes         HASH   "visitor:<id>" or "ip:<hash>" → until
+ *   stats         HASH   chats (running), present (visitors present)
+ *   epoch         STRING a random value; gone means Redis restarted empty
+ *   lease         STRING the instance sweeping now
  * A chat, `{c:<id>}` (each chat on its own slot, so chats spread over a Cluster's nodes):
- *   (hash)   HASH   a, b (visitors), ipa, ipb, cca, ccb, coa, cob, ma, mb (mutes), ended,
- *                   x (the side a ban ended it for)
- *   :ev      STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's id;
- *                   under this name only while the chat runs with nobody muted, so that a
- *                   message's XADD NOMKSTREAM finding it is the send script's check; an end or
- *                   a mute renames it to
- *   :evc     STREAM the same stream, whose messages go through the send script's checks (which
- *                   name it back once the mutes have run out)
- *   :a, :b   sharded channels (on a Cluster): that side's events after "matched"
+ *   (hash)        HASH   visitor_a, visitor_b, ip_a, ip_b, country_code_a, country_code_b,
+ *                        country_a, country_b, muted_until_a, muted_until_b, ended, banned_side
+ *                        (the side a ban ended it for), gate_changes (see the chat scripts)
+ *   :events       STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's
+ *                        id; under this name only while the chat runs with nobody muted, so that
+ *                        a message's XADD NOMKSTREAM finding it is the send script's check; an end
+ *                        or a mute renames it to
+ *   :checked      STREAM the same stream, whose messages go through the send script's checks
+ *                        (which name it back once the mutes have run out)
+ *   :a, :b        sharded channels (on a Cluster): that side's events after "matched"
+ * The Lua scripts (redis/lua/) name each key and field the same way.
  * Channels: "v:<visitor>" carries the visitor's events to whichever instances hold their streams;
  * "{pool}:life:<instance>" (sharded, on the pool's node) has a subscriber while the instance lives;
  * "bans" tells every instance of a ban made or lifted; "mutes" of a mute; "ages" of an age gate
@@ -71,7 +73,7 @@ export class RedisKeys {
 
   chat(chatId: string): [hash: string, stream: string, checked: string] {
     const tag = this.#chatTag(chatId);
-    return [tag, `${tag}:ev`, `${tag}:evc`];
+    return [tag, `${tag}:events`, `${tag}:checked`];
   }
 
   /** The sharded channels of a chat's two sides, on the chat's slot (used on a Cluster). */
@@ -97,15 +99,16 @@ export class RedisKeys {
   }
 }
 
+/** The pool's keys in the order its scripts' KEYS have them (redis/lua/pool/prelude.ts). */
 const POOL_KEYS = [
-  "q",
-  "t",
-  "vis",
+  "waiting",
+  "last_ticket",
+  "visitors",
   "gone",
   "hb",
-  "rel",
-  "relx",
-  "ipv",
+  "relations",
+  "relation_ends",
+  "by_address",
   "bans",
   "mutes",
   "stats",
