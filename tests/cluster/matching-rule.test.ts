@@ -10,8 +10,8 @@ import {
   type Seeker,
   tierOf,
 } from "../../src/core/chat/preferences.ts";
+import { RedisChatBroker } from "../../src/core/chat/redis/broker.ts";
 import { MATCHING_RULE } from "../../src/core/chat/redis/lua/pool/matching-rule.ts";
-import { RedisChatBroker } from "../../src/core/chat/redis-broker.ts";
 import { open, visitor } from "../helpers/broker-contract.ts";
 import { isType } from "../helpers/chat.ts";
 import { VirtualClock } from "../helpers/clock.ts";
@@ -45,7 +45,7 @@ function randomPreferences(next: () => number): MatchPreferences | undefined {
   };
 }
 
-/** A seeker as the pool's Lua holds one (redis-broker.ts writes what they asked so). */
+/** A seeker as the pool's Lua holds one (redis/pairing.ts writes what they asked so). */
 const asLua = (seeker: Seeker) => ({
   languages: seeker.preferences?.languages.length
     ? ` ${seeker.preferences.languages.join(" ")} `
@@ -101,15 +101,20 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the matching ru
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const redisTime = new VirtualClock();
       const memoryTime = new VirtualClock();
+      /** Work the Redis broker's timers started, still running. */
+      const background = new Set<Promise<unknown>>();
       const onRedis = new RedisChatBroker({
         resumeGraceMs: 60_000,
         redis,
         subscriptions: bus,
-        shardedEvents: connections.cluster,
         prefix: `test:${randomBytes(6).toString("hex")}:`,
         time: redisTime,
         sweepEveryMs: 100,
         onError: (what, error) => console.error(what, error),
+        onBackground: (work) => {
+          background.add(work);
+          void work.finally(() => background.delete(work));
+        },
       });
       await onRedis.connect();
       const inMemory = new InMemoryChatBroker({ resumeGraceMs: 60_000, time: memoryTime });
@@ -153,7 +158,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the matching ru
           // Time passes, but less than a fallback all told: only widening makes anyone do.
           redisTime.advance(step);
           memoryTime.advance(step);
-          await onRedis.settled();
+          while (background.size > 0) await Promise.all([...background]);
           expect({ seed, id, pairs: await pairing(onRedis) }).toEqual({
             seed,
             id,

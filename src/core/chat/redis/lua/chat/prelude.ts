@@ -13,7 +13,7 @@ import { lua } from "../lua.ts";
  * forwarded to every node of a Cluster, a sharded one stays on the chat's node), which the
  * instances holding that side subscribe to while the chat runs. The events' JSON is made by the
  * instance: a script only stores and forwards it. The stream's entries hold "a"/"b" (the event
- * for that side) and "m" (a message's id), as redis-broker.ts also writes them.
+ * for that side) and "m" (a message's id), as Relay (redis/relay.ts) also writes them.
  */
 export const CHAT_ARGS = 3;
 
@@ -47,7 +47,7 @@ end
 -- script), while the stream has the name 'events'. When it loses that name (a mute) or gets it
 -- back, both sides' instances hear it first, in order on their channels ("!", the chat, its
 -- count of such changes, 1 closed / 0 open), so they drop what a transaction announced but
--- could not keep (redis-broker.ts, LocalStream). On a Cluster every message is a script.
+-- could not keep (redis/local.ts, LocalStream). On a Cluster every message is a script.
 local function tell_gate(visitor_a, visitor_b, closed)
   if side_channels.a then return end
   local changes = redis.call('HINCRBY', chat, 'gate_changes', 1)

@@ -123,7 +123,7 @@ local function asks(seeker)
 end
 
 -- A waiting visitor's ticket: "<number>", or "<number> <chat id> <instance>" when that instance
--- subscribed the chat id's side "a" channel ahead (on a Cluster: see redis-broker.ts), to be
+-- subscribed the chat id's side "a" channel ahead (on a Cluster: see redis/sides.ts), to be
 -- paired in that chat. Answers the chat id and instance, or nil.
 local function ready_in(ticket)
   local _, chat_id, instance = string.match(ticket or '', '^(%S+) (%S+) (%S+)$')
@@ -157,7 +157,7 @@ local function leave_line(visitor)
 end
 
 -- What a side of a chat tells the chat's own script: the answer's field names are read by
--- redis-broker.ts (PairSide).
+-- redis/pairing.ts (PairSide).
 local function pair_side(visitor, seeker)
   return { id = visitor, ip = seeker.ip, cc = seeker.country_code, co = seeker.country,
     mute = seeker.muted_until, prefs = seeker.asked, inst = seeker.instances }
@@ -248,7 +248,7 @@ local function match(me, my_seeker, chat_id, writes)
 end
 
 -- Where the visitor stands, with what the instances holding their streams keep of the chat.
--- The answer's field names are read by redis-broker.ts (PoolStatus).
+-- The answer's field names are read by redis/local.ts (PoolStatus).
 local function status(visitor)
   local s = redis.call('HMGET', visitors, field(visitor, 'ticket'), field(visitor, 'chat'),
     field(visitor, 'side'), field(visitor, 'partner'), field(visitor, 'ip'),
