@@ -11,11 +11,11 @@ export const MAX_FILE_LINES = 500;
 export const MAX_CLASS_LINES = 300;
 
 /**
- * Files still over the limit, each to be split and then taken off this list. The pool's Lua
- * scripts are being rewritten; the entry goes once that lands. A listed file back within the
- * limit fails below, so the list only shrinks.
+ * Files still over the limit, each to be split and then taken off this list (none left: the
+ * pool's Lua scripts, the last, now live in parts under chat/redis/lua/). A listed file back
+ * within the limit fails below, so the list only shrinks.
  */
-const STILL_TOO_LONG: string[] = ["src/core/chat/redis-pool-lua.ts"];
+const STILL_TOO_LONG: string[] = [];
 
 /** Every .ts and .tsx file under a folder, but generated i18n files, as paths from ROOT. */
 export function sourceFiles(root: string, dir = "src"): string[] {
