@@ -6,13 +6,12 @@
  * link (linkify-it's own list with the abused gTLDs, against the full `tlds` list).
  */
 import allTlds from "tlds";
+import { linkFinder, linksAndAddresses } from "../../src/core/moderation/contact-links.ts";
 import { contactText } from "../../src/core/moderation/contact-text.ts";
 import {
   cannotHoldContactDetails,
   contactDetailsInFull,
   hasContactDetails,
-  linkFinder,
-  linksAndAddresses,
   nearDuplicate,
   repeatKey,
   sameText,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { CHILD_SAFETY_HIDES_PER_DAY } from "../../src/core/bottles/bottles.ts";
+import { CHILD_SAFETY_HIDES_PER_DAY } from "../../src/core/bottles/reports.ts";
 import { ipKey } from "../../src/core/limits/ip-key.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {

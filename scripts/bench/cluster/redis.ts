@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import Redis, { Cluster } from "ioredis";
 import postgres from "postgres";
-import { BAN_SCRIPTS } from "../../../src/core/chat/bans.ts";
+import { BAN_SCRIPTS } from "../../../src/core/chat/redis-bans.ts";
 import {
   CHAT_SCRIPTS,
   type ChatScript,

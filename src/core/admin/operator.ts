@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../../db/schema.ts";
-import { hideBottle, SUNK_BY_WRITER } from "../bottles/bottles.ts";
+import { SUNK_BY_WRITER } from "../bottles/bottles.ts";
+import { hideBottle } from "../bottles/reports.ts";
 import { banKeysOf } from "../chat/bans.ts";
 
 /**

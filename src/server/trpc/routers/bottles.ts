@@ -10,11 +10,11 @@ import {
   discoverBottle,
   likeOf,
   listPublicBottles,
-  reportBottle,
   throwBottle,
   toggleLike,
 } from "../../../core/bottles/bottles.ts";
 import { findsSince, listMyBottles, sinkBottle } from "../../../core/bottles/my-bottles.ts";
+import { reportBottle } from "../../../core/bottles/reports.ts";
 import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
