@@ -10,9 +10,9 @@ import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
 import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
-import { RepeatMemory } from "../../src/core/chat/repeats.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
+import { RepeatMemory } from "../../src/core/moderation/repeats.ts";
 import { answerAgeGate } from "../../src/core/safety/ages.ts";
 import { SEED_USERS } from "./seed.ts";
 
@@ -122,7 +122,7 @@ export async function writePathSql(): Promise<string[]> {
       {
         limiter: new MemoryRateLimiter(),
         moderator: new LocalModerator(),
-        broker: new InMemoryChatBroker(),
+        mutes: new InMemoryChatBroker(),
         repeats: new RepeatMemory(),
       },
       {

@@ -13,11 +13,11 @@ import { purgeBanHistory, purgeSightings, Sightings } from "../core/chat/bans.ts
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
 import { CHAT_CONNECTIONS, ChatFloodGate } from "../core/chat/flood.ts";
-import { RepeatMemory } from "../core/chat/repeats.ts";
 import { purgeHandledReports } from "../core/chat/reports.ts";
 import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
+import { RepeatMemory } from "../core/moderation/repeats.ts";
 import { purgeAgeAnswers, rememberAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";

@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { CHAT_CONNECTIONS, ChatFloodGate, FloodGate } from "../../src/core/chat/flood.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
+import { TypingWindows } from "../../src/core/chat/typing.ts";
+import { ExpiringMap } from "../../src/core/limits/expiring-map.ts";
 import {
   MUTE_MS,
   REPEATS_PER_HOUR,
@@ -9,9 +11,7 @@ import {
   refuseRepeats,
   SPAM_REFUSALS_TO_MUTE,
   TEXTS_PER_SENDER,
-} from "../../src/core/chat/repeats.ts";
-import { TypingWindows } from "../../src/core/chat/typing.ts";
-import { ExpiringMap } from "../../src/core/limits/expiring-map.ts";
+} from "../../src/core/moderation/repeats.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -239,7 +239,7 @@ describe("repeat memory", () => {
     const time = new VirtualClock(1_000_000);
     const repeats = new RepeatMemory(time.now);
     const broker = new InMemoryChatBroker({ time });
-    const deps = { repeats, broker };
+    const deps = { repeats, mutes: broker };
     const who = sender(1);
     for (const chat of ["c1", "c2", "c3"]) await refuseRepeats(deps, who, text, chat, time.now());
     const refusal = async (chat: string) =>

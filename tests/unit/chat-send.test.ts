@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { StoredChatBans } from "../../src/core/chat/bans.ts";
 import { ChatFloodGate } from "../../src/core/chat/flood.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
-import { RepeatMemory } from "../../src/core/chat/repeats.ts";
 import { LINK_CHATS_TO_COOL_DOWN, sendChatMessage } from "../../src/core/chat/send.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
+import { RepeatMemory } from "../../src/core/moderation/repeats.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 

@@ -11,10 +11,10 @@ import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { findsSince, listMyBottles, sinkBottle } from "../../src/core/bottles/my-bottles.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
-import { RepeatMemory } from "../../src/core/chat/repeats.ts";
 import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { LocalModerator } from "../../src/core/moderation/local.ts";
+import { RepeatMemory } from "../../src/core/moderation/repeats.ts";
 import { answerAgeGate } from "../../src/core/safety/ages.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
@@ -28,7 +28,7 @@ let db: DB;
 let deps: {
   limiter: MemoryRateLimiter;
   moderator: LocalModerator;
-  broker: InMemoryChatBroker;
+  mutes: InMemoryChatBroker;
   recentlyShown: RecentlyShown;
   finds: FindCounter;
   repeats: RepeatMemory;
@@ -39,7 +39,7 @@ beforeEach(async () => {
   deps = {
     limiter: new MemoryRateLimiter(new VirtualClock(NOW)),
     moderator: new LocalModerator(),
-    broker: new InMemoryChatBroker(),
+    mutes: new InMemoryChatBroker(),
     recentlyShown: new RecentlyShown(),
     finds: new FindCounter(db),
     repeats: new RepeatMemory(() => NOW),

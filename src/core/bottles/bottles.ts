@@ -4,12 +4,11 @@ import type { Database, DB } from "../../../db/schema.ts";
 import { serially } from "../../../db/transaction.ts";
 import type { BottleCard } from "../../common/bottles.ts";
 import type { Locale } from "../../common/locales.ts";
-import type { ChatBroker } from "../chat/broker.ts";
-import { type RepeatMemory, refuseRepeats, throwPlace } from "../chat/repeats.ts";
 import { DomainError, FieldError } from "../errors.ts";
 import { type RateLimiter, type RateRule, visitorSlots } from "../limits/rate-limiter.ts";
 import { hasContactDetails } from "../moderation/contacts.ts";
 import type { Moderator } from "../moderation/moderator.ts";
+import { type Muter, type RepeatMemory, refuseRepeats, throwPlace } from "../moderation/repeats.ts";
 import type { Requester } from "../requester.ts";
 import { requireAge } from "../safety/ages.ts";
 import { sourceHash } from "../translation/cache.ts";
@@ -101,7 +100,7 @@ const insertBottle = prepared(
  */
 export async function throwBottle(
   db: DB,
-  deps: { limiter: RateLimiter; moderator: Moderator; broker: ChatBroker; repeats: RepeatMemory },
+  deps: { limiter: RateLimiter; moderator: Moderator; mutes: Muter; repeats: RepeatMemory },
   writer: Requester,
   input: NewBottle,
   now: number,

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatPartner, ChatStatus } from "../../common/chat.ts";
 import type { Time } from "../clock.ts";
+import type { Muter } from "../moderation/repeats.ts";
 import type { VisitorKeys } from "../requester.ts";
 import type { KeyBan } from "./bans.ts";
 import type { Numbered } from "./mailbox.ts";
@@ -76,19 +77,13 @@ export interface ChatRelay {
   partnerMessage(visitorId: string, messageId: string): Promise<HeldMessage | undefined>;
 }
 
-/** A visitor's messages reach no one for a while (repeated spam): bottles and chat share it. */
-export interface Muter {
-  /**
-   * The visitor's messages, and those of everyone on their address, reach no one until `until`;
-   * the visitor is told so.
-   */
-  mute(visitorId: string, ipKey: string, until: number): Promise<void>;
+/**
+ * The holds on visitors: bans, blocks and mutes (the repeat rule's port, Muter, which bottles
+ * use too; a muted visitor is told so).
+ */
+export interface ChatHolds extends Muter {
   /** When the mute on this visitor or their address ends, or null when there is none. */
   mutedUntil(visitorId: string, ipKey: string): Promise<number | null>;
-}
-
-/** The holds on visitors: bans, blocks and mutes. */
-export interface ChatHolds extends Muter {
   /**
    * Ends whatever the visitors the ban keys cover ("visitor:<id>", or "ip:<hash>" for everyone
    * from that address) are doing, and tells each of them once that they are banned, until the

@@ -3,10 +3,15 @@ import type { ChatMessage } from "../../common/chat.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
 import { hasContactDetails, repeatKey } from "../moderation/contacts.ts";
+import {
+  REPEAT_MIN_LENGTH,
+  type RepeatMemory,
+  refuseRepeats,
+  type Sender,
+} from "../moderation/repeats.ts";
 import { banAutomatically, type ChatBans } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
 import type { ChatFloodGate } from "./flood.ts";
-import { REPEAT_MIN_LENGTH, type RepeatMemory, refuseRepeats, type Sender } from "./repeats.ts";
 
 const HOUR = 60 * 60 * 1000;
 /** Contact details sent into this many different chats within an hour cool the sender down. */
@@ -71,7 +76,9 @@ export async function sendChatMessage(
   }
   if (chatId === undefined) throw new DomainError("NOT_FOUND", "not in a chat");
   // A muted sender's messages reach no one already: nothing of them is remembered.
-  if (mutedUntil === null) await refuseRepeats(deps, sender, content, chatId, now, key);
+  if (mutedUntil === null) {
+    await refuseRepeats({ ...deps, mutes: deps.broker }, sender, content, chatId, now, key);
+  }
   const message = await deps.broker.send(sender.visitorId, content, { contact });
   if (
     contact &&

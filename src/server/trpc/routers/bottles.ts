@@ -23,7 +23,7 @@ export const bottlesRouter = router({
     .meta({ feature: "bottles" })
     .input(createBottleInput)
     .mutation(({ ctx, input }) =>
-      throwBottle(ctx.db, { ...ctx, broker: ctx.chat.broker }, ctx.requester, input, ctx.now()),
+      throwBottle(ctx.db, { ...ctx, mutes: ctx.chat.broker }, ctx.requester, input, ctx.now()),
     ),
 
   /** Where the visitor stands at the bottles' age gate (13 or older). */

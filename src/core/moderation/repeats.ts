@@ -1,8 +1,7 @@
 import { DomainError } from "../errors.ts";
 import { ExpiringMap } from "../limits/expiring-map.ts";
-import { nearDuplicate, repeatKey } from "../moderation/contacts.ts";
 import type { VisitorKeys } from "../requester.ts";
-import type { ChatBroker } from "./broker.ts";
+import { nearDuplicate, repeatKey } from "./contacts.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -27,6 +26,15 @@ interface Sent {
 
 /** Who sends: a visitor and their address (IPv6 by /64), each counted on its own. */
 export type Sender = VisitorKeys;
+
+/**
+ * What the repeat rule needs to punish: a mute, whose messages then reach no one for a while,
+ * in chat and in bottles alike (the chat's holds provide it).
+ */
+export interface Muter {
+  /** The visitor's messages, and those of everyone on their address, reach no one until `until`. */
+  mute(visitorId: string, ipKey: string, until: number): Promise<void>;
+}
 
 /**
  * The texts each sender (visitor, and address) sent lately, to refuse the same text sent to
@@ -154,7 +162,7 @@ export function throwPlace(): string {
  * visitor and by address.
  */
 export async function refuseRepeats(
-  deps: { repeats: RepeatMemory; broker: ChatBroker },
+  deps: { repeats: RepeatMemory; mutes: Muter },
   sender: Sender,
   text: string,
   place: string,
@@ -164,7 +172,7 @@ export async function refuseRepeats(
   const wait = deps.repeats.note(sender, text, place, key);
   if (wait === 0) return;
   if (deps.repeats.refused(sender.visitorId)) {
-    await deps.broker.mute(sender.visitorId, sender.ipKey, now + MUTE_MS);
+    await deps.mutes.mute(sender.visitorId, sender.ipKey, now + MUTE_MS);
   }
   throw new DomainError("SPAM_REPEATED", "the same text too often", wait);
 }
