@@ -82,8 +82,8 @@ function refusal(id: unknown): string {
 
 /**
  * What a socket's context is made from (of the upgrade request, only what the context reads:
- * holding the request for the socket's life cost every idle visitor about 1 KiB), and when its
- * browser was last heard.
+ * holding the request for the socket's life cost every idle visitor memory of its own), and when
+ * its browser was last heard.
  */
 interface Upgrade {
   facts: RequestFacts;

@@ -14,7 +14,7 @@ export const CHAT_FLOOD = {
 /**
  * Chat sockets opened: a visitor's (a page opens one, and again after a drop or a reload), and an
  * address's with all its visitors and cookies (as many at once as it may hold open). Each socket
- * costs the chat's shared state a subscription on opening and on closing (on Redis about 190 µs),
+ * costs the chat's shared state a subscription on opening and on closing (on Redis, a script each),
  * so one address opening and closing them in a loop could keep Redis busy for the whole site.
  */
 export const CHAT_CONNECTIONS = {

@@ -30,9 +30,9 @@ export function chatLanguage(tag: TargetLanguage): string {
 }
 
 // Built on first use: OpenCC's tables load when a converter is made. Traditional (with Taiwan's
-// variants) folded into Simplified, character by character: 10 MiB and 20 ms to load, where
-// the phrase tables of Simplified into Taiwan's Traditional took 67 MiB and 190 ms, for keys
-// that are only compared, never shown.
+// variants) folded into Simplified, character by character, a small table, where the phrase
+// tables of Simplified into Taiwan's Traditional are several times larger and slower to load,
+// for keys that are only compared, never shown.
 let toSimplified: ConverterFunction | undefined;
 
 /** An interest as the pool compares it: normalized, and Traditional Chinese folded to Simplified. */
@@ -57,8 +57,8 @@ const words = new LocalModerator();
 
 /**
  * Each interest's key, or null when it is refused, as last worked out: most visitors name a few
- * common interests, and the word lists and the script table cost ~30 µs a start. Bounded, and
- * let go of after minutes unused.
+ * common interests, and the word lists and the script table are the dearest part of a start.
+ * Bounded, and let go of after minutes unused.
  */
 const interestVerdicts = new ExpiringMap<string, string | null>(
   10 * 60 * 1000,

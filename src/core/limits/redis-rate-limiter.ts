@@ -9,8 +9,8 @@ import type { RateLimiter, Reservation, Slot } from "./rate-limiter.ts";
  * their count: "<count>|<word> <word> …". The count and the first word decide whether the key is
  * full (`limit` words, the first still within the window); words past the window need no
  * dropping (a later one pushes them out; the key expires with its window). So a take reads no
- * word but the first, and an address's 60 cost what one does: counting the words in Lua cost
- * 80 µs a take at 60.
+ * word but the first, and an address's 60 cost what one does (counting the words in Lua made a
+ * take's cost grow with the limit: scripts/bench/NOTES.md).
  */
 const WORDS = `
 local function words(value)
