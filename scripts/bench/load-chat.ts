@@ -248,7 +248,7 @@ async function main(): Promise<void> {
       const target = Math.floor(((now - started) / 1000) * options.rate);
       // A generator that lost its core for a while (a shared machine) skips what it could not
       // send in time, rather than sending it all at once: a burst no visitor would send, which
-      // the app's flood gate refuses. What is skipped is not sent, so the sent rate shows it.
+      // the app's flood limit refuses. What is skipped is not sent, so the sent rate shows it.
       if (target - due > maxBacklog) {
         if (now >= windowStart) skipped += target - due - maxBacklog;
         due = target - maxBacklog;

@@ -12,7 +12,7 @@ import { ShownBottles } from "../core/bottles/shown.ts";
 import { purgeBanHistory, purgeSightings, Sightings } from "../core/chat/bans.ts";
 import { purgeBlocks, restoreBlocks } from "../core/chat/blocks.ts";
 import type { BrokerOptions } from "../core/chat/broker.ts";
-import { CHAT_CONNECTIONS, ChatFloodGate } from "../core/chat/flood.ts";
+import { CHAT_CONNECTIONS, ChatFloodLimits } from "../core/chat/flood.ts";
 import { purgeHandledReports } from "../core/chat/reports.ts";
 import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
@@ -54,9 +54,9 @@ export interface AppOptions {
    * periodic reads of bans and off switches. Tests pass a virtual clock and move it.
    */
   clock?: Time;
-  /** Chat timings and the flood gate's rules, changed in tests. */
+  /** Chat timings and the flood limit's rules, changed in tests. */
   chat?: Pick<BrokerOptions, "resumeGraceMs" | "meetAgainAfterMs"> & {
-    flood?: ConstructorParameters<typeof ChatFloodGate>[1];
+    flood?: ConstructorParameters<typeof ChatFloodLimits>[1];
   };
   /** How often bans written by operator commands are read (10 s). */
   banSyncMs?: number;
@@ -141,8 +141,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     chat: {
       broker,
       bans,
-      flood: new ChatFloodGate(now, flood),
-      connections: new ChatFloodGate(now, CHAT_CONNECTIONS),
+      flood: new ChatFloodLimits(now, flood),
+      connections: new ChatFloodLimits(now, CHAT_CONNECTIONS),
       sightings: new Sightings(db, {
         onError: (error) => errors.fault("noting addresses seen", error),
         scheduler: clock,

@@ -41,7 +41,7 @@ export type RouteKind =
 export function refusalRule(code: AppErrorCode, procedure: string): string | null {
   switch (code) {
     case "RATE_LIMITED":
-      // A chat message refused for its pace is the chat's flood gate.
+      // A chat message refused for its pace is the chat's flood limit.
       return procedure === "chat.send" ? "flood_gate" : "rate_limit";
     case "SPAM_REPEATED":
       return "spam";

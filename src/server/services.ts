@@ -7,7 +7,7 @@ import type { RecentlyShown } from "../core/bottles/pick.ts";
 import type { ShownBottles } from "../core/bottles/shown.ts";
 import type { ChatBans, Sightings } from "../core/chat/bans.ts";
 import type { ChatBroker } from "../core/chat/broker.ts";
-import type { ChatFloodGate } from "../core/chat/flood.ts";
+import type { ChatFloodLimits } from "../core/chat/flood.ts";
 import type { CountryLookup } from "../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../core/limits/rate-limiter.ts";
 import type { Moderator } from "../core/moderation/moderator.ts";
@@ -21,14 +21,14 @@ import type { Logger } from "./log.ts";
 import type { SiteMetrics } from "./metrics.ts";
 
 /**
- * The chat's shared parts: the broker, the bans, this process's flood gates (messages, sockets
+ * The chat's shared parts: the broker, the bans, this process's flood limits (messages, sockets
  * opened) and sightings.
  */
 export interface ChatServices {
   broker: ChatBroker;
   bans: ChatBans;
-  flood: ChatFloodGate;
-  connections: ChatFloodGate;
+  flood: ChatFloodLimits;
+  connections: ChatFloodLimits;
   sightings: Sightings;
 }
 

@@ -166,7 +166,7 @@ describe("age answers", () => {
 });
 
 describe("one socket's flood", () => {
-  test("3,000 distinct 1,000-character messages: the flood gate refuses all but a burst, and nothing is remembered for them", async () => {
+  test("3,000 distinct 1,000-character messages: the flood limit refuses all but a burst, and nothing is remembered for them", async () => {
     const sender = await listening(tester());
     const partner = await listening(tester());
     await pairListening(sender, partner);

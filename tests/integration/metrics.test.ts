@@ -50,7 +50,7 @@ async function traffic() {
   const message = await a.api.chat.send.mutate({ content: "hello from the metrics test" });
   await b.waitFor((e) => e.type === "message" && e.message.id === message.id);
   await b.api.chat.report.mutate({ messageId: message.id, reason: "harassment" });
-  // Past the flood gate's burst: some are refused.
+  // Past the flood limit's burst: some are refused.
   // (Seven at a time: a frame holds at most ten calls.)
   const flood = [];
   for (const round of [0, 1]) {

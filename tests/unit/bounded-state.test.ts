@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { CHAT_CONNECTIONS, ChatFloodGate, FloodGate } from "../../src/core/chat/flood.ts";
+import { CHAT_CONNECTIONS, ChatFloodLimits, FloodLimit } from "../../src/core/chat/flood.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { TypingWindows } from "../../src/core/chat/typing.ts";
 import { ExpiringMap } from "../../src/core/limits/expiring-map.ts";
@@ -69,10 +69,10 @@ describe("expiring map", () => {
   });
 });
 
-describe("flood gate", () => {
+describe("flood limit", () => {
   test("a burst of 10, then 5 a second", () => {
     const c = clock();
-    const gate = new FloodGate({ ratePerSecond: 5, burst: 10 }, c.now);
+    const gate = new FloodLimit({ ratePerSecond: 5, burst: 10 }, c.now);
     expect(Array.from({ length: 12 }, () => gate.allow("k")).filter(Boolean)).toHaveLength(10);
     c.advance(1000);
     expect(Array.from({ length: 6 }, () => gate.allow("k")).filter(Boolean)).toHaveLength(5);
@@ -81,7 +81,7 @@ describe("flood gate", () => {
 
   test("an address's visitors together meet its own gate", () => {
     const c = clock();
-    const gate = new ChatFloodGate(c.now, {
+    const gate = new ChatFloodLimits(c.now, {
       perVisitor: { ratePerSecond: 5, burst: 10 },
       perAddress: { ratePerSecond: 1, burst: 3 },
     });
@@ -94,7 +94,7 @@ describe("flood gate", () => {
 
   test("100,000 distinct visitors leave no buckets once their window has passed", () => {
     const c = clock();
-    const gate = new ChatFloodGate(c.now);
+    const gate = new ChatFloodLimits(c.now);
     for (let i = 0; i < 100_000; i++) gate.allow(`visitor-${i}`, `address-${i % 5000}`);
     expect(gate.size).toBe(105_000);
     // Twice the time a bucket takes to refill: every one of them is full again, so gone.
@@ -105,7 +105,7 @@ describe("flood gate", () => {
 
   test("sockets opened from one address with a new visitor each time: past the address's burst, no visitor's bucket is added", () => {
     const c = clock();
-    const gate = new ChatFloodGate(c.now, CHAT_CONNECTIONS);
+    const gate = new ChatFloodLimits(c.now, CHAT_CONNECTIONS);
     let opened = 0;
     for (let i = 0; i < 100_000; i++)
       if (gate.allowAddressFirst(randomUUID(), "one-address")) opened += 1;
@@ -115,7 +115,7 @@ describe("flood gate", () => {
 
   test("a dropped bucket is full again: forgetting it gives nobody more than the burst", () => {
     const c = clock();
-    const gate = new FloodGate({ ratePerSecond: 5, burst: 10 }, c.now);
+    const gate = new FloodLimit({ ratePerSecond: 5, burst: 10 }, c.now);
     for (let i = 0; i < 10; i++) gate.allow("k");
     expect(gate.allow("k")).toBe(false);
     c.advance(10_000);

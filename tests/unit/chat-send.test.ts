@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { StoredChatBans } from "../../src/core/chat/bans.ts";
-import { ChatFloodGate } from "../../src/core/chat/flood.ts";
+import { ChatFloodLimits } from "../../src/core/chat/flood.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { LINK_CHATS_TO_COOL_DOWN, sendChatMessage } from "../../src/core/chat/send.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
@@ -27,7 +27,7 @@ describe("links spread over chats", () => {
     deps = {
       broker,
       bans: await StoredChatBans.load(database.db, now),
-      flood: new ChatFloodGate(now),
+      flood: new ChatFloodLimits(now),
       repeats: new RepeatMemory(now),
       limiter: new MemoryRateLimiter(clock),
     };

@@ -3,9 +3,9 @@ import type { ChatEvent } from "../../src/common/chat.ts";
 import {
   after,
   announcedPayload,
+  type Checks,
+  checksPayload,
   eventPayload,
-  type Gate,
-  gatePayload,
   keptOfMatched,
   keptPlace,
   type MatchedKeep,
@@ -80,15 +80,15 @@ describe("the chat's wire codec", () => {
           partner: idOf(22),
           cc: pick(["TW", ""]),
           co: pick(countries),
-          closed: random() < 0.5,
+          checksOn: random() < 0.5,
         };
         expect(parsePayload(eventPayload(id, json, keep))).toEqual({ id, event, keep });
-        // As the open script sends it: the kept fields, then whether the gate starts closed.
-        const fromScript = `${id}\t${json}\t${keptOfMatched(keep)}\t${keep.closed ? 1 : 0}`;
+        // As the open script sends it: the kept fields, then whether the checks start on.
+        const fromScript = `${id}\t${json}\t${keptOfMatched(keep)}\t${keep.checksOn ? 1 : 0}`;
         expect(parsePayload(fromScript)).toEqual({ id, event, keep });
       }
-      const gate: Gate = { gate: true, chat: chatId, count: i, closed: random() < 0.5 };
-      expect(parsePayload(gatePayload(gate))).toEqual(gate);
+      const checks: Checks = { checks: true, chat: chatId, count: i, on: random() < 0.5 };
+      expect(parsePayload(checksPayload(checks))).toEqual(checks);
       expect(parsePayload(typingPayload(json))).toEqual({ id: "-", event, typing: true });
     }
   });
@@ -98,7 +98,7 @@ describe("the chat's wire codec", () => {
       const chatId = idOf(12);
       const messageId = `${chatId}${idOf(12)}`;
       const payload = parsePayload(announcedPayload(chatId, messageId, "{}"));
-      if (payload.gate) throw new Error("not an event");
+      if (payload.checks) throw new Error("not an event");
       expect(unkeptChat(payload.id)).toBe(chatId);
       const position = streamId();
       const resumable = resumableUnkept(payload.id, position);

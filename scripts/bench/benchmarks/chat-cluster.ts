@@ -50,7 +50,7 @@ import {
 async function run(size: Size): Promise<Section> {
   const CHAT = chatSettings(size);
   const pairs = size === "smoke" ? 10 : 1000;
-  // 2.5 messages a second per visitor, inside the flood gate.
+  // 2.5 messages a second per visitor, inside the flood limit.
   const rate = pairs * 5;
   const goal = 20;
   const lowerRates = size === "smoke" ? [pairs] : [1000, 2500];
@@ -215,7 +215,7 @@ async function run(size: Size): Promise<Section> {
       },
     ],
     notes: [
-      `${fmt(pairs)} pairs at ${fmt(rate)}/s (2.5 messages a second per visitor, inside the flood gate), the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")} ms), each round on fresh servers and a fresh key prefix: ${summaryOf("ours", ours)}; ${summaryOf("two raw Redis relays", theirs)}.`,
+      `${fmt(pairs)} pairs at ${fmt(rate)}/s (2.5 messages a second per visitor, inside the flood limit), the median of ${CHAT.rounds} round${CHAT.rounds > 1 ? "s" : ""} (p99 of each: ours ${p99s("app")}; raw ${p99s("raw")} ms), each round on fresh servers and a fresh key prefix: ${summaryOf("ours", ours)}; ${summaryOf("two raw Redis relays", theirs)}.`,
       "Visitor i connects to instance i mod 2, and the generator presses start one pair at a time (the first partner on one instance, then, once it waits, the second on the other), so that every pair spans the two instances; each message goes from the sender's instance through Redis to the partner's. The baseline (`raw-redis-relay.ts`, two of them on the same Redis) is a Bun WebSocket server per instance with ioredis as the app uses it (auto-pipelined commands, a second connection subscribed to the instance's own channel): each frame is one PUBLISH to the partner's instance's channel, and what arrives there is handed to the socket it names. No protocol, identity, limits, stream or presence: about as little as a relay through Redis can do.",
       `Per message relayed in the window (counted by Redis: a message's one XADD, the raw relay's one PUBLISH, a typing call's one PUBLISH; on a busy machine fewer or more are relayed in a window than are sent in it), beyond two quiet seconds measured just before the window with the same pairs connected (median of the rounds): ours ${fmt(ourCost.serverUs)} µs of CPU on the two instances together, ${fmt(ourCost.redisUs, 1)} µs of Redis CPU and ${fmt(ourCost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}); counted from the code, ${COUNTED.send.commands}: ${COUNTED.send.how}. Raw: ${fmt(rawCost.serverUs)} µs, ${fmt(rawCost.redisUs, 1)} µs and ${fmt(rawCost.redisCommands, 1)} commands. Redis commands include those its scripts call (INFO commandstats); its CPU is the Redis process's own (INFO cpu).`,
       `At lower rates, the same ${fmt(pairs)} pairs across the instances, once each: ${ladder.map((r) => `${fmt(r.offered)}/s: p50 / p99 / max ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} ms, the two instances ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores`).join("; ")}.`,

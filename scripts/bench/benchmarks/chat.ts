@@ -130,7 +130,7 @@ async function highestRate(
   let climbingIssue = true;
   const tried: string[] = [];
   for (const rate of steps) {
-    // Five messages a second per visitor, the flood gate's steady rate; beyond 4,000 pairs
+    // Five messages a second per visitor, the flood limit's steady rate; beyond 4,000 pairs
     // (8,000 sockets) the raw relay, which has no gate, gets more per visitor instead.
     const pairs = Math.min(4000, Math.ceil(rate / 10));
     let r = await chatLoad(settings, kind, pairs, rate, durationMs);

@@ -67,7 +67,7 @@ function chatRound(site: ClusterSite, size: Size, layout: Layout): Promise<ChatL
       url: servers[0]?.url ?? "",
       ...(layout === "two" ? { urls: servers.map((s) => s.url), across: true } : {}),
       mode: "app",
-      // 2.5 messages a second per visitor, inside the flood gate.
+      // 2.5 messages a second per visitor, inside the flood limit.
       pairs: Math.round(rate / 5),
       rate,
       warmupMs: settings.warmupMs,

@@ -446,7 +446,7 @@ async function measureMessages(run: Run, pairs: Pairs) {
           b.api.chat.send.mutate({ content: `Likewise, and here is my reply ${m}` }),
         ]),
       );
-      // Within each visitor's flood gate (5 a second).
+      // Within each visitor's flood limit (5 a second).
       await sleep(250);
     }
     await waitUntil(

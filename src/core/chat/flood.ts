@@ -33,7 +33,7 @@ interface Bucket {
  * long enough to fill up again is the same as no bucket, so it is dropped (ExpiringMap): memory
  * follows the visitors sending now, not every visitor ever seen.
  */
-export class FloodGate {
+export class FloodLimit {
   readonly #buckets: ExpiringMap<string, Bucket>;
 
   constructor(
@@ -74,19 +74,19 @@ export class FloodGate {
 }
 
 /**
- * The chat's flood gates (messages, and sockets opened), the first check each meets: the
+ * The chat's flood limits (messages, and sockets opened), the first check each meets: the
  * visitor's bucket and their address's.
  */
-export class ChatFloodGate {
-  readonly #visitors: FloodGate;
-  readonly #addresses: FloodGate;
+export class ChatFloodLimits {
+  readonly #visitors: FloodLimit;
+  readonly #addresses: FloodLimit;
 
   constructor(
     now: () => number = Date.now,
     rules: { perVisitor: FloodRule; perAddress: FloodRule } = CHAT_FLOOD,
   ) {
-    this.#visitors = new FloodGate(rules.perVisitor, now);
-    this.#addresses = new FloodGate(rules.perAddress, now);
+    this.#visitors = new FloodLimit(rules.perVisitor, now);
+    this.#addresses = new FloodLimit(rules.perAddress, now);
   }
 
   allow(visitorId: string, ipKey: string): boolean {

@@ -11,7 +11,7 @@ import {
 } from "../moderation/repeats.ts";
 import { banAutomatically, type ChatBans } from "./bans.ts";
 import type { ChatBroker } from "./broker.ts";
-import type { ChatFloodGate } from "./flood.ts";
+import type { ChatFloodLimits } from "./flood.ts";
 
 const HOUR = 60 * 60 * 1000;
 /** Contact details sent into this many different chats within an hour cool the sender down. */
@@ -21,7 +21,7 @@ export const LINK_CHATS_TO_COOL_DOWN = 3;
 export interface SendDeps {
   broker: ChatBroker;
   bans: ChatBans;
-  flood: ChatFloodGate;
+  flood: ChatFloodLimits;
   repeats: RepeatMemory;
   limiter: RateLimiter;
 }
@@ -38,7 +38,7 @@ async function firstTime(limiter: RateLimiter, key: string): Promise<boolean> {
 }
 
 /**
- * Sends a chat message through the rules cheapest first: the flood gate (nothing looked up or
+ * Sends a chat message through the rules cheapest first: the flood limit (nothing looked up or
  * kept for a message it refuses), then bans and mutes, then the rules that remember (the same
  * text to many partners, contact details spread over several chats, which cools the sender
  * down with a ban), then the broker. A message with contact details is delivered marked, so

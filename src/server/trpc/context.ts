@@ -10,7 +10,7 @@ import type { RecentlyShown } from "../../core/bottles/pick.ts";
 import type { ShownBottles } from "../../core/bottles/shown.ts";
 import type { ChatBans, Sightings } from "../../core/chat/bans.ts";
 import type { ChatBroker } from "../../core/chat/broker.ts";
-import type { ChatFloodGate } from "../../core/chat/flood.ts";
+import type { ChatFloodLimits } from "../../core/chat/flood.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
 import type { RepeatMemory } from "../../core/moderation/repeats.ts";
@@ -30,7 +30,7 @@ export interface Context {
   shownBottles: ShownBottles;
   finds: FindCounter;
   devices: DeviceCookies;
-  chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodGate; sightings: Sightings };
+  chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodLimits; sightings: Sightings };
   repeats: RepeatMemory;
   features: FeatureSwitches;
   metrics: SiteMetrics;

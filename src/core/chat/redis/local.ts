@@ -1,15 +1,15 @@
 import type { ChatEvent, ChatPartner, ChatStatus } from "../../../common/chat.ts";
 import type { Numbered } from "../mailbox.ts";
-import { after, type Gate, keptPlace, OUTSIDE, resumableUnkept, unkeptChat } from "./wire.ts";
+import { after, type Checks, keptPlace, OUTSIDE, resumableUnkept, unkeptChat } from "./wire.ts";
 
 /** An event as a stream is handed it; typing is not kept, and takes the id before it. */
 export type Heard = Numbered & { typing?: true };
 
-/** What a visitor's streams on this instance are handed: events, and their chats' gates. */
-export type Queued = Heard | Gate;
+/** What a visitor's streams on this instance are handed: events, and their chats' checks. */
+export type Queued = Heard | Checks;
 
-/** Forgets every chat's gate: transactions' messages are dropped until a read tells it again. */
-export const FORGET_GATES: Gate = { gate: true, chat: "", count: 0, closed: true };
+/** Forgets every chat's checks: transactions' messages are dropped until a read tells it again. */
+export const FORGET_CHECKS: Checks = { checks: true, chat: "", count: 0, on: true };
 
 /** What this instance keeps of a visitor's chat, to relay without asking the pool. */
 export interface ChatRef {
@@ -58,13 +58,13 @@ export function publicStatus(status: PoolStatus): ChatStatus {
   return { state: status.state === "waiting" ? "waiting" : "idle" };
 }
 
-/** How many chats' gates a stream keeps (a resume reads two: the one it left, the one it is in). */
-const GATES_KEPT = 2;
+/** How many chats' checks a stream keeps (a resume reads two: the one it left, the one it is in). */
+const CHECKS_KEPT = 2;
 /** How many of the last messages a stream remembers, to deliver each once. */
 const RECENT_MESSAGES = 16;
 
 /** What each of a visitor's streams is handed: an event of its own (accept rewrites its id). */
-const copyFor = (item: Queued): Queued => ("gate" in item ? item : { ...item });
+const copyFor = (item: Queued): Queued => ("checks" in item ? item : { ...item });
 
 /**
  * Where the visitor stands once an event is heard, when it says: what a stream told last, so
@@ -97,8 +97,8 @@ export class LocalStream {
   readonly #positions = new Map<string, string>();
   /** The id a stream resumes from: the last event's delivered. */
   #last = OUTSIDE;
-  /** The gates of the last chats this stream heard of (see Gate). */
-  readonly #gates = new Map<string, Gate>();
+  /** The checks of the last chats this stream heard of (see Checks). */
+  readonly #checks = new Map<string, Checks>();
   /** The last messages delivered, so one read and announced, or announced twice, comes once. */
   readonly #recent: string[] = [];
   /** Where the events delivered last said the visitor stands (see standing). */
@@ -111,8 +111,8 @@ export class LocalStream {
 
   /** Whether the event is new to this stream; notes where it stands. */
   accept(item: Queued): item is Numbered {
-    if ("gate" in item) {
-      this.#noteGate(item);
+    if ("checks" in item) {
+      this.#noteChecks(item);
       return false;
     }
     if (item.typing) {
@@ -122,8 +122,8 @@ export class LocalStream {
     }
     const id = item.id;
     const announcedIn = unkeptChat(id);
-    // Announced by a transaction: kept only if the chat's gate was open (see Gate).
-    if (announcedIn !== undefined && (this.#gates.get(announcedIn)?.closed ?? true)) return false;
+    // Announced by a transaction: kept only if the chat's checks were off (see Checks).
+    if (announcedIn !== undefined && (this.#checks.get(announcedIn)?.on ?? true)) return false;
     const stands = standing(item.event);
     if (stands !== undefined && stands === this.#standing && item.event.type !== "matched") {
       return false;
@@ -149,17 +149,17 @@ export class LocalStream {
     return true;
   }
 
-  #noteGate(gate: Gate): void {
-    if (gate === FORGET_GATES) {
-      this.#gates.clear();
+  #noteChecks(checks: Checks): void {
+    if (checks === FORGET_CHECKS) {
+      this.#checks.clear();
       return;
     }
-    const known = this.#gates.get(gate.chat);
-    if (known && gate.count < known.count) return;
-    this.#gates.delete(gate.chat);
-    this.#gates.set(gate.chat, gate);
-    const oldest = this.#gates.keys().next().value;
-    if (this.#gates.size > GATES_KEPT && oldest !== undefined) this.#gates.delete(oldest);
+    const known = this.#checks.get(checks.chat);
+    if (known && checks.count < known.count) return;
+    this.#checks.delete(checks.chat);
+    this.#checks.set(checks.chat, checks);
+    const oldest = this.#checks.keys().next().value;
+    if (this.#checks.size > CHECKS_KEPT && oldest !== undefined) this.#checks.delete(oldest);
   }
 }
 
@@ -219,11 +219,11 @@ export class LocalVisitor {
   }
 
   /**
-   * An event (or a chat's gate) for every open stream of theirs; what it says of where they
+   * An event (or a chat's checks) for every open stream of theirs; what it says of where they
    * stand is kept. An event of an older chat than theirs changes nothing here.
    */
   hear(item: Queued): void {
-    if (!("gate" in item)) {
+    if (!("checks" in item)) {
       const { event, id } = item;
       const chatOfId = keptPlace(id)?.chat;
       switch (event.type) {

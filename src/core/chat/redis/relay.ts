@@ -150,7 +150,7 @@ export class Relay {
    * script: the append finds the stream only under the name it has while the chat runs with
    * nobody muted (redis-chat-lua.ts), so that is the check. Answers whether it was kept; when it
    * was not, the announcement went out anyway, and the partner's instance drops it (an ended
-   * chat, or a closed gate: see wire.ts), and the send script decides. Messages go as ioredis's
+   * chat, or checks on: see wire.ts), and the send script decides. Messages go as ioredis's
    * auto-pipeline sends commands: those of an event loop's turn (every frame its sockets read)
    * in one pipeline of such transactions, written once at the turn's end (setImmediate, as
    * ioredis defers its own), and while one is on its way, the next ones wait to go together

@@ -3,7 +3,7 @@ import type { Numbered } from "../mailbox.ts";
 import type { RedisChat } from "./engine.ts";
 import {
   chatRefOf,
-  FORGET_GATES,
+  FORGET_CHECKS,
   LocalStream,
   LocalVisitor,
   type PoolStatus,
@@ -13,7 +13,7 @@ import {
 } from "./local.ts";
 import type { Paired } from "./pairing.ts";
 import type { SideChannels } from "./sides.ts";
-import { type Gate, OUTSIDE, parsePayload, parseResume, unkeptChat } from "./wire.ts";
+import { type Checks, OUTSIDE, parsePayload, parseResume, unkeptChat } from "./wire.ts";
 
 /** What the streams need of pairing: a pairing the pool made when a visitor attached. */
 export interface PairingForStreams {
@@ -64,7 +64,7 @@ export class Streams {
     const local = this.chat.visitors.get(visitorId);
     if (!local || local.streams.size === 0) return;
     const heard = parsePayload(payload);
-    if (heard.gate) {
+    if (heard.checks) {
       local.hear(heard);
       return;
     }
@@ -76,7 +76,7 @@ export class Streams {
     if (keep && event.type === "matched") {
       if (event.chatId === local.matchedIn) return;
       local.matchedIn = event.chatId;
-      local.hear({ gate: true, chat: event.chatId, count: 0, closed: keep.closed });
+      local.hear({ checks: true, chat: event.chatId, count: 0, on: keep.checksOn });
       local.settle("chatting", {
         id: event.chatId,
         side: keep.side,
@@ -125,7 +125,7 @@ export class Streams {
   /**
    * The visitor's events in a chat after a stream id ("-": all kept; "$": none, the last id), and
    * after the message `through` when given (a transaction's, whose stream id was not known), led
-   * by the chat's gate.
+   * by the chat's checks.
    */
   async read(
     chatId: string,
@@ -135,11 +135,11 @@ export class Streams {
   ): Promise<{ lastId: string; events: Queued[] } | undefined> {
     const answer = (await this.chat.chatRun("read", chatId, [visitorId, from])) as string[] | null;
     if (!answer) return undefined;
-    const gate: Gate = {
-      gate: true,
+    const checks: Checks = {
+      checks: true,
       chat: chatId,
       count: Number(answer[2]),
-      closed: answer[3] === "1",
+      on: answer[3] === "1",
     };
     let events: Numbered[] = [];
     for (let i = 4; i < answer.length; i += 2) {
@@ -155,17 +155,17 @@ export class Streams {
       // Not kept any more (or never): everything after the stream id is given.
       if (at !== -1) events = events.slice(at + 1);
     }
-    return { lastId: answer[1] ?? "0-0", events: [gate, ...events] };
+    return { lastId: answer[1] ?? "0-0", events: [checks, ...events] };
   }
 
   /**
    * The subscriptions are back after a lost connection: no transaction's message is taken until
-   * a read says where its chat's gate stands (Redis may have come back empty); what was published
+   * a read says where its chat's checks stands (Redis may have come back empty); what was published
    * meanwhile is read from the chats' streams; a visitor whose chat changed meanwhile is told
    * where they stand.
    */
   async catchUp(): Promise<void> {
-    for (const local of this.chat.visitors.values()) local.hear(FORGET_GATES);
+    for (const local of this.chat.visitors.values()) local.hear(FORGET_CHECKS);
     for (const [visitorId, local] of this.chat.visitors) {
       if (local.streams.size === 0 || !local.attached) continue;
       try {

@@ -14,15 +14,15 @@ import type { ChatEvent } from "../../../common/chat.ts";
  *   <id> <event JSON>                                     an event
  *   <id> <matched JSON> <side> <partner> <cc> <co> <0|1>  "matched", with what the instance
  *                                                         keeps of the chat, and whether its
- *                                                         gate starts closed
+ *                                                         checks start on
  *   <chat>+<own id> <message JSON>                        a message a transaction announced
  *   ~ <typing JSON>                                       typing: not kept
- *   ! <chat> <count> <0|1>                                a chat's gate changed (see Gate)
+ *   ! <chat> <count> <0|1>                                a chat's checks went on or off (see Checks)
  */
 export const OUTSIDE = "-";
 const UNKEPT = "+";
 const TYPING = "~";
-const GATE = "!";
+const CHECKS = "!";
 
 /** A chat id, as the broker makes them (12 characters of base64url). */
 export const CHAT_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -30,15 +30,15 @@ const STREAM_ID = /^\d{1,16}-\d{1,10}$/;
 
 /**
  * Whether a chat's messages announced by a transaction were kept: its stream had the name the
- * transaction appends to (open) or not (closed: a side is muted, and each message goes through
+ * transaction appends to (checks off) or not (on: a side is muted, and each message goes through
  * the send script, which announces it again with its stream id when it passes). `count` orders
  * the changes.
  */
-export interface Gate {
-  gate: true;
+export interface Checks {
+  checks: true;
   chat: string;
   count: number;
-  closed: boolean;
+  on: boolean;
 }
 
 /** What an instance keeps of a chat it hears "matched" for. */
@@ -47,52 +47,52 @@ export interface MatchedKeep {
   partner: string;
   cc: string;
   co: string;
-  /** The chat's gate starts closed (a side was muted when it opened). */
-  closed: boolean;
+  /** The chat's checks start on (a side was muted when it opened). */
+  checksOn: boolean;
 }
 
 /** A channel's payload, read. */
 export type Payload =
-  | Gate
-  | { gate?: undefined; id: string; event: ChatEvent; keep?: MatchedKeep; typing?: true };
+  | Checks
+  | { checks?: undefined; id: string; event: ChatEvent; keep?: MatchedKeep; typing?: true };
 
 export function parsePayload(payload: string): Payload {
   const fields = payload.split("\t");
   const [head = "", second = ""] = fields;
-  if (head === GATE) {
+  if (head === CHECKS) {
     const count = Number(fields[2]);
-    if (!Number.isSafeInteger(count)) throw new Error("a gate without its count");
-    return { gate: true, chat: second, count, closed: fields[3] === "1" };
+    if (!Number.isSafeInteger(count)) throw new Error("a checks without its count");
+    return { checks: true, chat: second, count, on: fields[3] === "1" };
   }
   const event = JSON.parse(second) as ChatEvent;
   if (head === TYPING) return { id: OUTSIDE, event, typing: true };
   if (fields.length > 2 && event.type === "matched") {
-    const [, , side, partner = "", cc = "", co = "", closed] = fields;
+    const [, , side, partner = "", cc = "", co = "", checksOn] = fields;
     return {
       id: head,
       event,
-      keep: { side: side === "b" ? "b" : "a", partner, cc, co, closed: closed === "1" },
+      keep: { side: side === "b" ? "b" : "a", partner, cc, co, checksOn: checksOn === "1" },
     };
   }
   return { id: head, event };
 }
 
-export function gatePayload(gate: Gate): string {
-  return [GATE, gate.chat, gate.count, gate.closed ? "1" : "0"].join("\t");
+export function checksPayload(checks: Checks): string {
+  return [CHECKS, checks.chat, checks.count, checks.on ? "1" : "0"].join("\t");
 }
 
 /** An event on a channel; `keep` with "matched" only. */
 export function eventPayload(id: string, eventJson: string, keep?: MatchedKeep): string {
   if (!keep) return `${id}\t${eventJson}`;
-  const { side, partner, cc, co, closed } = keep;
-  return [id, eventJson, side, partner, cc, co, closed ? "1" : "0"].join("\t");
+  const { side, partner, cc, co, checksOn } = keep;
+  return [id, eventJson, side, partner, cc, co, checksOn ? "1" : "0"].join("\t");
 }
 
 /**
  * What an instance keeps of a chat it hears "matched" for, as the chat's open script is given
- * it: the script adds whether the gate starts closed, and sends it after the event.
+ * it: the script adds whether the checks start on, and sends it after the event.
  */
-export function keptOfMatched(keep: Omit<MatchedKeep, "closed">): string {
+export function keptOfMatched(keep: Omit<MatchedKeep, "checksOn">): string {
   return [keep.side, keep.partner, keep.cc, keep.co].join("\t");
 }
 

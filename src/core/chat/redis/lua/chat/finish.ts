@@ -58,7 +58,7 @@ local running = visitor_a and not ended
 -- The muted side's messages go through the checks from now on (and reach no one).
 if redis.call('EXISTS', events) == 1 then
   redis.call('RENAME', events, checked_events)
-  if running then tell_gate(visitor_a, visitor_b, 1) end
+  if running then tell_checks(visitor_a, visitor_b, 1) end
 end
 if event ~= '' and running then
   local id = redis.call('XADD', checked_events, 'MAXLEN', '~', most_kept, '*', side, event)

@@ -34,7 +34,7 @@ local id = redis.call('XADD', stream, 'MAXLEN', '~', most_kept, '*',
   'a', sides[1].matched, 'b', sides[2].matched)
 redis.call('PEXPIRE', chat, life_ms)
 redis.call('PEXPIRE', stream, life_ms)
--- What each side's instance keeps, and whether the stream starts closed (see tell_gate).
+-- What each side's instance keeps, and whether the chat's checks start on (see tell_checks).
 local closed = stream == checked_events and '\t1' or '\t0'
 for _, s in ipairs(sides) do
   if s.hears ~= 'side' then announce(s.visitor, id, s.matched, s.keeps .. closed) end

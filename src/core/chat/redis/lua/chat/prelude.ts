@@ -46,11 +46,11 @@ end
 -- On one Redis an instance keeps and announces a message itself, in one transaction (no
 -- script), while the stream has the name 'events'. When it loses that name (a mute) or gets it
 -- back, both sides' instances hear it first, in order on their channels ("!", the chat, its
--- count of such changes, 1 closed / 0 open), so they drop what a transaction announced but
+-- count of such changes, 1 on / 0 off), so they drop what a transaction announced but
 -- could not keep (redis/local.ts, LocalStream). On a Cluster every message is a script.
-local function tell_gate(visitor_a, visitor_b, closed)
+local function tell_checks(visitor_a, visitor_b, closed)
   if side_channels.a then return end
-  local changes = redis.call('HINCRBY', chat, 'gate_changes', 1)
+  local changes = redis.call('HINCRBY', chat, 'checks_changes', 1)
   local payload = '!\t' .. chat_id .. '\t' .. changes .. '\t' .. closed
   redis.call('PUBLISH', visitor_channel_prefix .. visitor_a, payload)
   redis.call('PUBLISH', visitor_channel_prefix .. visitor_b, payload)

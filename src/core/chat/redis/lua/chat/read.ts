@@ -1,15 +1,15 @@
 import { lua } from "../lua.ts";
 
 /**
- * What the chat kept for a visitor's side. Answers the side, the stream's last id, its gate (the
- * count of its changes, and 1 closed / 0 open: see tell_gate), then pairs of id and event for
+ * What the chat kept for a visitor's side. Answers the side, the stream's last id, its checks (the
+ * count of its changes, and 1 on / 0 off: see tell_checks), then pairs of id and event for
  * that side; or nothing when the chat is not kept or not theirs.
  */
 export const read = lua`
 local visitor = ARGV[A + 1]
 local after = ARGV[A + 2]     -- a stream id; '-' for everything kept, '$' for only the last id
 
-local h = redis.call('HMGET', chat, 'visitor_a', 'visitor_b', 'gate_changes')
+local h = redis.call('HMGET', chat, 'visitor_a', 'visitor_b', 'checks_changes')
 local side
 if h[1] == visitor then side = 'a' elseif h[2] == visitor then side = 'b' else return false end
 local open = redis.call('EXISTS', events) == 1

@@ -45,7 +45,7 @@ if not id then
   elseif (tonumber(theirs) or 0) <= now and redis.call('EXISTS', checked_events) == 1 then
     -- The mutes have run out: the next messages need no checks again.
     redis.call('RENAME', checked_events, events)
-    tell_gate(visitor_a, visitor_b, 0)
+    tell_checks(visitor_a, visitor_b, 0)
     stream = events
   end
   id = redis.call('XADD', stream, 'MAXLEN', '~', most_kept, '*',
