@@ -18,7 +18,7 @@ export function SoundSwitch({ sound, className }: { sound: ChatSound; className?
         onClick={() => sound.set(!sound.on)}
       >
         {sound.on ? <Bell aria-hidden="true" /> : <BellOff aria-hidden="true" />}
-        <span>{t.label()}</span>
+        <span className="chat-sound__label">{t.label()}</span>
         <span className="chat-sound__track" aria-hidden="true">
           <span className="chat-sound__thumb" />
         </span>
