@@ -22,7 +22,7 @@ export const randomChat: Translation["randomChat"] = {
   },
   sound: {
     label: "提示音",
-    hint: "這個分頁在背景時，配對成功或收到訊息會發出輕柔的提示音。",
+    hint: "這個分頁在背景時，找到聊天對象或收到訊息會發出輕柔的提示音。",
   },
   rematchHint:
     "會先幫你配對新的對象：只有你們兩人都等了 {seconds} 秒、又沒有其他人在找時，才會再配對到上一位聊天對象。",
