@@ -8,7 +8,16 @@ const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // pages that only render (and the binary, which is SQLite either way) ran in the first run, and
 // so did the tests of those files tagged @render or @one-instance (fixtures.ts).
 const cluster = process.env.E2E_CLUSTER === "1";
-const acrossInstances = ["auth", "bottles", "chat", "likes", "my-bottles", "outage", "safety"];
+const acrossInstances = [
+  "auth",
+  "bottles",
+  "chat",
+  "chat-wait",
+  "likes",
+  "my-bottles",
+  "outage",
+  "safety",
+];
 
 /**
  * Headless Chromium prepares the address bar's two pop-ups (web pages of their own, each with a

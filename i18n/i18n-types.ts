@@ -1473,15 +1473,9 @@ type RootTranslation = {
 		 */
 		back: string
 		/**
-		 * {​c​o​u​n​t​}​ ​o​n​l​i​n​e
-		 * @param {number} count
+		 * {​{​N​o​b​o​d​y​ ​e​l​s​e​ ​i​s​ ​h​e​r​e​ ​r​i​g​h​t​ ​n​o​w​|​1​ ​o​t​h​e​r​ ​p​e​r​s​o​n​ ​h​e​r​e​|​?​?​ ​o​t​h​e​r​ ​p​e​o​p​l​e​ ​h​e​r​e​}​}
 		 */
-		online: RequiredParams<'count'>
-		/**
-		 * {​c​o​u​n​t​}​ ​v​i​s​i​t​o​r​{​{​s​}​}​ ​w​a​i​t​i​n​g​ ​o​r​ ​c​h​a​t​t​i​n​g​ ​n​o​w
-		 * @param {number} count
-		 */
-		onlineLabel: RequiredParams<'count'>
+		others: string
 		/**
 		 * Y​o​u​ ​a​p​p​e​a​r​ ​a​s
 		 */
@@ -1510,6 +1504,43 @@ type RootTranslation = {
 		 * Y​o​u​ ​w​i​l​l​ ​b​e​ ​p​a​i​r​e​d​ ​w​i​t​h​ ​t​h​e​ ​n​e​x​t​ ​v​i​s​i​t​o​r​ ​w​h​o​ ​i​s​ ​l​o​o​k​i​n​g​ ​t​o​o​.
 		 */
 		searchingHint: string
+		/**
+		 * W​a​i​t​i​n​g​ ​f​o​r​ ​{​t​i​m​e​}
+		 * @param {string} time
+		 */
+		waited: RequiredParams<'time'>
+		whileWaiting: {
+			/**
+			 * W​h​i​l​e​ ​y​o​u​ ​w​a​i​t
+			 */
+			title: string
+			/**
+			 * Y​o​u​r​ ​p​l​a​c​e​ ​i​n​ ​t​h​e​ ​q​u​e​u​e​ ​i​s​ ​k​e​p​t​ ​w​h​i​l​e​ ​y​o​u​ ​w​r​i​t​e​ ​o​r​ ​r​e​a​d​ ​a​ ​b​o​t​t​l​e​ ​i​n​ ​a​ ​n​e​w​ ​t​a​b​.​ ​T​h​i​s​ ​t​a​b​ ​w​i​l​l​ ​t​e​l​l​ ​y​o​u​ ​w​h​e​n​ ​s​o​m​e​o​n​e​ ​a​r​r​i​v​e​s​.
+			 */
+			body: string
+			/**
+			 * W​r​i​t​e​ ​a​ ​b​o​t​t​l​e
+			 */
+			write: string
+			/**
+			 * F​i​n​d​ ​a​ ​b​o​t​t​l​e
+			 */
+			find: string
+			/**
+			 * (​o​p​e​n​s​ ​i​n​ ​a​ ​n​e​w​ ​t​a​b​)
+			 */
+			newTab: string
+		}
+		sound: {
+			/**
+			 * S​o​u​n​d
+			 */
+			label: string
+			/**
+			 * A​ ​s​o​f​t​ ​s​o​u​n​d​ ​w​h​e​n​ ​s​o​m​e​o​n​e​ ​i​s​ ​f​o​u​n​d​ ​o​r​ ​w​r​i​t​e​s​ ​t​o​ ​y​o​u​ ​w​h​i​l​e​ ​t​h​i​s​ ​t​a​b​ ​i​s​ ​i​n​ ​t​h​e​ ​b​a​c​k​g​r​o​u​n​d​.
+			 */
+			hint: string
+		}
 		/**
 		 * S​o​m​e​o​n​e​ ​n​e​w​ ​c​o​m​e​s​ ​f​i​r​s​t​:​ ​y​o​u​r​ ​l​a​s​t​ ​p​a​r​t​n​e​r​ ​i​s​ ​p​a​i​r​e​d​ ​w​i​t​h​ ​y​o​u​ ​a​g​a​i​n​ ​o​n​l​y​ ​i​f​ ​y​o​u​ ​b​o​t​h​ ​w​a​i​t​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​ ​w​i​t​h​ ​n​o​b​o​d​y​ ​e​l​s​e​ ​a​r​o​u​n​d​.
 		 * @param {number} seconds
@@ -1541,10 +1572,11 @@ type RootTranslation = {
 			 */
 			matched: string
 			/**
-			 * (​{​c​o​u​n​t​}​)​ ​N​e​w​ ​m​e​s​s​a​g​e​{​{​s​}​}​ ​·​ ​T​i​d​i​n​g​s
+			 * (​{​c​o​u​n​t​}​)​ ​{​t​i​t​l​e​}
 			 * @param {number} count
+			 * @param {string} title
 			 */
-			unread: RequiredParams<'count'>
+			unread: RequiredParams<'count' | 'title'>
 		}
 		/**
 		 * S​a​y​ ​h​e​l​l​o​ ​t​o​ ​y​o​u​r​ ​c​h​a​t​ ​p​a​r​t​n​e​r​ ​f​r​o​m​ ​{​c​o​u​n​t​r​y​}​.
@@ -1618,7 +1650,7 @@ type RootTranslation = {
 		 */
 		chatEnded: string
 		/**
-		 * T​h​e​ ​c​o​n​n​e​c​t​i​o​n​ ​w​a​s​ ​l​o​s​t​ ​a​n​d​ ​t​h​i​s​ ​c​h​a​t​ ​h​a​s​ ​e​n​d​e​d​.
+		 * T​h​i​s​ ​c​h​a​t​ ​w​a​s​ ​l​o​s​t​.​ ​S​t​a​r​t​ ​a​ ​n​e​w​ ​o​n​e​.
 		 */
 		chatLost: string
 		/**
@@ -4268,13 +4300,9 @@ export type TranslationFunctions = {
 		 */
 		back: () => LocalizedString
 		/**
-		 * {count} online
+		 * {{Nobody else is here right now|1 other person here|?? other people here}}
 		 */
-		online: (arg: { count: number }) => LocalizedString
-		/**
-		 * {count} visitor{{s}} waiting or chatting now
-		 */
-		onlineLabel: (arg: { count: number }) => LocalizedString
+		others: (arg: { others: number | string | boolean }) => LocalizedString
 		/**
 		 * You appear as
 		 */
@@ -4303,6 +4331,42 @@ export type TranslationFunctions = {
 		 * You will be paired with the next visitor who is looking too.
 		 */
 		searchingHint: () => LocalizedString
+		/**
+		 * Waiting for {time}
+		 */
+		waited: (arg: { time: string }) => LocalizedString
+		whileWaiting: {
+			/**
+			 * While you wait
+			 */
+			title: () => LocalizedString
+			/**
+			 * Your place in the queue is kept while you write or read a bottle in a new tab. This tab will tell you when someone arrives.
+			 */
+			body: () => LocalizedString
+			/**
+			 * Write a bottle
+			 */
+			write: () => LocalizedString
+			/**
+			 * Find a bottle
+			 */
+			find: () => LocalizedString
+			/**
+			 * (opens in a new tab)
+			 */
+			newTab: () => LocalizedString
+		}
+		sound: {
+			/**
+			 * Sound
+			 */
+			label: () => LocalizedString
+			/**
+			 * A soft sound when someone is found or writes to you while this tab is in the background.
+			 */
+			hint: () => LocalizedString
+		}
 		/**
 		 * Someone new comes first: your last partner is paired with you again only if you both wait {seconds} seconds with nobody else around.
 		 */
@@ -4333,9 +4397,9 @@ export type TranslationFunctions = {
 			 */
 			matched: () => LocalizedString
 			/**
-			 * ({count}) New message{{s}} · Tidings
+			 * ({count}) {title}
 			 */
-			unread: (arg: { count: number }) => LocalizedString
+			unread: (arg: { count: number, title: string }) => LocalizedString
 		}
 		/**
 		 * Say hello to your chat partner from {country}.
@@ -4406,7 +4470,7 @@ export type TranslationFunctions = {
 		 */
 		chatEnded: () => LocalizedString
 		/**
-		 * The connection was lost and this chat has ended.
+		 * This chat was lost. Start a new one.
 		 */
 		chatLost: () => LocalizedString
 		/**

@@ -124,7 +124,9 @@ test.describe("random chat", () => {
     await expect(page.getByText("You appear as")).toBeVisible();
     await expect(page.getByText(/shown to your chat partner when you are matched/)).toBeVisible();
     await expect(page.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/en");
-    await expect(page.getByText(/\d+ online/)).toBeVisible();
+    await expect(
+      page.getByText(/^(Nobody else is here right now|1 other person here|\d+ other people here)$/),
+    ).toBeVisible();
 
     await pair(page, other);
     await expect(page.getByText("Match successful")).toBeVisible();
@@ -340,7 +342,7 @@ test.describe("random chat", () => {
       await box(other, "zh").press("Enter");
       await expect(page.locator(".chat-msg--partner", { hasText: text })).toHaveCount(1);
     }
-    await expect(page).toHaveTitle("(2) 則新訊息 · Tidings");
+    await expect(page).toHaveTitle("(2) 隨機聊天 · Tidings");
     // Looked at again: the page's own title.
     await tab("visible");
     await expect(page).toHaveTitle("隨機聊天 · Tidings");
@@ -771,7 +773,7 @@ test.describe("random chat", () => {
     await expect(page.getByText("對方會看到你來自")).toBeVisible();
     await expect(page.getByText(/配對成功後，對方會看到你的國家和國旗/)).toBeVisible();
     await expect(page.getByRole("link", { name: "返回首頁" })).toHaveAttribute("href", "/zh");
-    await expect(page.getByText(/\d+ 人在線上/)).toBeVisible();
+    await expect(page.getByText(/^(現在沒有其他人在線上|另有 \d+ 人在線上)$/)).toBeVisible();
     await expect(page.getByRole("button", { name: "找人聊天" })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });

@@ -164,7 +164,7 @@ describe("pairing and messages", () => {
     b.close();
   });
 
-  test("the online count covers waiting and chatting visitors", async () => {
+  test("the online count covers waiting and chatting visitors, and the others than the asker", async () => {
     // A server of its own: the earlier tests' visitors leave this one's count when their grace
     // runs out, at a moment of the machine's choosing.
     const own = await startTestServer({ TRUST_PROXY: "true" });
@@ -177,9 +177,15 @@ describe("pairing and messages", () => {
         tester({ address: "8.8.8.8" }, own.url),
       );
       expect(await online()).toBe(2);
+      // Each of the two counts only the other; a visitor alone in the pool counts nobody.
+      expect(await a.api.chat.online.query()).toEqual({ count: 2, others: 1 });
+      expect(await counter.api.chat.online.query()).toEqual({ count: 2, others: 2 });
       await a.api.chat.end.mutate();
       await b.waitFor(isType("partner-left"));
       expect(await online()).toBe(0);
+      await a.api.chat.start.mutate();
+      expect(await a.api.chat.online.query()).toEqual({ count: 1, others: 0 });
+      expect(await b.api.chat.online.query()).toEqual({ count: 1, others: 1 });
       a.close();
       b.close();
     } finally {

@@ -4,8 +4,8 @@ export const randomChat = {
   description:
     "Talk one to one with a stranger somewhere in the world. Only your countries are shown.",
   back: "Back to Home",
-  online: "{count:number} online",
-  onlineLabel: "{count:number} visitor{{s}} waiting or chatting now",
+  /** Visitors waiting or chatting now, the one reading not counted. */
+  others: "{{others:Nobody else is here right now|1 other person here|?? other people here}}",
   youAppearAs: "You appear as",
   countryLoading: "Finding your country…",
   countryNote:
@@ -14,6 +14,20 @@ export const randomChat = {
   connecting: "Connecting…",
   searching: "Looking for someone to chat with…",
   searchingHint: "You will be paired with the next visitor who is looking too.",
+  waited: "Waiting for {time:string}",
+  /** Offered after a few seconds alone in the queue. */
+  whileWaiting: {
+    title: "While you wait",
+    body: "Your place in the queue is kept while you write or read a bottle in a new tab. This tab will tell you when someone arrives.",
+    write: "Write a bottle",
+    find: "Find a bottle",
+    newTab: "(opens in a new tab)",
+  },
+  /** The switch for a sound on a match or a message while the tab is in the background. */
+  sound: {
+    label: "Sound",
+    hint: "A soft sound when someone is found or writes to you while this tab is in the background.",
+  },
   rematchHint:
     "Someone new comes first: your last partner is paired with you again only if you both wait {seconds:number} seconds with nobody else around.",
   cancel: "Cancel",
@@ -25,7 +39,7 @@ export const randomChat = {
   /** The tab's title while it is in the background and something happened. */
   tabTitle: {
     matched: "Chat partner found · Tidings",
-    unread: "({count:number}) New message{{s}} · Tidings",
+    unread: "({count:number}) {title:string}",
   },
   matchedBody: "Say hello to your chat partner from {country:string}.",
   chattingWith: "Chatting with a stranger from {country:string}",

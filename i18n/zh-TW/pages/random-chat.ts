@@ -4,8 +4,7 @@ export const randomChat: Translation["randomChat"] = {
   title: "隨機聊天",
   description: "與世界某處的陌生人一對一聊天，只會顯示彼此的國家。",
   back: "返回首頁",
-  online: "{count} 人在線上",
-  onlineLabel: "目前有 {count} 位訪客正在等待或聊天",
+  others: "{{others:現在沒有其他人在線上|另有 ?? 人在線上|另有 ?? 人在線上}}",
   youAppearAs: "對方會看到你來自",
   countryLoading: "正在確認你的國家…",
   countryNote: "配對成功後，對方會看到你的國家和國旗，不會透露你的其他任何資訊。",
@@ -13,6 +12,18 @@ export const randomChat: Translation["randomChat"] = {
   connecting: "連線中…",
   searching: "正在尋找聊天對象…",
   searchingHint: "下一位也在找人聊天的訪客會與你配對。",
+  waited: "已等候 {time}",
+  whileWaiting: {
+    title: "等待的同時",
+    body: "在新分頁寫瓶中信或撿瓶子時，你的排隊位置會保留。有人來了，這個分頁會通知你。",
+    write: "寫一封瓶中信",
+    find: "撿一個瓶子",
+    newTab: "（在新分頁開啟）",
+  },
+  sound: {
+    label: "提示音",
+    hint: "這個分頁在背景時，找到聊天對象或收到訊息會發出輕柔的提示音。",
+  },
   rematchHint:
     "會先幫你配對新的對象：只有你們兩人都等了 {seconds} 秒、又沒有其他人在找時，才會再配對到上一位聊天對象。",
   cancel: "取消",
@@ -23,7 +34,7 @@ export const randomChat: Translation["randomChat"] = {
   matched: "配對成功",
   tabTitle: {
     matched: "找到聊天對象了 · Tidings",
-    unread: "({count}) 則新訊息 · Tidings",
+    unread: "({count}) {title}",
   },
   matchedBody: "跟來自{country}的聊天對象打聲招呼吧。",
   chattingWith: "你的聊天對象來自{country}",

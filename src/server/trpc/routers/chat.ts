@@ -16,6 +16,7 @@ import { targetLanguages } from "../../../common/translation.ts";
 import type { FeatureSwitches } from "../../../core/admin/features.ts";
 import { blockPartner } from "../../../core/chat/blocks.ts";
 import type { ChatBroker } from "../../../core/chat/broker.ts";
+import { onlineFor } from "../../../core/chat/online.ts";
 import { prepareInterestKeys } from "../../../core/chat/preferences.ts";
 import { reportChatMessage } from "../../../core/chat/reports.ts";
 import { sendChatMessage } from "../../../core/chat/send.ts";
@@ -119,7 +120,8 @@ export const chatRouter = router({
       };
     }),
 
-  online: publicProcedure.query(async ({ ctx }) => ({ count: await ctx.chat.broker.online() })),
+  /** Visitors waiting or chatting, and how many of them are not the one asking. */
+  online: publicProcedure.query(({ ctx }) => onlineFor(ctx.chat.broker, ctx.requester.visitorId)),
 
   /** Joins the pool to meet anyone. Takes no input, so a bare POST (no body) works. */
   start: chatProcedure.mutation(({ ctx }) => startFor(ctx, undefined)),

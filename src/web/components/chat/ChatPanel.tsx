@@ -9,7 +9,9 @@ import { ChatComposer } from "./ChatComposer.tsx";
 import { ChatMessages } from "./ChatMessages.tsx";
 import { ChatSafetyBar, MutedNotice } from "./ChatSafetyBar.tsx";
 import { lastPartnerMessage } from "./chatReducer.ts";
+import type { ChatSound } from "./chime.ts";
 import { SharedLine } from "./MatchPreferences.tsx";
+import { SoundSwitch } from "./SoundSwitch.tsx";
 import { useOnScreenWhenShown } from "./useOnScreenWhenShown.ts";
 import type { RandomChat } from "./useRandomChat.ts";
 
@@ -105,7 +107,15 @@ function MatchOverlay({ partner }: { partner: ChatPartner }) {
 }
 
 /** An open chat: the banner, the conversation, the partner's typing and the text box. */
-export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPartner }) {
+export function ChatPanel({
+  chat,
+  partner,
+  sound,
+}: {
+  chat: RandomChat;
+  partner: ChatPartner;
+  sound: ChatSound;
+}) {
   const { LL } = useI18n();
   const t = LL.randomChat;
   const headingId = useId();
@@ -130,7 +140,9 @@ export function ChatPanel({ chat, partner }: { chat: RandomChat; partner: ChatPa
         canReport={lastPartnerMessage(chat) !== null}
         onBlock={chat.block}
         onEndReport={chat.endAndReport}
-      />
+      >
+        <SoundSwitch sound={sound} className="chat-safety__sound" />
+      </ChatSafetyBar>
       <SharedLine shared={chat.shared} />
       <MutedNotice until={chat.mutedUntil} />
       {chat.reconnecting && !ended && (

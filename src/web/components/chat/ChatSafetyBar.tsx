@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import { Ban, Flag, VolumeX } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { LONGEST_TIMER_MS } from "./useChatBan.ts";
@@ -18,11 +18,14 @@ export function ChatSafetyBar({
   canReport,
   onBlock,
   onEndReport,
+  children,
 }: {
   ended: boolean;
   canReport: boolean;
   onBlock: () => void;
   onEndReport: () => void;
+  /** More of the chat's own tools, at the end of the row. */
+  children?: ReactNode;
 }) {
   const t = useI18n().LL;
   const blockHintId = useId();
@@ -61,6 +64,7 @@ export function ChatSafetyBar({
           {ended ? t.randomChat.reportNothing() : t.randomChat.endReportNothing()}
         </span>
       )}
+      {children}
     </div>
   );
 }

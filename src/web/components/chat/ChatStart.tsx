@@ -2,12 +2,15 @@ import { useEffect, useId, useRef, useState } from "react";
 import { MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
+import { localizedPath } from "../../../common/locales.ts";
 import {
   AppWindow,
   ArrowDownToLine,
   Info,
   LoaderCircle,
   MessagesSquare,
+  PenLine,
+  Search,
   ShieldBan,
   Users,
   WifiOff,
@@ -17,9 +20,11 @@ import { useCookiesBlocked } from "../../lib/cookies.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { trpc } from "../../lib/trpc.ts";
 import { CookiesBlockedNotice } from "../CookiesBlockedNotice.tsx";
+import type { ChatSound } from "./chime.ts";
 import { languageName, listOf, MatchPreferencesEditor } from "./MatchPreferences.tsx";
 import type { ChatPreferences } from "./matchPreferences.ts";
 import { ChatRefused, SafetyGate } from "./SafetyGate.tsx";
+import { SoundSwitch } from "./SoundSwitch.tsx";
 import { timeLeftText } from "./time-left.ts";
 import { useOnScreenWhenShown } from "./useOnScreenWhenShown.ts";
 import type { RandomChat } from "./useRandomChat.ts";
@@ -29,10 +34,16 @@ export const START_BUTTON_ID = "chat-start-button";
 
 const MATCH_FALLBACK_S = MATCH_FALLBACK_MS / 1000;
 
+/** A search this long unanswered offers something to do meanwhile. */
+const ALONE_AFTER_MS = 8000;
+
 /** The online count is asked for again this often. */
 const ONLINE_REFRESH_MS = 15_000;
 
-/** Visitors waiting or chatting now. */
+/**
+ * Other visitors waiting or chatting now: never the visitor themselves, whom "1 online" would
+ * have counted as someone else.
+ */
 function OnlineCount() {
   const { LL } = useI18n();
   const online = trpc.chat.online.useQuery(undefined, {
@@ -40,12 +51,11 @@ function OnlineCount() {
     staleTime: 0,
   });
   if (!online.data) return null;
-  const { count } = online.data;
+  const { others } = online.data;
   return (
-    <p className="chat-online">
+    <p className={others > 0 ? "chat-online" : "chat-online chat-online--alone"}>
       <span className="chat-online__dot" aria-hidden="true" />
-      <span aria-hidden="true">{LL.randomChat.online({ count })}</span>
-      <span className="visually-hidden">{LL.randomChat.onlineLabel({ count })}</span>
+      <span>{LL.randomChat.others({ others })}</span>
     </p>
   );
 }
@@ -138,6 +148,63 @@ function useSecondsUntil(at: number | null): number {
   return at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** The time now, brought up to date every second. */
+function useNowEverySecond(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** "1:05": minutes and seconds. */
+function clockText(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Something to do while the search goes on: write a bottle or find one, in a new tab. This tab
+ * keeps the place in the queue (leaving the chat page would end the search), and tells of a
+ * match by its title, its icon and, when asked, a sound.
+ */
+function WhileYouWait() {
+  const { LL, prefix } = useI18n();
+  const t = LL.randomChat.whileWaiting;
+  const headingId = useId();
+  return (
+    <section className="chat-wait" aria-labelledby={headingId}>
+      <h3 id={headingId} className="chat-wait__title">
+        {t.title()}
+      </h3>
+      <p className="chat-wait__body">{t.body()}</p>
+      <div className="chat-wait__actions">
+        <a
+          href={localizedPath(prefix, "create")}
+          target="_blank"
+          rel="noopener"
+          className="button button--secondary"
+        >
+          <PenLine aria-hidden="true" />
+          {t.write()}
+          <span className="visually-hidden"> {t.newTab()}</span>
+        </a>
+        <a
+          href={localizedPath(prefix, "discover")}
+          target="_blank"
+          rel="noopener"
+          className="button button--secondary"
+        >
+          <Search aria-hidden="true" />
+          {t.find()}
+          <span className="visually-hidden"> {t.newTab()}</span>
+        </a>
+      </div>
+    </section>
+  );
+}
+
 /**
  * "Looking for someone who speaks … and likes …", the seconds until anyone will do, and the
  * button that widens the search at once.
@@ -201,6 +268,7 @@ function Searching({
   onCancel,
   search,
   onWiden,
+  sound,
 }: {
   countryCode: string | null;
   reconnecting: boolean;
@@ -208,46 +276,54 @@ function Searching({
   onCancel: () => void;
   search: RandomChat["search"];
   onWiden: () => void;
+  sound: ChatSound;
 }) {
   const { LL } = useI18n();
   const t = LL.randomChat;
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const searchRef = useRef<HTMLDivElement>(null);
+  const [since] = useState(() => Date.now());
+  const waited = Math.max(0, useNowEverySecond() - since);
   useEffect(() => {
     // The start button is gone; keep keyboard focus in the card.
     if (document.activeElement === document.body) cancelRef.current?.focus();
   }, []);
-  // Pressed below a long list of preferences on a phone, the search replaces a longer card.
-  useOnScreenWhenShown(searchRef);
   return (
-    <div ref={searchRef} className="chat-start__state chat-search" role="status">
-      <div className="chat-search__sonar" aria-hidden="true">
-        <span className="chat-search__ring" />
-        <span className="chat-search__ring" />
-        <span className="chat-search__ring" />
-        <span className="flag-badge chat-search__flag">{flagOf(countryCode)}</span>
+    <div className="chat-search">
+      <div className="chat-start__state" role="status">
+        <div className="chat-search__sonar" aria-hidden="true">
+          <span className="chat-search__ring" />
+          <span className="chat-search__ring" />
+          <span className="chat-search__ring" />
+          <span className="flag-badge chat-search__flag">{flagOf(countryCode)}</span>
+        </div>
+        <p className="chat-start__state-title">{t.searching()}</p>
+        {/* A timer: read when asked, not announced every second. */}
+        <p className="chat-search__waited" role="timer">
+          {t.waited({ time: clockText(waited) })}
+        </p>
+        {search ? (
+          <LookingFor search={search} onWiden={onWiden} />
+        ) : (
+          <p className="chat-start__state-hint">{t.searchingHint()}</p>
+        )}
+        {justParted && (
+          <p className="chat-start__state-hint chat-search__rematch">
+            {t.rematchHint({ seconds: CHAT_TIMINGS.meetAgainAfterMs / 1000 })}
+          </p>
+        )}
+        {reconnecting && (
+          <p className="chat-panel__notice chat-search__notice">
+            <WifiOff aria-hidden="true" />
+            {t.reconnecting()}
+          </p>
+        )}
+        <button ref={cancelRef} type="button" className="button button--ghost" onClick={onCancel}>
+          <X aria-hidden="true" />
+          {t.cancel()}
+        </button>
       </div>
-      <p className="chat-start__state-title">{t.searching()}</p>
-      {search ? (
-        <LookingFor search={search} onWiden={onWiden} />
-      ) : (
-        <p className="chat-start__state-hint">{t.searchingHint()}</p>
-      )}
-      {justParted && (
-        <p className="chat-start__state-hint chat-search__rematch">
-          {t.rematchHint({ seconds: CHAT_TIMINGS.meetAgainAfterMs / 1000 })}
-        </p>
-      )}
-      {reconnecting && (
-        <p className="chat-panel__notice chat-search__notice">
-          <WifiOff aria-hidden="true" />
-          {t.reconnecting()}
-        </p>
-      )}
-      <button ref={cancelRef} type="button" className="button button--ghost" onClick={onCancel}>
-        <X aria-hidden="true" />
-        {t.cancel()}
-      </button>
+      {waited >= ALONE_AFTER_MS && <WhileYouWait />}
+      <SoundSwitch sound={sound} className="chat-search__sound" />
     </div>
   );
 }
@@ -278,7 +354,15 @@ function OpenElsewhere({ onTakeOver }: { onTakeOver: () => void }) {
  * The start card: who is online, then the visitor's country and the start button, the
  * connecting spinner, or the search. `afterChat`: it takes the place of a chat just left.
  */
-export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: boolean }) {
+export function ChatStart({
+  chat,
+  afterChat,
+  sound,
+}: {
+  chat: RandomChat;
+  afterChat: boolean;
+  sound: ChatSound;
+}) {
   const { LL } = useI18n();
   const t = LL.randomChat;
   // Back at the start after a search or a chat, focus goes to the start button again.
@@ -286,6 +370,10 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
   // Without the visitor cookie the server forgets the age answer and the chat at once: the card
   // says so instead of offering either.
   const cookiesBlocked = useCookiesBlocked() && chat.phase === "idle";
+  // Pressed below a long list of preferences on a phone, the search replaces a longer card:
+  // the whole card comes on screen, the online count at its top clear of the header.
+  const cardRef = useRef<HTMLElement>(null);
+  useOnScreenWhenShown(cardRef, chat.phase === "searching");
   const lastPhase = useRef(chat.phase);
   useEffect(() => {
     if (lastPhase.current !== chat.phase) setCameBack(chat.phase === "idle");
@@ -293,6 +381,7 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
   }, [chat.phase]);
   return (
     <section
+      ref={cardRef}
       className="card chat-start"
       aria-labelledby="chat-start-heading"
       aria-busy={chat.phase === "connecting"}
@@ -303,7 +392,7 @@ export function ChatStart({ chat, afterChat }: { chat: RandomChat; afterChat: bo
       {cookiesBlocked ? (
         <CookiesBlockedNotice body={LL.common.cookies.chat()} reload />
       ) : (
-        <ChatStartStates chat={chat} afterChat={afterChat} cameBack={cameBack} />
+        <ChatStartStates chat={chat} afterChat={afterChat} cameBack={cameBack} sound={sound} />
       )}
     </section>
   );
@@ -314,10 +403,12 @@ function ChatStartStates({
   chat,
   afterChat,
   cameBack,
+  sound,
 }: {
   chat: RandomChat;
   afterChat: boolean;
   cameBack: boolean;
+  sound: ChatSound;
 }) {
   const { LL } = useI18n();
   const t = LL.randomChat;
@@ -355,6 +446,7 @@ function ChatStartStates({
           onCancel={chat.end}
           search={chat.search}
           onWiden={chat.widen}
+          sound={sound}
         />
       )}
       {!chat.away && chat.phase === "idle" && age === "unanswered" && (
