@@ -180,26 +180,24 @@ function WhileYouWait() {
       </h3>
       <p className="chat-wait__body">{t.body()}</p>
       <div className="chat-wait__actions">
-        <a
-          href={localizedPath(prefix, "create")}
-          target="_blank"
-          rel="noopener"
-          className="button button--secondary"
-        >
-          <PenLine aria-hidden="true" />
-          {t.write()}
-          <span className="visually-hidden"> {t.newTab()}</span>
-        </a>
-        <a
-          href={localizedPath(prefix, "discover")}
-          target="_blank"
-          rel="noopener"
-          className="button button--secondary"
-        >
-          <Search aria-hidden="true" />
-          {t.find()}
-          <span className="visually-hidden"> {t.newTab()}</span>
-        </a>
+        {(
+          [
+            ["create", PenLine, t.write()],
+            ["discover", Search, t.find()],
+          ] as const
+        ).map(([page, Icon, label]) => (
+          <a
+            key={page}
+            href={localizedPath(prefix, page)}
+            target="_blank"
+            rel="noopener"
+            className="button button--secondary"
+          >
+            <Icon aria-hidden="true" />
+            {label}
+            <span className="visually-hidden"> {t.newTab()}</span>
+          </a>
+        ))}
       </div>
     </section>
   );
