@@ -48,7 +48,7 @@ function contract(label: string, buses: Buses, skip = false) {
           now: () => now,
           onNews,
         });
-        await copy.subscribed;
+        await copy.subscribe();
         await copy.reload(() => holds([]));
         return copy;
       },
@@ -132,7 +132,7 @@ function contract(label: string, buses: Buses, skip = false) {
         max: 5,
         now: () => 0,
       });
-      await copy.subscribed;
+      await copy.subscribe();
       expect(copy.until(["visitor:v"])).toBeUndefined();
       await copy.reload(() => holds([["visitor:v", 50]]));
       expect(copy.until(["visitor:v"])).toBe(50);

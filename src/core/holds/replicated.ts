@@ -69,8 +69,6 @@ export interface ReplicatedHoldsOptions {
 export class ReplicatedHolds {
   readonly #copy: HoldCopy;
   #reloading: Promise<void> | undefined;
-  /** Resolves once news sent by the other instances reaches this one. */
-  readonly subscribed: Promise<void>;
 
   constructor(private readonly options: ReplicatedHoldsOptions) {
     this.#copy = new HoldCopy(options.max);
@@ -82,7 +80,11 @@ export class ReplicatedHolds {
       this.#take(news);
       options.onNews?.(news);
     });
-    this.subscribed = options.bus.subscribe(options.channel);
+  }
+
+  /** Resolves once news sent by the other instances reaches this one. */
+  subscribe(): Promise<void> {
+    return this.options.bus.subscribe(this.options.channel);
   }
 
   get size(): number {
