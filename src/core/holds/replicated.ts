@@ -68,7 +68,6 @@ export interface ReplicatedHoldsOptions {
  */
 export class ReplicatedHolds {
   readonly #copy: HoldCopy;
-  #reloading: Promise<void> | undefined;
 
   constructor(private readonly options: ReplicatedHoldsOptions) {
     this.#copy = new HoldCopy(options.max);
@@ -130,12 +129,9 @@ export class ReplicatedHolds {
     this.#copy.prune(this.options.now());
   }
 
-  /** Takes in every hold `read` yields (news arriving meanwhile is taken too); one at a time. */
+  /** Takes in every hold `read` yields (news arriving meanwhile is taken too). */
   reload(read: () => AsyncIterable<[key: string, until: number]>): Promise<void> {
-    this.#reloading ??= this.#copy.reload(read, this.options.now).finally(() => {
-      this.#reloading = undefined;
-    });
-    return this.#reloading;
+    return this.#copy.reload(read, this.options.now);
   }
 
   #take(news: HoldNews): void {

@@ -14,6 +14,7 @@ const SCAN_PAGE = 200;
  */
 export class Mutes {
   readonly #holds: ReplicatedHolds;
+  #loading: Promise<void> | undefined;
 
   constructor(private readonly chat: RedisChat) {
     this.#holds = new ReplicatedHolds({
@@ -67,7 +68,12 @@ export class Mutes {
 
   /** Copies every mute in force from Redis (at start, and when the copy may have missed some). */
   load(): Promise<void> {
-    return this.#holds.reload(() => this.#scan());
+    this.#loading ??= this.#holds
+      .reload(() => this.#scan())
+      .finally(() => {
+        this.#loading = undefined;
+      });
+    return this.#loading;
   }
 
   async *#scan(): AsyncIterable<[string, number]> {
