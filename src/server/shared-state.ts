@@ -10,6 +10,7 @@ import { RedisChatBroker } from "../core/chat/redis/broker.ts";
 import { RedisChatBans } from "../core/chat/redis-bans.ts";
 import { RedisKeys } from "../core/chat/redis-keys.ts";
 import type { Time } from "../core/clock.ts";
+import { ReplicatedHolds } from "../core/holds/replicated.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter.ts";
 import { RedisRateLimiter } from "../core/limits/redis-rate-limiter.ts";
 import { RedisBus } from "../core/redis-bus.ts";
@@ -128,8 +129,10 @@ function watchOutages(clients: RedisClient[], write: (line: string) => void): vo
 
 /**
  * Each instance keeps the age answers it read or wrote, and tells the others of every answer it
- * writes, so what they kept of that visitor is read again (its own news comes back to it and is
- * let pass). After a lost connection news may have been missed: everything kept is let go.
+ * writes, as news of a hold on "<gate>:<visitor>" (a refusal until its end, or a lift), so what
+ * they kept of that visitor is read again (its own news comes back to it and is let pass). The
+ * holds keep no copy: the answers are kept by ages.ts. After a lost connection news may have
+ * been missed: everything kept is let go.
  *
  * The instance answered "under 18" ends the visitor's search or chat; a start another instance
  * let in from what it kept, landing after that end, is ended by `onRefused` when the news comes.
@@ -142,19 +145,27 @@ async function shareAgeAnswers(
   now: () => number,
   onRefused: (visitorId: string) => void,
 ): Promise<void> {
-  const self = randomUUID();
-  const forget = rememberAgeAnswers(db, now, (visitorId, gate, refused) => {
-    const news = `${self} ${gate} ${visitorId}${refused ? " refused" : ""}`;
-    redis.publish(channel, news).catch(() => {});
+  const news = new ReplicatedHolds({
+    bus,
+    publish: (to, payload) => redis.publish(to, payload),
+    channel,
+    self: randomUUID(),
+    max: 0,
+    now,
+    onNews: ({ key, until }) => {
+      const colon = key.indexOf(":");
+      const gate = key.slice(0, colon);
+      const visitorId = key.slice(colon + 1);
+      if (colon < 0 || !visitorId || !isAgeGate(gate)) return;
+      forget(visitorId, gate);
+      if (gate === "chat" && until !== null) onRefused(visitorId);
+    },
   });
-  bus.onMessage(channel, (_channel, payload) => {
-    const [from, gate, visitorId, standing] = payload.split(" ");
-    if (from === self || !visitorId || !isAgeGate(gate)) return;
-    forget(visitorId, gate);
-    if (gate === "chat" && standing === "refused") onRefused(visitorId);
+  const forget = rememberAgeAnswers(db, now, (visitorId, gate, refusedUntil) => {
+    news.announce(`${gate}:${visitorId}`, refusedUntil).catch(() => {});
   });
   bus.onReconnect(() => forget());
-  await bus.subscribe(channel);
+  await news.subscribe();
 }
 
 /**

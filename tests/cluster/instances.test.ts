@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
+import { encodeHoldNews } from "../../src/core/holds/replicated.ts";
+import { REFUSAL_HOLDS_MS } from "../../src/core/safety/ages.ts";
 import { type ChatTester, chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
 import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase } from "../helpers/database.ts";
@@ -275,13 +277,15 @@ describe.skipIf(withoutClusterServers)("two instances, one site", () => {
     // The first instance wrote the answer and ended the search it found before this start
     // landed: all the second instance has left to go on is the news.
     const sql = postgres(env().DB_URL, { max: 1, onnotice: () => {} });
-    await sql`UPDATE visitor_ages SET answer = 'minor', answered_at = ${Date.now()}
+    const answeredAt = Date.now();
+    await sql`UPDATE visitor_ages SET answer = 'minor', answered_at = ${answeredAt}
       WHERE visitor_id = ${visitor.visitorId} AND gate = 'chat'`;
     await sql.end();
     const redis = redisConnections();
     try {
       const { redis: client } = await redis.open();
-      await client.publish(`${prefix}ages`, `first-instance chat ${visitor.visitorId} refused`);
+      const refused = { key: `chat:${visitor.visitorId}`, until: answeredAt + REFUSAL_HOLDS_MS };
+      await client.publish(`${prefix}ages`, encodeHoldNews({ ...refused, from: "first-instance" }));
       await visitor.waitFor((e) => e.type === "idle");
     } finally {
       redis.close();

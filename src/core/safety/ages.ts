@@ -45,8 +45,11 @@ interface AnswerMemory {
   tellOthers?: TellOthers;
 }
 
-/** Tells the other instances of an answer written here, and whether it stands as a refusal. */
-type TellOthers = (visitorId: string, gate: AgeGate, refused: boolean) => void;
+/**
+ * Tells the other instances of an answer written here, and when the refusal it stands as ends
+ * (null when it does not stand as one).
+ */
+type TellOthers = (visitorId: string, gate: AgeGate, refusedUntil: number | null) => void;
 
 /**
  * The answers this process has read or written, by the database they mirror, so a start or a
@@ -142,9 +145,11 @@ export async function answerAgeGate(
     )
     .execute();
   const memory = rememberedAnswers.get(db);
-  if (memory) memory.answers.set(`${gate} ${visitorId}`, await readAnswer(db, visitorId, gate));
+  const row = memory ? await readAnswer(db, visitorId, gate) : null;
+  if (memory) memory.answers.set(`${gate} ${visitorId}`, row);
   const standing = await ageStanding(db, visitorId, gate, now);
-  memory?.tellOthers?.(visitorId, gate, standing === "refused");
+  const refusedUntil = standing === "refused" && row ? row.answered_at + REFUSAL_HOLDS_MS : null;
+  memory?.tellOthers?.(visitorId, gate, refusedUntil);
   return standing;
 }
 

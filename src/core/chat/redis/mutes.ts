@@ -1,5 +1,5 @@
+import { ReplicatedHolds } from "../../holds/replicated.ts";
 import { holdKeys } from "../holds.ts";
-import { MuteCopy } from "../mute-copy.ts";
 import type { RedisChat } from "./engine.ts";
 
 /** Mutes an instance copies at most (each one visitor's or address's; more are asked of Redis). */
@@ -9,22 +9,26 @@ const SCAN_PAGE = 200;
 
 /**
  * Mutes on Redis: the pool keeps them, the chats they cover are told on their own slots, and
- * every instance keeps a copy (MuteCopy), told of each new one on the mutes channel, so a
- * message's rules read it without asking Redis.
+ * every instance keeps a copy (ReplicatedHolds), told of each new one on the mutes channel by
+ * the pool's mute script, so a message's rules read it without asking Redis.
  */
 export class Mutes {
-  readonly #copy = new MuteCopy(MUTES_COPIED);
+  readonly #holds: ReplicatedHolds;
   #loading: Promise<void> | undefined;
 
   constructor(private readonly chat: RedisChat) {
-    chat.bus.onMessage(chat.keys.mutesChannel, (_channel, payload) => {
-      const space = payload.indexOf(" ");
-      this.#copy.note(payload.slice(space + 1), Number(payload.slice(0, space)), chat.time.now());
+    this.#holds = new ReplicatedHolds({
+      bus: chat.bus,
+      publish: (channel, payload) => chat.redis.publish(channel, payload),
+      channel: chat.keys.mutesChannel,
+      self: chat.instance,
+      max: MUTES_COPIED,
+      now: chat.time.now,
     });
   }
 
   async connect(): Promise<void> {
-    await this.chat.bus.subscribe(this.chat.keys.mutesChannel);
+    await this.#holds.subscribe();
     await this.load();
   }
 
@@ -32,8 +36,8 @@ export class Mutes {
     const { chats } = await this.chat.poolRun<{
       chats: Array<{ chat: string; side: "a" | "b"; visitor: string }> | Record<string, never>;
     }>("mute", [visitorId, ipKey, until, this.chat.keys.mutesChannel]);
-    // Known here at once; other instances hear the announcement.
-    for (const key of holdKeys(visitorId, ipKey)) this.#copy.note(key, until, this.chat.time.now());
+    // Known here at once; every instance hears the script's news.
+    for (const key of holdKeys(visitorId, ipKey)) this.#holds.note(key, until);
     const told = JSON.stringify({ type: "muted", until });
     await Promise.all(
       (Array.isArray(chats) ? chats : []).map((c) =>
@@ -49,24 +53,23 @@ export class Mutes {
 
   async mutedUntil(visitorId: string, ipKey: string): Promise<number | null> {
     const keys = holdKeys(visitorId, ipKey);
-    const now = this.chat.time.now();
-    const copied = this.#copy.until(keys, now);
+    const copied = this.#holds.until(keys);
     if (copied !== undefined) return copied;
     const values = await this.chat.redis.hmget(this.chat.keys.pool("mutes"), ...keys);
     const until = Math.max(0, ...values.map(Number).filter(Number.isFinite));
-    return until > now ? until : null;
+    return until > this.chat.time.now() ? until : null;
   }
 
   /** Forgets ended mutes; reloads when the copy may have missed some. */
   tidy(): void {
-    this.#copy.prune(this.chat.time.now());
-    if (this.#copy.wantsReload) this.chat.inBackground(this.load());
+    this.#holds.prune();
+    if (this.#holds.wantsReload) this.chat.inBackground(this.load());
   }
 
   /** Copies every mute in force from Redis (at start, and when the copy may have missed some). */
   load(): Promise<void> {
-    this.#loading ??= this.#copy
-      .reload(() => this.#scan(), this.chat.time.now)
+    this.#loading ??= this.#holds
+      .reload(() => this.#scan())
       .finally(() => {
         this.#loading = undefined;
       });
