@@ -1299,6 +1299,10 @@ type RootTranslation = {
 		 */
 		empty: string
 		/**
+		 * Y​o​u​r​s​ ​i​s​ ​t​h​e​ ​o​n​l​y​ ​b​o​t​t​l​e​ ​o​u​t​ ​t​h​e​r​e​ ​r​i​g​h​t​ ​n​o​w​;​ ​c​o​m​e​ ​b​a​c​k​ ​s​o​o​n​.
+		 */
+		onlyYours: string
+		/**
 		 * T​r​y​ ​a​g​a​i​n
 		 */
 		tryAgain: string
@@ -4131,6 +4135,10 @@ export type TranslationFunctions = {
 		 * No bottles found in the ocean. Be the first to write one!
 		 */
 		empty: () => LocalizedString
+		/**
+		 * Yours is the only bottle out there right now; come back soon.
+		 */
+		onlyYours: () => LocalizedString
 		/**
 		 * Try again
 		 */

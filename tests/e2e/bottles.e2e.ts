@@ -15,6 +15,7 @@ import {
   throwBottle,
   unique,
 } from "./helpers";
+import { startSite } from "./server";
 
 /**
  * Throws a bottle of `message` and likes it from an account made in the test's own cookie jar,
@@ -103,6 +104,36 @@ test.describe("bottles", () => {
     await page.getByRole("menu").getByRole("menuitem", { name: "简体中文" }).click();
     await expect(card.getByText(`捡到我的人请回信 ${tag}`, { exact: true })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("right after a throw, discover says the visitor's own bottle is the only one out there", async ({
+    browser,
+  }) => {
+    // An ocean of its own: another test's bottle would be found instead.
+    const site = await startSite();
+    const context = await browser.newContext({ baseURL: site.url });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      // Thrown with the page's own cookies: the page's visitor is its writer.
+      await throwBottle(page.request, site.url, `Only mine ${unique()}`, { isPublic: false });
+      const said = [
+        ["/en/discover", "Yours is the only bottle out there right now; come back soon."],
+        ["/zh/discover", "現在海上只有你的瓶子，晚點再回來看看吧。"],
+      ] as const;
+      for (const [path, words] of said) {
+        await page.goto(path);
+        await expect(page.getByText(words, { exact: true })).toBeVisible();
+        await expect(page.getByText(/Be the first to write one|成為第一個寫信的人/)).toHaveCount(0);
+        // Trying again is still offered, and so is writing another.
+        await expect(page.locator(".discover-actions .button")).toHaveCount(2);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await site.stop();
+    }
   });
 
   test(
