@@ -2011,14 +2011,6 @@ type RootTranslation = {
 		 */
 		menu: string
 		/**
-		 * C​h​e​c​k​i​n​g​ ​w​h​i​c​h​ ​l​a​n​g​u​a​g​e​s​ ​w​o​r​k​…
-		 */
-		checking: string
-		/**
-		 * N​o​ ​t​r​a​n​s​l​a​t​i​o​n​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​f​o​r​ ​t​h​i​s​ ​m​e​s​s​a​g​e​ ​h​e​r​e​.
-		 */
-		none: string
-		/**
 		 * O​n​ ​t​h​i​s​ ​d​e​v​i​c​e
 		 */
 		onDevice: string
@@ -4813,14 +4805,6 @@ export type TranslationFunctions = {
 		 * Translate into
 		 */
 		menu: () => LocalizedString
-		/**
-		 * Checking which languages work…
-		 */
-		checking: () => LocalizedString
-		/**
-		 * No translation is available for this message here.
-		 */
-		none: () => LocalizedString
 		/**
 		 * On this device
 		 */

@@ -522,21 +522,38 @@ test.describe("bottles", () => {
   );
 
   test(
-    "says plainly when nothing here can translate the text",
+    "offers no translate button where nothing here can translate the text",
     ONE_INSTANCE,
     async ({ page, request, baseURL, consoleErrors }) => {
+      // English, with no translator configured and none in this browser; and Chinese, which the
+      // server translates offline.
       const english = `Greetings from the harbour ${unique()}`;
-      await throwBottle(request, baseURL, english, { isPublic: true });
-      await page.goto("/en/public-bottles");
-      const other = await openPublicBottle(page, english);
-      await other.getByRole("button", { name: "Translate" }).click();
-      await expect(page.getByRole("menu").getByRole("menuitem")).toHaveText([
-        "No translation is available for this message here.",
-      ]);
-      await expect(page.getByRole("menu").getByRole("menuitem")).toHaveAttribute(
-        "aria-disabled",
-        "true",
-      );
+      const chinese = `港口來的問候 ${unique()}`;
+      const englishId = await throwBottle(request, baseURL, english, { isPublic: true });
+      await throwBottle(request, baseURL, chinese, { isPublic: true });
+      for (const [prefix, translate, bottleName] of [
+        ["en", "Translate", PUBLIC_BOTTLE_NAME],
+        ["zh", "翻譯", /^來自.+的瓶子，\d+ 個讚$/],
+      ] as const) {
+        await page.goto(`/${prefix}/public-bottles`);
+        // The server's answer for the Chinese bottle: a button to its menu of languages.
+        const translatable = await openPublicBottle(page, chinese, bottleName);
+        await translatable.getByRole("button", { name: translate }).click();
+        await expect(page.getByRole("menu").getByRole("menuitem").first()).toBeVisible();
+        await page.keyboard.press("Escape");
+        await page.keyboard.press("Escape");
+        await expect(translatable).toBeHidden();
+        // The English one: the server was asked, and no button says only that nothing works.
+        const asked = page.waitForResponse((r) => {
+          const url = decodeURIComponent(r.url());
+          return url.includes("translate.languages") && url.includes(`"bottleId":${englishId}`);
+        });
+        const untranslatable = await openPublicBottle(page, english, bottleName);
+        await asked;
+        await expect(untranslatable.getByRole("button", { name: /^(Report|檢舉)/ })).toBeVisible();
+        await expect(untranslatable.getByRole("button", { name: translate })).toHaveCount(0);
+        await page.keyboard.press("Escape");
+      }
       expect(consoleErrors).toEqual([]);
     },
   );
