@@ -1299,6 +1299,10 @@ type RootTranslation = {
 		 */
 		empty: string
 		/**
+		 * Y​o​u​r​s​ ​i​s​ ​t​h​e​ ​o​n​l​y​ ​b​o​t​t​l​e​ ​o​u​t​ ​t​h​e​r​e​ ​r​i​g​h​t​ ​n​o​w​;​ ​c​o​m​e​ ​b​a​c​k​ ​s​o​o​n​.
+		 */
+		onlyYours: string
+		/**
 		 * T​r​y​ ​a​g​a​i​n
 		 */
 		tryAgain: string
@@ -2006,14 +2010,6 @@ type RootTranslation = {
 		 * T​r​a​n​s​l​a​t​e​ ​i​n​t​o
 		 */
 		menu: string
-		/**
-		 * C​h​e​c​k​i​n​g​ ​w​h​i​c​h​ ​l​a​n​g​u​a​g​e​s​ ​w​o​r​k​…
-		 */
-		checking: string
-		/**
-		 * N​o​ ​t​r​a​n​s​l​a​t​i​o​n​ ​i​s​ ​a​v​a​i​l​a​b​l​e​ ​f​o​r​ ​t​h​i​s​ ​m​e​s​s​a​g​e​ ​h​e​r​e​.
-		 */
-		none: string
 		/**
 		 * O​n​ ​t​h​i​s​ ​d​e​v​i​c​e
 		 */
@@ -4132,6 +4128,10 @@ export type TranslationFunctions = {
 		 */
 		empty: () => LocalizedString
 		/**
+		 * Yours is the only bottle out there right now; come back soon.
+		 */
+		onlyYours: () => LocalizedString
+		/**
 		 * Try again
 		 */
 		tryAgain: () => LocalizedString
@@ -4805,14 +4805,6 @@ export type TranslationFunctions = {
 		 * Translate into
 		 */
 		menu: () => LocalizedString
-		/**
-		 * Checking which languages work…
-		 */
-		checking: () => LocalizedString
-		/**
-		 * No translation is available for this message here.
-		 */
-		none: () => LocalizedString
 		/**
 		 * On this device
 		 */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
 export const AUTH_LIMITS = {

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { locales } from "./locales.ts";
+import { z } from "./zod.ts";
 
 /** A bottle holds at most 1,000 characters after trimming. */
 export const BOTTLE_LIMITS = {

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { targetLanguages } from "./translation.ts";
+import { z } from "./zod.ts";
 
 /** Interests a visitor may name before starting, and how long each may be. */
 export const INTEREST_LIMITS = { count: 5, length: 24 } as const;

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { SharedGround } from "./chat-preferences.ts";
+import { z } from "./zod.ts";
 
 export const CHAT_LIMITS = {
   message: 1000,

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { withoutControls } from "./controls.ts";
+import { z } from "./zod.ts";
 
 /** The contact form's bounds: 100 characters of name, 254 of e-mail address, 5,000 of message. */
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;

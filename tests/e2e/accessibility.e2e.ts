@@ -125,14 +125,12 @@ for (const viewport of VIEWPORTS) {
         const words = {
           en: {
             language: /^Language/,
-            translate: "Translate",
             like: /^Like this bottle/,
             signIn: "Sign in to continue",
             report: "Report this bottle",
           },
           zh: {
             language: /^語言/,
-            translate: "翻譯",
             like: /^為這個瓶子按讚/,
             signIn: "請先登入",
             report: "檢舉這個瓶子",
@@ -153,16 +151,12 @@ for (const viewport of VIEWPORTS) {
         await page.keyboard.press("Escape");
         await expect(menu).toBeHidden();
 
-        // A floating bottle's dialog, its translate menu, and the sign-in dialog its heart opens.
+        // A floating bottle's dialog and the sign-in dialog its heart opens. (Its translate
+        // button shows only for a text something here can translate, and the floating bottle
+        // is anyone's: the translate menu is scanned open in the chat's scans.)
         await page.locator(".home-bottle").first().click();
         const dialog = page.getByRole("dialog");
-        await expect(dialog.getByRole("button", { name: words.translate })).toBeVisible();
-        await dialog.getByRole("button", { name: words.translate }).click();
-        await expect(menu.getByRole("menuitem").first()).toBeVisible();
-        await page.clock.runFor(1000);
-        violations.push(...(await scan(page, `/${prefix} with a bottle's translate menu open`)));
-        await page.keyboard.press("Escape");
-        await expect(menu).toBeHidden();
+        await expect(dialog.getByRole("button", { name: words.like })).toBeVisible();
         await dialog.getByRole("button", { name: words.like }).click();
         const signIn = page.getByRole("dialog", { name: words.signIn });
         await expect(signIn).toBeVisible();

@@ -15,6 +15,7 @@ import {
   throwBottle,
   unique,
 } from "./helpers";
+import { startSite } from "./server";
 
 /**
  * Throws a bottle of `message` and likes it from an account made in the test's own cookie jar,
@@ -103,6 +104,36 @@ test.describe("bottles", () => {
     await page.getByRole("menu").getByRole("menuitem", { name: "简体中文" }).click();
     await expect(card.getByText(`捡到我的人请回信 ${tag}`, { exact: true })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("right after a throw, discover says the visitor's own bottle is the only one out there", async ({
+    browser,
+  }) => {
+    // An ocean of its own: another test's bottle would be found instead.
+    const site = await startSite();
+    const context = await browser.newContext({ baseURL: site.url });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      // Thrown with the page's own cookies: the page's visitor is its writer.
+      await throwBottle(page.request, site.url, `Only mine ${unique()}`, { isPublic: false });
+      const said = [
+        ["/en/discover", "Yours is the only bottle out there right now; come back soon."],
+        ["/zh/discover", "現在海上只有你的瓶子，晚點再回來看看吧。"],
+      ] as const;
+      for (const [path, words] of said) {
+        await page.goto(path);
+        await expect(page.getByText(words, { exact: true })).toBeVisible();
+        await expect(page.getByText(/Be the first to write one|成為第一個寫信的人/)).toHaveCount(0);
+        // Trying again is still offered, and so is writing another.
+        await expect(page.locator(".discover-actions .button")).toHaveCount(2);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await site.stop();
+    }
   });
 
   test(
@@ -491,21 +522,38 @@ test.describe("bottles", () => {
   );
 
   test(
-    "says plainly when nothing here can translate the text",
+    "offers no translate button where nothing here can translate the text",
     ONE_INSTANCE,
     async ({ page, request, baseURL, consoleErrors }) => {
+      // English, with no translator configured and none in this browser; and Chinese, which the
+      // server translates offline.
       const english = `Greetings from the harbour ${unique()}`;
-      await throwBottle(request, baseURL, english, { isPublic: true });
-      await page.goto("/en/public-bottles");
-      const other = await openPublicBottle(page, english);
-      await other.getByRole("button", { name: "Translate" }).click();
-      await expect(page.getByRole("menu").getByRole("menuitem")).toHaveText([
-        "No translation is available for this message here.",
-      ]);
-      await expect(page.getByRole("menu").getByRole("menuitem")).toHaveAttribute(
-        "aria-disabled",
-        "true",
-      );
+      const chinese = `港口來的問候 ${unique()}`;
+      const englishId = await throwBottle(request, baseURL, english, { isPublic: true });
+      await throwBottle(request, baseURL, chinese, { isPublic: true });
+      for (const [prefix, translate, bottleName] of [
+        ["en", "Translate", PUBLIC_BOTTLE_NAME],
+        ["zh", "翻譯", /^來自.+的瓶子，\d+ 個讚$/],
+      ] as const) {
+        await page.goto(`/${prefix}/public-bottles`);
+        // The server's answer for the Chinese bottle: a button to its menu of languages.
+        const translatable = await openPublicBottle(page, chinese, bottleName);
+        await translatable.getByRole("button", { name: translate }).click();
+        await expect(page.getByRole("menu").getByRole("menuitem").first()).toBeVisible();
+        await page.keyboard.press("Escape");
+        await page.keyboard.press("Escape");
+        await expect(translatable).toBeHidden();
+        // The English one: the server was asked, and no button says only that nothing works.
+        const asked = page.waitForResponse((r) => {
+          const url = decodeURIComponent(r.url());
+          return url.includes("translate.languages") && url.includes(`"bottleId":${englishId}`);
+        });
+        const untranslatable = await openPublicBottle(page, english, bottleName);
+        await asked;
+        await expect(untranslatable.getByRole("button", { name: /^(Report|檢舉)/ })).toBeVisible();
+        await expect(untranslatable.getByRole("button", { name: translate })).toHaveCount(0);
+        await page.keyboard.press("Escape");
+      }
       expect(consoleErrors).toEqual([]);
     },
   );

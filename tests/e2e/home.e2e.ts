@@ -197,7 +197,7 @@ for (const viewport of [
       await expect(dialog).toBeInViewport({ ratio: 0.9 });
       const card = dialog.getByRole("article");
       await expect(card.getByRole("button", { name: /^Like this bottle/ })).toBeVisible();
-      await expect(card.getByRole("button", { name: "Translate" })).toBeVisible();
+      await expect(card.getByRole("button", { name: "Report this bottle" })).toBeVisible();
       const shown = (await card.locator(".bottle-card__message").textContent()) ?? "";
       expect(await seen).toContain(shown);
       // The same dialog as on the Public Bottles page; the bottle drifts off meanwhile (the

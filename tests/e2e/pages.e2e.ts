@@ -39,3 +39,32 @@ test("the title follows client-side navigation", async ({ page }) => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" }).click();
   await expect(page).toHaveTitle("FAQ · Tidings");
 });
+
+test("the pages break none of the site's Content-Security-Policy", async ({ page }) => {
+  // What Lighthouse's best practices read: the browser's own issues, among them each time the
+  // policy refused something (even where the page's script caught the refusal).
+  const refusals: string[] = [];
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on("Audits.issueAdded", ({ issue }) => {
+    if (issue.code === "ContentSecurityPolicyIssue") refusals.push(JSON.stringify(issue.details));
+  });
+  await cdp.send("Audits.enable");
+  const pages = [
+    "",
+    "/random-chat",
+    "/discover",
+    "/create",
+    "/public-bottles",
+    "/contact",
+    "/auth",
+  ];
+  for (const prefix of ["/en", "/zh"]) {
+    for (const path of pages) {
+      await page.goto(`${prefix}${path}`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      // The page's own calls answered: its lazily loaded parts have run.
+      await page.waitForLoadState("networkidle");
+      expect(refusals, `${prefix}${path}`).toEqual([]);
+    }
+  }
+});

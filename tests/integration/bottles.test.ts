@@ -118,6 +118,35 @@ describe("the ocean", () => {
     }
   });
 
+  test("discover says when nothing was found but the reader's own bottle is out there", async () => {
+    const fresh = await startTestServer({ TRUST_PROXY: "true" });
+    try {
+      const writer = await bottleWriter(
+        fresh.url,
+        { "X-Forwarded-For": "203.0.113.3" },
+        new CookieJar(),
+      );
+      // An empty ocean: nothing found, and nothing of theirs out there.
+      expect(await writer.bottles.discover.query()).toEqual({ bottle: null, onlyYours: false });
+      // Still drifting, or already afloat: theirs is the only one either way.
+      await writer.bottles.throw.mutate(bottle("Mine, drifting", { driftHours: 2 }));
+      expect(await writer.bottles.discover.query()).toEqual({ bottle: null, onlyYours: true });
+      await writer.bottles.throw.mutate(bottle("Mine, afloat"));
+      expect(await writer.bottles.discover.query()).toEqual({ bottle: null, onlyYours: true });
+      // Another reader finds it, and is not told it is theirs.
+      const other = trpcClient(fresh.url, { "X-Forwarded-For": "203.0.113.4" });
+      const found = await other.bottles.discover.query();
+      expect(found.bottle?.message).toBe("Mine, afloat");
+      expect(found.onlyYours).toBe(false);
+      // Sunk, both of them: the writer has nothing out there any more.
+      const { bottles } = await writer.bottles.mine.query({});
+      for (const mine of bottles) await writer.bottles.sink.mutate({ bottleId: mine.id });
+      expect(await writer.bottles.discover.query()).toEqual({ bottle: null, onlyYours: false });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test("drift hides a bottle until it is due", async () => {
     const writer = await aWriter();
     await writer.bottles.throw.mutate(

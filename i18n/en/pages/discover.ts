@@ -9,6 +9,7 @@ export const discover = {
   found: "You found a bottle",
   findAnother: "Find another bottle",
   empty: "No bottles found in the ocean. Be the first to write one!",
+  onlyYours: "Yours is the only bottle out there right now; come back soon.",
   tryAgain: "Try again",
   write: "Write a Message",
   failedTitle: "Failed to find a bottle",

@@ -4,8 +4,6 @@ export const translation = {
   translate: "Translate",
   translating: "Translating…",
   menu: "Translate into",
-  checking: "Checking which languages work…",
-  none: "No translation is available for this message here.",
   onDevice: "On this device",
   translatedTo: "Translated to {language:string}",
   translatedOnDevice: "Translated to {language:string} on this device",

@@ -10,6 +10,7 @@ export const discover: Translation["discover"] = {
   found: "你撿到了一個瓶子",
   findAnother: "再找一個瓶子",
   empty: "海裡還沒有瓶子。成為第一個寫信的人吧！",
+  onlyYours: "現在海上只有你的瓶子，晚點再回來看看吧。",
   tryAgain: "再試一次",
   write: "寫一封信",
   failedTitle: "找不到瓶子",

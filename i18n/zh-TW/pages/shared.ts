@@ -4,8 +4,6 @@ export const translation: Translation["translation"] = {
   translate: "翻譯",
   translating: "翻譯中…",
   menu: "翻譯成",
-  checking: "正在確認可以翻譯成哪些語言…",
-  none: "這裡目前無法翻譯這則訊息。",
   onDevice: "在這台裝置上翻譯",
   translatedTo: "已翻譯成{language}",
   translatedOnDevice: "已在這台裝置上翻譯成{language}",

@@ -117,6 +117,25 @@ export async function listMyBottles(
 }
 
 /**
+ * Whether the reader has a bottle of their own in the ocean (afloat, or still drifting there):
+ * when discover finds nothing for them, the page says theirs is the only one rather than that
+ * the ocean is empty. Asked only then.
+ */
+export async function ownBottleAfloat(db: DB, reader: Writer, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("bottles")
+    .where(ownedBy(reader))
+    .where("bottles.hidden", "=", 0)
+    .where((eb) =>
+      eb.or([eb("bottles.expires_at", "is", null), eb("bottles.expires_at", ">", now)]),
+    )
+    .select("bottles.id")
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * The writer takes their own bottle out of the ocean at once, for good: never discovered or
  * listed again, its translations forgotten. Anyone else's bottle, or none, is NOT_FOUND (the
  * same answer, so ids cannot be probed for whose they are).

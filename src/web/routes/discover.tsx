@@ -56,6 +56,8 @@ export function DiscoverPage() {
   const [phase, setPhase] = useState<Phase>(returning ? "done" : "searching");
   const [bottle, setBottle] = useState<BottleCardData | null>(returning);
   const [failure, setFailure] = useState<unknown>(null);
+  // Nothing found, but the visitor's own bottle is out there: say so, not that the sea is empty.
+  const [onlyYours, setOnlyYours] = useState(false);
   // Each search is one run; "Find another bottle" and "Try again" start the next.
   const [run, setRun] = useState(0);
   // Focus follows the search only when the visitor started it, never on page load.
@@ -88,6 +90,7 @@ export function DiscoverPage() {
       }
       const found = answer.value.bottle;
       if (!found) {
+        setOnlyYours(answer.value.onlyYours);
         setPhase("empty");
         return;
       }
@@ -130,7 +133,8 @@ export function DiscoverPage() {
   };
 
   const searching = isSearchPhase(phase);
-  const status = LL.discover[statusKeys[phase]]();
+  const status =
+    phase === "empty" && onlyYours ? LL.discover.onlyYours() : LL.discover[statusKeys[phase]]();
   const failureBody =
     appCodeOf(failure) === "RATE_LIMITED" ? errorMessage(LL, failure) : LL.discover.failedBody();
   const variant = bottleVariants[run % bottleVariants.length] ?? "blue";

@@ -13,7 +13,12 @@ import {
   throwBottle,
   toggleLike,
 } from "../../../core/bottles/bottles.ts";
-import { findsSince, listMyBottles, sinkBottle } from "../../../core/bottles/my-bottles.ts";
+import {
+  findsSince,
+  listMyBottles,
+  ownBottleAfloat,
+  sinkBottle,
+} from "../../../core/bottles/my-bottles.ts";
 import { reportBottle } from "../../../core/bottles/reports.ts";
 import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
@@ -55,9 +60,13 @@ export const bottlesRouter = router({
       { ...ctx.requester, locale: ctx.locale },
       ctx.now(),
     );
-    if (!bottle) return { bottle };
+    // Nothing found: the reader's own bottle may be the only one out there, and the page says so.
+    if (!bottle) {
+      return { bottle, onlyYours: await ownBottleAfloat(ctx.db, ctx.requester, ctx.now()) };
+    }
     return {
       bottle: { ...bottle, shownPass: ctx.shownBottles.pass(ctx.requester.visitorId, bottle.id) },
+      onlyYours: false,
     };
   }),
 

@@ -1,5 +1,5 @@
 import { DropdownMenu } from "radix-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
 import { Check, ChevronDown, Languages, LoaderCircle } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
@@ -24,8 +24,9 @@ export interface TranslateMenuProps {
 
 /**
  * The translate button and its menu: the languages this server or this browser can translate
- * this text into right now, each in its own name, the browser's marked "on this device". While
- * they are asked it says so; when neither can, it says that plainly.
+ * this text into right now, each in its own name, the browser's marked "on this device". They
+ * are asked as soon as the text shows, and the button shows only once one of them can: a menu
+ * that only says nothing works here is no use to a reader.
  */
 export function TranslateMenu({
   of,
@@ -44,10 +45,15 @@ export function TranslateMenu({
   const offered = targetLanguages.filter((target) => routes.has(target));
   const locked = busy || otherRunning;
   const onTranslate = (target: TargetLanguage) => void of.translate(target);
+  // Asked with the text, not when the button is reached for: whether to show it depends on it.
+  useEffect(() => onPrepare(), [onPrepare]);
   const changeOpen = (next: boolean) => {
     if (next) onPrepare();
     setOpen(next && !locked);
   };
+
+  // Nothing here can translate this text (or it is still being asked): no button at all.
+  if (!known || offered.length === 0) return null;
 
   return (
     <DropdownMenu.Root open={open} onOpenChange={changeOpen} modal={false}>
@@ -58,8 +64,6 @@ export function TranslateMenu({
         aria-label={label === undefined ? undefined : busy ? t.translating() : label}
         aria-disabled={locked || undefined}
         aria-busy={busy || undefined}
-        onPointerEnter={onPrepare}
-        onFocus={onPrepare}
       >
         {busy ? (
           <LoaderCircle aria-hidden="true" className="spinner" />
@@ -81,17 +85,6 @@ export function TranslateMenu({
           collisionPadding={12}
         >
           <DropdownMenu.Label className="translate-menu__label">{t.menu()}</DropdownMenu.Label>
-          {!known && (
-            <DropdownMenu.Item className="menu__item translate-menu__item" disabled>
-              <LoaderCircle aria-hidden="true" className="spinner" />
-              <span className="translate-menu__text">{t.checking()}</span>
-            </DropdownMenu.Item>
-          )}
-          {known && offered.length === 0 && (
-            <DropdownMenu.Item className="menu__item translate-menu__item" disabled>
-              <span className="translate-menu__text">{t.none()}</span>
-            </DropdownMenu.Item>
-          )}
           {offered.map((target) => (
             <DropdownMenu.Item
               key={target}
