@@ -130,7 +130,7 @@ export const randomChat = {
     toggle: "Prefer someone who shares my language or interests",
     toggleOffHint: "Off: you meet anyone, as soon as someone is looking too.",
     toggleOnHint:
-      "Someone who shares a language and an interest comes first, then a language; anyone after {seconds:number} seconds.",
+      "Someone who shares an interest comes first, for {interestSeconds:number} seconds; then someone who shares a language; anyone after {seconds:number} seconds.",
     languages: "Languages I can chat in",
     interests: "Interests",
     interestsChosen: "Your interests",
@@ -155,5 +155,11 @@ export const randomChat = {
     widen: "Anyone now",
     bothLike: "You both like {interests:string}",
     bothSpeak: "You both speak {languages:string}",
+    stageLikes: "Looking for someone who likes {interests:string}…",
+    thenSpeaks: "then anyone who speaks {languages:string} in {seconds:number} s",
+    thenAnyone: "then anyone in {seconds:number} s",
+    atRandom: "You two matched at random: no shared language. Translation may help.",
+    othersFirst:
+      "Some visitors first look for a shared interest or language, for up to {seconds:number} s, before anyone will do.",
   },
 };

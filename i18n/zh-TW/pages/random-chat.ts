@@ -120,7 +120,8 @@ export const randomChat: Translation["randomChat"] = {
   prefs: {
     toggle: "優先配對語言或興趣相同的人",
     toggleOffHint: "關閉時：只要有人也在找，就會馬上配對，不限對象。",
-    toggleOnHint: "先找語言和興趣都相同的人，再找語言相同的人；{seconds} 秒後就不限對象。",
+    toggleOnHint:
+      "前 {interestSeconds} 秒先找興趣相同的人，再找語言相同的人；{seconds} 秒後就不限對象。",
     languages: "我能用來聊天的語言",
     interests: "興趣",
     interestsChosen: "你的興趣",
@@ -142,5 +143,10 @@ export const randomChat: Translation["randomChat"] = {
     widen: "不限對象，馬上找",
     bothLike: "你們都喜歡{interests}",
     bothSpeak: "你們都會說{languages}",
+    stageLikes: "正在找喜歡{interests}的人…",
+    thenSpeaks: "{seconds} 秒後改找會說{languages}的人",
+    thenAnyone: "{seconds} 秒後不限對象",
+    atRandom: "你們是隨機配對的：沒有共同的語言，翻譯也許幫得上忙。",
+    othersFirst: "有些訪客會先找興趣或語言相同的人，最多 {seconds} 秒後才與任何人配對。",
   },
 };
