@@ -1949,21 +1949,10 @@ type RootTranslation = {
 			 */
 			chinese: string
 			/**
-			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}​ ​a​n​d​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}
-			 * @param {string} interests
-			 * @param {string} languages
-			 */
-			lookingSpeaksLikes: RequiredParams<'interests' | 'languages'>
-			/**
 			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}
 			 * @param {string} languages
 			 */
 			lookingSpeaks: RequiredParams<'languages'>
-			/**
-			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}
-			 * @param {string} interests
-			 */
-			lookingLikes: RequiredParams<'interests'>
 			/**
 			 * A​n​y​o​n​e​ ​i​n​ ​{​s​e​c​o​n​d​s​}​ ​s
 			 * @param {number} seconds
@@ -2013,7 +2002,7 @@ type RootTranslation = {
 			 */
 			atRandom: string
 			/**
-			 * S​o​m​e​ ​v​i​s​i​t​o​r​s​ ​f​i​r​s​t​ ​l​o​o​k​ ​f​o​r​ ​a​ ​s​h​a​r​e​d​ ​i​n​t​e​r​e​s​t​ ​o​r​ ​l​a​n​g​u​a​g​e​,​ ​f​o​r​ ​u​p​ ​t​o​ ​{​s​e​c​o​n​d​s​}​ ​s​,​ ​b​e​f​o​r​e​ ​a​n​y​o​n​e​ ​w​i​l​l​ ​d​o​.
+			 * S​o​m​e​ ​v​i​s​i​t​o​r​s​ ​l​o​o​k​ ​f​o​r​ ​a​ ​s​h​a​r​e​d​ ​i​n​t​e​r​e​s​t​ ​o​r​ ​l​a​n​g​u​a​g​e​ ​f​i​r​s​t​,​ ​s​o​ ​a​ ​m​a​t​c​h​ ​m​a​y​ ​t​a​k​e​ ​u​p​ ​t​o​ ​{​s​e​c​o​n​d​s​}​ ​s​ ​m​o​r​e​.
 			 * @param {number} seconds
 			 */
 			othersFirst: RequiredParams<'seconds'>
@@ -4781,17 +4770,9 @@ export type TranslationFunctions = {
 			 */
 			chinese: () => LocalizedString
 			/**
-			 * Looking for someone who speaks {languages} and likes {interests}
-			 */
-			lookingSpeaksLikes: (arg: { interests: string, languages: string }) => LocalizedString
-			/**
 			 * Looking for someone who speaks {languages}
 			 */
 			lookingSpeaks: (arg: { languages: string }) => LocalizedString
-			/**
-			 * Looking for someone who likes {interests}
-			 */
-			lookingLikes: (arg: { interests: string }) => LocalizedString
 			/**
 			 * Anyone in {seconds} s
 			 */
@@ -4833,7 +4814,7 @@ export type TranslationFunctions = {
 			 */
 			atRandom: () => LocalizedString
 			/**
-			 * Some visitors first look for a shared interest or language, for up to {seconds} s, before anyone will do.
+			 * Some visitors look for a shared interest or language first, so a match may take up to {seconds} s more.
 			 */
 			othersFirst: (arg: { seconds: number }) => LocalizedString
 		}

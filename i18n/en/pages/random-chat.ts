@@ -145,10 +145,7 @@ export const randomChat = {
       "{interests:string} can't be used: no contact details or offensive words. Remove {count:number|{1: it, *: them}} and try again.",
     quoted: "“{interest:string}”",
     chinese: "Chinese",
-    lookingSpeaksLikes:
-      "Looking for someone who speaks {languages:string} and likes {interests:string}",
     lookingSpeaks: "Looking for someone who speaks {languages:string}",
-    lookingLikes: "Looking for someone who likes {interests:string}",
     anyoneIn: "Anyone in {seconds:number} s",
     anyoneInLabel: "If nobody who shares them is found, anyone after {seconds:number} seconds.",
     anyoneNow: "Now looking for anyone",
@@ -160,6 +157,6 @@ export const randomChat = {
     thenAnyone: "then anyone in {seconds:number} s",
     atRandom: "You two matched at random: no shared language. Translation may help.",
     othersFirst:
-      "Some visitors first look for a shared interest or language, for up to {seconds:number} s, before anyone will do.",
+      "Some visitors look for a shared interest or language first, so a match may take up to {seconds:number} s more.",
   },
 };

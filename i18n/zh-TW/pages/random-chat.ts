@@ -134,9 +134,7 @@ export const randomChat: Translation["randomChat"] = {
       "{interests}無法使用：不能包含聯絡方式或冒犯性的字詞。請移除{count|{1:, *:}}後再試一次。",
     quoted: "「{interest}」",
     chinese: "中文",
-    lookingSpeaksLikes: "正在找會說{languages}、也喜歡{interests}的人",
     lookingSpeaks: "正在找會說{languages}的人",
-    lookingLikes: "正在找喜歡{interests}的人",
     anyoneIn: "{seconds} 秒後不限對象",
     anyoneInLabel: "如果找不到相同的人，{seconds} 秒後就不限對象。",
     anyoneNow: "現在不限對象，找任何人",
@@ -147,6 +145,6 @@ export const randomChat: Translation["randomChat"] = {
     thenSpeaks: "{seconds} 秒後改找會說{languages}的人",
     thenAnyone: "{seconds} 秒後不限對象",
     atRandom: "你們是隨機配對的：沒有共同的語言，翻譯也許幫得上忙。",
-    othersFirst: "有些訪客會先找興趣或語言相同的人，最多 {seconds} 秒後才與任何人配對。",
+    othersFirst: "有些訪客會先找興趣或語言相同的人，所以配對可能要多等最多 {seconds} 秒。",
   },
 };

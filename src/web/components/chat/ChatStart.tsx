@@ -321,7 +321,7 @@ function Searching({
         ) : (
           <>
             <p className="chat-start__state-hint">{t.searchingHint()}</p>
-            <p className="chat-start__state-hint">
+            <p className="chat-start__state-hint chat-search__others">
               {t.prefs.othersFirst({ seconds: MATCH_FALLBACK_S })}
             </p>
           </>
