@@ -1897,10 +1897,11 @@ type RootTranslation = {
 			 */
 			toggleOffHint: string
 			/**
-			 * S​o​m​e​o​n​e​ ​w​h​o​ ​s​h​a​r​e​s​ ​a​ ​l​a​n​g​u​a​g​e​ ​a​n​d​ ​a​n​ ​i​n​t​e​r​e​s​t​ ​c​o​m​e​s​ ​f​i​r​s​t​,​ ​t​h​e​n​ ​a​ ​l​a​n​g​u​a​g​e​;​ ​a​n​y​o​n​e​ ​a​f​t​e​r​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​.
+			 * S​o​m​e​o​n​e​ ​w​h​o​ ​s​h​a​r​e​s​ ​a​n​ ​i​n​t​e​r​e​s​t​ ​c​o​m​e​s​ ​f​i​r​s​t​,​ ​f​o​r​ ​{​i​n​t​e​r​e​s​t​S​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​;​ ​t​h​e​n​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​h​a​r​e​s​ ​a​ ​l​a​n​g​u​a​g​e​;​ ​a​n​y​o​n​e​ ​a​f​t​e​r​ ​{​s​e​c​o​n​d​s​}​ ​s​e​c​o​n​d​s​.
+			 * @param {number} interestSeconds
 			 * @param {number} seconds
 			 */
-			toggleOnHint: RequiredParams<'seconds'>
+			toggleOnHint: RequiredParams<'interestSeconds' | 'seconds'>
 			/**
 			 * L​a​n​g​u​a​g​e​s​ ​I​ ​c​a​n​ ​c​h​a​t​ ​i​n
 			 */
@@ -1952,21 +1953,10 @@ type RootTranslation = {
 			 */
 			chinese: string
 			/**
-			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}​ ​a​n​d​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}
-			 * @param {string} interests
-			 * @param {string} languages
-			 */
-			lookingSpeaksLikes: RequiredParams<'interests' | 'languages'>
-			/**
 			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}
 			 * @param {string} languages
 			 */
 			lookingSpeaks: RequiredParams<'languages'>
-			/**
-			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}
-			 * @param {string} interests
-			 */
-			lookingLikes: RequiredParams<'interests'>
 			/**
 			 * A​n​y​o​n​e​ ​i​n​ ​{​s​e​c​o​n​d​s​}​ ​s
 			 * @param {number} seconds
@@ -1995,6 +1985,31 @@ type RootTranslation = {
 			 * @param {string} languages
 			 */
 			bothSpeak: RequiredParams<'languages'>
+			/**
+			 * L​o​o​k​i​n​g​ ​f​o​r​ ​s​o​m​e​o​n​e​ ​w​h​o​ ​l​i​k​e​s​ ​{​i​n​t​e​r​e​s​t​s​}​…
+			 * @param {string} interests
+			 */
+			stageLikes: RequiredParams<'interests'>
+			/**
+			 * t​h​e​n​ ​a​n​y​o​n​e​ ​w​h​o​ ​s​p​e​a​k​s​ ​{​l​a​n​g​u​a​g​e​s​}​ ​i​n​ ​{​s​e​c​o​n​d​s​}​ ​s
+			 * @param {string} languages
+			 * @param {number} seconds
+			 */
+			thenSpeaks: RequiredParams<'languages' | 'seconds'>
+			/**
+			 * t​h​e​n​ ​a​n​y​o​n​e​ ​i​n​ ​{​s​e​c​o​n​d​s​}​ ​s
+			 * @param {number} seconds
+			 */
+			thenAnyone: RequiredParams<'seconds'>
+			/**
+			 * Y​o​u​ ​t​w​o​ ​m​a​t​c​h​e​d​ ​a​t​ ​r​a​n​d​o​m​:​ ​n​o​ ​s​h​a​r​e​d​ ​l​a​n​g​u​a​g​e​.​ ​T​r​a​n​s​l​a​t​i​o​n​ ​m​a​y​ ​h​e​l​p​.
+			 */
+			atRandom: string
+			/**
+			 * S​o​m​e​ ​v​i​s​i​t​o​r​s​ ​l​o​o​k​ ​f​o​r​ ​a​ ​s​h​a​r​e​d​ ​i​n​t​e​r​e​s​t​ ​o​r​ ​l​a​n​g​u​a​g​e​ ​f​i​r​s​t​,​ ​s​o​ ​a​ ​m​a​t​c​h​ ​m​a​y​ ​t​a​k​e​ ​u​p​ ​t​o​ ​{​s​e​c​o​n​d​s​}​ ​s​ ​m​o​r​e​.
+			 * @param {number} seconds
+			 */
+			othersFirst: RequiredParams<'seconds'>
 		}
 	}
 	translation: {
@@ -4707,9 +4722,9 @@ export type TranslationFunctions = {
 			 */
 			toggleOffHint: () => LocalizedString
 			/**
-			 * Someone who shares a language and an interest comes first, then a language; anyone after {seconds} seconds.
+			 * Someone who shares an interest comes first, for {interestSeconds} seconds; then someone who shares a language; anyone after {seconds} seconds.
 			 */
-			toggleOnHint: (arg: { seconds: number }) => LocalizedString
+			toggleOnHint: (arg: { interestSeconds: number, seconds: number }) => LocalizedString
 			/**
 			 * Languages I can chat in
 			 */
@@ -4755,17 +4770,9 @@ export type TranslationFunctions = {
 			 */
 			chinese: () => LocalizedString
 			/**
-			 * Looking for someone who speaks {languages} and likes {interests}
-			 */
-			lookingSpeaksLikes: (arg: { interests: string, languages: string }) => LocalizedString
-			/**
 			 * Looking for someone who speaks {languages}
 			 */
 			lookingSpeaks: (arg: { languages: string }) => LocalizedString
-			/**
-			 * Looking for someone who likes {interests}
-			 */
-			lookingLikes: (arg: { interests: string }) => LocalizedString
 			/**
 			 * Anyone in {seconds} s
 			 */
@@ -4790,6 +4797,26 @@ export type TranslationFunctions = {
 			 * You both speak {languages}
 			 */
 			bothSpeak: (arg: { languages: string }) => LocalizedString
+			/**
+			 * Looking for someone who likes {interests}…
+			 */
+			stageLikes: (arg: { interests: string }) => LocalizedString
+			/**
+			 * then anyone who speaks {languages} in {seconds} s
+			 */
+			thenSpeaks: (arg: { languages: string, seconds: number }) => LocalizedString
+			/**
+			 * then anyone in {seconds} s
+			 */
+			thenAnyone: (arg: { seconds: number }) => LocalizedString
+			/**
+			 * You two matched at random: no shared language. Translation may help.
+			 */
+			atRandom: () => LocalizedString
+			/**
+			 * Some visitors look for a shared interest or language first, so a match may take up to {seconds} s more.
+			 */
+			othersFirst: (arg: { seconds: number }) => LocalizedString
 		}
 	}
 	translation: {

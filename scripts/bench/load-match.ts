@@ -11,9 +11,10 @@
  * A probe (servers' CPU, Redis's commands) covers the presses and the wait for the last match.
  *
  * With `preferences` (app only), each visitor asks for languages and interests drawn from
- * PREFERENCE_POPULATION; latencies then count the visitors paired on a shared language (the
- * others wait out the fallback delay by design), and the result says how many were paired on a
- * shared interest, on a shared language only, and at random after the delay.
+ * PREFERENCE_POPULATION; latencies then count the visitors paired on a shared interest (the
+ * others wait out the interest window or the fallback delay by design), and the result says how
+ * many were paired on a shared interest, on a shared language only, and at random after the
+ * delay.
  */
 import {
   type ChatMode,
@@ -250,8 +251,9 @@ async function main(): Promise<void> {
     }
     if (a.server !== b.server) crossChats += 1;
     const available = Math.max(a.pressedAt ?? 0, b.pressedAt ?? 0);
-    // With preferences, a pair on no shared language waited out the fallback delay by design.
-    if (options.preferences && !shared.get(a.index)?.languages) continue;
+    // With preferences, a pair on no shared interest waited out the interest window (or the
+    // fallback delay) by design.
+    if (options.preferences && !shared.get(a.index)?.interests) continue;
     for (const visitor of members) {
       const latency = (visitor.matchedAt ?? available) - available;
       latencies.push(latency);

@@ -5,10 +5,43 @@ import { z } from "./zod.ts";
 export const INTEREST_LIMITS = { count: 5, length: 24 } as const;
 
 /**
- * A visitor who asked for a shared language waits this long for one before anyone will do
- * (the page counts it down, and can widen at once).
+ * A visitor who asked for a shared language waits this long (from pressing start) for one
+ * before anyone will do (the page counts it down, and can widen at once).
  */
 export const MATCH_FALLBACK_MS = 5000;
+
+/**
+ * A visitor who named interests is first paired only on a shared interest, for this long from
+ * pressing start; then on a shared language until the fallback (or with anyone, when they named
+ * no language). Chosen by scripts/bench/match-rule.ts (BENCHMARKS.md).
+ */
+export const INTEREST_WINDOW_MS = 3000;
+
+/** How long each stage of the wait lasts: see INTEREST_WINDOW_MS and MATCH_FALLBACK_MS. */
+export interface MatchTiming {
+  interestWindowMs: number;
+  fallbackMs: number;
+}
+export const MATCH_TIMING: MatchTiming = {
+  interestWindowMs: INTEREST_WINDOW_MS,
+  fallbackMs: MATCH_FALLBACK_MS,
+};
+
+/**
+ * When, after pressing start, a visitor asking for these takes a shared language alone
+ * (`language`, null when they named none) and anyone (`anyone`), in ms: 0 is at once. Interests
+ * come first for the interest window; a visitor who named no language takes anyone after it.
+ */
+export function matchStages(
+  asked: { languages: readonly unknown[]; interests: readonly unknown[] } | undefined,
+  timing: MatchTiming = MATCH_TIMING,
+): { language: number | null; anyone: number } {
+  const interests = (asked?.interests.length ?? 0) > 0;
+  const languages = (asked?.languages.length ?? 0) > 0;
+  const window = interests ? Math.min(timing.interestWindowMs, timing.fallbackMs) : 0;
+  if (!languages) return { language: null, anyone: window };
+  return { language: window, anyone: timing.fallbackMs };
+}
 
 /**
  * Characters Unicode says draw nothing (zero-width spaces and joiners, the word joiner, the byte

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { MATCH_FALLBACK_MS } from "../../src/common/chat-preferences.ts";
+import { INTEREST_WINDOW_MS, MATCH_FALLBACK_MS } from "../../src/common/chat-preferences.ts";
 import type { ChatBroker } from "../../src/core/chat/broker.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import {
@@ -54,6 +54,7 @@ const asLua = (seeker: Seeker) => ({
     ? `\n${seeker.preferences.interests.map((i) => i.key).join("\n")}\n`
     : undefined,
   anyone_from: seeker.anyoneFrom,
+  waiting_since: seeker.since,
 });
 
 // The rule's Lua, with `now` and the cases as its inputs; answers each case's tiers.
@@ -76,9 +77,12 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the matching ru
       const seeker = (): Seeker => {
         const preferences = randomPreferences(next);
         const since = now - Math.floor(next() * 2 * MATCH_FALLBACK_MS);
+        // Some just inside or outside their interest window, to the millisecond.
+        const edge = next() < 0.1 ? now - INTEREST_WINDOW_MS + Math.floor(next() * 3) - 1 : since;
         return {
           ...(preferences ? { preferences } : {}),
-          anyoneFrom: next() < 0.2 ? 0 : anyoneFrom(preferences, since),
+          since: edge,
+          anyoneFrom: next() < 0.2 ? 0 : anyoneFrom(preferences, edge),
         };
       };
       return [seeker(), seeker()];
@@ -144,7 +148,7 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the matching ru
         for (const id of ids) {
           const preferences = randomPreferences(next);
           const widenSomeone = next() < 0.3;
-          const step = Math.floor(next() * 150);
+          const step = Math.floor(next() * 90);
           const pick = Math.floor(next() * ids.length);
           for (const b of brokers) {
             await b.start({ ...visitor(id), ...(preferences ? { preferences } : {}) });
@@ -155,7 +159,9 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: the matching ru
             .map(([waiter]) => waiter);
           const widened = waiting[pick % Math.max(1, waiting.length)];
           if (widenSomeone && widened) for (const b of brokers) await b.widen(widened);
-          // Time passes, but less than a fallback all told: only widening makes anyone do.
+          // Time passes, but less than an interest window all told (the instance looks again a
+          // moment after a stage ends, which a step could fall between): only widening makes a
+          // language or anyone do. The first test covers stages ending.
           redisTime.advance(step);
           memoryTime.advance(step);
           while (background.size > 0) await Promise.all([...background]);

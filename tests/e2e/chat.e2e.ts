@@ -913,10 +913,11 @@ test.describe("random chat: matching by language and interest", () => {
     await chips.getByRole("button", { name: "Remove chess" }).click();
     await expect(chips.getByRole("listitem")).toHaveText(["hiking"]);
     await find(page, "en");
-    await expect(
-      page.getByText("Looking for someone who speaks English and likes hiking"),
-    ).toBeVisible();
-    await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+    // First a shared interest, then a shared language, as the server keeps to it.
+    await expect(page.getByText("Looking for someone who likes hiking…")).toBeVisible();
+    await expect(page.getByText(/^then anyone who speaks English in [1-3] s$/)).toBeVisible();
+    await expect(page.getByText("Looking for someone who speaks English")).toBeVisible();
+    await expect(page.getByText(/^Anyone in [1-2] s$/)).toBeVisible();
 
     // The second stranger reads the page in Chinese, and speaks English too.
     await openAsAdult(other, "zh");
@@ -960,9 +961,58 @@ test.describe("random chat: matching by language and interest", () => {
     await expect(chatPanel(page)).toBeVisible({ timeout: 8000 });
     await expect(chatPanel(other)).toBeVisible();
     await expect(chatPanel(page).getByText(/^You both/)).toHaveCount(0);
+    // Said once, when the chat opens: nothing is shared.
+    await expect(
+      chatPanel(page).getByText(
+        "You two matched at random: no shared language. Translation may help.",
+      ),
+    ).toBeVisible();
     await page.getByRole("button", { name: "End chat" }).click();
     await other.context().close();
   });
+
+  for (const language of ["en", "zh"] as const) {
+    test(`/${language}: a shared interest is not given away to one who shares only a language`, async ({
+      page,
+      browser,
+      baseURL,
+    }) => {
+      const words = {
+        en: {
+          stage: "Looking for someone who likes origami…",
+          next: /^then anyone who speaks English in [1-3] s$/,
+          likes: "You both like origami",
+        },
+        zh: {
+          stage: "正在找喜歡origami的人…",
+          next: /^[1-3] 秒後改找會說中文的人$/,
+          likes: "你們都喜歡origami",
+        },
+      }[language];
+      const c = await stranger(browser, baseURL);
+      const b = await stranger(browser, baseURL);
+      // A likes origami and waits; C (chess) presses Find, then B (origami). All speak the
+      // page's language, ticked by default.
+      await openAsAdult(page, language);
+      await prefer(page, language, { interests: ["origami"] });
+      await find(page, language);
+      await expect(page.getByText(words.stage)).toBeVisible();
+      await expect(page.getByText(words.next)).toBeVisible();
+      await openAsAdult(c, language);
+      await prefer(c, language, { interests: ["chess"] });
+      await find(c, language);
+      await openAsAdult(b, language);
+      await prefer(b, language, { interests: ["Origami"] });
+      await find(b, language);
+      // A meets B, who shares their interest; C, who shares only a language, waits on.
+      await expect(chatPanel(page, language).getByText(words.likes)).toBeVisible();
+      await expect(chatPanel(b, language).getByText(words.likes)).toBeVisible();
+      await expect(c.getByText(WORDS[language].looking)).toBeVisible();
+      await expect(chatPanel(c, language)).toHaveCount(0);
+      await b.context().close();
+      await c.context().close();
+    });
+  }
 
   test("'Anyone now' widens the search at once", async ({ page, browser, baseURL }) => {
     const other = await stranger(browser, baseURL);
@@ -989,7 +1039,7 @@ test.describe("random chat: matching by language and interest", () => {
       await openAsAdult(page, "en");
       await prefer(page, "en", { languages: ["Japanese"], interests: ["hiking"] });
       await find(page, "en");
-      await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+      await expect(page.getByText(/^then anyone who speaks .* in [1-3] s$/)).toBeVisible();
       // Once the page has settled: below the site's header and above the screen's bottom.
       await expect
         .poll(() =>
@@ -1020,7 +1070,7 @@ test.describe("random chat: matching by language and interest", () => {
         await prefer(page, "en", { interests: ["hiking"] });
         const violations = await scan(page, "chat start with preferences", ".chat-start");
         await find(page, "en");
-        await expect(page.getByText(/^Anyone in [1-5] s$/)).toBeVisible();
+        await expect(page.getByText(/^then anyone who speaks English in [1-3] s$/)).toBeVisible();
         violations.push(...(await scan(page, "search with a countdown", ".chat-start")));
         expect(violations).toEqual([]);
         await page.getByRole("button", { name: "Cancel" }).click();
@@ -1065,7 +1115,7 @@ test.describe("random chat: matching by language and interest", () => {
       await chips.getByRole("button", { name: "移除「line id: abc123」" }).click();
       await expect(refusal).toBeHidden();
       await find(page, "zh");
-      await expect(page.getByText("正在找會說中文、也喜歡爬山的人")).toBeVisible();
+      await expect(page.getByText("正在找喜歡爬山的人…")).toBeVisible();
       await page.getByRole("button", { name: "取消" }).click();
       await expect(page.getByRole("button", { name: WORDS.zh.find })).toBeVisible();
     },

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { MATCH_FALLBACK_MS, matchPreferencesInput } from "../../src/common/chat-preferences.ts";
+import {
+  INTEREST_WINDOW_MS,
+  MATCH_FALLBACK_MS,
+  matchPreferencesInput,
+} from "../../src/common/chat-preferences.ts";
 import { targetLanguages } from "../../src/common/translation.ts";
 import type { ChatBroker, ChatVisitor } from "../../src/core/chat/broker.ts";
 import {
@@ -57,8 +61,51 @@ export function preferencesContract(
   make: (options: ContractOptions) => Promise<BrokerUnderTest>,
 ): void {
   describe.skipIf(skip)(`${name}: matching by language and interest`, () => {
+    test("a shared interest is not given away to the first who shares only a language", async () => {
+      const t = await make({ resumeGraceMs: 60_000 });
+      const b = t.broker;
+      try {
+        // A likes origami and waits; C (chess) presses start, then B (origami): A meets B.
+        const a = await joinAsking(b, "a", ["en"], ["origami"]);
+        const c = await joinAsking(b, "c", ["en"], ["chess"]);
+        expect((await b.status("c")).state).toBe("waiting");
+        await joinAsking(b, "b", ["en"], ["Origami"]);
+        expect(await a.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: ["en"], interests: ["origami"] },
+        });
+        expect((await b.status("b")).state).toBe("chatting");
+        // C meets someone who speaks English once their interest window ends, not before.
+        const d = await joinAsking(b, "d", ["en"]);
+        await t.advance(INTEREST_WINDOW_MS - 200);
+        expect((await b.status("c")).state).toBe("waiting");
+        expect((await b.status("d")).state).toBe("waiting");
+        await t.advance(300);
+        expect(await c.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: ["en"], interests: [] },
+        });
+        await d.waitFor(isType("matched"));
+        // Interests with no language: a shared interest at once, whatever the other speaks...
+        const e = await joinAsking(b, "e", [], ["kites"]);
+        await joinAsking(b, "f", ["ja"], ["kites"]);
+        expect(await e.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: ["kites"] },
+        });
+        // ...and anyone once their window ends.
+        const g = await joinAsking(b, "g", [], ["kites"]);
+        await joinAsking(b, "h", []);
+        expect((await b.status("g")).state).toBe("waiting");
+        await t.advance(INTEREST_WINDOW_MS + 100);
+        expect(await g.waitFor(isType("matched"))).toMatchObject({
+          shared: { languages: [], interests: [] },
+        });
+      } finally {
+        await b.close();
+      }
+    });
+
     test("a shared language and interest first, then a language; the longest-waiting within each", async () => {
-      const { broker: b } = await make({ resumeGraceMs: 60_000 });
+      const t = await make({ resumeGraceMs: 60_000 });
+      const b = t.broker;
       try {
         // Waiting, and sharing no language with each other: English, Japanese, Korean.
         await joinAsking(b, "w1", ["en"], ["chess"]);
@@ -70,8 +117,11 @@ export function preferencesContract(
         const matched = await me.waitFor(isType("matched"));
         expect(matched).toMatchObject({ shared: { languages: ["ja"], interests: ["hiking"] } });
         expect((await b.status("w2")).state).toBe("chatting");
-        // Then a shared language, first come first served: w1 waited longer than w3.
+        // Then a shared language once the interest windows end, first come first served: w1
+        // waited longer than w3.
         const next = await joinAsking(b, "next", ["en", "ko"], ["films"]);
+        expect((await b.status("next")).state).toBe("waiting");
+        await t.advance(INTEREST_WINDOW_MS + 100);
         await next.waitFor(isType("matched"));
         expect((await b.status("w1")).state).toBe("chatting");
         expect((await b.status("w3")).state).toBe("waiting");
@@ -182,6 +232,7 @@ export function preferencesContract(
           const preferences = asked.get(id);
           return {
             ...(preferences ? { preferences } : {}),
+            since: 0,
             anyoneFrom: anyoneFrom(preferences, 0),
           };
         };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import {
+  INTEREST_WINDOW_MS,
   MATCH_FALLBACK_MS,
   matchPreferencesInput,
   normalizeInterest,
@@ -17,11 +18,16 @@ import { DomainError } from "../../src/core/errors.ts";
 /** A waiting visitor who joined at `since` asking for these (nothing: "Anyone"). */
 function seeker(languages: string[], interests: string[] = [], since = 0): Seeker {
   const preferences = matchPreferencesOf(matchPreferencesInput.parse({ languages, interests }));
-  return { ...(preferences ? { preferences } : {}), anyoneFrom: anyoneFrom(preferences, since) };
+  return {
+    ...(preferences ? { preferences } : {}),
+    since,
+    anyoneFrom: anyoneFrom(preferences, since),
+  };
 }
 
 describe("the matching rule, as a table", () => {
   const T = MATCH_FALLBACK_MS;
+  const W = INTEREST_WINDOW_MS;
   const cases: Array<[string, Seeker, Seeker, number, number]> = [
     // [case, a, b, at, tier]
     [
@@ -31,7 +37,35 @@ describe("the matching rule, as a table", () => {
       0,
       2,
     ],
-    ["a shared language only", seeker(["en"], ["hiking"]), seeker(["en"], ["chess"]), 0, 1],
+    [
+      "a shared language only, in the interest window",
+      seeker(["en"], ["hiking"]),
+      seeker(["en"], ["chess"]),
+      W - 1,
+      -1,
+    ],
+    [
+      "a shared language only, once the window ends",
+      seeker(["en"], ["hiking"]),
+      seeker(["en"], ["chess"]),
+      W,
+      1,
+    ],
+    [
+      "a shared language with one who named no interest waits for the other's window",
+      seeker(["en"], ["origami"]),
+      seeker(["en"]),
+      W - 1,
+      -1,
+    ],
+    ["a shared language, no interests named: at once", seeker(["en"]), seeker(["en"]), 0, 1],
+    [
+      "one who widened in the window takes a shared language",
+      { ...seeker(["en"], ["origami"]), anyoneFrom: 0 },
+      seeker(["en"]),
+      0,
+      1,
+    ],
     ["both Chinese scripts are one language", seeker(["zh-TW"]), seeker(["zh-CN"]), 0, 1],
     [
       "an interest in either script",
@@ -54,12 +88,20 @@ describe("the matching rule, as a table", () => {
     ["anyone meets them once their fallback passed", seeker([]), seeker(["en"]), T, 0],
     ["one who widened accepts anyone", { ...seeker(["en"]), anyoneFrom: 0 }, seeker([]), 0, 0],
     [
-      "interests only, no language, accepts anyone at once",
+      "interests, no language: a shared interest at once, whatever the other's languages",
       seeker([], ["chess"]),
-      seeker(["en"], ["chess"], -T),
+      seeker(["en"], ["chess"]),
       0,
-      0,
+      2,
     ],
+    [
+      "interests, no language: anyone once the window ends, not before",
+      seeker([], ["chess"]),
+      seeker([]),
+      W - 1,
+      -1,
+    ],
+    ["interests, no language: anyone after the window", seeker([], ["chess"]), seeker([]), W, 0],
   ];
   for (const [name, a, b, at, tier] of cases) {
     test(`${name}: ${tier}`, () => {

@@ -130,7 +130,7 @@ export const randomChat = {
     toggle: "Prefer someone who shares my language or interests",
     toggleOffHint: "Off: you meet anyone, as soon as someone is looking too.",
     toggleOnHint:
-      "Someone who shares a language and an interest comes first, then a language; anyone after {seconds:number} seconds.",
+      "Someone who shares an interest comes first, for {interestSeconds:number} seconds; then someone who shares a language; anyone after {seconds:number} seconds.",
     languages: "Languages I can chat in",
     interests: "Interests",
     interestsChosen: "Your interests",
@@ -145,15 +145,18 @@ export const randomChat = {
       "{interests:string} can't be used: no contact details or offensive words. Remove {count:number|{1: it, *: them}} and try again.",
     quoted: "“{interest:string}”",
     chinese: "Chinese",
-    lookingSpeaksLikes:
-      "Looking for someone who speaks {languages:string} and likes {interests:string}",
     lookingSpeaks: "Looking for someone who speaks {languages:string}",
-    lookingLikes: "Looking for someone who likes {interests:string}",
     anyoneIn: "Anyone in {seconds:number} s",
     anyoneInLabel: "If nobody who shares them is found, anyone after {seconds:number} seconds.",
     anyoneNow: "Now looking for anyone",
     widen: "Anyone now",
     bothLike: "You both like {interests:string}",
     bothSpeak: "You both speak {languages:string}",
+    stageLikes: "Looking for someone who likes {interests:string}…",
+    thenSpeaks: "then anyone who speaks {languages:string} in {seconds:number} s",
+    thenAnyone: "then anyone in {seconds:number} s",
+    atRandom: "You two matched at random: no shared language. Translation may help.",
+    othersFirst:
+      "Some visitors look for a shared interest or language first, so a match may take up to {seconds:number} s more.",
   },
 };

@@ -13,6 +13,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   (await import("./write.ts")).write,
   (await import("./chat.ts")).chat,
   (await import("./match.ts")).match,
+  (await import("./match-rule.ts")).matchRule,
   (await import("./memory.ts")).memory,
   (await import("./frontend.ts")).frontend,
   (await import("./binary.ts")).binary,

@@ -71,7 +71,7 @@ async function run(size: Size): Promise<Section> {
       },
       {
         benchmark:
-          "Matching with languages and interests: partner available → 'matched', p50 / p99 ms (pairs on a shared language)",
+          "Matching with languages and interests: partner available → 'matched', p50 / p99 ms (pairs on a shared interest)",
         ours: `${ms(preferring.p50)} / ${ms(preferring.p99)}`,
         baseline: `${ms(ours.p50)} / ${ms(ours.p99)} (ours, no preferences)`,
         ratio: ratioOf(preferring.p99, ours.p99).toFixed(1),

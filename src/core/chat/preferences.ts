@@ -1,7 +1,9 @@
 import { Converter, type ConverterFunction } from "opencc-js";
 import {
-  MATCH_FALLBACK_MS,
+  MATCH_TIMING,
   type MatchPreferencesInput,
+  type MatchTiming,
+  matchStages,
   normalizeInterest,
   type SharedGround,
 } from "../../common/chat-preferences.ts";
@@ -109,45 +111,78 @@ export function matchPreferencesOf(
 /** A visitor waiting in the pool, as the matching rule sees them. */
 export interface Seeker {
   preferences?: MatchPreferences;
+  /** When they pressed start: their interest window runs from then. */
+  since: number;
   /** When anyone will do for them: joining plus the fallback delay, or sooner if they widened. */
   anyoneFrom: number;
 }
 
 /** When a visitor joining the pool now will accept anyone. */
-export function anyoneFrom(preferences: MatchPreferences | undefined, since: number): number {
-  return preferences && preferences.languages.length > 0 ? since + MATCH_FALLBACK_MS : since;
+export function anyoneFrom(
+  preferences: MatchPreferences | undefined,
+  since: number,
+  timing: MatchTiming = MATCH_TIMING,
+): number {
+  return since + matchStages(preferences, timing).anyone;
 }
 
-/** How well two fit: 2 a shared language and interest, 1 a shared language, 0 nothing shared. */
-export function fitOf(a: Seeker, b: Seeker): 0 | 1 | 2 {
+/**
+ * When a shared language alone will do for a visitor: once their interest window ends (at once
+ * when they named no interest), or sooner once anyone will do (they widened).
+ */
+export function languageFrom(a: Seeker, timing: MatchTiming = MATCH_TIMING): number {
+  if (!a.preferences?.interests.length) return a.since;
+  return Math.min(a.since + timing.interestWindowMs, a.anyoneFrom);
+}
+
+/** Whether two visitors' languages let them chat: they share one, or one of them named none. */
+function languagesAllow(pa: MatchPreferences, pb: MatchPreferences): boolean {
+  if (pa.languages.length === 0 || pb.languages.length === 0) return true;
+  return pa.languages.some((language) => pb.languages.includes(language));
+}
+
+/**
+ * How well two fit, whatever the time: 2 a shared interest (in a shared language, unless one of
+ * them named no language), 1 a shared language, 0 nothing shared.
+ */
+export function fitOf(a: Pick<Seeker, "preferences">, b: Pick<Seeker, "preferences">): 0 | 1 | 2 {
   const pa = a.preferences;
   const pb = b.preferences;
+  if (!pa || !pb) return 0;
   // A handful of languages and interests each: loops, no allocation (the pool scans often).
-  if (!pa || !pb || !pa.languages.some((language) => pb.languages.includes(language))) return 0;
-  for (const mine of pa.interests) {
-    for (const theirs of pb.interests) if (mine.key === theirs.key) return 2;
+  if (languagesAllow(pa, pb)) {
+    for (const mine of pa.interests) {
+      for (const theirs of pb.interests) if (mine.key === theirs.key) return 2;
+    }
   }
-  return 1;
+  return pa.languages.some((language) => pb.languages.includes(language)) ? 1 : 0;
 }
 
 /**
  * The matching rule: the tier two waiting visitors would be paired at now, or -1 when one of them
- * still insists on a shared language they do not have. A visitor with preferences is paired first
- * with someone sharing a language and an interest (2), then a language (1), and with anyone (0)
- * once their fallback delay has passed; one without preferences accepts anyone at once, but is
- * not paired with a visitor still waiting for a shared language.
+ * still waits for something better. A visitor who named interests is paired only on a shared
+ * interest (2) during their interest window; then on a shared language (1) too, if they named
+ * one; and with anyone (0) once their fallback delay has passed. One who asked nothing accepts
+ * anyone at once, but is not paired with a visitor still waiting for a shared interest or
+ * language.
  */
-export function tierOf(a: Seeker, b: Seeker, now: number): -1 | 0 | 1 | 2 {
+export function tierOf(
+  a: Seeker,
+  b: Seeker,
+  now: number,
+  timing: MatchTiming = MATCH_TIMING,
+): -1 | 0 | 1 | 2 {
   const fit = fitOf(a, b);
-  if (fit > 0) return fit;
+  if (fit === 2) return 2;
+  if (fit === 1 && now >= languageFrom(a, timing) && now >= languageFrom(b, timing)) return 1;
   return now >= a.anyoneFrom && now >= b.anyoneFrom ? 0 : -1;
 }
 
 /** The best tier a visitor can be paired at: what they asked allows no better (see tierOf). */
-export function bestTierOf(a: Seeker): 0 | 1 | 2 {
+export function bestTierOf(a: Pick<Seeker, "preferences">): 0 | 1 | 2 {
   const asked = a.preferences;
-  if (!asked || asked.languages.length === 0) return 0;
-  return asked.interests.length === 0 ? 1 : 2;
+  if (asked?.interests.length) return 2;
+  return asked?.languages.length ? 1 : 0;
 }
 
 /** What two paired visitors share, in `a`'s own words. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ChatEvent, ChatStatus } from "../../../common/chat.ts";
 import { DomainError } from "../../errors.ts";
 import type { ChatVisitor } from "../broker.ts";
-import { anyoneFrom, bestTierOf, sharedGround, tierOf } from "../preferences.ts";
+import { anyoneFrom, bestTierOf, languageFrom, sharedGround, tierOf } from "../preferences.ts";
 import type { Holds } from "./holds.ts";
 import type { Presences } from "./presence.ts";
 import type { Chat, MemoryChat, Waiting } from "./state.ts";
@@ -62,10 +62,11 @@ export class Pairing {
   /**
    * Pairs a waiting visitor, if they are listening, with another who is listening, allowed to
    * chat, not blocked and not a recent partner, by the matching rule (see tierOf): the
-   * longest-waiting of the best tier (a shared language and interest, then a language, then
-   * anyone once both accept anyone). A recent partner is met again only when both have waited
-   * `meetAgainAfterMs` and nobody else fits. Until someone fits, the pool is looked at again when
-   * the visitor's fallback delay ends or a recent partner may be met again.
+   * longest-waiting of the best tier (a shared interest, then a language once both take one
+   * alone, then anyone once both accept anyone). A recent partner is met again only when both
+   * have waited `meetAgainAfterMs` and nobody else fits. Until someone fits, the pool is looked at
+   * again when the visitor's interest window or fallback delay ends or a recent partner may be
+   * met again.
    */
   match(visitorId: string): ChatStatus | undefined {
     const me = this.chat.pool.get(visitorId);
@@ -100,7 +101,9 @@ export class Pairing {
     }
     const chosen = language ?? anyone ?? again;
     if (chosen) return this.#pair(chosen, me);
-    const next = [me.anyoneFrom, me.since + this.chat.meetAgainAfterMs].filter((at) => at > now);
+    const next = [languageFrom(me), me.anyoneFrom, me.since + this.chat.meetAgainAfterMs].filter(
+      (at) => at > now,
+    );
     if (!me.timer && next.length > 0) {
       me.timer = this.chat.time.setTimeout(
         () => {

@@ -1,8 +1,9 @@
 import type { ChatStatus } from "../../../common/chat.ts";
+import { matchStages } from "../../../common/chat-preferences.ts";
 import type { TimerHandle } from "../../clock.ts";
 import { DomainError } from "../../errors.ts";
 import type { ChatVisitor } from "../broker.ts";
-import { anyoneFrom, type MatchPreferences, sharedGround } from "../preferences.ts";
+import { type MatchPreferences, sharedGround } from "../preferences.ts";
 import type { RedisChat } from "./engine.ts";
 import { type LocalVisitor, type PoolStatus, partnerOf, publicStatus } from "./local.ts";
 import type { SideChannels } from "./sides.ts";
@@ -45,8 +46,8 @@ export interface Paired {
  */
 export class Pairing {
   /**
-   * Looks again at a waiting visitor once their fallback delay ends and once a recent partner
-   * may be met again.
+   * Looks again at a waiting visitor once their interest window and fallback delay end and once
+   * a recent partner may be met again.
    */
   readonly #rematch = new Map<string, TimerHandle[]>();
 
@@ -63,7 +64,8 @@ export class Pairing {
     const interests = preferences?.interests.length
       ? `\n${preferences.interests.map((i) => i.key).join("\n")}\n`
       : "";
-    const fallbackMs = anyoneFrom(preferences, 0);
+    const stages = matchStages(preferences);
+    const fallbackMs = stages.anyone;
     const json = preferences ? JSON.stringify(preferences) : "";
     const local = this.chat.visitors.get(visitorId);
     const reserved = local?.reserved;
@@ -114,7 +116,9 @@ export class Pairing {
     if (local?.attached && !local.chat && local.state === "idle" && status.state === "waiting") {
       local.hear({ id: OUTSIDE, event: { type: "waiting" } });
     }
-    if (status.state === "waiting") this.#matchLater(visitorId, fallbackMs);
+    if (status.state === "waiting") {
+      this.#matchLater(visitorId, [stages.language ?? 0, fallbackMs]);
+    }
     return publicStatus(status);
   }
 
@@ -218,13 +222,14 @@ export class Pairing {
   }
 
   /**
-   * When the visitor's fallback delay ends and once a recent partner may be met again, this
-   * instance looks at the pool once more (a no-op if they were paired meanwhile).
+   * When each of the visitor's stages ends (`stageEnds`, ms from now: their interest window and
+   * fallback delay) and once a recent partner may be met again, this instance looks at the pool
+   * once more (a no-op if they were paired meanwhile).
    */
-  #matchLater(visitorId: string, fallbackMs: number): void {
+  #matchLater(visitorId: string, stageEnds: number[]): void {
     if (this.#rematch.has(visitorId)) return;
     const timers: TimerHandle[] = [];
-    for (const ms of new Set([fallbackMs, this.chat.meetAgainAfterMs])) {
+    for (const ms of new Set([...stageEnds, this.chat.meetAgainAfterMs])) {
       if (ms <= 0) continue;
       const timer = this.chat.time.setTimeout(() => {
         timers.splice(timers.indexOf(timer), 1);

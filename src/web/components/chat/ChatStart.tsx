@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
+import { INTEREST_WINDOW_MS, MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
 import { countryName, flagOf } from "../../../common/country.ts";
 import { localizedPath } from "../../../common/locales.ts";
@@ -33,6 +33,7 @@ import type { RandomChat } from "./useRandomChat.ts";
 export const START_BUTTON_ID = "chat-start-button";
 
 const MATCH_FALLBACK_S = MATCH_FALLBACK_MS / 1000;
+const INTEREST_WINDOW_S = INTEREST_WINDOW_MS / 1000;
 
 /** A search this long unanswered offers something to do meanwhile. */
 const ALONE_AFTER_MS = 8000;
@@ -204,8 +205,9 @@ function WhileYouWait() {
 }
 
 /**
- * "Looking for someone who speaks … and likes …", the seconds until anyone will do, and the
- * button that widens the search at once.
+ * The stage of the search, as the server keeps to it: "Looking for someone who likes …", then
+ * "… who speaks …", with the seconds until the next stage, and the button that widens the
+ * search at once.
  */
 function LookingFor({
   search,
@@ -216,9 +218,9 @@ function LookingFor({
 }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat.prefs;
-  const seconds = useSecondsUntil(search.anyoneAt);
+  const toLanguage = useSecondsUntil(search.languageAt);
+  const toAnyone = useSecondsUntil(search.anyoneAt);
   const { languages, interests } = search.asked;
-  if (languages.length === 0) return null;
   // Both Chinese scripts are one spoken language.
   const spoken = [...new Set(languages.map((tag) => (tag.startsWith("zh") ? "zh" : tag)))];
   const speaks = listOf(
@@ -226,19 +228,32 @@ function LookingFor({
     spoken.map((tag) => languageName(LL, tag)),
   );
   const likes = listOf(locale, interests);
+  const onInterests = interests.length > 0 && (languages.length > 0 ? toLanguage : toAnyone) > 0;
+  let what: string;
+  let next: string;
+  if (onInterests && languages.length > 0) {
+    what = t.stageLikes({ interests: likes });
+    next = t.thenSpeaks({ languages: speaks, seconds: toLanguage });
+  } else if (onInterests) {
+    what = t.stageLikes({ interests: likes });
+    next = t.thenAnyone({ seconds: toAnyone });
+  } else {
+    what = t.lookingSpeaks({ languages: speaks });
+    next = t.anyoneIn({ seconds: toAnyone });
+  }
   return (
     <div className="chat-looking">
-      <p className="chat-looking__what">
-        {interests.length > 0
-          ? t.lookingSpeaksLikes({ languages: speaks, interests: likes })
-          : t.lookingSpeaks({ languages: speaks })}
-      </p>
-      {seconds > 0 ? (
+      {toAnyone > 0 ? (
         <>
+          <p className="chat-looking__what">{what}</p>
           <p className="chat-looking__countdown" aria-hidden="true">
-            {t.anyoneIn({ seconds })}
+            {next}
           </p>
-          <p className="visually-hidden">{t.anyoneInLabel({ seconds: MATCH_FALLBACK_S })}</p>
+          <p className="visually-hidden">
+            {languages.length > 0
+              ? t.anyoneInLabel({ seconds: MATCH_FALLBACK_S })
+              : t.anyoneInLabel({ seconds: INTEREST_WINDOW_S })}
+          </p>
           <button
             type="button"
             className="button button--ghost chat-looking__widen"
@@ -302,7 +317,12 @@ function Searching({
         {search ? (
           <LookingFor search={search} onWiden={onWiden} />
         ) : (
-          <p className="chat-start__state-hint">{t.searchingHint()}</p>
+          <>
+            <p className="chat-start__state-hint">{t.searchingHint()}</p>
+            <p className="chat-start__state-hint chat-search__others">
+              {t.prefs.othersFirst({ seconds: MATCH_FALLBACK_S })}
+            </p>
+          </>
         )}
         {justParted && (
           <p className="chat-start__state-hint chat-search__rematch">

@@ -1,7 +1,11 @@
 import { useId, useState } from "react";
 import type { TranslationFunctions } from "../../../../i18n/i18n-types";
 import type { SharedGround } from "../../../common/chat-preferences.ts";
-import { INTEREST_LIMITS, MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
+import {
+  INTEREST_LIMITS,
+  INTEREST_WINDOW_MS,
+  MATCH_FALLBACK_MS,
+} from "../../../common/chat-preferences.ts";
 import type { Locale } from "../../../common/locales.ts";
 import { type TargetLanguage, targetLanguages } from "../../../common/translation.ts";
 import { Plus, X } from "../../icons.ts";
@@ -38,7 +42,15 @@ export function listOf(locale: Locale, items: readonly string[]): string {
 export function SharedLine({ shared }: { shared: SharedGround | null }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat.prefs;
-  if (!shared || (shared.languages.length === 0 && shared.interests.length === 0)) return null;
+  if (!shared) return null;
+  if (shared.languages.length === 0 && shared.interests.length === 0) {
+    // Paired after the fallback: one of them asked, and they share nothing.
+    return (
+      <div className="chat-shared">
+        <p className="chat-shared__line">{t.atRandom()}</p>
+      </div>
+    );
+  }
   const languages = shared.languages.map((tag) => languageName(LL, tag));
   return (
     <div className="chat-shared">
@@ -96,7 +108,12 @@ export function MatchPreferencesEditor({
         <span>{t.toggle()}</span>
       </label>
       <p className="field__hint chat-prefs__hint">
-        {preferences.on ? t.toggleOnHint({ seconds: MATCH_FALLBACK_MS / 1000 }) : t.toggleOffHint()}
+        {preferences.on
+          ? t.toggleOnHint({
+              interestSeconds: INTEREST_WINDOW_MS / 1000,
+              seconds: MATCH_FALLBACK_MS / 1000,
+            })
+          : t.toggleOffHint()}
       </p>
       {preferences.on && (
         <>

@@ -7,7 +7,7 @@ import {
   type ChatReportOutcome,
   type ChatReportReason,
 } from "../../../common/chat.ts";
-import { MATCH_FALLBACK_MS, type MatchPreferencesInput } from "../../../common/chat-preferences.ts";
+import { type MatchPreferencesInput, matchStages } from "../../../common/chat-preferences.ts";
 import { appCodeOf, errorMessage, fieldIssuesOf } from "../../lib/errors.ts";
 import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
@@ -210,10 +210,17 @@ export function useRandomChat() {
         : await client.chat.start.mutate();
       if (!mounted.current) return;
       setInterestRefused(null);
-      // The server waits the fallback delay only for a visitor who named a language.
-      const fallback = asked !== undefined && asked.languages.length > 0;
+      // The stages the server keeps to: interests first, then a language, then anyone.
+      const stages = matchStages(asked);
+      const now = Date.now();
       setSearch(
-        asked ? { asked, anyoneAt: fallback ? Date.now() + MATCH_FALLBACK_MS : null } : null,
+        asked
+          ? {
+              asked,
+              languageAt: stages.language ? now + stages.language : null,
+              anyoneAt: stages.anyone > 0 ? now + stages.anyone : null,
+            }
+          : null,
       );
       act({ type: "started", status, at: Date.now() });
     } catch (error) {
@@ -228,7 +235,7 @@ export function useRandomChat() {
 
   /** While waiting for a shared language: anyone will do, at once. */
   const widen = async () => {
-    setSearch((current) => current && { ...current, anyoneAt: null });
+    setSearch((current) => current && { ...current, languageAt: null, anyoneAt: null });
     await client.chat.widen.mutate().catch(() => {});
   };
 
@@ -399,9 +406,13 @@ const isActive = ({ phase, ended }: ChatState) =>
 /** A search or an open chat is going on, or one is starting: a tab holds it. */
 const holdsOn = ({ phase, ended }: ChatState) => phase !== "idle" && ended === null;
 
-/** What the current search asks for, and when anyone will do (null: at once). */
+/**
+ * What the current search asks for, when a shared language alone will do (null: at once, or
+ * no language named) and when anyone will (null: at once).
+ */
 export interface RandomChatSearch {
   asked: MatchPreferencesInput;
+  languageAt: number | null;
   anyoneAt: number | null;
 }
 
