@@ -14,6 +14,13 @@ import { type E2eServer, startE2eServer } from "./server";
 const BOTTLE_NAME = /^Floating bottle \d+$/;
 const TIP = "Tip: Click on a floating bottle to view the message inside!";
 
+/** When the home's loading screen, its title, and the title uncovered first came (ms). */
+interface HomeTimes {
+  loading?: number;
+  heading?: number;
+  uncovered?: number;
+}
+
 /** The messages of the public bottles the page itself was given, once it has asked. */
 function publicMessagesSeen(page: Page): Promise<string[]> {
   return new Promise((resolve) => {
@@ -35,6 +42,51 @@ test.describe("home page", () => {
     await expect(overlay).toBeVisible();
     await expect(overlay).toBeHidden();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("on a slow connection, the overlay goes as soon as the page's words are there", async ({
+    page,
+    consoleErrors,
+  }) => {
+    test.setTimeout(90_000);
+    // When the loading screen first shows, when the page's title first stands in the document,
+    // and when nothing covers the title any more (no loading screen, or only one fading out).
+    await page.addInitScript(() => {
+      const times: HomeTimes = {};
+      (window as unknown as { homeTimes: HomeTimes }).homeTimes = times;
+      new MutationObserver(() => {
+        const now = performance.now();
+        if (times.loading === undefined && document.querySelector(".page-loading")) {
+          times.loading = now;
+        }
+        if (times.heading === undefined && document.querySelector("h1")) times.heading = now;
+        if (
+          times.heading !== undefined &&
+          times.uncovered === undefined &&
+          !document.querySelector(".page-loading:not(.is-fading)")
+        ) {
+          times.uncovered = now;
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 400,
+      downloadThroughput: 50_000,
+      uploadThroughput: 50_000,
+    });
+    await page.goto("/en", { waitUntil: "commit" });
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible({ timeout: 60_000 });
+    const timesOf = () =>
+      page.evaluate(() => (window as unknown as { homeTimes: HomeTimes }).homeTimes);
+    await expect.poll(async () => (await timesOf()).uncovered).toBeDefined();
+    const times = await timesOf();
+    // The loading screen was there while the app came, and nothing covers the title once there.
+    expect(times.loading).toBeLessThan(times.heading ?? 0);
+    expect((times.uncovered ?? 0) - (times.heading ?? 0)).toBeLessThan(100);
+    await cdp.detach();
     expect(consoleErrors).toEqual([]);
   });
 

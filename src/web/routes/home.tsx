@@ -15,21 +15,40 @@ const OVERLAY_FADE_MS = 400;
 
 type OverlayState = "shown" | "fading" | "gone";
 
+/** Whether the home has been shown in this document before: only the first load waited. */
+let shownBefore = false;
+
+/**
+ * How long the overlay still covers the page when the home first mounts: the server's loading
+ * screen (the same words) has been on screen since the first paint, so the two together last
+ * the overlay's time, and not at all once the wait for the app has already been that long (a
+ * slow connection), where covering words already there would only delay them.
+ */
+function overlayHold(): number {
+  if (shownBefore) return LOADING_OVERLAY_MS;
+  const paint = performance.getEntriesByName("first-contentful-paint")[0];
+  const waited = performance.now() - (paint?.startTime ?? 0);
+  return Math.min(LOADING_OVERLAY_MS, Math.max(0, LOADING_OVERLAY_MS - waited));
+}
+
 /** Home: the loading overlay, the title and the two main buttons over the sea, then more. */
 export function HomePage() {
   const { LL } = useI18n();
-  const [overlay, setOverlay] = useState<OverlayState>("shown");
+  const [hold] = useState(overlayHold);
+  const [overlay, setOverlay] = useState<OverlayState>(hold > 0 ? "shown" : "gone");
   const titleId = useId();
 
   useEffect(() => {
+    shownBefore = true;
+    if (hold === 0) return;
     const timers = [
-      setTimeout(() => setOverlay("fading"), LOADING_OVERLAY_MS),
-      setTimeout(() => setOverlay("gone"), LOADING_OVERLAY_MS + OVERLAY_FADE_MS),
+      setTimeout(() => setOverlay("fading"), hold),
+      setTimeout(() => setOverlay("gone"), hold + OVERLAY_FADE_MS),
     ];
     return () => {
       for (const timer of timers) clearTimeout(timer);
     };
-  }, []);
+  }, [hold]);
 
   return (
     <div className="home">
