@@ -2435,6 +2435,20 @@ type RootTranslation = {
 		 * N​o​ ​o​p​e​n​ ​r​e​p​o​r​t​s​.​ ​T​h​e​ ​s​e​a​ ​i​s​ ​c​a​l​m​.
 		 */
 		empty: string
+		translatorNotice: {
+			/**
+			 * T​r​a​n​s​l​a​t​i​o​n​:​ ​C​h​i​n​e​s​e​ ​s​c​r​i​p​t​ ​o​n​l​y
+			 */
+			title: string
+			/**
+			 * N​o​ ​t​r​a​n​s​l​a​t​o​r​ ​i​s​ ​c​o​n​f​i​g​u​r​e​d​,​ ​s​o​ ​t​h​e​ ​t​r​a​n​s​l​a​t​e​ ​m​e​n​u​ ​o​f​f​e​r​s​ ​v​i​s​i​t​o​r​s​ ​o​n​l​y​ ​T​r​a​d​i​t​i​o​n​a​l​ ​⇄​ ​S​i​m​p​l​i​f​i​e​d​ ​C​h​i​n​e​s​e​.​ ​T​o​ ​a​d​d​ ​L​i​b​r​e​T​r​a​n​s​l​a​t​e​ ​o​r​ ​D​e​e​p​L​ ​(​o​n​e​ ​s​e​t​t​i​n​g​,​ ​t​h​e​n​ ​a​ ​r​e​s​t​a​r​t​)​,​ ​s​e​e
+			 */
+			body: string
+			/**
+			 * R​E​A​D​M​E​.​m​d​,​ ​s​e​c​t​i​o​n​ ​“​T​r​a​n​s​l​a​t​i​o​n​”​.
+			 */
+			where: string
+		}
 		/**
 		 * B​o​t​t​l​e​ ​{​i​d​}
 		 * @param {number} id
@@ -5230,6 +5244,20 @@ export type TranslationFunctions = {
 		 * No open reports. The sea is calm.
 		 */
 		empty: () => LocalizedString
+		translatorNotice: {
+			/**
+			 * Translation: Chinese script only
+			 */
+			title: () => LocalizedString
+			/**
+			 * No translator is configured, so the translate menu offers visitors only Traditional ⇄ Simplified Chinese. To add LibreTranslate or DeepL (one setting, then a restart), see
+			 */
+			body: () => LocalizedString
+			/**
+			 * README.md, section “Translation”.
+			 */
+			where: () => LocalizedString
+		}
 		/**
 		 * Bottle {id}
 		 */

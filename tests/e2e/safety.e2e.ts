@@ -477,6 +477,11 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   await desk.getByRole("menuitem", { name: "Moderation" }).click();
   await expect(desk).toHaveURL(`${baseURL}/en/moderation`);
   await expect(desk.getByRole("heading", { level: 1, name: "Moderation" })).toBeVisible();
+  // This site has no translator configured: the page says what visitors get and where the
+  // operator reads how to add one.
+  const translation = desk.getByRole("region", { name: "Translation: Chinese script only" });
+  await expect(translation).toContainText("only Traditional ⇄ Simplified Chinese");
+  await expect(translation).toContainText("README.md, section “Translation”.");
 
   const card = (id: number) => desk.getByRole("article", { name: `Bottle ${id}`, exact: true });
   const hideCard = card(ids.hide);
@@ -570,6 +575,9 @@ test("the moderation page: reports in the queue, child safety on top; hide and d
   const zhRows = (id: number) =>
     zhActions.getByRole("row").filter({ hasText: new RegExp(`瓶子 ${id}(?!\\d)`) });
   await expect(zhRows(ids.hide)).toHaveCount(2);
+  await expect(desk.getByRole("region", { name: "翻譯：僅限中文繁簡轉換" })).toContainText(
+    "README.md 的「Translation」一節。",
+  );
   await expect(zhRows(ids.hide).first()).toContainText("放回大海");
   await expect(zhRows(ids.hide).getByRole("button")).toHaveCount(0);
   await expect(zhRows(ids.dismiss)).toContainText("駁回");

@@ -11,7 +11,10 @@ import {
 } from "../../src/core/translation/cache.ts";
 import { CompositeTranslator } from "../../src/core/translation/composite.ts";
 import { DeepLTranslator } from "../../src/core/translation/deepl.ts";
-import { createTranslator } from "../../src/core/translation/index.ts";
+import {
+  createTranslator,
+  translatesBeyondChineseScripts,
+} from "../../src/core/translation/index.ts";
 import { LibreTranslateTranslator } from "../../src/core/translation/libretranslate.ts";
 import { ChatTranslations } from "../../src/core/translation/memory-cache.ts";
 import {
@@ -497,6 +500,14 @@ describe("composite", () => {
     });
     expect(all.name).toBe("opencc+deepl+libretranslate");
     expect(all.targets()).toEqual(targetLanguages);
+  });
+
+  test("a translator beyond Chinese scripts is one the operator configured, reachable or not", () => {
+    expect(translatesBeyondChineseScripts(createTranslator({}))).toBe(false);
+    expect(translatesBeyondChineseScripts(createTranslator({ deeplApiKey: "k:fx" }))).toBe(true);
+    // Configured but not answering (nothing listens there): still configured.
+    const libre = createTranslator({ libreTranslateUrl: "http://127.0.0.1:9" });
+    expect(translatesBeyondChineseScripts(libre)).toBe(true);
   });
 });
 

@@ -4,6 +4,11 @@ export const moderation = {
   lead: "Open reports, newest first, with child safety always on top. Every action is recorded with your name and the time.",
   queue: "In the queue ({count:number})",
   empty: "No open reports. The sea is calm.",
+  translatorNotice: {
+    title: "Translation: Chinese script only",
+    body: "No translator is configured, so the translate menu offers visitors only Traditional ⇄ Simplified Chinese. To add LibreTranslate or DeepL (one setting, then a restart), see",
+    where: "README.md, section “Translation”.",
+  },
   bottle: "Bottle {id:number}",
   visitor: "Chat visitor {id:string}…",
   address: "address {key:string}…",

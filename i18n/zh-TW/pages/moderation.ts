@@ -5,6 +5,11 @@ export const moderation: Translation["moderation"] = {
   lead: "待處理的檢舉，最新的在前，兒童安全永遠置頂。每個處理動作都會記錄你的名稱和時間。",
   queue: "待處理（{count}）",
   empty: "沒有待處理的檢舉，海面風平浪靜。",
+  translatorNotice: {
+    title: "翻譯：僅限中文繁簡轉換",
+    body: "尚未設定翻譯服務，翻譯選單只能為訪客轉換繁體與簡體中文。要加入 LibreTranslate 或 DeepL（設定一項後重新啟動），請見",
+    where: "README.md 的「Translation」一節。",
+  },
   bottle: "瓶子 {id}",
   visitor: "聊天訪客 {id}…",
   address: "位址 {key}…",

@@ -11,7 +11,7 @@ import {
 export class CompositeTranslator implements Translator {
   readonly name: string;
 
-  constructor(private readonly translators: readonly Translator[]) {
+  constructor(readonly translators: readonly Translator[]) {
     this.name = translators.map((t) => t.name).join("+");
   }
 

@@ -41,3 +41,15 @@ export function createTranslator(
   }
   return new CompositeTranslator(translators);
 }
+
+/**
+ * Whether the server has a translator beyond OpenCC's Chinese script conversion: one the
+ * operator configured, reachable now or not. Without one, the moderation page says how to add it.
+ */
+export function translatesBeyondChineseScripts(translator: Translator): boolean {
+  if (translator instanceof OpenccTranslator) return false;
+  if (translator instanceof CompositeTranslator) {
+    return translator.translators.some(translatesBeyondChineseScripts);
+  }
+  return true;
+}

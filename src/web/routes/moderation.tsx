@@ -1,6 +1,7 @@
 import { FeatureSwitches } from "../components/moderation/FeatureSwitches.tsx";
 import { QueueGroupCard } from "../components/moderation/QueueGroupCard.tsx";
 import { RecentActions } from "../components/moderation/RecentActions.tsx";
+import { TranslatorNotice } from "../components/moderation/TranslatorNotice.tsx";
 import { useModeration } from "../components/moderation/useModeration.ts";
 import { PageIntro } from "../components/PageIntro.tsx";
 import { LoaderCircle, Waves } from "../icons.ts";
@@ -33,6 +34,7 @@ function ModerationBoard() {
       {error && <Status alert>{errorMessage(LL, error)}</Status>}
       {data && (
         <>
+          {!data.translator && <TranslatorNotice />}
           <FeatureSwitches states={data.features} moderation={moderation} />
           <section className="mod-section" aria-labelledby="mod-queue">
             <h2 id="mod-queue" className="mod-section__title">

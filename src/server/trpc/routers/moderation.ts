@@ -11,6 +11,7 @@ import {
 } from "../../../core/admin/queue.ts";
 import type { KeyBan } from "../../../core/chat/bans.ts";
 import { DomainError } from "../../../core/errors.ts";
+import { translatesBeyondChineseScripts } from "../../../core/translation/index.ts";
 import { operatorProcedure, router } from "../init.ts";
 
 const subjectInput = z.object({ subject: z.string().min(1).max(100) });
@@ -26,6 +27,8 @@ export const moderationRouter = router({
     groups: await moderationQueue(ctx.db, ctx.chat.bans),
     features: ctx.features.states,
     actions: await listActions(ctx.db),
+    /** Whether a translator beyond Chinese script conversion is configured. */
+    translator: translatesBeyondChineseScripts(ctx.translator),
   })),
 
   hide: operatorProcedure.input(subjectInput).mutation(async ({ ctx, input }) => {
