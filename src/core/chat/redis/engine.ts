@@ -41,6 +41,13 @@ export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   onBackground?: (work: Promise<unknown>) => void;
 }
 
+/**
+ * How long after Redis came back (or this instance's sharded subscriptions were found lost) a
+ * side channel is not trusted to carry a chat's "matched" alone: a subscription made while a
+ * Cluster's nodes are still coming back can answer before it holds.
+ */
+const SIDES_DISTRUSTED_MS = 30_000;
+
 /** Events a chat's stream keeps at most, unless told otherwise (XADD MAXLEN ~). */
 export const KEPT_EVENTS = 100;
 
@@ -75,6 +82,7 @@ export class RedisChat {
   readonly leaseTake: RedisScript;
   readonly leaseRelease: RedisScript;
   closed = false;
+  #sidesTrustedFrom = 0;
   readonly #poolArgs: string[];
   readonly #ids = new RandomIds();
   readonly #pool: Record<PoolScript, RedisScript>;
@@ -144,6 +152,18 @@ export class RedisChat {
       chatId,
       ...args,
     ]);
+  }
+
+  /**
+   * Whether a chat's "matched" may go on a side channel alone (see SIDES_DISTRUSTED_MS);
+   * otherwise it goes on the visitor's own channel too.
+   */
+  get sidesTrusted(): boolean {
+    return this.time.now() >= this.#sidesTrustedFrom;
+  }
+
+  distrustSides(): void {
+    this.#sidesTrustedFrom = this.time.now() + SIDES_DISTRUSTED_MS;
   }
 
   newChatId(): string {

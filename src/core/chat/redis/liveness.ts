@@ -111,6 +111,7 @@ export class Liveness {
    */
   async #resubscribe(life: string): Promise<void> {
     await this.chat.bus.ssubscribe(life);
+    this.chat.distrustSides();
     this.parts.sides.renewAll();
     await this.#lookAgain();
   }
@@ -124,6 +125,7 @@ export class Liveness {
     this.#restoring ??= (async () => {
       this.#restoreFailed = false;
       try {
+        this.chat.distrustSides();
         this.parts.sides.renewAll();
         const groups: string[] = [];
         const lost: LocalVisitor[] = [];

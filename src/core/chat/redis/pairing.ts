@@ -84,7 +84,7 @@ export class Pairing {
       languages,
       interests,
       json,
-      reserved?.ready ? reserved.chat : "",
+      reserved?.ready && this.chat.sidesTrusted ? reserved.chat : "",
     ]);
     // A chat in that id opened before this instance heard of it: another one is made ready.
     if (answer.spent && local && reserved && local.reserved === reserved) this.sides.renew(local);
@@ -151,7 +151,7 @@ export class Pairing {
     let whereB: Where = "";
     if (here && this.chat.cluster && (await this.sides.openedHere(here, paired.chat))) {
       // Their "matched" goes on that channel, ahead of what the chat says there next.
-      whereB = paired.b.inst === this.chat.instance ? "side" : "both";
+      whereB = paired.b.inst === this.chat.instance && this.chat.sidesTrusted ? "side" : "both";
     }
     await this.#open(paired, whereB);
     if (here) {
