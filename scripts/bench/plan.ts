@@ -2,7 +2,7 @@
  * The plan on paper for a site past one machine (issue 14): 100,000 visitors in the chat at
  * once and 1,000 bottles thrown a second, worked out from the figures the cluster benchmarks
  * recorded (match-cluster, chat-cluster, scale-out, redis-costs) and from the Redis commands
- * counted in the code (src/core/chat/redis-chat-lua.ts). BENCHMARKS.md shows it after the table, with the
+ * counted in the code (src/core/chat/redis/lua/chat/). BENCHMARKS.md shows it after the table, with the
  * arithmetic, so that a new run of those benchmarks gives a new plan.
  */
 
@@ -106,7 +106,7 @@ export interface CostFigures {
 }
 
 /**
- * Redis commands per call counted from the code (src/core/chat/redis-chat-lua.ts and the
+ * Redis commands per call counted from the code (src/core/chat/redis/lua/chat/ and the
  * broker around it), beside the measured ones.
  */
 export const COUNTED = {

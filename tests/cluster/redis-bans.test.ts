@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import { RedisKeys } from "../../src/core/chat/redis/keys.ts";
 import { RedisChatBans } from "../../src/core/chat/redis-bans.ts";
-import { RedisKeys } from "../../src/core/chat/redis-keys.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";

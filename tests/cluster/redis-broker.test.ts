@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { matchPreferencesOf } from "../../src/core/chat/preferences.ts";
 import { RedisChatBroker } from "../../src/core/chat/redis/broker.ts";
-import { RedisKeys } from "../../src/core/chat/redis-keys.ts";
+import { RedisKeys } from "../../src/core/chat/redis/keys.ts";
 import type { ChatSubscriptions } from "../../src/core/redis-bus.ts";
 import {
   type BrokerUnderTest,

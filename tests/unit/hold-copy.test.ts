@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { MuteCopy } from "../../src/core/chat/mute-copy.ts";
+import { HoldCopy } from "../../src/core/holds/copy.ts";
 
 async function* mutes(entries: Array<[string, number]>): AsyncIterable<[string, number]> {
   for (const entry of entries) yield entry;
 }
 
 /** Reloads the copy from these mutes, as Redis would hold them, at `now`. */
-function reload(copy: MuteCopy, entries: Array<[string, number]>, now = 0): Promise<void> {
+function reload(copy: HoldCopy, entries: Array<[string, number]>, now = 0): Promise<void> {
   return copy.reload(
     () => mutes(entries),
     () => now,
@@ -15,7 +15,7 @@ function reload(copy: MuteCopy, entries: Array<[string, number]>, now = 0): Prom
 
 describe("an instance's copy of the mutes", () => {
   test("cannot tell before its first reload; afterwards answers the latest mute in force", async () => {
-    const copy = new MuteCopy(10);
+    const copy = new HoldCopy(10);
     expect(copy.until(["visitor:v"], 0)).toBeUndefined();
     await reload(copy, [["ip:x", 500]]);
     expect(copy.until(["visitor:v", "ip:x"], 0)).toBe(500);
@@ -26,7 +26,7 @@ describe("an instance's copy of the mutes", () => {
   });
 
   test("a mute that has ended is gone", async () => {
-    const copy = new MuteCopy(10);
+    const copy = new HoldCopy(10);
     await reload(copy, [
       ["visitor:v", 100],
       ["visitor:w", 300],
@@ -40,7 +40,7 @@ describe("an instance's copy of the mutes", () => {
   });
 
   test("bounded: one it has no room for makes it say it cannot tell, until a reload has room", async () => {
-    const copy = new MuteCopy(4);
+    const copy = new HoldCopy(4);
     await reload(copy, []);
     for (const key of ["a", "b", "c", "d"]) copy.note(key, 100, 0);
     expect(copy.until(["a"], 0)).toBe(100);
@@ -59,7 +59,7 @@ describe("an instance's copy of the mutes", () => {
   });
 
   test("a reload that runs out of room leaves it unable to tell", async () => {
-    const copy = new MuteCopy(2);
+    const copy = new HoldCopy(2);
     await reload(copy, [
       ["a", 100],
       ["b", 100],

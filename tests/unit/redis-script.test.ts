@@ -1,16 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { CHAT_HELPERS } from "../../src/core/chat/redis/lua/chat/prelude.ts";
-import { POOL_HELPERS } from "../../src/core/chat/redis/lua/pool/helpers.ts";
 import {
   CHAT_SCRIPTS,
   type ChatScript,
   chatScriptSource,
-} from "../../src/core/chat/redis-chat-lua.ts";
+} from "../../src/core/chat/redis/lua/chat/index.ts";
+import { CHAT_HELPERS } from "../../src/core/chat/redis/lua/chat/prelude.ts";
+import { POOL_HELPERS } from "../../src/core/chat/redis/lua/pool/helpers.ts";
 import {
   POOL_SCRIPTS,
   type PoolScript,
   poolScriptSource,
-} from "../../src/core/chat/redis-pool-lua.ts";
+} from "../../src/core/chat/redis/lua/pool/index.ts";
 
 /** The names a script's source defines at its top level, in order. */
 const defined = (source: string) =>

@@ -11,12 +11,11 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import Redis, { Cluster } from "ioredis";
 import postgres from "postgres";
-import { BAN_SCRIPTS } from "../../../src/core/chat/redis-bans.ts";
 import {
   CHAT_SCRIPTS,
   type ChatScript,
   chatScriptSource,
-} from "../../../src/core/chat/redis-chat-lua.ts";
+} from "../../../src/core/chat/redis/lua/chat/index.ts";
 import {
   BEAT,
   LEASE_RELEASE,
@@ -24,7 +23,8 @@ import {
   POOL_SCRIPTS,
   type PoolScript,
   poolScriptSource,
-} from "../../../src/core/chat/redis-pool-lua.ts";
+} from "../../../src/core/chat/redis/lua/pool/index.ts";
+import { BAN_SCRIPTS } from "../../../src/core/chat/redis-bans.ts";
 import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
 import { monitorOf } from "../../../tests/helpers/monitor.ts";
 import { ROOT, sleep } from "../lib.ts";

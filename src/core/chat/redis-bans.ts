@@ -5,7 +5,7 @@ import type { RedisBus } from "../redis-bus.ts";
 import { type RedisClient, RedisScript } from "../redis-script.ts";
 import { type ChatBans, type KeyBan, storeKeyBans } from "./bans.ts";
 import { holdKeys } from "./holds.ts";
-import type { RedisKeys } from "./redis-keys.ts";
+import type { RedisKeys } from "./redis/keys.ts";
 
 /**
  * KEYS: the bans hash. ARGV: now, the bans channel, then pairs of a key and its end. Each ban

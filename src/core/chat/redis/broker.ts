@@ -25,7 +25,7 @@ export { KEPT_EVENTS, type RedisBrokerOptions } from "./engine.ts";
  * - Endings (endings.ts): leaving, blocks, bans; Mutes (mutes.ts);
  * - Liveness (liveness.ts): heartbeat, sweep, and recovery after Redis came back empty;
  * - SideChannels (sides.ts): on a Redis Cluster, a chat's events on its own node.
- * Keys and scripts: redis-keys.ts, redis-pool-lua.ts, redis-chat-lua.ts; what the channels
+ * Keys and scripts: redis/keys.ts, lua/pool/, lua/chat/; what the channels
  * carry: wire.ts. The pool, presence and who is in which chat are on one hash tag; each chat's
  * hash and event stream are on a tag of their own, so on a Cluster chats spread over the nodes.
  */

@@ -5,8 +5,9 @@ import type { ChatSubscriptions } from "../../redis-bus.ts";
 import { isCluster, type RedisClient, RedisScript } from "../../redis-script.ts";
 import type { BrokerOptions } from "../broker.ts";
 import { RandomIds } from "../ids.ts";
-import { CHAT_SCRIPTS, type ChatScript, chatScriptSource } from "../redis-chat-lua.ts";
-import { RedisKeys } from "../redis-keys.ts";
+import { RedisKeys } from "./keys.ts";
+import type { LocalVisitor } from "./local.ts";
+import { CHAT_SCRIPTS, type ChatScript, chatScriptSource } from "./lua/chat/index.ts";
 import {
   BEAT,
   LEASE_RELEASE,
@@ -14,8 +15,7 @@ import {
   POOL_SCRIPTS,
   type PoolScript,
   poolScriptSource,
-} from "../redis-pool-lua.ts";
-import type { LocalVisitor } from "./local.ts";
+} from "./lua/pool/index.ts";
 
 export interface RedisBrokerOptions extends Omit<BrokerOptions, "isBanned"> {
   /** Commands and scripts. */

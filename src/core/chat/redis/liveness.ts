@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { RESTORE_ARGS } from "../redis-pool-lua.ts";
 import type { Ending, Endings } from "./endings.ts";
 import type { RedisChat } from "./engine.ts";
 import type { LocalVisitor } from "./local.ts";
+import { RESTORE_ARGS } from "./lua/pool/index.ts";
 import type { Mutes } from "./mutes.ts";
 import type { Pairing } from "./pairing.ts";
 import type { SideChannels } from "./sides.ts";

@@ -20,7 +20,7 @@ export interface ChatRef {
   self: ChatPartner;
 }
 
-/** What the pool answers of where a visitor stands (redis-pool-lua.ts, status). */
+/** What the pool answers of where a visitor stands (lua/pool/presence.ts, status). */
 export interface PoolStatus {
   state: "idle" | "waiting" | "chatting";
   chat?: string;

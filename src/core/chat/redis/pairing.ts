@@ -41,7 +41,7 @@ export interface Paired {
 
 /**
  * Pairing on Redis: the pool's scripts pair the longest-waiting compatible visitor in one atomic
- * step (redis-pool-lua.ts, by the rule of preferences.ts); the chat then opens on its own slot,
+ * step (lua/pool/, by the rule of preferences.ts); the chat then opens on its own slot,
  * and both hear "matched" from its stream.
  */
 export class Pairing {

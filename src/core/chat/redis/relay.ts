@@ -148,7 +148,7 @@ export class Relay {
   /**
    * Keeps a message in its chat's stream and announces it to the partner in one transaction, no
    * script: the append finds the stream only under the name it has while the chat runs with
-   * nobody muted (redis-chat-lua.ts), so that is the check. Answers whether it was kept; when it
+   * nobody muted (lua/chat/send.ts), so that is the check. Answers whether it was kept; when it
    * was not, the announcement went out anyway, and the partner's instance drops it (an ended
    * chat, or checks on: see wire.ts), and the send script decides. Messages go as ioredis's
    * auto-pipeline sends commands: those of an event loop's turn (every frame its sockets read)

@@ -2,7 +2,7 @@ import type { ChatEvent } from "../../../common/chat.ts";
 
 /**
  * The chat's wire format on Redis, written and read here only (the Lua scripts write the same
- * shapes: redis-chat-lua.ts, redis-pool-lua.ts).
+ * shapes: lua/chat/, lua/pool/).
  *
  * An event's id, which a reconnecting stream resumes from:
  *   "-"                              outside any chat: names no place to resume from

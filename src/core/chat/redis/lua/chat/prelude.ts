@@ -4,7 +4,7 @@ import { lua } from "../lua.ts";
  * What every chat script starts with: its inputs named once, then the helpers they share.
  *
  * A chat's steps on Redis are each one Lua script on the chat's own slot (KEYS: the chat's hash,
- * its stream's two names, and on a Redis Cluster its two sides' channels; see redis-keys.ts;
+ * its stream's two names, and on a Redis Cluster its two sides' channels; see redis/keys.ts;
  * the stream has the first name only while the chat runs with nobody muted): an event is kept in
  * the chat's stream and announced in the same step, and the stream's id is the event's (with
  * the chat's id in front), so a socket that reconnects anywhere resumes from it. "matched" goes
@@ -18,7 +18,7 @@ import { lua } from "../lua.ts";
 export const CHAT_ARGS = 3;
 
 export const CHAT_INPUTS = lua`
-local chat = KEYS[1]             -- HASH the chat (fields: see redis-keys.ts)
+local chat = KEYS[1]             -- HASH the chat (fields: see redis/keys.ts)
 local events = KEYS[2]           -- STREAM under this name while nobody is muted
 local checked_events = KEYS[3]   -- STREAM the same, under this name when messages are checked
 local side_channels = { a = KEYS[4], b = KEYS[5] }   -- on a Cluster only

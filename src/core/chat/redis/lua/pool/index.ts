@@ -12,7 +12,7 @@ export { POOL_ARGS } from "./prelude.ts";
 export { RESTORE_ARGS } from "./recovery.ts";
 
 /**
- * The pool's steps on Redis (keys in redis-keys.ts), each one Lua script, so it is one atomic
+ * The pool's steps on Redis (keys in redis/keys.ts), each one Lua script, so it is one atomic
  * step for every instance: pairing can never hand one visitor to two chats. Each is the pool's
  * prelude (its inputs named, then the shared helpers), then its own body, which opens by naming
  * its own ARGV. Scripts answer JSON (cjson), read by the parts in src/core/chat/redis/.

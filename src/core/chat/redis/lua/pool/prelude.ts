@@ -1,7 +1,7 @@
 /**
  * What every pool script starts with: its inputs named once, then the helpers the scripts share,
  * each a plain Lua function. KEYS are the pool's keys in RedisKeys.poolKeys order (see
- * redis-keys.ts for what each holds); ARGV start with the arguments every pool script gets (the
+ * redis/keys.ts for what each holds); ARGV start with the arguments every pool script gets (the
  * first POOL_ARGS), then the script's own, from ARGV[A + 1] on.
  */
 export const POOL_ARGS = 8;
