@@ -98,10 +98,20 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
       analytics: config.analytics,
       forbidden,
     });
-    return new Response(body, {
-      status,
-      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" },
-    });
+    const headers = {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-cache",
+      Vary: "Accept-Encoding",
+    };
+    // Compressed, the page arrives in one round trip on a slow connection; it holds nothing
+    // secret whose compressed size could leak it.
+    if (acceptsGzip(request)) {
+      return new Response(Bun.gzipSync(body), {
+        status,
+        headers: { ...headers, "Content-Encoding": "gzip" },
+      });
+    }
+    return new Response(body, { status, headers });
   }
 
   async function trpc(

@@ -1,6 +1,6 @@
 import en from "../../i18n/en/index.ts";
 import zhTW from "../../i18n/zh-TW/index.ts";
-import type { Locale, Resolution } from "../common/locales.ts";
+import type { Locale, PageSlug, Resolution } from "../common/locales.ts";
 import { aboutMeta, type TitleKey, titleKeyOfSlug } from "../common/page-meta.ts";
 import { SITE_CONFIG_ELEMENT_ID, type SiteConfig } from "../common/site.ts";
 import { escapeHtml } from "./http.ts";
@@ -30,19 +30,69 @@ function titleKey(resolution: Resolution, forbidden: boolean): TitleKey {
   return "notFound";
 }
 
+type Dictionary = (typeof dictionaries)[Locale];
+
 /**
- * What the page shows before its script has run, in the page's language: a loading screen (for
- * seconds on a slow connection, instead of an empty sea), and where script is off, why nothing
- * more will come. The app's first render replaces both.
+ * The heading and introduction of a page whose first lines never depend on who is looking
+ * (the app's PageIntro draws the same words in the same place).
+ */
+function introOf(
+  dict: Dictionary,
+  slug: PageSlug,
+  features: SiteConfig["features"],
+): { title: string; lead: string } | undefined {
+  switch (slug) {
+    case "create":
+      return features?.bottles
+        ? { title: dict.create.title, lead: dict.create.subtitle }
+        : undefined;
+    case "discover":
+      return features?.bottles
+        ? { title: dict.discover.title, lead: dict.discover.subtitle }
+        : undefined;
+    case "public-bottles":
+      return features?.publicBottles
+        ? { title: dict.publicBottles.title, lead: dict.publicBottles.subtitle }
+        : undefined;
+    case "random-chat":
+      return features?.chat
+        ? { title: dict.randomChat.title, lead: dict.randomChat.description }
+        : undefined;
+    case "faq":
+      return { title: dict.faq.title, lead: dict.faq.lead };
+    case "contact":
+      return { title: dict.contact.title, lead: dict.contact.lead };
+    case "my-bottles":
+      return { title: dict.myBottles.title, lead: dict.myBottles.lead };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What the page shows before its script has run, in the page's language: the page's own heading
+ * and introduction where they are known, with a loading line under them (on a slow connection
+ * the visitor reads what the page is for while it loads), otherwise a loading screen (instead
+ * of an empty sea); and where script is off, why nothing more will come. The app's first render
+ * replaces all of it.
  */
 function firstPaint(page: PageContext): string {
   const dict = dictionaries[page.locale];
-  const isHome = page.resolution.kind === "page" && page.resolution.slug === "";
+  const slug = page.resolution.kind === "page" ? page.resolution.slug : undefined;
   // The home page's own overlay takes over from it with the same words.
-  const text = isHome ? dict.home.loading : dict.common.loading;
+  const text = slug === "" ? dict.home.loading : dict.common.loading;
+  const loading = (modifier: string) =>
+    `<div class="page-loading${modifier}" role="status"><span class="page-loading__ring spinner"></span>` +
+    `<p class="page-loading__text">${escapeHtml(text)}</p></div>`;
+  const intro = slug && !page.forbidden ? introOf(dict, slug, page.site.features) : undefined;
+  const content = intro
+    ? `<main class="page"><header class="page-intro">` +
+      `<h1 class="page-intro__title">${escapeHtml(intro.title)}</h1>` +
+      `<p class="page-intro__lead">${escapeHtml(intro.lead)}</p></header>` +
+      `${loading(" page-loading--below")}</main>`
+    : loading("");
   return (
-    `<div class="page-loading" role="status"><span class="page-loading__ring spinner"></span>` +
-    `<p class="page-loading__text">${escapeHtml(text)}</p></div>` +
+    content +
     `<noscript><style>.page-loading{display:none}</style>` +
     `<p class="page-noscript">${escapeHtml(dict.common.noScript)}</p></noscript>`
   );

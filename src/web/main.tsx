@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
-import { StrictMode, useState } from "react";
+import { StrictMode, startTransition, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localeOfPrefix, splitPrefix } from "../common/locales.ts";
 import { initialLocale, loadLocale, storedLocale } from "./lib/i18n.tsx";
@@ -28,9 +28,14 @@ if (root) {
   // The first page's dictionary comes before the first render; others load when chosen.
   const { prefix } = splitPrefix(location.pathname);
   await loadLocale(prefix ? localeOfPrefix(prefix) : initialLocale());
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // As a transition, the first render yields to the browser between components instead of
+  // holding the main thread until the whole page is built (a tap while it loads is answered).
+  const app = createRoot(root);
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 }

@@ -236,22 +236,39 @@ describe("page head", () => {
 
   test("a page names its own scripts up front, and another page's are not named", async () => {
     const home = new Set(await preloads("/en"));
-    const discover = new Set(await preloads("/en/discover"));
-    const chat = new Set(await preloads("/en/random-chat"));
+    const create = new Set(await preloads("/en/create"));
+    const contact = new Set(await preloads("/en/contact"));
     const own = (page: Set<string>) => [...page].filter((path) => !home.has(path));
-    // Each names chunks the home page does not load, served as scripts.
-    expect(own(chat).length).toBeGreaterThan(0);
-    const pageOnly = own(discover).filter((path) => !chat.has(path));
+    // The pages built on forms are their own chunks, which the home page does not load.
+    expect(own(create).length).toBeGreaterThan(0);
+    const pageOnly = own(contact).filter((path) => !create.has(path));
     expect(pageOnly.length).toBeGreaterThan(0);
     for (const path of pageOnly) {
       const response = await get(path);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toContain("javascript");
     }
-    // The discover page's own module (its heading's words live in the dictionary, its class
+    // The contact page's own module (its heading's words live in the dictionary, its class
     // names in its chunk) is among them.
     const bodies = await Promise.all(pageOnly.map(async (path) => (await get(path)).text()));
-    expect(bodies.some((body) => body.includes("discover"))).toBe(true);
+    expect(bodies.some((body) => body.includes("contact"))).toBe(true);
+    // The pages a visit most often starts on come with the first load: nothing more to name.
+    for (const path of ["/en/discover", "/en/random-chat", "/en/public-bottles"]) {
+      expect(own(new Set(await preloads(path)))).toEqual([]);
+    }
+  });
+
+  test("a page arrives compressed, with its heading and introduction before any script", async () => {
+    const zipped = await get("/en/random-chat", { "accept-encoding": "gzip" });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toContain("Accept-Encoding");
+    const html = await zipped.text();
+    expect(html).toContain('<h1 class="page-intro__title">Random Chat</h1>');
+    expect(html).toContain("Only your countries are shown.");
+    const zh = await (await get("/zh/discover")).text();
+    expect(zh).toContain('<h1 class="page-intro__title">尋找瓶子</h1>');
+    // Pages whose first lines depend on who is looking keep the loading screen alone.
+    expect(await (await get("/en/moderation")).text()).not.toContain("page-intro");
   });
 
   test("with analytics configured, pages load its script and the CSP allows it", async () => {

@@ -8,7 +8,7 @@ import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
 import { trpc } from "../lib/trpc.ts";
 import { useBottleLike } from "./bottle/useBottleLike.ts";
-import { ReportDialog } from "./ReportDialog.tsx";
+import { ReportDialog } from "./LazyReportDialog.tsx";
 import { SignInRequiredDialog } from "./SignInRequiredDialog.tsx";
 import { TranslateMenu } from "./translate/TranslateMenu.tsx";
 import { TranslationNote } from "./translate/TranslationNote.tsx";

@@ -5,7 +5,7 @@ import {
   chatReportReasons,
 } from "../../../common/chat.ts";
 import { useI18n } from "../../lib/i18n.tsx";
-import { ReportDialog } from "../ReportDialog.tsx";
+import { ReportDialog } from "../LazyReportDialog.tsx";
 
 /**
  * Reports a partner's message: from its own Report button (in an open chat, or one that has
