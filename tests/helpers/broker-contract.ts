@@ -29,7 +29,7 @@ export interface BrokerUnderTest {
 export const visitor = (id: string, ipKey = `ip-${id}`) => ({
   visitorId: id,
   ipKey,
-  country: { countryCode: "TW", country: "Taiwan" },
+  country: { code: "TW", name: "Taiwan" },
 });
 
 /** A visitor's open stream, read in the background. */
