@@ -1,3 +1,4 @@
+import type { Country } from "./country.ts";
 import { locales } from "./locales.ts";
 import { z } from "./zod.ts";
 
@@ -62,8 +63,8 @@ export const shownBottleInput = bottleIdInput.extend({ shownPass: z.string().max
 export interface BottleCard {
   id: number;
   message: string;
-  country: string;
-  countryCode: string | null;
+  /** The writer's. */
+  country: Country;
   driftHours: number;
   isPublic: boolean;
   createdAt: number;

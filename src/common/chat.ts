@@ -1,4 +1,5 @@
 import type { SharedGround } from "./chat-preferences.ts";
+import type { Country } from "./country.ts";
 import { z } from "./zod.ts";
 
 export const CHAT_LIMITS = {
@@ -33,12 +34,6 @@ export const reportChatInput = z.object({
 export const blockInput = z.object({ messageId: z.string().min(1).max(64) }).optional();
 export const chatEventsInput = z.object({ lastEventId: z.string().max(64).nullish() }).optional();
 
-/** Who is on the other side: only a country, never anything else. */
-export interface ChatPartner {
-  countryCode: string | null;
-  country: string;
-}
-
 export interface ChatMessage {
   /** Server-made; the client ignores a second copy of the same id. */
   id: string;
@@ -46,8 +41,8 @@ export interface ChatMessage {
   content: string;
   /** Unix milliseconds, from the server. */
   timestamp: number;
-  countryCode: string | null;
-  country: string;
+  /** The sender's. */
+  country: Country;
   /** It holds a link, e-mail address, phone number or messenger account: shown as plain text with a warning. */
   contact?: true;
 }
@@ -57,8 +52,11 @@ export type ChatEvent =
   | { type: "status"; status: ChatStatus }
   | { type: "idle" }
   | { type: "waiting" }
-  /** `shared`: what the two have in common, when either asked for something (languages, interests). */
-  | { type: "matched"; chatId: string; partner: ChatPartner; shared?: SharedGround }
+  /**
+   * `partner`: who is on the other side, only a country, never anything else. `shared`: what
+   * the two have in common, when either asked for something (languages, interests).
+   */
+  | { type: "matched"; chatId: string; partner: Country; shared?: SharedGround }
   | { type: "message"; chatId: string; message: ChatMessage }
   | { type: "typing"; chatId: string; isTyping: boolean }
   | { type: "partner-left"; chatId: string }
@@ -75,4 +73,4 @@ export type ChatEvent =
 export type ChatStatus =
   | { state: "idle" }
   | { state: "waiting" }
-  | { state: "chatting"; chatId: string; partner: ChatPartner };
+  | { state: "chatting"; chatId: string; partner: Country };

@@ -1,6 +1,17 @@
 // Country codes, names and flags, shared by the server (bottles, chat) and the web (display).
 import type { Locale } from "./locales.ts";
 
+/**
+ * A country as it travels (a visitor's, a chat partner's, a bottle's writer's): the code the
+ * web draws the flag from and names in the visitor's language, and the English name.
+ */
+export interface Country {
+  /** ISO 3166-1 alpha-2, upper case; null when unknown. */
+  code: string | null;
+  /** English name; "Unknown" when there is none. */
+  name: string;
+}
+
 /** The flag shown when the country is unknown (the product's bottle flow uses 🏴). */
 export const UNKNOWN_FLAG = "🏴";
 
@@ -47,3 +58,9 @@ export function countryName(code: string | null, locale: Locale): string {
   const known = knownCountryCode(code);
   return (known && displayNames[locale].of(known)) || UNKNOWN_NAME[locale];
 }
+
+/** The country of a visitor whose address names none. */
+export const UNKNOWN_COUNTRY: Country = Object.freeze({
+  code: null,
+  name: countryName(null, "en"),
+});

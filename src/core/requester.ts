@@ -1,4 +1,4 @@
-import type { Country } from "./geo/country-lookup.ts";
+import type { Country } from "../common/country.ts";
 
 /**
  * Who is asking, built once per request or WebSocket from its cookies and address, never from

@@ -1,7 +1,7 @@
+import type { Country } from "../common/country.ts";
 import { DEVICE_TRUST_MS } from "../core/auth/devices.ts";
 import { SocketRights } from "../core/auth/rights.ts";
 import { type ValidSession, validateSessionToken } from "../core/auth/sessions.ts";
-import type { Country } from "../core/geo/country-lookup.ts";
 import { ipKey } from "../core/limits/ip-key.ts";
 import { clientIp } from "./client-ip.ts";
 import { serializeCookie } from "./http.ts";

@@ -29,7 +29,7 @@ export interface BrokerUnderTest {
 export const visitor = (id: string, ipKey = `ip-${id}`) => ({
   visitorId: id,
   ipKey,
-  country: { countryCode: "TW", country: "Taiwan" },
+  country: { code: "TW", name: "Taiwan" },
 });
 
 /** A visitor's open stream, read in the background. */
@@ -301,7 +301,11 @@ export function brokerContract(
         const a = await join(b, "a");
         const p = await join(b, "b");
         const sent = await b.send("a", "hello there");
-        expect(sent).toMatchObject({ from: "me", content: "hello there", country: "Taiwan" });
+        expect(sent).toMatchObject({
+          from: "me",
+          content: "hello there",
+          country: { code: "TW", name: "Taiwan" },
+        });
         const got = await p.stream.waitFor((e) => e.type === "message" && e.message.id === sent.id);
         expect(got).toMatchObject({ message: { ...sent, from: "partner" } });
         // The partner's reply arrives after it: had the sender's own copy been sent, it came first.

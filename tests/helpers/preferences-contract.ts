@@ -31,7 +31,7 @@ function visitorWith(id: string, asked: { languages: string[]; interests: string
   return {
     visitorId: id,
     ipKey: `ip-${id}`,
-    country: { countryCode: "TW", country: "Taiwan" },
+    country: { code: "TW", name: "Taiwan" },
     ...(preferences ? { preferences } : {}),
   };
 }

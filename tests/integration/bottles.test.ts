@@ -74,8 +74,7 @@ describe("the ocean", () => {
     const found = await discoverUntil(reader, "Hello from Taipei");
     expect(found).toMatchObject({
       id,
-      country: "Taiwan",
-      countryCode: "TW",
+      country: { code: "TW", name: "Taiwan" },
       likeCount: 0,
       isLiked: false,
     });
@@ -85,7 +84,6 @@ describe("the ocean", () => {
       [
         "shownPass",
         "country",
-        "countryCode",
         "createdAt",
         "driftHours",
         "id",
@@ -590,12 +588,9 @@ describe("rate limits", () => {
 describe("country", () => {
   test("comes from the offline database; private addresses are Unknown", async () => {
     expect(await visitor("8.8.8.8").geo.me.query()).toEqual({
-      countryCode: "US",
-      country: "United States",
+      code: "US",
+      name: "United States",
     });
-    expect(await visitor("10.1.2.3").geo.me.query()).toEqual({
-      countryCode: null,
-      country: "Unknown",
-    });
+    expect(await visitor("10.1.2.3").geo.me.query()).toEqual({ code: null, name: "Unknown" });
   });
 });

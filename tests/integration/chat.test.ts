@@ -114,8 +114,8 @@ describe("pairing and messages", () => {
       ChatEvent,
       { type: "matched" }
     >;
-    expect(matchedA.partner).toEqual({ countryCode: "US", country: "United States" });
-    expect(matchedB.partner).toEqual({ countryCode: "TW", country: "Taiwan" });
+    expect(matchedA.partner).toEqual({ code: "US", name: "United States" });
+    expect(matchedB.partner).toEqual({ code: "TW", name: "Taiwan" });
     expect(matchedA.chatId).toBe(matchedB.chatId);
     a.close();
     b.close();
@@ -128,7 +128,11 @@ describe("pairing and messages", () => {
     const typing = await a.waitFor(isType("typing"));
     expect(typing).toMatchObject({ type: "typing", isTyping: true });
     const sent = await a.api.chat.send.mutate({ content: "  Hello from the shore  " });
-    expect(sent).toMatchObject({ from: "me", content: "Hello from the shore", countryCode: "TW" });
+    expect(sent).toMatchObject({
+      from: "me",
+      content: "Hello from the shore",
+      country: { code: "TW", name: "Taiwan" },
+    });
     // A random id; on Redis the chat's own id comes first, so a report finds the chat's slot.
     expect(sent.id).toMatch(/^([A-Za-z0-9_-]{12})?[A-Za-z0-9_-]{12}$/);
     const got = await b.waitFor((e) => e.type === "message" && e.message.id === sent.id);

@@ -10,7 +10,7 @@ import { VirtualClock } from "../helpers/clock.ts";
 const v = (id: string, ipKey = `ip-${id}`) => ({
   visitorId: id,
   ipKey,
-  country: { countryCode: null, country: "Unknown" },
+  country: { code: null, name: "Unknown" },
 });
 
 /** The virtual clock of the broker last made: tests move it instead of waiting. */
@@ -195,8 +195,7 @@ describe("chat streams", () => {
       from: "me",
       content: "hello",
       timestamp: expect.any(Number),
-      countryCode: null,
-      country: "Unknown",
+      country: { code: null, name: "Unknown" },
     });
     await b.close();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { ChatEvent, ChatMessage, ChatPartner } from "../../src/common/chat.ts";
+import type { ChatEvent, ChatMessage } from "../../src/common/chat.ts";
+import type { Country } from "../../src/common/country.ts";
 import {
   type ChatAction,
   type ChatState,
@@ -10,11 +11,11 @@ import {
   lastPartnerMessage,
 } from "../../src/web/components/chat/chatReducer.ts";
 
-const japan: ChatPartner = { countryCode: "JP", country: "Japan" };
-const chile: ChatPartner = { countryCode: "CL", country: "Chile" };
+const japan: Country = { code: "JP", name: "Japan" };
+const chile: Country = { code: "CL", name: "Chile" };
 
 function message(id: string, from: "me" | "partner", content = `line ${id}`): ChatMessage {
-  return { id, from, content, timestamp: 1_000, countryCode: "JP", country: "Japan" };
+  return { id, from, content, timestamp: 1_000, country: japan };
 }
 
 const server = (event: ChatEvent, at = 10_000): ChatAction => ({ type: "server", event, at });

@@ -9,7 +9,7 @@ import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
 const T0 = Date.UTC(2026, 0, 15, 12);
-const country = { countryCode: "TW", country: "Taiwan" };
+const country = { code: "TW", name: "Taiwan" };
 const safe: Moderator = { check: async () => ({ safe: true, reasons: [] }) };
 const broken: Moderator = {
   check: async () => {

@@ -9,7 +9,7 @@ import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
 const T0 = Date.UTC(2026, 0, 15, 12);
-const country = { countryCode: "TW", country: "Taiwan" };
+const country = { code: "TW", name: "Taiwan" };
 const LINK = "find me at example.com/me";
 
 // Contact details sent into several chats within an hour cool the sender down (a ban): the rule

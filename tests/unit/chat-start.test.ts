@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { UNKNOWN_COUNTRY } from "../../src/common/country.ts";
 import { Sightings, StoredChatBans } from "../../src/core/chat/bans.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { answerChatAge, startChat } from "../../src/core/chat/start.ts";
 import { DomainError } from "../../src/core/errors.ts";
-import { UNKNOWN_COUNTRY } from "../../src/core/geo/country-lookup.ts";
 import {
   MemoryRateLimiter,
   type RateLimiter,

@@ -41,7 +41,7 @@ const texts = [
 const countries = ["Taiwan", "Côte d'Ivoire", "Unknown", "日本"];
 
 function randomEvent(chatId: string): ChatEvent {
-  const partner = { countryCode: pick(["TW", "JP", null]), country: pick(countries) };
+  const partner = { code: pick(["TW", "JP", null]), name: pick(countries) };
   return pick<ChatEvent>([
     { type: "idle" },
     { type: "waiting" },
@@ -55,8 +55,7 @@ function randomEvent(chatId: string): ChatEvent {
         from: "partner",
         content: pick(texts),
         timestamp: Math.floor(random() * 2 ** 41),
-        countryCode: partner.countryCode,
-        country: partner.country,
+        country: partner,
       },
     },
     { type: "typing", chatId, isTyping: random() < 0.5 },
@@ -78,8 +77,7 @@ describe("the chat's wire codec", () => {
         const keep: MatchedKeep = {
           side: pick(["a", "b"] as const),
           partner: idOf(22),
-          cc: pick(["TW", ""]),
-          co: pick(countries),
+          country: { code: pick(["TW", null]), name: pick(countries) },
           checksOn: random() < 0.5,
         };
         expect(parsePayload(eventPayload(id, json, keep))).toEqual({ id, event, keep });

@@ -61,7 +61,7 @@ function visitor(name: string, country: string | null = "TW", userId: string | n
     ipKey: `ip-${name}`,
     userId,
     locale: "en",
-    country: () => ({ code: country, name: country ?? "Unknown", flag: "" }),
+    country: () => ({ code: country, name: country ?? "Unknown" }),
   };
 }
 

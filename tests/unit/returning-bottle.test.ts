@@ -23,8 +23,7 @@ class TabStorage {
 const bottle: BottleCard = {
   id: 42,
   message: "Found on a quiet beach",
-  country: "Taiwan",
-  countryCode: "TW",
+  country: { code: "TW", name: "Taiwan" },
   driftHours: 3,
   isPublic: false,
   createdAt: Date.UTC(2026, 10, 27, 12),

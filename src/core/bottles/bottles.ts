@@ -63,7 +63,8 @@ const insertBottle = prepared(
     v: {
       message: string;
       driftHours: number;
-      country: string;
+      // Flat: a prepared query binds each value by its name.
+      countryName: string;
       countryCode: string | null;
       ipKey: string;
       visitorId: string;
@@ -80,7 +81,7 @@ const insertBottle = prepared(
       .values({
         message: v.message,
         drift_hours: v.driftHours,
-        country: v.country,
+        country: v.countryName,
         country_code: v.countryCode,
         ip_key: v.ipKey,
         visitor_id: v.visitorId,
@@ -136,7 +137,7 @@ export async function throwBottle(
   const [row] = await insertBottle(db, {
     message: input.message,
     driftHours: input.driftHours,
-    country: country.name,
+    countryName: country.name,
     countryCode: country.code,
     ipKey: writer.ipKey,
     visitorId: writer.visitorId,
@@ -198,8 +199,7 @@ function toCard(row: CardRow): BottleCard {
   return {
     id: row.id,
     message: row.message,
-    country: row.country,
-    countryCode: row.country_code,
+    country: { code: row.country_code, name: row.country },
     driftHours: row.drift_hours,
     isPublic: row.is_public === 1,
     createdAt: row.created_at,

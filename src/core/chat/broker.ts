@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatPartner, ChatStatus } from "../../common/chat.ts";
+import type { ChatMessage, ChatStatus } from "../../common/chat.ts";
+import type { Country } from "../../common/country.ts";
 import type { Time } from "../clock.ts";
 import type { Muter } from "../moderation/repeats.ts";
 import type { VisitorKeys } from "../requester.ts";
@@ -8,7 +9,7 @@ import type { MatchPreferences } from "./preferences.ts";
 
 /** A visitor as the chat knows them: the cookie id, the address hash, and the country shown. */
 export interface ChatVisitor extends VisitorKeys {
-  country: ChatPartner;
+  country: Country;
   /** What they asked of a match (languages, interests), held only while they wait. */
   preferences?: MatchPreferences;
 }

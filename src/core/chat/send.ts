@@ -1,5 +1,6 @@
 import type { DB } from "../../../db/schema.ts";
 import type { ChatMessage } from "../../common/chat.ts";
+import type { Country } from "../../common/country.ts";
 import { DomainError, RateLimitedError } from "../errors.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
 import { hasContactDetails, repeatKey } from "../moderation/contacts.ts";
@@ -48,13 +49,13 @@ async function firstTime(limiter: RateLimiter, key: string): Promise<boolean> {
 export async function sendChatMessage(
   db: DB,
   deps: SendDeps,
-  sender: Sender & { countryCode?: string | null },
+  sender: Sender & { country?: Country },
   content: string,
   now: number,
 ): Promise<ChatMessage> {
   if (!deps.flood.allow(sender.visitorId, sender.ipKey)) throw new RateLimitedError(1);
   // The sender's country tells short national phone numbers apart from other numbers.
-  const contact = hasContactDetails(content, sender.countryCode ?? undefined);
+  const contact = hasContactDetails(content, sender.country?.code ?? undefined);
   // Most messages are short and plain: no rule remembers them, and the broker itself refuses a
   // banned sender and keeps a muted one's message from the partner.
   const key = repeatKey(content);

@@ -55,7 +55,7 @@ export async function startChat(
   const status = await deps.broker.start({
     visitorId: who.visitorId,
     ipKey: who.ipKey,
-    country: { countryCode: country.code, country: country.name },
+    country: { code: country.code, name: country.name },
     ...(preferences ? { preferences } : {}),
   });
   // An "under 18" answered while this start was under way (in another tab, or on another

@@ -7,15 +7,12 @@ import defaultDatabase from "@ip-location-db/geo-whois-asn-country-mmdb/geo-whoi
   type: "file",
 };
 import { type CountryResponse, Reader } from "maxmind";
-import { countryName, flagOf, knownCountryCode, UNKNOWN_FLAG } from "../../common/country.ts";
-
-export interface Country {
-  /** ISO 3166-1 alpha-2, upper case; null when unknown. */
-  code: string | null;
-  /** English name; the web shows it in the visitor's language from `code`. */
-  name: string;
-  flag: string;
-}
+import {
+  type Country,
+  countryName,
+  knownCountryCode,
+  UNKNOWN_COUNTRY,
+} from "../../common/country.ts";
 
 export interface CountryLookup {
   lookup(ip: string): Country;
@@ -23,12 +20,6 @@ export interface CountryLookup {
 
 /** The bundled CC0 database (IPv4 and IPv6), from @ip-location-db/geo-whois-asn-country-mmdb. */
 export const DEFAULT_DATABASE_FILE: string = defaultDatabase;
-
-export const UNKNOWN_COUNTRY: Country = Object.freeze({
-  code: null,
-  name: countryName(null, "en"),
-  flag: UNKNOWN_FLAG,
-});
 
 // ip-location-db databases store { country_code }; MaxMind GeoLite2 and DB-IP store
 // { country: { iso_code } }, so a GEOIP_DB of either kind works.
@@ -148,7 +139,7 @@ export async function openCountryLookup(
     if (!country) {
       const known = knownCountryCode(code);
       if (!known) return UNKNOWN_COUNTRY;
-      country = Object.freeze({ code: known, name: countryName(known, "en"), flag: flagOf(known) });
+      country = Object.freeze({ code: known, name: countryName(known, "en") });
       countries.set(code, country);
     }
     return country;

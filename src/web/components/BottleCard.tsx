@@ -80,7 +80,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
     setReportOpen(true);
   };
 
-  const country = countryName(bottle.countryCode, locale);
+  const country = countryName(bottle.country.code, locale);
   const [fromBefore, fromAfter] = around((marker) => t.from({ country: marker }));
   const sent = new Date(bottle.createdAt);
   const sentText = new Intl.DateTimeFormat(locale, {
@@ -96,7 +96,7 @@ export function BottleCard({ bottle, headingId, headingLevel = 2, className }: B
     >
       <header className="bottle-card__header">
         <span className="flag-badge bottle-card__flag" aria-hidden="true">
-          {flagOf(bottle.countryCode)}
+          {flagOf(bottle.country.code)}
         </span>
         <Heading id={titleId} className="bottle-card__country" tabIndex={-1}>
           {fromBefore && <span className="visually-hidden">{fromBefore}</span>}

@@ -1,6 +1,7 @@
 import { useLocation } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import type { BottleCard } from "../../common/bottles.ts";
+import type { Country } from "../../common/country.ts";
 import { tabStorage } from "./storage.ts";
 
 // The bottle a signed-out reader was reading when they went to sign in (to like or report it),
@@ -17,14 +18,19 @@ interface Kept {
   bottle: BottleCard;
 }
 
+function isCountry(value: unknown): value is Country {
+  if (typeof value !== "object" || value === null) return false;
+  const c = value as Record<string, unknown>;
+  return (typeof c.code === "string" || c.code === null) && typeof c.name === "string";
+}
+
 function isBottle(value: unknown): value is BottleCard {
   if (typeof value !== "object" || value === null) return false;
   const b = value as Record<string, unknown>;
   return (
     Number.isInteger(b.id) &&
     typeof b.message === "string" &&
-    typeof b.country === "string" &&
-    (typeof b.countryCode === "string" || b.countryCode === null) &&
+    isCountry(b.country) &&
     typeof b.driftHours === "number" &&
     typeof b.isPublic === "boolean" &&
     typeof b.createdAt === "number" &&

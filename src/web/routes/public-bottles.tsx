@@ -110,7 +110,7 @@ export function PublicBottlesPage() {
           <ul className="public-ocean__bottles" aria-label={LL.publicBottles.ocean()}>
             {bottles.map((bottle, index) => {
               const position = POSITIONS[index] ?? { x: 50, y: 50, tilt: 0 };
-              const country = countryName(bottle.countryCode, locale);
+              const country = countryName(bottle.country.code, locale);
               return (
                 <li
                   key={bottle.id}
@@ -138,7 +138,7 @@ export function PublicBottlesPage() {
                       <Bottle variant={bottleVariants[index % bottleVariants.length] ?? "blue"} />
                     </span>
                     <span className="public-bottle__tag" aria-hidden="true">
-                      <span>{flagOf(bottle.countryCode)}</span>
+                      <span>{flagOf(bottle.country.code)}</span>
                       <Heart />
                       <span>{bottle.likeCount}</span>
                     </span>

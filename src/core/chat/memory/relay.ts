@@ -46,13 +46,11 @@ export class Relay {
     chat.messages.push(held);
     if (chat.messages.length > CHAT_LIMITS.buffer) chat.messages.shift();
     const { id, timestamp } = held;
-    const { countryCode, country } = sender.country;
     const mine: ChatMessage = {
       id,
       content: held.content,
       timestamp,
-      countryCode,
-      country,
+      country: sender.country,
       from: "me",
       ...(options.contact ? { contact: true as const } : {}),
     };

@@ -3,7 +3,7 @@ import type { VisitorKeys } from "../../requester.ts";
 import type { KeyBan } from "../bans.ts";
 import type { ChatVisitor, HeldMessage } from "../broker.ts";
 import type { RedisChat } from "./engine.ts";
-import { partnerOf } from "./local.ts";
+import { countryOf, type PoolCountry } from "./local.ts";
 import { CHAT_ID, OUTSIDE } from "./wire.ts";
 
 /** A chat the pool has let go of, to be ended on its own slot. */
@@ -43,7 +43,7 @@ export class Endings {
   async block(visitorId: string, until: number): Promise<ChatVisitor | undefined> {
     const answer = await this.chat.poolRun<{
       chat?: Ending;
-      blocked?: { id: string; ip: string; cc: string; co: string };
+      blocked?: { id: string; ip: string; country: PoolCountry };
     }>("block", [visitorId, until]);
     this.#left(visitorId, { type: "idle" });
     if (answer.chat) await this.#finishLeaving([answer.chat]);
@@ -51,7 +51,7 @@ export class Endings {
     return {
       visitorId: answer.blocked.id,
       ipKey: answer.blocked.ip,
-      country: partnerOf(answer.blocked.cc, answer.blocked.co),
+      country: countryOf(answer.blocked.country),
     };
   }
 

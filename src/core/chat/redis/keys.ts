@@ -6,13 +6,14 @@
  * all of it: starts, connects and leaves, not messages):
  *   waiting       ZSET   waiting visitor → ticket number (first come, first served)
  *   last_ticket   STRING the last ticket number
- *   visitors      HASH   "<visitor>|<field>" → value: ip, country_code, country, present_since,
- *                        waiting_since, ticket (while waiting: the number, with the chat id an
- *                        instance made ready for them on a Cluster), used_chat (the last such id
- *                        a chat took), chat, side ("a" or "b"), partner, instances (those holding
- *                        a stream, space-separated), muted_until; while waiting only, what they
- *                        asked of a match: anyone_from (when anyone will do), languages
- *                        (" en ja "), interest_keys (each between newlines), asked (JSON)
+ *   visitors      HASH   "<visitor>|<field>" → value: ip, country_code, country_name,
+ *                        present_since, waiting_since, ticket (while waiting: the number, with
+ *                        the chat id an instance made ready for them on a Cluster), used_chat
+ *                        (the last such id a chat took), chat, side ("a" or "b"), partner,
+ *                        instances (those holding a stream, space-separated), muted_until; while
+ *                        waiting only, what they asked of a match: anyone_from (when anyone will
+ *                        do), languages (" en ja "), interest_keys (each between newlines), asked
+ *                        (JSON)
  *   gone          ZSET   visitor → since when no stream is open anywhere (the grace period runs)
  *   hb            ZSET   instance → its last heartbeat
  *   on:<i>        SET    the visitors holding a stream on instance i (read when i dies)
@@ -27,8 +28,9 @@
  *   lease         STRING the instance sweeping now
  * A chat, `{c:<id>}` (each chat on its own slot, so chats spread over a Cluster's nodes):
  *   (hash)        HASH   visitor_a, visitor_b, ip_a, ip_b, country_code_a, country_code_b,
- *                        country_a, country_b, muted_until_a, muted_until_b, ended, banned_side
- *                        (the side a ban ended it for), gate_changes (see the chat scripts)
+ *                        country_name_a, country_name_b, muted_until_a, muted_until_b, ended,
+ *                        banned_side (the side a ban ended it for), gate_changes (see the chat
+ *                        scripts)
  *   :events       STREAM its events: fields "a"/"b" hold the event for that side, "m" a message's
  *                        id; under this name only while the chat runs with nobody muted, so that
  *                        a message's XADD NOMKSTREAM finding it is the send script's check; an end

@@ -147,8 +147,8 @@ export class Liveness {
             current?.side ?? "",
             current?.partner ?? "",
             local.ip,
-            local.country.countryCode ?? "",
-            local.country.country,
+            local.country.code ?? "",
+            local.country.name,
             ...(state === "waiting" && local.asked ? local.asked.map(String) : ["", "", "", ""]),
           );
         }

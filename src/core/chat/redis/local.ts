@@ -1,4 +1,5 @@
-import type { ChatEvent, ChatPartner, ChatStatus } from "../../../common/chat.ts";
+import type { ChatEvent, ChatStatus } from "../../../common/chat.ts";
+import { type Country, UNKNOWN_COUNTRY } from "../../../common/country.ts";
 import type { Numbered } from "../mailbox.ts";
 import { after, type Checks, keptPlace, OUTSIDE, resumableUnkept, unkeptChat } from "./wire.ts";
 
@@ -16,8 +17,18 @@ export interface ChatRef {
   id: string;
   side: "a" | "b";
   partner: string;
-  partnerCountry: ChatPartner;
-  self: ChatPartner;
+  partnerCountry: Country;
+  /** The visitor's own country, which their messages carry. */
+  self: Country;
+}
+
+/**
+ * A country as the pool's scripts answer it, from a visitor's fields country_code and
+ * country_name: "" where there is none.
+ */
+export interface PoolCountry {
+  code: string;
+  name: string;
 }
 
 /** What the pool answers of where a visitor stands (lua/pool/presence.ts, status). */
@@ -26,16 +37,15 @@ export interface PoolStatus {
   chat?: string;
   side?: "a" | "b";
   pt?: string;
-  pcc?: string;
-  pco?: string;
+  partner_country?: PoolCountry;
   ip?: string;
-  cc?: string;
-  co?: string;
+  country?: PoolCountry;
 }
 
-export const partnerOf = (cc: string | undefined, co: string | undefined): ChatPartner => ({
-  countryCode: cc ? cc : null,
-  country: co || "Unknown",
+/** A country the pool answers, as the chat carries it ("" is none: unknown). */
+export const countryOf = (country: PoolCountry | undefined): Country => ({
+  code: country?.code || null,
+  name: country?.name || UNKNOWN_COUNTRY.name,
 });
 
 /** The chat the pool says a visitor is in, or undefined when it says they are in none. */
@@ -45,15 +55,15 @@ export function chatRefOf(status: PoolStatus): ChatRef | undefined {
     id: status.chat,
     side: status.side === "b" ? "b" : "a",
     partner: status.pt ?? "",
-    partnerCountry: partnerOf(status.pcc, status.pco),
-    self: partnerOf(status.cc, status.co),
+    partnerCountry: countryOf(status.partner_country),
+    self: countryOf(status.country),
   };
 }
 
 /** Where the pool says a visitor stands, as their page is told. */
 export function publicStatus(status: PoolStatus): ChatStatus {
   if (status.state === "chatting" && status.chat) {
-    return { state: "chatting", chatId: status.chat, partner: partnerOf(status.pcc, status.pco) };
+    return { state: "chatting", chatId: status.chat, partner: countryOf(status.partner_country) };
   }
   return { state: status.state === "waiting" ? "waiting" : "idle" };
 }
@@ -187,7 +197,7 @@ export class LocalVisitor {
   matchedIn: string | undefined;
   /** Their address and country, as last known (to say again after Redis restarted). */
   ip = "";
-  country: ChatPartner = { countryCode: null, country: "Unknown" };
+  country: Country = UNKNOWN_COUNTRY;
   /**
    * What they asked for when they last pressed start, as the pool keeps it (when anyone will do,
    * languages, interest keys, JSON): said again with them if Redis restarts while they wait.

@@ -5,7 +5,13 @@ import { DomainError } from "../../errors.ts";
 import type { ChatVisitor } from "../broker.ts";
 import { type MatchPreferences, sharedGround } from "../preferences.ts";
 import type { RedisChat } from "./engine.ts";
-import { type LocalVisitor, type PoolStatus, partnerOf, publicStatus } from "./local.ts";
+import {
+  countryOf,
+  type LocalVisitor,
+  type PoolCountry,
+  type PoolStatus,
+  publicStatus,
+} from "./local.ts";
 import type { SideChannels } from "./sides.ts";
 import { keptOfMatched, OUTSIDE } from "./wire.ts";
 
@@ -13,8 +19,7 @@ import { keptOfMatched, OUTSIDE } from "./wire.ts";
 export interface PairSide {
   id: string;
   ip: string;
-  cc: string;
-  co: string;
+  country: PoolCountry;
   mute: string;
   /** What they asked of a match (JSON), when they asked anything. */
   prefs?: string;
@@ -77,8 +82,8 @@ export class Pairing {
     }>("start", [
       visitorId,
       ipKey,
-      country.countryCode ?? "",
-      country.country,
+      country.code ?? "",
+      country.name,
       this.chat.newChatId(),
       fallbackMs,
       languages,
@@ -107,7 +112,7 @@ export class Pairing {
       return {
         state: "chatting",
         chatId: answer.paired.chat,
-        partner: partnerOf(answer.paired.a.cc, answer.paired.a.co),
+        partner: countryOf(answer.paired.a.country),
       };
     }
     const status = answer.status ?? { state: "waiting" };
@@ -161,8 +166,8 @@ export class Pairing {
         id: paired.chat,
         side: "b",
         partner: a.id,
-        partnerCountry: partnerOf(a.cc, a.co),
-        self: partnerOf(b.cc, b.co),
+        partnerCountry: countryOf(a.country),
+        self: countryOf(b.country),
       });
     }
   }
@@ -191,12 +196,12 @@ export class Pairing {
       return JSON.stringify({
         type: "matched",
         chatId: chat,
-        partner: partnerOf(partner.cc, partner.co),
+        partner: countryOf(partner.country),
         ...(shared ? { shared } : {}),
       });
     };
     const keep = (side: "a" | "b", self: PairSide, partner: PairSide) =>
-      keptOfMatched({ side, partner: partner.id, cc: self.cc, co: self.co });
+      keptOfMatched({ side, partner: partner.id, country: countryOf(self.country) });
     this.forget(a.id);
     this.forget(b.id);
     await this.chat.chatRun("open", chat, [
@@ -204,10 +209,10 @@ export class Pairing {
       b.id,
       a.ip,
       b.ip,
-      a.cc,
-      b.cc,
-      a.co,
-      b.co,
+      a.country.code,
+      b.country.code,
+      a.country.name,
+      b.country.name,
       a.mute,
       b.mute,
       this.chat.chatLifeMs,

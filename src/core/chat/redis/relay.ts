@@ -71,8 +71,7 @@ export class Relay {
         id: `${chat.id}${this.#ids.next()}`,
         content: content.slice(0, CHAT_LIMITS.message),
         timestamp: this.chat.time.now(),
-        countryCode: chat.self.countryCode,
-        country: chat.self.country,
+        country: chat.self,
         from: "me",
         ...(options.contact ? { contact: true as const } : {}),
       };

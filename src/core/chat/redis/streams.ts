@@ -3,11 +3,11 @@ import type { Numbered } from "../mailbox.ts";
 import type { RedisChat } from "./engine.ts";
 import {
   chatRefOf,
+  countryOf,
   FORGET_CHECKS,
   LocalStream,
   LocalVisitor,
   type PoolStatus,
-  partnerOf,
   publicStatus,
   type Queued,
 } from "./local.ts";
@@ -55,7 +55,7 @@ export class Streams {
   /** What the pool says of a visitor, as this instance keeps it (see LocalVisitor.settle). */
   remember(local: LocalVisitor, status: PoolStatus): void {
     if (status.ip) local.ip = status.ip;
-    if (status.co) local.country = partnerOf(status.cc, status.co);
+    if (status.country?.name) local.country = countryOf(status.country);
     local.settle(status.state, chatRefOf(status));
   }
 
@@ -82,7 +82,7 @@ export class Streams {
         side: keep.side,
         partner: keep.partner,
         partnerCountry: event.partner,
-        self: partnerOf(keep.cc, keep.co),
+        self: keep.country,
       });
     }
     local.hear(heard.typing ? { id: heard.id, event, typing: true } : { id: heard.id, event });

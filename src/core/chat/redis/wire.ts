@@ -1,4 +1,5 @@
 import type { ChatEvent } from "../../../common/chat.ts";
+import { type Country, UNKNOWN_COUNTRY } from "../../../common/country.ts";
 
 /**
  * The chat's wire format on Redis, written and read here only (the Lua scripts write the same
@@ -11,13 +12,15 @@ import type { ChatEvent } from "../../../common/chat.ts";
  *                                    own stream id its announcement could not carry
  *
  * What a channel carries (a visitor's own, or on a Cluster a chat side's), fields apart by tabs:
- *   <id> <event JSON>                                     an event
- *   <id> <matched JSON> <side> <partner> <cc> <co> <0|1>  "matched", with what the instance
- *                                                         keeps of the chat, and whether its
- *                                                         checks start on
- *   <chat>+<own id> <message JSON>                        a message a transaction announced
- *   ~ <typing JSON>                                       typing: not kept
- *   ! <chat> <count> <0|1>                                a chat's checks went on or off (see Checks)
+ *   <id> <event JSON>                                        an event
+ *   <id> <matched JSON> <side> <partner> <country JSON> <0|1>
+ *                                                            "matched", with what the instance
+ *                                                            keeps of the chat (see MatchedKeep),
+ *                                                            and whether its checks start on
+ *   <chat>+<own id> <message JSON>                           a message a transaction announced
+ *   ~ <typing JSON>                                          typing: not kept
+ *   ! <chat> <count> <0|1>                                   a chat's checks went on or off (see
+ *                                                            Checks)
  */
 export const OUTSIDE = "-";
 const UNKEPT = "+";
@@ -44,9 +47,10 @@ export interface Checks {
 /** What an instance keeps of a chat it hears "matched" for. */
 export interface MatchedKeep {
   side: "a" | "b";
+  /** The partner's visitor id. */
   partner: string;
-  cc: string;
-  co: string;
+  /** The visitor's own country, which their messages carry. */
+  country: Country;
   /** The chat's checks start on (a side was muted when it opened). */
   checksOn: boolean;
 }
@@ -67,11 +71,16 @@ export function parsePayload(payload: string): Payload {
   const event = JSON.parse(second) as ChatEvent;
   if (head === TYPING) return { id: OUTSIDE, event, typing: true };
   if (fields.length > 2 && event.type === "matched") {
-    const [, , side, partner = "", cc = "", co = "", checksOn] = fields;
+    const [, , side, partner = "", country, checksOn] = fields;
     return {
       id: head,
       event,
-      keep: { side: side === "b" ? "b" : "a", partner, cc, co, checksOn: checksOn === "1" },
+      keep: {
+        side: side === "b" ? "b" : "a",
+        partner,
+        country: country ? (JSON.parse(country) as Country) : UNKNOWN_COUNTRY,
+        checksOn: checksOn === "1",
+      },
     };
   }
   return { id: head, event };
@@ -84,8 +93,8 @@ export function checksPayload(checks: Checks): string {
 /** An event on a channel; `keep` with "matched" only. */
 export function eventPayload(id: string, eventJson: string, keep?: MatchedKeep): string {
   if (!keep) return `${id}\t${eventJson}`;
-  const { side, partner, cc, co, checksOn } = keep;
-  return [id, eventJson, side, partner, cc, co, checksOn ? "1" : "0"].join("\t");
+  const { side, partner, country, checksOn } = keep;
+  return [id, eventJson, side, partner, JSON.stringify(country), checksOn ? "1" : "0"].join("\t");
 }
 
 /**
@@ -93,7 +102,7 @@ export function eventPayload(id: string, eventJson: string, keep?: MatchedKeep):
  * it: the script adds whether the checks start on, and sends it after the event.
  */
 export function keptOfMatched(keep: Omit<MatchedKeep, "checksOn">): string {
-  return [keep.side, keep.partner, keep.cc, keep.co].join("\t");
+  return [keep.side, keep.partner, JSON.stringify(keep.country)].join("\t");
 }
 
 /** What a transaction announces for a message it keeps (see UNKEPT). */

@@ -94,8 +94,7 @@ export const chatRouter = router({
   me: publicProcedure.query(async ({ ctx }) => {
     const { code, name } = ctx.requester.country();
     return {
-      countryCode: code,
-      country: name,
+      country: { code, name },
       bannedUntil: await ctx.chat.bans.until(ctx.requester.visitorId, ctx.requester.ipKey),
       age: await ageStanding(ctx.db, ctx.requester.visitorId, "chat", ctx.now()),
     };
@@ -144,7 +143,7 @@ export const chatRouter = router({
       {
         visitorId: ctx.requester.visitorId,
         ipKey: ctx.requester.ipKey,
-        countryCode: ctx.requester.country().code,
+        country: ctx.requester.country(),
       },
       input.content,
       ctx.now(),

@@ -4,6 +4,6 @@ export const geoRouter = router({
   /** The visitor's own country, shown when writing a bottle and before a chat. */
   me: publicProcedure.query(({ ctx }) => {
     const { code, name } = ctx.requester.country();
-    return { countryCode: code, country: name };
+    return { code, name };
   }),
 });

@@ -1,6 +1,5 @@
 import { useId, useRef } from "react";
-import type { ChatPartner } from "../../../common/chat.ts";
-import { countryName, flagOf } from "../../../common/country.ts";
+import { type Country, countryName, flagOf } from "../../../common/country.ts";
 import { CircleCheck, LogOut, SkipForward, WifiOff, X } from "../../icons.ts";
 import { useI18n } from "../../lib/i18n.tsx";
 import { around } from "../../lib/placeholder.ts";
@@ -27,7 +26,7 @@ function ChatBanner({
   onClose,
   onNext,
 }: {
-  partner: ChatPartner;
+  partner: Country;
   headingId: string;
   ended: boolean;
   onEnd: () => void;
@@ -36,12 +35,12 @@ function ChatBanner({
 }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat;
-  const country = countryName(partner.countryCode, locale);
+  const country = countryName(partner.code, locale);
   const [before, after] = around((marker) => t.chattingWith({ country: marker }));
   return (
     <header className="chat-panel__banner">
       <span className="flag-badge chat-panel__flag" aria-hidden="true">
-        {flagOf(partner.countryCode)}
+        {flagOf(partner.code)}
       </span>
       <div className="chat-panel__who">
         <h2 id={headingId} className="chat-panel__heading">
@@ -85,10 +84,10 @@ function ChatBanner({
 }
 
 /** "Match successful" over a new chat, for its first 3 s. */
-function MatchOverlay({ partner }: { partner: ChatPartner }) {
+function MatchOverlay({ partner }: { partner: Country }) {
   const { LL, locale } = useI18n();
   const t = LL.randomChat;
-  const country = countryName(partner.countryCode, locale);
+  const country = countryName(partner.code, locale);
   return (
     <div className="chat-match" role="status">
       <div className="chat-match__card">
@@ -96,7 +95,7 @@ function MatchOverlay({ partner }: { partner: ChatPartner }) {
         <p className="chat-match__title">{t.matched()}</p>
         <p className="chat-match__partner">
           <span className="chat-match__flag" aria-hidden="true">
-            {flagOf(partner.countryCode)}
+            {flagOf(partner.code)}
           </span>
           {country}
         </p>
@@ -113,7 +112,7 @@ export function ChatPanel({
   sound,
 }: {
   chat: RandomChat;
-  partner: ChatPartner;
+  partner: Country;
   sound: ChatSound;
 }) {
   const { LL } = useI18n();

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { INTEREST_WINDOW_MS, MATCH_FALLBACK_MS } from "../../../common/chat-preferences.ts";
 import { CHAT_TIMINGS } from "../../../common/chat-timings.ts";
-import { countryName, flagOf } from "../../../common/country.ts";
+import { type Country, countryName, flagOf } from "../../../common/country.ts";
 import { localizedPath } from "../../../common/locales.ts";
 import {
   AppWindow,
@@ -73,7 +73,7 @@ function IdleStart({
   interestRefused,
 }: {
   focusOnMount: boolean;
-  me: { countryCode: string | null; country: string } | undefined;
+  me: { country: Country } | undefined;
   bannedUntil: number | null;
   now: number;
   onStart: () => void;
@@ -94,12 +94,12 @@ function IdleStart({
     <div className="chat-start__idle">
       <div className="chat-identity">
         <span className="flag-badge chat-identity__flag" aria-hidden="true">
-          {me ? flagOf(me.countryCode) : "🌐"}
+          {me ? flagOf(me.country.code) : "🌐"}
         </span>
         <div className="chat-identity__text">
           <p className="chat-identity__label">{t.youAppearAs()}</p>
           <p className="chat-identity__country">
-            {me ? countryName(me.countryCode, locale) : t.countryLoading()}
+            {me ? countryName(me.country.code, locale) : t.countryLoading()}
           </p>
         </div>
       </div>
@@ -275,7 +275,7 @@ function LookingFor({
  * why the last partner does not come straight back, and for how long.
  */
 function Searching({
-  countryCode,
+  country,
   reconnecting,
   justParted,
   onCancel,
@@ -283,7 +283,8 @@ function Searching({
   onWiden,
   sound,
 }: {
-  countryCode: string | null;
+  /** The visitor's own, once known. */
+  country: Country | undefined;
   reconnecting: boolean;
   justParted: boolean;
   onCancel: () => void;
@@ -307,7 +308,7 @@ function Searching({
           <span className="chat-search__ring" />
           <span className="chat-search__ring" />
           <span className="chat-search__ring" />
-          <span className="flag-badge chat-search__flag">{flagOf(countryCode)}</span>
+          <span className="flag-badge chat-search__flag">{flagOf(country?.code ?? null)}</span>
         </div>
         <p className="chat-start__state-title">{t.searching()}</p>
         {/* A timer: read when asked, not announced every second. */}
@@ -456,7 +457,7 @@ function ChatStartStates({
       )}
       {!chat.away && chat.phase === "searching" && (
         <Searching
-          countryCode={chat.me?.countryCode ?? null}
+          country={chat.me?.country}
           reconnecting={chat.reconnecting}
           justParted={
             chat.partedAt !== null && Date.now() - chat.partedAt < CHAT_TIMINGS.partedKeptApartMs

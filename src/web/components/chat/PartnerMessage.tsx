@@ -41,12 +41,12 @@ export function PartnerMessage({
   const { busy } = translation;
   useEffect(() => onTranslating(message.id, busy), [busy, message.id, onTranslating]);
 
-  const country = countryName(message.countryCode, locale);
+  const country = countryName(message.country.code, locale);
   return (
     <li className="chat-msg chat-msg--partner">
       <p className="chat-msg__meta">
         <span className="chat-msg__flag" aria-hidden="true">
-          {flagOf(message.countryCode)}
+          {flagOf(message.country.code)}
         </span>
         <span className="chat-msg__country">
           <span className="visually-hidden">{t.partnerSaid({ country })}</span>

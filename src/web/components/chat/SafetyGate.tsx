@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
-import { countryName, flagOf } from "../../../common/country.ts";
+import { type Country, countryName, flagOf } from "../../../common/country.ts";
 import { Flag, Globe, HeartHandshake, PenLine, Search, ShieldAlert } from "../../icons.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
@@ -29,7 +29,7 @@ export function SafetyGate({
   me,
   onAnswered,
 }: {
-  me: { countryCode: string | null } | undefined;
+  me: { country: Country } | undefined;
   onAnswered: () => void;
 }) {
   const { LL, locale } = useI18n();
@@ -44,7 +44,7 @@ export function SafetyGate({
           toast.error(LL.randomChat.gate.failedTitle(), { description: errorMessage(LL, error) }),
       },
     );
-  const country = me ? countryName(me.countryCode, locale) : LL.randomChat.countryLoading();
+  const country = me ? countryName(me.country.code, locale) : LL.randomChat.countryLoading();
   return (
     <div className="chat-gate" aria-busy={confirm.isPending}>
       <h3 className="chat-gate__title">{t.title()}</h3>
@@ -62,7 +62,7 @@ export function SafetyGate({
           <span>
             {t.partnerSees()}{" "}
             <strong className="chat-gate__country">
-              <span aria-hidden="true">{me ? flagOf(me.countryCode) : "🌐"}</span> {country}
+              <span aria-hidden="true">{me ? flagOf(me.country.code) : "🌐"}</span> {country}
             </strong>
           </span>
         </li>

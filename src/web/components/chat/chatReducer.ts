@@ -2,8 +2,9 @@
 // left: a red line, the chat read-only but still on screen, so its messages can be reported and
 // its partner blocked) → Next, Close or leaving. Every server event and every answer to the
 // visitor's own calls goes through `chatReducer`; timers, toasts and calls live in the hooks.
-import type { ChatEvent, ChatMessage, ChatPartner, ChatStatus } from "../../../common/chat.ts";
+import type { ChatEvent, ChatMessage, ChatStatus } from "../../../common/chat.ts";
 import type { SharedGround } from "../../../common/chat-preferences.ts";
+import type { Country } from "../../../common/country.ts";
 
 export type ChatPhase = "idle" | "connecting" | "searching" | "chatting";
 
@@ -23,7 +24,7 @@ export const LATE_MATCH_MS = 5000;
 export interface ChatState {
   phase: ChatPhase;
   chatId: string | null;
-  partner: ChatPartner | null;
+  partner: Country | null;
   /** What the two share (languages, interests), when either asked for something. */
   shared: SharedGround | null;
   entries: ChatEntry[];
@@ -113,7 +114,7 @@ function reset(state: ChatState): ChatState {
 function enter(
   state: ChatState,
   chatId: string,
-  partner: ChatPartner,
+  partner: Country,
   announce: boolean,
   shared: SharedGround | null = null,
 ): ChatState {

@@ -11,7 +11,7 @@ export function useWriterCountry() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [retried, setRetried] = useState(false);
-  const unknown = geo.isError || (geo.isSuccess && !geo.data.countryCode);
+  const unknown = geo.isError || (geo.isSuccess && !geo.data.code);
   const { refetch } = geo;
   useEffect(() => {
     if (!unknown || retried) return;
@@ -21,5 +21,5 @@ export function useWriterCountry() {
     }, LOCATION_RETRY_MS);
     return () => clearTimeout(timer);
   }, [unknown, retried, refetch]);
-  return { pending: geo.isPending, code: geo.data?.countryCode ?? null };
+  return { pending: geo.isPending, code: geo.data?.code ?? null };
 }

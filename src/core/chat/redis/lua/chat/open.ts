@@ -5,7 +5,7 @@ export const open = lua`
 local visitor_a, visitor_b = ARGV[A + 1], ARGV[A + 2]
 local ip_a, ip_b = ARGV[A + 3], ARGV[A + 4]
 local country_code_a, country_code_b = ARGV[A + 5], ARGV[A + 6]
-local country_a, country_b = ARGV[A + 7], ARGV[A + 8]
+local country_name_a, country_name_b = ARGV[A + 7], ARGV[A + 8]
 local muted_until_a, muted_until_b = ARGV[A + 9], ARGV[A + 10]
 local life_ms = ARGV[A + 11]
 local most_kept = ARGV[A + 12]        -- the most events the stream keeps
@@ -19,8 +19,9 @@ local sides = {
 }
 
 local fields = { 'visitor_a', visitor_a, 'visitor_b', visitor_b, 'ip_a', ip_a, 'ip_b', ip_b,
-  'country_code_a', country_code_a, 'country_code_b', country_code_b, 'country_a', country_a,
-  'country_b', country_b, 'muted_until_a', muted_until_a, 'muted_until_b', muted_until_b }
+  'country_code_a', country_code_a, 'country_code_b', country_code_b,
+  'country_name_a', country_name_a, 'country_name_b', country_name_b,
+  'muted_until_a', muted_until_a, 'muted_until_b', muted_until_b }
 if redis.call('HSET', chat, unpack(fields)) < #fields / 2 then
   -- Its keys were there already: it ended before it opened.
   if redis.call('HGET', chat, 'ended') then return 0 end

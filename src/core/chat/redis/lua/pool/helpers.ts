@@ -159,7 +159,7 @@ end
 -- What a side of a chat tells the chat's own script: the answer's field names are read by
 -- redis/pairing.ts (PairSide).
 local function pair_side(visitor, seeker)
-  return { id = visitor, ip = seeker.ip, cc = seeker.country_code, co = seeker.country,
+  return { id = visitor, ip = seeker.ip, country = seeker.country,
     mute = seeker.muted_until, prefs = seeker.asked, inst = seeker.instances }
 end
 
@@ -195,14 +195,14 @@ local function pair(first, first_seeker, second, second_seeker, chat_id, writes)
 end
 
 -- A waiting visitor as the matching rule and pair read them, from their fields.
-local SEEKER_FIELDS = { 'ip', 'instances', 'waiting_since', 'country_code', 'country',
+local SEEKER_FIELDS = { 'ip', 'instances', 'waiting_since', 'country_code', 'country_name',
   'muted_until', 'anyone_from', 'languages', 'interest_keys', 'asked', 'ticket' }
 local function waiting_seeker(visitor)
   local names = {}
   for i, name in ipairs(SEEKER_FIELDS) do names[i] = field(visitor, name) end
   local v = redis.call('HMGET', visitors, unpack(names))
   return seeker_asking({ ip = v[1] or '', instances = v[2], waiting_since = v[3],
-    country_code = v[4] or '', country = v[5] or '', muted_until = v[6] or '', ticket = v[11] },
+    country = { code = v[4] or '', name = v[5] or '' }, muted_until = v[6] or '', ticket = v[11] },
     v[7], v[8], v[9], v[10])
 end
 
@@ -252,16 +252,16 @@ end
 local function status(visitor)
   local s = redis.call('HMGET', visitors, field(visitor, 'ticket'), field(visitor, 'chat'),
     field(visitor, 'side'), field(visitor, 'partner'), field(visitor, 'ip'),
-    field(visitor, 'country_code'), field(visitor, 'country'), field(visitor, 'instances'),
+    field(visitor, 'country_code'), field(visitor, 'country_name'), field(visitor, 'instances'),
     field(visitor, 'present_since'))
   local ticket, chat, side, partner = s[1], s[2], s[3], s[4]
-  local out = { state = 'idle', ip = s[5] or '', cc = s[6] or '', co = s[7] or '',
+  local out = { state = 'idle', ip = s[5] or '', country = { code = s[6] or '', name = s[7] or '' },
     inst = s[8] or '', present = s[9] and true or false }
   if chat and chat ~= '' then
     local p = redis.call('HMGET', visitors, field(partner, 'country_code'),
-      field(partner, 'country'))
+      field(partner, 'country_name'))
     out.state, out.chat, out.side, out.pt = 'chatting', chat, side, partner
-    out.pcc, out.pco = p[1] or '', p[2] or ''
+    out.partner_country = { code = p[1] or '', name = p[2] or '' }
   elseif ticket and ticket ~= '' then
     out.state = 'waiting'
   end
@@ -303,7 +303,7 @@ local function arrive(visitor, present, writes)
 end
 
 -- Every field a visitor may have; all let go of when they are gone.
-local VISITOR_FIELDS = { 'ip', 'country_code', 'country', 'present_since', 'waiting_since',
+local VISITOR_FIELDS = { 'ip', 'country_code', 'country_name', 'present_since', 'waiting_since',
   'ticket', 'chat', 'side', 'partner', 'instances', 'muted_until', 'anyone_from', 'languages',
   'interest_keys', 'asked', 'used_chat' }
 local function forget(visitor, ip)

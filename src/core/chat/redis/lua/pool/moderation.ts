@@ -2,7 +2,7 @@ import { lua } from "../lua.ts";
 
 /**
  * Ends the visitor's chat and keeps the two apart, by visitor and by address. Answers JSON:
- * { chat, blocked = { id, ip, cc, co } }, or {} when they were not chatting.
+ * { chat, blocked = { id, ip, country = { code, name } } }, or {} when they were not chatting.
  */
 export const block = lua`
 local visitor = ARGV[A + 1]
@@ -16,7 +16,7 @@ relate('blocked:' .. pair_name(visitor, partner), until_ms)
 relate('blocked_address:' .. visitor .. '|' .. partner_ip, until_ms)
 local chat = leave(visitor, false)
 return cjson.encode({ chat = chat,
-  blocked = { id = partner, ip = partner_ip, cc = s.pcc, co = s.pco } })
+  blocked = { id = partner, ip = partner_ip, country = s.partner_country } })
 `;
 
 /** Keeps a block made elsewhere (by visitor and by address). Answers 1. */

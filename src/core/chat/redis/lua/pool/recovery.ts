@@ -13,7 +13,7 @@ for i = A + 1, #ARGV, ${RESTORE_ARGS} do
   local visitor = ARGV[i]
   local state = ARGV[i + 1]             -- 'idle', 'waiting' or 'chatting'
   local chat, side, partner = ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-  local ip, country_code, country = ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
+  local ip, country_code, country_name = ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
   -- What a waiting one asked (each '' when nothing): when anyone will do, languages, interest
   -- keys, JSON.
   local anyone_from, languages, interest_keys, asked =
@@ -30,11 +30,11 @@ for i = A + 1, #ARGV, ${RESTORE_ARGS} do
     writes[#writes + 1] = ip
     sighted(visitor, old_ip, ip, writes)
   end
-  if country_code ~= '' or country ~= '' then
+  if country_code ~= '' or country_name ~= '' then
     writes[#writes + 1] = field(visitor, 'country_code')
     writes[#writes + 1] = country_code
-    writes[#writes + 1] = field(visitor, 'country')
-    writes[#writes + 1] = country
+    writes[#writes + 1] = field(visitor, 'country_name')
+    writes[#writes + 1] = country_name
   end
   local busy = (old_chat and old_chat ~= '') or (ticket and ticket ~= '')
   if state == 'chatting' and not busy then

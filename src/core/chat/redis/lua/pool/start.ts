@@ -9,7 +9,7 @@ export const start = lua`
 local visitor = ARGV[A + 1]
 local ip = ARGV[A + 2]
 local country_code = ARGV[A + 3]      -- '' for none
-local country = ARGV[A + 4]
+local country_name = ARGV[A + 4]
 local chat_id = ARGV[A + 5]           -- the chat id to use if paired
 local fallback_ms = tonumber(ARGV[A + 6]) or 0   -- how long until anyone will do
 local languages = ARGV[A + 7]         -- " en ja ", '' for none asked
@@ -36,8 +36,8 @@ if (chat and chat ~= '') or (ticket and ticket ~= '') then
   return cjson.encode({ status = status(visitor) })
 end
 
-local writes = { field(visitor, 'country_code'), country_code, field(visitor, 'country'), country,
-  field(visitor, 'waiting_since'), now }
+local writes = { field(visitor, 'country_code'), country_code, field(visitor, 'country_name'),
+  country_name, field(visitor, 'waiting_since'), now }
 arrive(visitor, present, writes)
 if not present and (not instances or instances == '') then
   -- Pressed start before any stream opened: the grace period runs until one does.
@@ -49,7 +49,7 @@ if old_ip ~= ip then
   muted_until = sighted(visitor, old_ip, ip, writes)
 end
 local anyone_from = fallback_ms > 0 and now + fallback_ms or nil
-local me = seeker_asking({ ip = ip, country_code = country_code, country = country,
+local me = seeker_asking({ ip = ip, country = { code = country_code, name = country_name },
   muted_until = muted_until, waiting_since = now, instances = instances },
   anyone_from, languages, interest_keys, asked)
 if listening(instances) == 'yes' then
