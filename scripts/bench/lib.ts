@@ -310,16 +310,6 @@ export function signedVisitor(id: string): string {
   return signedVisitorId(visitorKey(BENCH_SECRET), id);
 }
 
-/** A visitor cookie value, signed: an id of 22 characters of [A-Za-z0-9_-], unique per (prefix, n). */
-export function visitorCookie(prefix: string, n: number): string {
-  return signedVisitor(`${prefix}${n.toString(36)}`.padEnd(22, "_").slice(0, 22));
-}
-
-/** A private address, unique for n < 2^24: 10.x.y.z (the country lookup answers Unknown). */
-export function privateAddress(n: number): string {
-  return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
-}
-
 // First octets of public, unicast IPv4 space (no private, loopback, CGNAT, test or multicast).
 const PUBLIC_FIRST_OCTETS: number[] = [];
 for (let a = 1; a <= 223; a++) {

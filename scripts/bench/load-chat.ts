@@ -25,9 +25,10 @@ import {
   partnerStamps,
   stampedMessage,
   startFrame,
+  typingFrame,
   type Visitor,
-} from "./chat-client.ts";
-import { cpuSeconds, loadOptions, round, summarize } from "./lib.ts";
+} from "../../tests/helpers/chat-client.ts";
+import { BENCH_SECRET, cpuSeconds, loadOptions, round, summarize } from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface ChatLoadOptions {
@@ -86,12 +87,6 @@ export interface ChatLoadResult {
 }
 
 const TYPING = '"type":"typing"';
-
-/** A "typing" call of the app's protocol. */
-function typingFrame(visitor: Visitor, isTyping: boolean): string {
-  const id = visitor.nextId++;
-  return `{"id":${id},"method":"mutation","params":{"path":"chat.typing","input":{"isTyping":${isTyping}}}}`;
-}
 
 async function main(): Promise<void> {
   const options = loadOptions<ChatLoadOptions>();
@@ -160,13 +155,14 @@ async function main(): Promise<void> {
     }
   };
 
-  const visitors = await openVisitors(
-    options.urls ?? options.url,
-    options.mode,
+  const visitors = await openVisitors({
+    urls: options.urls ?? options.url,
+    mode: options.mode,
     count,
-    options.firstVisitor ?? 0,
+    firstVisitor: options.firstVisitor ?? 0,
+    secret: BENCH_SECRET,
     onFrame,
-  );
+  });
   const press = (visitor: Visitor) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(

@@ -20,15 +20,8 @@
  * to the limit of 5 each, if the load outruns the pool; then it stops early and says so).
  */
 import type { Socket } from "bun";
-import {
-  cpuSeconds,
-  loadOptions,
-  privateAddress,
-  publicAddress,
-  round,
-  summarize,
-  visitorCookie,
-} from "./lib.ts";
+import { numberedVisitorId, privateAddress } from "../../tests/helpers/chat-client.ts";
+import { cpuSeconds, loadOptions, publicAddress, round, signedVisitor, summarize } from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface HttpLoadOptions {
@@ -189,7 +182,7 @@ async function main(): Promise<void> {
     counter += 1;
     // With a pool, the visitors who answered the age gate throw in turn.
     const n = pool > 0 ? first + 1 + ((counter - 1) % pool) : first + counter;
-    const cookie = visitorCookie("bench", n);
+    const cookie = signedVisitor(numberedVisitorId("bench", n));
     if (options.kind === "discover") {
       return (
         `GET ${options.path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
@@ -228,7 +221,7 @@ async function main(): Promise<void> {
             `POST ${AGE_PATH} HTTP/1.1\r\nHost: ${host}\r\n` +
               `Origin: ${origin}\r\nContent-Type: application/json\r\n` +
               `Content-Length: ${Buffer.byteLength(AGE_BODY)}\r\n` +
-              `Cookie: visitor=${visitorCookie("bench", n)}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
+              `Cookie: visitor=${signedVisitor(numberedVisitorId("bench", n))}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
               `x-tidings-locale: en\r\n\r\n${AGE_BODY}`,
           );
           if (status !== 200) throw new Error(`the age gate answered ${status} to visitor ${n}`);

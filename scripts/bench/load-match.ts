@@ -24,8 +24,8 @@ import {
   openVisitors,
   startFrame,
   type Visitor,
-} from "./chat-client.ts";
-import { loadOptions, round, summarize } from "./lib.ts";
+} from "../../tests/helpers/chat-client.ts";
+import { BENCH_SECRET, loadOptions, round, summarize } from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface MatchLoadOptions {
@@ -139,15 +139,16 @@ async function warmUp(options: MatchLoadOptions, count: number): Promise<void> {
   const asked = options.preferences
     ? drawPreferences(count, options.preferences.seed + 1)
     : undefined;
-  const visitors = await openVisitors(
-    options.urls ?? options.url,
-    options.mode,
+  const visitors = await openVisitors({
+    urls: options.urls ?? options.url,
+    mode: options.mode,
     count,
-    (options.firstVisitor ?? 0) + 500_000,
-    (_visitor, frame) => {
+    firstVisitor: (options.firstVisitor ?? 0) + 500_000,
+    secret: BENCH_SECRET,
+    onFrame: (_visitor, frame) => {
       if (matchedChat(frame, options.mode) !== undefined) matched += 1;
     },
-  );
+  });
   visitors.forEach((visitor, i) => {
     visitor.socket.send(startFrame(visitor, options.mode, asked?.[i]));
   });
@@ -184,13 +185,14 @@ async function main(): Promise<void> {
   const asked = options.preferences
     ? drawPreferences(options.visitors, options.preferences.seed)
     : undefined;
-  const visitors = await openVisitors(
-    options.urls ?? options.url,
-    options.mode,
-    options.visitors,
-    options.firstVisitor ?? 0,
+  const visitors = await openVisitors({
+    urls: options.urls ?? options.url,
+    mode: options.mode,
+    count: options.visitors,
+    firstVisitor: options.firstVisitor ?? 0,
+    secret: BENCH_SECRET,
     onFrame,
-  );
+  });
 
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
   // Two idle seconds first, everyone connected and listening: what the presses cost is the

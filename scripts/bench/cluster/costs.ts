@@ -26,16 +26,9 @@ import {
   chatTester,
   currentChat,
   isType,
-} from "../../../tests/helpers/chat-client.ts";
-import {
-  BENCH_SECRET,
-  fail,
-  loadAverage,
   privateAddress,
-  round,
-  sleep,
-  waitUntil,
-} from "../lib.ts";
+} from "../../../tests/helpers/chat-client.ts";
+import { BENCH_SECRET, fail, loadAverage, round, sleep, waitUntil } from "../lib.ts";
 import type { Size } from "../section.ts";
 import {
   atRealTimePriority,
