@@ -28,23 +28,21 @@ import {
   isType,
   privateAddress,
 } from "../../../tests/helpers/chat-client.ts";
+import { type ServerProcess, startServerProcess } from "../../../tests/helpers/process.ts";
 import { BENCH_SECRET, fail, loadAverage, round, sleep, waitUntil } from "../lib.ts";
+import { type Cluster, createDatabase, startCluster } from "../postgres.ts";
 import type { Size } from "../section.ts";
 import {
   atRealTimePriority,
   countSent,
   delta,
-  type Instance,
   readRedis,
   readSlowlog,
   redisNodes,
   redisPids,
   resetSlowlog,
-  type Servers,
   type SiteScripts,
   siteScripts,
-  startInstance,
-  startServers,
   startWitness,
 } from "./redis.ts";
 
@@ -106,10 +104,10 @@ const PREFIX = "bench:";
 interface Run extends ReturnType<typeof sizes> {
   size: Size;
   redisCluster: boolean;
-  servers: Servers;
+  servers: Cluster;
   nodes: Redis[];
-  one: Instance;
-  two: Instance;
+  one: ServerProcess;
+  two: ServerProcess;
   scripts: SiteScripts;
   /** Every visitor and Redis connection opened, closed at the end. */
   visitors: ChatTester[];
@@ -646,15 +644,15 @@ async function measureRawRelays(run: Run, sample: string) {
  * relays are measured on the one Redis either way.
  */
 export async function measureCosts(size: Size, redisCluster = false) {
-  const servers = startServers({ redisCluster });
+  const servers = startCluster(redisCluster ? 3 : 0);
   const redisUrl = (redisCluster ? servers.clusterUrl : servers.redisUrl) ?? "";
-  const instances: Instance[] = [];
+  const instances: ServerProcess[] = [];
   const connections: Redis[] = [];
   const visitors: ChatTester[] = [];
   let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
   try {
     const env = {
-      DB_URL: await servers.database("bench_costs"),
+      DB_URL: await createDatabase(servers.adminUrl, "bench_costs"),
       REDIS_URL: redisUrl,
       REDIS_PREFIX: PREFIX,
       SECRET: BENCH_SECRET,
@@ -669,8 +667,10 @@ export async function measureCosts(size: Size, redisCluster = false) {
     // Redis on its own first, nothing else connected: its housekeeping, which no instance or
     // visitor adds to (and which a Cluster pays on each node).
     const redisAlone = await idleWindow(sized.IDLE_SECONDS, nodes);
-    instances.push(await startInstance(env), await startInstance(env));
-    const [one, two] = instances as [Instance, Instance];
+    for (let i = 0; i < 2; i++) {
+      instances.push(await startServerProcess({ ...env, TRUST_PROXY: "true", LOG_FORMAT: "off" }));
+    }
+    const [one, two] = instances as [ServerProcess, ServerProcess];
     const began = performance.now();
     const run: Run = {
       ...sized,
