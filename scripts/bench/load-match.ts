@@ -1,20 +1,11 @@
 /**
- * Matching load: `visitors` visitors, each connected and listening, press start one after
- * another, evenly spread over `spreadMs`. Checks that everyone is paired exactly once (each
- * chat has exactly two visitors), and measures, for each visitor, the time from the moment a
- * partner became available (the later of the two presses) to its 'matched' event.
- *
- *   bun scripts/bench/load-match.ts '{"url":"http://127.0.0.1:1234","mode":"app","visitors":2000,"spreadMs":1000}'
- *
- * With `urls` (instances of one site), visitor i is on the (i mod n)th instance, so presses
- * alternate between them; the result counts the chats whose two visitors are on different ones.
- * A probe (servers' CPU, Redis's commands) covers the presses and the wait for the last match.
- *
- * With `preferences` (app only), each visitor asks for languages and interests drawn from
- * PREFERENCE_POPULATION; latencies then count the visitors paired on a shared interest (the
- * others wait out the interest window or the fallback delay by design), and the result says how
- * many were paired on a shared interest, on a shared language only, and at random after the
- * delay.
+ * Matching load, `bun load-match.ts '<json options>'`: `visitors` listening visitors press start
+ * evenly over `spreadMs`. Checks everyone is paired exactly once and measures the time from a
+ * partner becoming available (the later press) to 'matched'. With `urls`, visitor i is on the
+ * (i mod n)th instance (cross-instance chats counted); a probe covers the presses. With
+ * `preferences` (app only), each asks for languages and interests drawn from
+ * PREFERENCE_POPULATION; latencies then count the pairs on a shared interest, and the result
+ * says how many paired on an interest, a language only, or at random after the delay.
  */
 import {
   type ChatMode,

@@ -1,21 +1,11 @@
 /**
- * What the chat costs Redis, per operation, across two instances on one Redis (or a Redis
- * Cluster): a relayed message, a typing call, a chat start (per visitor), and a connected idle visitor per second.
- * For each: the commands Redis executed (INFO commandstats, those run inside scripts included),
- * the commands the instances sent it (MONITOR, in a separate window: it costs Redis CPU) and
- * Redis's CPU (INFO cpu, its main thread), each beyond the background measured just before with
- * the same visitors connected (heartbeats, sweeps). Beside them, in the same run, the raw Redis
- * relay: one PUBLISH per message to a channel another connection subscribes to; and a witness
- * Redis running a script of about a hundred microseconds every millisecond, whose slow log says
- * what the machine alone puts there (both slow logs from the end of the warm-up, both Redis
- * processes at real-time priority where the system allows it).
- *
- * The benchmark module redis-costs (benchmarks/redis-costs.ts) runs it; alone, for a figure of
- * another tree of the code:
- *
- *   bun scripts/bench/cluster/costs.ts [--smoke | --quick] [--redis-cluster]
- *
- * prints one JSON object. Throws if nobody was paired or nothing was delivered.
+ * What the chat costs Redis per operation across two instances on one Redis (or a Cluster): a
+ * message, a typing call, a start, an idle visitor a second. For each: the commands Redis ran
+ * (INFO commandstats), those the instances sent (MONITOR, in a window of its own) and Redis's
+ * main-thread CPU, beyond the background measured just before. Beside them the raw Redis relays
+ * and a witness Redis whose slow log says what the machine alone puts there. Run by
+ * benchmarks/redis-costs.ts, or alone (`bun scripts/bench/cluster/costs.ts [--smoke | --quick]
+ * [--redis-cluster]`, one JSON object).
  */
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
