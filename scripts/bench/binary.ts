@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_DIR, BUN, ROOT, round } from "./lib.ts";
+import { median } from "./section.ts";
 
 export interface BinaryResult {
   bytes: number;
@@ -56,11 +57,6 @@ async function startToHealthy(binary: string): Promise<number> {
     if (child.exitCode === null) child.kill("SIGKILL");
     rmSync(folder, { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 export async function measureBinary(samples: number): Promise<BinaryResult> {

@@ -4,9 +4,8 @@
  * relays beside them, and the cost of an operation beyond the quiet seconds before it.
  */
 
-import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { appServerEnv, scratchRoot, startServer, work, workFolder } from "./lib.ts";
+import { appServerEnv, startServer, work, workFolder } from "./lib.ts";
 import { copySeed, createDatabase, postmasterPid, startCluster } from "./postgres.ts";
 import type { ProbeResult } from "./probe.ts";
 import { seed } from "./seed.ts";
@@ -21,8 +20,7 @@ export interface ClusterSite {
 }
 
 export async function openSite(name: string, bottles = 0): Promise<ClusterSite> {
-  // A folder of its own beside the others: the postgres user must reach it, and not `work`.
-  const cluster = startCluster(mkdtempSync(join(scratchRoot, "tidings-bench-pg-")));
+  const cluster = startCluster();
   try {
     const dbUrl = await createDatabase(cluster.adminUrl, `bench_${name.replace(/\W/g, "_")}`);
     if (bottles > 0) {

@@ -10,6 +10,7 @@ import { join, relative } from "node:path";
 import { chromium } from "@playwright/test";
 import { webBuildOptions } from "../../src/server/assets.ts";
 import { BENCH_DIR, ROOT, round, startServer } from "./lib.ts";
+import { median } from "./section.ts";
 
 export interface Asset {
   path: string;
@@ -43,11 +44,6 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** The smallest React app, minified and gzipped: the floor for any React front end. */
 async function reactFloorGzip(): Promise<number> {

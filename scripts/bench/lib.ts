@@ -1,9 +1,8 @@
 /**
- * The one helper library of the benchmarks: spawning child processes that announce themselves
- * with one JSON line, percentiles and /proc readings, signed visitors and their addresses, and
- * what the benchmark modules share while they run (the scratch folder, the log, servers started
- * and stopped around a body, HTTP, chat and matching load, the Node baselines, the problems a
- * run met). The runner (run.ts) sets the shared state up and reads it back; modules only use it.
+ * The one helper library of the benchmarks: child processes that announce themselves with one
+ * JSON line, percentiles and /proc readings, signed visitors, and what the benchmark modules
+ * share while they run (scratch folder, log, servers around a body, loads, Node baselines, the
+ * problems a run met). The runner (run.ts) sets the shared state up; modules only use it.
  */
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +13,7 @@ import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
 import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
-import { fmt, median, type Size } from "./section.ts";
+import { fmt, median, medianBy, type Size } from "./section.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BENCH_DIR = import.meta.dir;
@@ -160,14 +159,11 @@ async function startProcess(
 }
 
 /**
- * Installs the Node baselines' pinned dependencies (scripts/bench/node/package-lock.json) with
- * `npm ci` when they are missing or were installed from another lock file or for another Node,
- * and answers the Node version that runs them and whether their native part is built. No
- * prebuilt better-sqlite3 binary can be fetched here, so a full install compiles it with
- * node-gyp (one to two minutes on two cores); node-gyp is pointed at the headers that come with
- * the system's Node when they are there, rather than downloading them. Without `native` (a
- * smoke run), install scripts are skipped: Socket.IO and Express are plain JavaScript, only
- * better-sqlite3 (Express's database) is then missing.
+ * Installs the Node baselines' pinned dependencies (node/package-lock.json) with `npm ci` when
+ * missing or installed from another lock file or Node; answers Node's version and whether the
+ * native part (better-sqlite3, compiled by node-gyp against the system's Node headers when
+ * there) is built. Without `native` (a smoke run) install scripts are skipped: Socket.IO and
+ * Express are plain JavaScript, only Express's database is then missing.
  */
 export async function ensureNodeBaselines(
   log: (message: string) => void,
@@ -288,19 +284,19 @@ export function summarize(values: ArrayLike<number>): Latency {
 
 /** Resident memory of a process, in KiB, from /proc. */
 export function rssKiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) : Number.NaN;
 }
 
-/** CPU seconds (user + system) a process has used so far. */
-export function cpuSeconds(pid: number): number {
+/** A process's parent and the CPU seconds (user + system) it has used so far, from /proc. */
+export function procStat(pid: number): { parent: number; cpu: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name (which may hold spaces) start at index 2 (state).
+  // Fields after the command name (which may hold spaces), from the state on; CLK_TCK is 100.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100; // CLK_TCK is 100 on Linux
+  return { parent: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
 }
+
+export const cpuSeconds = (pid: number) => procStat(pid).cpu;
 
 /** The SECRET of every site the benchmarks start, so their clients can sign visitor ids. */
 export const BENCH_SECRET = "bench-secret-0123456789abcdef0123456789";
@@ -308,16 +304,6 @@ export const BENCH_SECRET = "bench-secret-0123456789abcdef0123456789";
 /** A visitor cookie's value for an id, signed as a site with BENCH_SECRET issues it. */
 export function signedVisitor(id: string): string {
   return signedVisitorId(visitorKey(BENCH_SECRET), id);
-}
-
-/** A visitor cookie value, signed: an id of 22 characters of [A-Za-z0-9_-], unique per (prefix, n). */
-export function visitorCookie(prefix: string, n: number): string {
-  return signedVisitor(`${prefix}${n.toString(36)}`.padEnd(22, "_").slice(0, 22));
-}
-
-/** A private address, unique for n < 2^24: 10.x.y.z (the country lookup answers Unknown). */
-export function privateAddress(n: number): string {
-  return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
 }
 
 // First octets of public, unicast IPv4 space (no private, loopback, CGNAT, test or multicast).
@@ -383,9 +369,8 @@ export function freshVisitors(): number {
 
 const problems: string[] = [];
 /**
- * Something a benchmark did that means it no longer measures what it says: a load that paired
- * nobody, delivered nothing or was answered with errors, a baseline whose SQL drifted from the
- * app's. A full run goes on and prints them; a smoke run (./scripts/test) fails on them.
+ * Something that means a benchmark no longer measures what it says (a load that paired nobody,
+ * a baseline whose SQL drifted): a full run prints it, a smoke run fails on it.
  */
 export function problem(text: string): void {
   problems.push(text);
@@ -434,9 +419,8 @@ export async function withServers<T>(
 
 let webBuildFile: string | undefined;
 /**
- * App servers of this run take the front end from this file (a build made once) instead of
- * bundling it at start, as the compiled binary does. Only a smoke run sets it: a server that
- * bundles at start holds the bundler's memory after, which the memory rows have always counted.
+ * App servers of this run take the front end from this build instead of bundling it at start.
+ * Only a smoke run sets it: the memory rows count the bundler's memory a server keeps.
  */
 export function setWebBuild(file: string): void {
   webBuildFile = file;
@@ -482,16 +466,12 @@ export function httpSettings(size: Size): HttpSettings {
 }
 
 /**
- * Throws answer the bottles' age gate first, as a browser does before its first throw. Each
- * request of the load is a visitor of its own, so a pool of visitors answers during the
- * setup, before the warm-up: `perSecond` for each second of the window, warm-up included. A
- * load that throws faster than that wraps around the pool (a visitor's second throw, inside
- * the limit of 5 a minute) and says how often; one that would need a sixth throw stops early.
- * A smoke run only needs the path to work: a small pool, each visitor throwing up to 5 times.
+ * Throws answer the bottles' age gate first, as a browser does: a pool of visitors answers it
+ * before the warm-up, `perSecond` for each second of the window. A faster load wraps around the
+ * pool (within 5 throws a minute each) and says how often; one needing a sixth stops early.
+ * A smoke round throws well over 1,000 a second on a quiet machine: its pool is sized for that.
  */
 export function throwPool(settings: HttpSettings, perSecond = 8000): number {
-  // A visitor's second throw of the same text is refused as a repeat, so the pool must outlast
-  // the load: on a quiet machine a smoke round throws well over 1,000 a second.
   const rate = settings.size === "smoke" ? 2000 : perSecond;
   return Math.ceil((rate * (settings.warmupMs + settings.durationMs)) / 1000);
 }
@@ -613,9 +593,8 @@ export function chatSettings(size: Size): ChatSettings {
 }
 
 /**
- * Runs one chat load to its end and notes what says it measured nothing: a round that
- * delivered nothing, or error answers. (A generator that pairs nobody fails on its own.)
- * Nothing delivered in the window (a stalled server) leaves no latency: counted as endless.
+ * Runs one chat load and notes what says it measured nothing: nothing delivered, or error
+ * answers. Nothing delivered in the window (a stalled server) counts as endless latency.
  */
 export async function runChatLoad(what: string, options: ChatLoadOptions): Promise<ChatLoadResult> {
   const r = await runLoad<ChatLoadResult>("load-chat.ts", options, 180_000);
@@ -643,10 +622,7 @@ export async function runMatchLoad(
 }
 
 /** The round with the median p99 (the higher middle one of an even count). */
-export function medianRound(results: ChatLoadResult[]): ChatLoadResult {
-  const sorted = [...results].sort((a, b) => a.p99 - b.p99);
-  return sorted[Math.floor(sorted.length / 2)] as ChatLoadResult;
-}
+export const medianRound = (results: ChatLoadResult[]) => medianBy(results, (r) => r.p99);
 
 /** Kept up: every message delivered, no error answer, the offered rate sent, p99 ≤ 100 ms. */
 export function sustained(r: ChatLoadResult): boolean {

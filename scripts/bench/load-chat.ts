@@ -1,20 +1,10 @@
 /**
- * Chat relay load: `pairs` pairs of visitors over real WebSockets, each visitor sending at an
- * even pace so that all together offer `rate` messages a second, for a warm-up and then a
- * measured window. Each message carries its send time; the partner's socket computes the
- * delivery delay on arrival (same process, same clock). After the window, sending stops and
- * the generator waits for what is still in flight.
- *
- *   bun scripts/bench/load-chat.ts '{"url":"http://127.0.0.1:1234","mode":"app","pairs":1000,"rate":10000,...}'
- *
- * Prints one JSON line: achieved send rate, delivery p50/p99/max (ms), messages lost, error
- * answers, and the CPU use of the server and of this generator over the window.
- *
- * With `urls` (instances of one site), visitor i is on the (i mod n)th instance; with `across`,
- * the generator presses start one pair at a time (a visitor on the first instance, then one on
- * the second once the first is waiting), so that the two partners of every pair are on
- * different instances, and checks that they are. A probe (every server's CPU, Redis's commands
- * and CPU) covers the measured window.
+ * Chat relay load, `bun load-chat.ts '<json options>'`: `pairs` pairs of visitors sending at an
+ * even pace, `rate` messages a second in all, for a warm-up and a measured window. Each message
+ * carries its send time; the partner's socket takes the delay on arrival (same clock). Prints
+ * one JSON line: send rate, delivery p50/p99/max (ms), lost, errors, server and client CPU.
+ * With `urls`, visitor i is on the (i mod n)th instance; with `across`, start is pressed one
+ * pair at a time so partners are on different instances (checked). A probe covers the window.
  */
 import {
   type ChatMode,
@@ -25,9 +15,10 @@ import {
   partnerStamps,
   stampedMessage,
   startFrame,
+  typingFrame,
   type Visitor,
-} from "./chat-client.ts";
-import { cpuSeconds, loadOptions, round, summarize } from "./lib.ts";
+} from "../../tests/helpers/chat-client.ts";
+import { BENCH_SECRET, cpuSeconds, loadOptions, round, summarize } from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface ChatLoadOptions {
@@ -86,12 +77,6 @@ export interface ChatLoadResult {
 }
 
 const TYPING = '"type":"typing"';
-
-/** A "typing" call of the app's protocol. */
-function typingFrame(visitor: Visitor, isTyping: boolean): string {
-  const id = visitor.nextId++;
-  return `{"id":${id},"method":"mutation","params":{"path":"chat.typing","input":{"isTyping":${isTyping}}}}`;
-}
 
 async function main(): Promise<void> {
   const options = loadOptions<ChatLoadOptions>();
@@ -160,13 +145,14 @@ async function main(): Promise<void> {
     }
   };
 
-  const visitors = await openVisitors(
-    options.urls ?? options.url,
-    options.mode,
+  const visitors = await openVisitors({
+    urls: options.urls ?? options.url,
+    mode: options.mode,
     count,
-    options.firstVisitor ?? 0,
+    firstVisitor: options.firstVisitor ?? 0,
+    secret: BENCH_SECRET,
     onFrame,
-  );
+  });
   const press = (visitor: Visitor) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(

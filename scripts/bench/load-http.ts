@@ -1,34 +1,15 @@
 /**
- * HTTP load generator: a fixed number of keep-alive connections, each sending its next request
- * as soon as the previous answer arrived (closed loop), for a warm-up and then a measured
- * window. Every request comes from a visitor of its own (cookie and X-Forwarded-For address),
- * as traffic from many visitors would. A small HTTP/1.1 client over Bun.connect keeps the
- * generator's own cost low and equal for the server under test and its baseline.
- *
- *   bun scripts/bench/load-http.ts '{"url":"http://127.0.0.1:1234","kind":"discover",...}'
- *
- * Prints one JSON line: requests per second, latency p50/p99 (ms), status counts, and the
- * server's CPU use over the window when its pid is given.
- *
- * With `urls` (instances of one site), connection i goes to the (i mod n)th instance: the load
- * split over them as a round-robin balancer would, without a balancer's own cost. A probe
- * (every server's CPU, PostgreSQL's, Redis's commands and CPU) covers the window.
- *
- * With `agePool` (throws on the app), that many visitors first answer the bottles' age gate
- * (`bottles.confirmAge`, 13 or older), as a browser does before its first throw, over the same
- * connections before the warm-up; the throws are then theirs, one each in turn (and again, up
- * to the limit of 5 each, if the load outruns the pool; then it stops early and says so).
+ * HTTP load generator, `bun load-http.ts '<json options>'`: keep-alive connections each sending
+ * its next request once the previous is answered (closed loop), for a warm-up and a measured
+ * window, every request from a visitor of its own. A small HTTP/1.1 client over Bun.connect
+ * keeps the generator's cost low and the same for the server and its baseline. Prints one JSON
+ * line: requests/s, p50/p99 (ms), statuses, the server's CPU. With `urls`, connection i goes to
+ * the (i mod n)th instance; a probe covers the window. With `agePool`, that many visitors answer
+ * the bottles' age gate first and the throws are theirs in turn (see lib.ts throwPool).
  */
 import type { Socket } from "bun";
-import {
-  cpuSeconds,
-  loadOptions,
-  privateAddress,
-  publicAddress,
-  round,
-  summarize,
-  visitorCookie,
-} from "./lib.ts";
+import { numberedVisitorId, privateAddress } from "../../tests/helpers/chat-client.ts";
+import { cpuSeconds, loadOptions, publicAddress, round, signedVisitor, summarize } from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface HttpLoadOptions {
@@ -189,7 +170,7 @@ async function main(): Promise<void> {
     counter += 1;
     // With a pool, the visitors who answered the age gate throw in turn.
     const n = pool > 0 ? first + 1 + ((counter - 1) % pool) : first + counter;
-    const cookie = visitorCookie("bench", n);
+    const cookie = signedVisitor(numberedVisitorId("bench", n));
     if (options.kind === "discover") {
       return (
         `GET ${options.path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
@@ -228,7 +209,7 @@ async function main(): Promise<void> {
             `POST ${AGE_PATH} HTTP/1.1\r\nHost: ${host}\r\n` +
               `Origin: ${origin}\r\nContent-Type: application/json\r\n` +
               `Content-Length: ${Buffer.byteLength(AGE_BODY)}\r\n` +
-              `Cookie: visitor=${visitorCookie("bench", n)}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
+              `Cookie: visitor=${signedVisitor(numberedVisitorId("bench", n))}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
               `x-tidings-locale: en\r\n\r\n${AGE_BODY}`,
           );
           if (status !== 200) throw new Error(`the age gate answered ${status} to visitor ${n}`);

@@ -5,8 +5,8 @@
  *
  *   bun scripts/bench/load-idle.ts '{"url":"http://127.0.0.1:1234","mode":"app","visitors":5000}'
  */
-import { type ChatMode, closeAll, openVisitors } from "./chat-client.ts";
-import { loadOptions, round } from "./lib.ts";
+import { type ChatMode, closeAll, openVisitors } from "../../tests/helpers/chat-client.ts";
+import { BENCH_SECRET, loadOptions, round } from "./lib.ts";
 
 export interface IdleLoadOptions {
   url: string;
@@ -19,16 +19,16 @@ export interface IdleLoadOptions {
 async function main(): Promise<void> {
   const options = loadOptions<IdleLoadOptions>();
   const started = performance.now();
-  const visitors = await openVisitors(
-    options.url,
-    options.mode,
-    options.visitors,
-    options.firstVisitor ?? 0,
-    () => {},
-    100,
+  const visitors = await openVisitors({
+    urls: options.url,
+    mode: options.mode,
+    count: options.visitors,
+    firstVisitor: options.firstVisitor ?? 0,
+    secret: BENCH_SECRET,
+    onFrame: () => {},
     // Listening, not chatting: a visitor on the chat page before the safety gate.
-    false,
-  );
+    answerAge: false,
+  });
   let closed = 0;
   for (const visitor of visitors) visitor.socket.addEventListener("close", () => (closed += 1));
   console.log(

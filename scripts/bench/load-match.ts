@@ -1,20 +1,11 @@
 /**
- * Matching load: `visitors` visitors, each connected and listening, press start one after
- * another, evenly spread over `spreadMs`. Checks that everyone is paired exactly once (each
- * chat has exactly two visitors), and measures, for each visitor, the time from the moment a
- * partner became available (the later of the two presses) to its 'matched' event.
- *
- *   bun scripts/bench/load-match.ts '{"url":"http://127.0.0.1:1234","mode":"app","visitors":2000,"spreadMs":1000}'
- *
- * With `urls` (instances of one site), visitor i is on the (i mod n)th instance, so presses
- * alternate between them; the result counts the chats whose two visitors are on different ones.
- * A probe (servers' CPU, Redis's commands) covers the presses and the wait for the last match.
- *
- * With `preferences` (app only), each visitor asks for languages and interests drawn from
- * PREFERENCE_POPULATION; latencies then count the visitors paired on a shared interest (the
- * others wait out the interest window or the fallback delay by design), and the result says how
- * many were paired on a shared interest, on a shared language only, and at random after the
- * delay.
+ * Matching load, `bun load-match.ts '<json options>'`: `visitors` listening visitors press start
+ * evenly over `spreadMs`. Checks everyone is paired exactly once and measures the time from a
+ * partner becoming available (the later press) to 'matched'. With `urls`, visitor i is on the
+ * (i mod n)th instance (cross-instance chats counted); a probe covers the presses. With
+ * `preferences` (app only), each asks for languages and interests drawn from
+ * PREFERENCE_POPULATION; latencies then count the pairs on a shared interest, and the result
+ * says how many paired on an interest, a language only, or at random after the delay.
  */
 import {
   type ChatMode,
@@ -24,8 +15,8 @@ import {
   openVisitors,
   startFrame,
   type Visitor,
-} from "./chat-client.ts";
-import { loadOptions, round, summarize } from "./lib.ts";
+} from "../../tests/helpers/chat-client.ts";
+import { BENCH_SECRET, loadOptions, round, summarize } from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface MatchLoadOptions {
@@ -139,15 +130,16 @@ async function warmUp(options: MatchLoadOptions, count: number): Promise<void> {
   const asked = options.preferences
     ? drawPreferences(count, options.preferences.seed + 1)
     : undefined;
-  const visitors = await openVisitors(
-    options.urls ?? options.url,
-    options.mode,
+  const visitors = await openVisitors({
+    urls: options.urls ?? options.url,
+    mode: options.mode,
     count,
-    (options.firstVisitor ?? 0) + 500_000,
-    (_visitor, frame) => {
+    firstVisitor: (options.firstVisitor ?? 0) + 500_000,
+    secret: BENCH_SECRET,
+    onFrame: (_visitor, frame) => {
       if (matchedChat(frame, options.mode) !== undefined) matched += 1;
     },
-  );
+  });
   visitors.forEach((visitor, i) => {
     visitor.socket.send(startFrame(visitor, options.mode, asked?.[i]));
   });
@@ -184,13 +176,14 @@ async function main(): Promise<void> {
   const asked = options.preferences
     ? drawPreferences(options.visitors, options.preferences.seed)
     : undefined;
-  const visitors = await openVisitors(
-    options.urls ?? options.url,
-    options.mode,
-    options.visitors,
-    options.firstVisitor ?? 0,
+  const visitors = await openVisitors({
+    urls: options.urls ?? options.url,
+    mode: options.mode,
+    count: options.visitors,
+    firstVisitor: options.firstVisitor ?? 0,
+    secret: BENCH_SECRET,
     onFrame,
-  );
+  });
 
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
   // Two idle seconds first, everyone connected and listening: what the presses cost is the

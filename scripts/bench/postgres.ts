@@ -4,6 +4,7 @@
  * and the statements the real discover path runs there, with their plans.
  */
 import { Database } from "bun:sqlite";
+import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { openPostgres } from "../../db/connection.ts";
@@ -12,7 +13,7 @@ import { discoverBottle } from "../../src/core/bottles/bottles.ts";
 import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
-import { ROOT } from "./lib.ts";
+import { ROOT, scratchRoot } from "./lib.ts";
 import { parentOf } from "./probe.ts";
 import type { Statement } from "./queries.ts";
 import { SEED_USERS } from "./seed.ts";
@@ -21,25 +22,38 @@ export interface Cluster {
   /** An administrative database on the server (each benchmark database is made from it). */
   adminUrl: string;
   redisUrl: string;
+  /** A Redis Cluster's primaries, comma-separated, when asked for. */
+  clusterUrl?: string;
   stop(): void;
 }
 
-/** Starts a throwaway PostgreSQL and Redis with their files in `dir`. */
-export function startCluster(dir: string): Cluster {
-  const script = join(ROOT, "scripts", "cluster");
-  const run = Bun.spawnSync([script, "start", dir], { stdout: "pipe", stderr: "pipe" });
-  const out = run.stdout.toString();
-  const adminUrl = /^CLUSTER_DB_URL=(.*)$/m.exec(out)?.[1];
-  const redisUrl = /^CLUSTER_REDIS_URL=(.*)$/m.exec(out)?.[1];
-  if (run.exitCode !== 0 || !adminUrl || !redisUrl)
-    throw new Error(`could not start PostgreSQL and Redis: ${run.stderr.toString()}`);
-  return {
-    adminUrl,
-    redisUrl,
-    stop: () => {
-      Bun.spawnSync([script, "stop", dir]);
-    },
+/**
+ * A throwaway PostgreSQL and Redis (and a Redis Cluster of `primaries`), in a folder of its own
+ * beside the scratch folder: the postgres user must reach it.
+ */
+export function startCluster(primaries = 0): Cluster {
+  const dir = mkdtempSync(join(scratchRoot, "tidings-bench-pg-"));
+  const cluster = (...args: string[]) => {
+    const run = Bun.spawnSync([join(ROOT, "scripts", "cluster"), ...args], { stderr: "pipe" });
+    if (run.exitCode !== 0) throw new Error(`scripts/cluster ${args[0]}: ${run.stderr}`);
+    return run.stdout.toString();
   };
+  const out = cluster("start", dir);
+  const stop = () => void Bun.spawnSync([join(ROOT, "scripts", "cluster"), "stop", dir]);
+  try {
+    const url = (name: string, text = out) => new RegExp(`^${name}=(.*)$`, "m").exec(text)?.[1];
+    return {
+      adminUrl: url("CLUSTER_DB_URL") ?? "",
+      redisUrl: url("CLUSTER_REDIS_URL") ?? "",
+      clusterUrl: primaries
+        ? url("CLUSTER_REDIS_CLUSTER_URL", cluster("redis-cluster", dir, `${primaries}`))
+        : undefined,
+      stop,
+    };
+  } catch (error) {
+    stop();
+    throw error;
+  }
 }
 
 /** Makes database `name` on the server, migrated by the app's migrations; answers its URL. */

@@ -5,9 +5,9 @@
  * A load generator opens a probe before its window, marks the window's start and end, and
  * reports the difference; the runner uses the same readings around a whole phase.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import Redis from "ioredis";
-import { cpuSeconds, round } from "./lib.ts";
+import { cpuSeconds, procStat, round } from "./lib.ts";
 
 export interface ProbeTargets {
   /** Servers under test: their CPU is summed. */
@@ -49,25 +49,12 @@ export interface ProbeResult {
 }
 
 // The probe's own commands, and those a runner uses to look around: not the app's work.
-const OWN_COMMANDS = new Set([
-  "info",
-  "slowlog",
-  "config",
-  "memory",
-  "memory|usage",
-  "scan",
-  "xlen",
-  "client",
-  "client|setname",
-  "hello",
-  "ping",
-  "select",
-  "dbsize",
-  "slowlog|get",
-  "slowlog|reset",
-  "config|set",
-  "config|get",
-]);
+const OWN_COMMANDS = new Set(
+  (
+    "info slowlog slowlog|get slowlog|reset config config|set config|get memory memory|usage " +
+    "scan xlen client client|setname hello ping select dbsize"
+  ).split(" "),
+);
 
 /** Reads Redis's CPU, command counts and memory. */
 export async function readRedis(redis: Redis): Promise<RedisReading> {
@@ -119,11 +106,8 @@ export function treeCpu(root: number): Map<number, number> {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const parent = Number(fields[1]);
-      if (pid !== root && parent !== root) continue;
-      result.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+      const { parent, cpu } = procStat(pid);
+      if (pid === root || parent === root) result.set(pid, cpu);
     } catch {
       // the process ended meanwhile
     }
@@ -139,10 +123,7 @@ function treeDelta(before: Map<number, number>, after: Map<number, number>): num
 }
 
 /** PostgreSQL's postmaster, found from a backend's parent (a backend reports its own pid). */
-export function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-}
+export const parentOf = (pid: number) => procStat(pid).parent;
 
 interface Mark {
   at: number;

@@ -13,7 +13,7 @@ import {
   isType,
   listening,
   visitorId,
-} from "../helpers/chat.ts";
+} from "../helpers/chat-client.ts";
 import { eventually } from "../helpers/eventually.ts";
 import {
   bottleInput,

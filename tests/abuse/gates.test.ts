@@ -8,7 +8,7 @@ import {
   listening,
   pairListening,
   visitorId,
-} from "../helpers/chat.ts";
+} from "../helpers/chat-client.ts";
 import {
   bottleInput,
   failure,

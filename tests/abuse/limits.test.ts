@@ -5,7 +5,7 @@ import { BOTTLE_RATES } from "../../src/core/bottles/bottles.ts";
 import { CHAT_CONNECTIONS } from "../../src/core/chat/flood.ts";
 import { START_RATES } from "../../src/core/chat/start.ts";
 import { TRANSLATE_MENU_RATE, TRANSLATE_RATE } from "../../src/core/translation/service.ts";
-import { chatSocket, visitorId } from "../helpers/chat.ts";
+import { chatSocket, visitorId } from "../helpers/chat-client.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import {
   bottleInput,

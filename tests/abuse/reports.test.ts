@@ -8,7 +8,7 @@ import {
   listening,
   pairListening,
   visitorId,
-} from "../helpers/chat.ts";
+} from "../helpers/chat-client.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { banStepOf } from "../helpers/database.ts";
 import { rows, startTestServer, type TestServer } from "../helpers/server.ts";

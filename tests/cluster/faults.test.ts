@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import type { ChatEvent } from "../../src/common/chat.ts";
-import { type ChatTester, chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  pairListening,
+} from "../helpers/chat-client.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";

@@ -5,7 +5,13 @@ import type { ChatEvent } from "../../src/common/chat.ts";
 import { CONTACT_RATE } from "../../src/core/contact/contact.ts";
 import { encodeHoldNews } from "../../src/core/holds/replicated.ts";
 import { REFUSAL_HOLDS_MS } from "../../src/core/safety/ages.ts";
-import { type ChatTester, chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  pairListening,
+} from "../helpers/chat-client.ts";
 import { clusterServers, withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase } from "../helpers/database.ts";
 import { eventually } from "../helpers/eventually.ts";

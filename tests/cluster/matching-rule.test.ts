@@ -13,7 +13,7 @@ import {
 import { RedisChatBroker } from "../../src/core/chat/redis/broker.ts";
 import { MATCHING_RULE } from "../../src/core/chat/redis/lua/pool/matching-rule.ts";
 import { open, visitor } from "../helpers/broker-contract.ts";
-import { isType } from "../helpers/chat.ts";
+import { isType } from "../helpers/chat-client.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { redisConnections } from "../helpers/redis.ts";

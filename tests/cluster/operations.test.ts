@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import { chatTester, isType, listening, pairListening } from "../helpers/chat-client.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { createPostgresDatabase, TEST_DB_URL, TEST_REDIS_URL } from "../helpers/database.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";

@@ -13,7 +13,7 @@ import {
   open,
   visitor,
 } from "../helpers/broker-contract.ts";
-import { isType } from "../helpers/chat.ts";
+import { isType } from "../helpers/chat-client.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { withoutClusterServers } from "../helpers/cluster-servers.ts";
 import { eventually } from "../helpers/eventually.ts";

@@ -2,7 +2,7 @@ import { describe as describeSuite, expect, test } from "bun:test";
 import type { ChatEvent } from "../../src/common/chat.ts";
 import type { BrokerOptions, ChatBroker } from "../../src/core/chat/broker.ts";
 import type { Numbered } from "../../src/core/chat/mailbox.ts";
-import { isType } from "./chat.ts";
+import { isType } from "./chat-client.ts";
 
 /** Options every broker under the contract takes (timings shortened for tests). */
 export type ContractOptions = Pick<

@@ -1,8 +1,10 @@
 /**
- * The one tRPC WebSocket chat client of the tests and the benchmarks: a real tRPC client (as the
- * web's wsLink is) with the visitor's signed cookie, the site's Origin and a forwarded address of
- * its own. No bun:test here, so the benchmarks (scripts/bench/cluster/costs.ts) run it as they are;
- * tests/helpers/chat.ts adds the test-only helpers.
+ * The one tRPC WebSocket chat client of the tests and the benchmarks, each visitor with its signed
+ * cookie, the site's Origin and a forwarded address of its own. chatTester is a real tRPC client,
+ * as the web's wsLink is. The frame API below it (openVisitors) is the load generators' fast
+ * path: the same protocol written and read as text, so the generator's cost per frame stays small
+ * next to the server's, and it also speaks the raw relay's and Socket.IO's. No bun:test here, so
+ * the benchmarks run it as they are.
  */
 import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
 import type { ChatEvent } from "../../src/common/chat.ts";
@@ -184,4 +186,210 @@ export function currentChat(events: readonly ChatEvent[]): string | undefined {
     if (event?.type === "partner-left" || event?.type === "idle") return undefined;
   }
   return undefined;
+}
+
+/** Two listening visitors paired: the first waits, the second is matched with them at once. */
+export async function pairListening(a: ChatTester, b: ChatTester): Promise<void> {
+  const first = await a.start();
+  if (first.state !== "waiting") throw new Error(`the first start answered ${first.state}`);
+  const second = await b.start();
+  if (second.state !== "chatting") throw new Error(`the second start answered ${second.state}`);
+  await a.waitFor(isType("matched"));
+  await b.waitFor(isType("matched"));
+}
+
+// ---- The frame API: the load generators' visitors ----
+
+/** A private address, unique for n < 2^24: 10.x.y.z (the country lookup answers Unknown). */
+export function privateAddress(n: number): string {
+  return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
+/** A visitor id of 22 characters of [A-Za-z0-9_-], unique per (prefix, n). */
+export const numberedVisitorId = (prefix: string, n: number) =>
+  `${prefix}${n.toString(36)}`.padEnd(22, "_").slice(0, 22);
+
+/**
+ * The app's tRPC protocol, the raw relay's ("start", then frames forwarded as they are), or
+ * Socket.IO's (Engine.IO v4 over `transport=websocket`, protocol v5: the server opens with
+ * `0{...}`, `40` joins the main namespace, events are `42["name",...]`, `42<id>[...]` asks for
+ * the acknowledgement `43<id>[...]`, the ping `2` is answered `3`), spoken over a plain
+ * WebSocket so one generator measures all three with the same cost per frame.
+ */
+export type ChatMode = "app" | "raw" | "sio";
+
+export interface Visitor {
+  index: number;
+  /** Which of the servers it is connected to (its place in the list of URLs). */
+  server: number;
+  socket: WebSocket;
+  /** Next tRPC request id (1 is the subscription). */
+  nextId: number;
+  chatId: string | undefined;
+  matchedAt: number | undefined;
+  matchedCount: number;
+  pressedAt: number | undefined;
+}
+
+const call = (id: number, kind: string, path: string, input: string) =>
+  `{"id":${id},"method":"${kind}","params":{"path":"${path}","input":${input}}}`;
+
+/** A message stamped with its send time, about the size of a chat line. */
+export function stampedMessage(visitor: Visitor, sentAt: number, mode: ChatMode): string {
+  const content = `t:${sentAt.toFixed(3)} how is the weather where you are today?`;
+  const id = visitor.nextId++;
+  if (mode === "sio") return `42${id}["send","${content}"]`;
+  return call(id, "mutation", "chat.send", `{"content":"${content}"}`);
+}
+
+/** A "typing" call of the app's protocol. */
+export const typingFrame = (visitor: Visitor, isTyping: boolean) =>
+  call(visitor.nextId++, "mutation", "chat.typing", `{"isTyping":${isTyping}}`);
+
+const STAMP = '"content":"t:';
+
+/**
+ * The send times stamped in the messages a frame brings from the partner (one frame may carry
+ * several). A message object is flat, so the keys between its braces say who it is from; the
+ * sender's own copy ("from":"me") is not counted. The raw relay has no sender: all counts.
+ */
+export function partnerStamps(frame: string, mode: ChatMode): number[] {
+  const stamps: number[] = [];
+  for (let at = frame.indexOf(STAMP); at !== -1; at = frame.indexOf(STAMP, at + 1)) {
+    if (mode !== "raw") {
+      const from = frame.indexOf('"from":"partner"', frame.lastIndexOf("{", at));
+      if (from === -1 || from > frame.indexOf("}", at)) continue;
+    }
+    const start = at + STAMP.length;
+    stamps.push(Number(frame.slice(start, frame.indexOf(" ", start))));
+  }
+  return stamps;
+}
+
+/** `asked`: languages and interests as JSON, for chat.startWith; chat.start (anyone) without. */
+export function startFrame(visitor: Visitor, mode: ChatMode, asked?: string): string {
+  if (mode === "raw") return "start";
+  if (mode === "sio") return '42["start"]';
+  const id = visitor.nextId++;
+  return asked
+    ? call(id, "mutation", "chat.startWith", asked)
+    : call(id, "mutation", "chat.start", "null");
+}
+
+export interface OpenVisitors {
+  urls: string | readonly string[];
+  mode: ChatMode;
+  count: number;
+  firstVisitor: number;
+  /** Every frame once the visitor is ready. */
+  onFrame: (visitor: Visitor, frame: string) => void;
+  /** The SECRET the site signs visitor ids with. */
+  secret?: string;
+  parallel?: number;
+  /** Answer the safety gate (18 or older) before being ready; true unless given. */
+  answerAge?: boolean;
+}
+
+/**
+ * Opens `count` visitors, `parallel` at a time, each subscribed to its chat stream (app) and,
+ * unless `answerAge` is false, past the safety gate, as the chat page goes before its first
+ * start (a gate not passed fails the load loudly). Visitor i connects to the (i mod n)th URL.
+ */
+export async function openVisitors(o: OpenVisitors): Promise<Visitor[]> {
+  const path = { app: "/trpc", raw: "/", sio: "/socket.io/?EIO=4&transport=websocket" }[o.mode];
+  const servers = (typeof o.urls === "string" ? [o.urls] : o.urls).map((url) => {
+    const origin = new URL(url).origin;
+    return { origin, wsUrl: `${origin.replace(/^http/, "ws")}${path}` };
+  });
+  const openOne = (index: number) =>
+    new Promise<Visitor>((resolve, reject) => {
+      const n = o.firstVisitor + index;
+      const server = index % servers.length;
+      const { origin, wsUrl } = servers[server] as { origin: string; wsUrl: string };
+      const headers = {
+        Origin: origin,
+        Cookie: signedVisitorCookie(numberedVisitorId("chat", n), { secret: o.secret }),
+        "X-Forwarded-For": privateAddress(n),
+      };
+      // Bun's WebSocket takes headers, which browsers set themselves.
+      const socket = new WebSocket(wsUrl, { headers } as unknown as string[]);
+      const visitor: Visitor = {
+        index,
+        server,
+        socket,
+        nextId: 2,
+        chatId: undefined,
+        matchedAt: undefined,
+        matchedCount: 0,
+        pressedAt: undefined,
+      };
+      let ready = false;
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        if (error) return reject(error);
+        ready = true;
+        resolve(visitor);
+      };
+      const timer = setTimeout(
+        () => reject(new Error(`visitor ${index} not ready in 30 s`)),
+        30_000,
+      );
+      socket.onerror = () => {
+        if (!ready) settle(new Error(`visitor ${index} could not connect`));
+      };
+      socket.onopen = () => {
+        if (o.mode === "raw") settle();
+        else if (o.mode === "app") socket.send(call(1, "subscription", "chat.events", "{}"));
+      };
+      // The id of the age gate's call, once the stream's first event (the status) has come.
+      let gate: string | undefined;
+      const handshake = (frame: string) => {
+        if (o.mode === "sio") {
+          if (frame.startsWith("0{")) socket.send("40");
+          else if (frame.startsWith("40")) settle();
+          else if (frame.startsWith("44")) settle(new Error(`visitor ${index} refused: ${frame}`));
+        } else if (gate === undefined) {
+          if (!frame.includes('"type":"status"')) return;
+          if (o.answerAge === false) return settle();
+          const id = visitor.nextId++;
+          gate = `{"id":${id},`;
+          socket.send(call(id, "mutation", "chat.confirmAge", '{"adult":true}'));
+        } else if (frame.startsWith(gate)) {
+          if (isError(frame) || !frame.includes('"age":"confirmed"')) {
+            settle(new Error(`visitor ${index}: the safety gate answered ${frame.slice(0, 300)}`));
+          } else settle();
+        }
+      };
+      socket.onmessage = (event) => {
+        const frame = typeof event.data === "string" ? event.data : String(event.data);
+        if (o.mode === "sio" && frame === "2") socket.send("3");
+        else if (!ready) handshake(frame);
+        else o.onFrame(visitor, frame);
+      };
+    });
+  const visitors: Visitor[] = new Array(o.count);
+  const parallel = o.parallel ?? 100;
+  for (let i = 0; i < o.count; i += parallel) {
+    const batch: Promise<Visitor>[] = [];
+    for (let j = i; j < Math.min(o.count, i + parallel); j++) batch.push(openOne(j));
+    for (const visitor of await Promise.all(batch)) visitors[visitor.index] = visitor;
+  }
+  return visitors;
+}
+
+/** Whether a frame says the visitor was paired, and with which chat. */
+export function matchedChat(frame: string, mode: ChatMode): string | undefined {
+  if (mode === "raw") return frame.startsWith("matched:") ? frame.slice(8) : undefined;
+  if (mode === "sio" ? !frame.startsWith('42["matched"') : !frame.includes('"type":"matched"'))
+    return undefined;
+  return /"chatId":"([^"]+)"/.exec(frame)?.[1];
+}
+
+/** An error answer: tRPC's error frame, or Socket.IO's refusal of the connection (`44`). */
+export function isError(frame: string): boolean {
+  return (frame.startsWith('{"id"') && frame.includes('"error":')) || frame.startsWith("44");
+}
+
+export function closeAll(visitors: Visitor[]): void {
+  for (const visitor of visitors) visitor?.socket.close();
 }

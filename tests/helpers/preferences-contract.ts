@@ -13,7 +13,7 @@ import {
   matchPreferencesOf,
 } from "../../src/core/chat/preferences.ts";
 import { type BrokerUnderTest, type ContractOptions, open } from "./broker-contract.ts";
-import { isType } from "./chat.ts";
+import { isType } from "./chat-client.ts";
 
 const INTERESTS = ["hiking", "music", "chess", "cooking", "films", "cats", "travel", "books"];
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { chatTester } from "../helpers/chat.ts";
+import { chatTester } from "../helpers/chat-client.ts";
 
 // Each operator command starts the binary anew: a second alone, several on a busy machine, so
 // these tests get the room ./scripts/test gives every test, also under a bare `bun test`.

@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type ChatTester, chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import {
+  type ChatTester,
+  chatTester,
+  isType,
+  listening,
+  pairListening,
+} from "../helpers/chat-client.ts";
 import { failure, startTestServer, type TestServer } from "../helpers/server.ts";
 
 // Chat switched off while visitors are in it: a site of its own, since the switch is site-wide.

@@ -7,7 +7,7 @@ import {
   listening,
   pairListening,
   visitorId,
-} from "../helpers/chat.ts";
+} from "../helpers/chat-client.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ipKey } from "../../src/core/limits/ip-key.ts";
-import { chatTester, isType, listening, pairListening } from "../helpers/chat.ts";
+import { chatTester, isType, listening, pairListening } from "../helpers/chat-client.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { parseMetrics, type Sample, sampled, scrape } from "../helpers/metrics.ts";

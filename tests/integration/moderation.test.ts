@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setOperator } from "../../src/core/admin/queue.ts";
-import { chatTester, listening, pairListening } from "../helpers/chat.ts";
+import { chatTester, listening, pairListening } from "../helpers/chat-client.ts";
 import { banStepOf } from "../helpers/database.ts";
 import {
   bottleInput,

@@ -22,7 +22,7 @@ import {
   takeSnapshot,
 } from "../../src/server/backups.ts";
 import { loadConfig } from "../../src/server/config.ts";
-import { chatTester, listening, pairListening, visitorId } from "../helpers/chat.ts";
+import { chatTester, listening, pairListening, visitorId } from "../helpers/chat-client.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { sampled, scrape } from "../helpers/metrics.ts";
 import { startServerProcess } from "../helpers/process.ts";

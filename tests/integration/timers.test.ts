@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { banFromChat } from "../../src/core/admin/operator.ts";
 import { SESSION_LIFETIME_MS } from "../../src/core/auth/sessions.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
-import { type ChatTester, chatTester, isType, listening } from "../helpers/chat.ts";
+import { type ChatTester, chatTester, isType, listening } from "../helpers/chat-client.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { eventually } from "../helpers/eventually.ts";
 import {

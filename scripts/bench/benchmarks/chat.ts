@@ -5,7 +5,7 @@
  * in turn on fresh servers.
  */
 
-import type { ChatMode } from "../chat-client.ts";
+import type { ChatMode } from "../../../tests/helpers/chat-client.ts";
 import {
   appServer,
   type ChatSettings,

@@ -4,7 +4,7 @@
  * same rows as the SQLite benchmark, interleaved the same way.
  */
 
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import {
@@ -14,7 +14,6 @@ import {
   log,
   problem,
   roundsOf,
-  scratchRoot,
   startServer,
   summarizeHttp,
   withServers,
@@ -47,7 +46,7 @@ async function run(size: Size): Promise<Section> {
   // Other work on a shared machine moves these figures more than SQLite's (more processes).
   const loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
   // A folder of its own beside the others: the postgres user must reach it, and not `work`.
-  const cluster = startCluster(mkdtempSync(join(scratchRoot, "tidings-bench-pg-")));
+  const cluster = startCluster();
   try {
     for (const bottles of SIZES) {
       const started = performance.now();

@@ -4,7 +4,7 @@
  * Redis relays; what a press costs the instances, Redis and PostgreSQL.
  */
 
-import type { ChatMode } from "../chat-client.ts";
+import type { ChatMode } from "../../../tests/helpers/chat-client.ts";
 import {
   commandList,
   instancesOf,

@@ -1,22 +1,11 @@
 /**
- * What the chat costs Redis, per operation, across two instances on one Redis (or a Redis
- * Cluster): a relayed
- * message, a typing call, a chat start (per visitor), and a connected idle visitor per second.
- * For each: the commands Redis executed (INFO commandstats, those run inside scripts included),
- * the commands the instances sent it (MONITOR, in a separate window: it costs Redis CPU) and
- * Redis's CPU (INFO cpu, its main thread), each beyond the background measured just before with
- * the same visitors connected (heartbeats, sweeps). Beside them, in the same run, the raw Redis
- * relay: one PUBLISH per message to a channel another connection subscribes to; and a witness
- * Redis running a script of about a hundred microseconds every millisecond, whose slow log says
- * what the machine alone puts there (both slow logs from the end of the warm-up, both Redis
- * processes at real-time priority where the system allows it).
- *
- * The benchmark module redis-costs (benchmarks/redis-costs.ts) runs it; alone, for a figure of
- * another tree of the code:
- *
- *   bun scripts/bench/cluster/costs.ts [--smoke | --quick] [--redis-cluster]
- *
- * prints one JSON object. Throws if nobody was paired or nothing was delivered.
+ * What the chat costs Redis per operation across two instances on one Redis (or a Cluster): a
+ * message, a typing call, a start, an idle visitor a second. For each: the commands Redis ran
+ * (INFO commandstats), those the instances sent (MONITOR, in a window of its own) and Redis's
+ * main-thread CPU, beyond the background measured just before. Beside them the raw Redis relays
+ * and a witness Redis whose slow log says what the machine alone puts there. Run by
+ * benchmarks/redis-costs.ts, or alone (`bun scripts/bench/cluster/costs.ts [--smoke | --quick]
+ * [--redis-cluster]`, one JSON object).
  */
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
@@ -26,32 +15,23 @@ import {
   chatTester,
   currentChat,
   isType,
-} from "../../../tests/helpers/chat-client.ts";
-import {
-  BENCH_SECRET,
-  fail,
-  loadAverage,
   privateAddress,
-  round,
-  sleep,
-  waitUntil,
-} from "../lib.ts";
+} from "../../../tests/helpers/chat-client.ts";
+import { type ServerProcess, startServerProcess } from "../../../tests/helpers/process.ts";
+import { BENCH_SECRET, fail, loadAverage, round, sleep, waitUntil } from "../lib.ts";
+import { type Cluster, createDatabase, startCluster } from "../postgres.ts";
 import type { Size } from "../section.ts";
 import {
   atRealTimePriority,
   countSent,
   delta,
-  type Instance,
   readRedis,
   readSlowlog,
   redisNodes,
   redisPids,
   resetSlowlog,
-  type Servers,
   type SiteScripts,
   siteScripts,
-  startInstance,
-  startServers,
   startWitness,
 } from "./redis.ts";
 
@@ -113,10 +93,10 @@ const PREFIX = "bench:";
 interface Run extends ReturnType<typeof sizes> {
   size: Size;
   redisCluster: boolean;
-  servers: Servers;
+  servers: Cluster;
   nodes: Redis[];
-  one: Instance;
-  two: Instance;
+  one: ServerProcess;
+  two: ServerProcess;
   scripts: SiteScripts;
   /** Every visitor and Redis connection opened, closed at the end. */
   visitors: ChatTester[];
@@ -647,58 +627,103 @@ async function measureRawRelays(run: Run, sample: string) {
   };
 }
 
+/** The servers, two instances on them and Redis's own housekeeping measured before they came. */
+async function openRun(size: Size, redisCluster: boolean, opened: Opened) {
+  const servers = startCluster(redisCluster ? 3 : 0);
+  opened.stops.push(() => servers.stop());
+  const redisUrl = (redisCluster ? servers.clusterUrl : servers.redisUrl) ?? "";
+  const env = {
+    DB_URL: await createDatabase(servers.adminUrl, "bench_costs"),
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: PREFIX,
+    SECRET: BENCH_SECRET,
+    TRUST_PROXY: "true",
+    LOG_FORMAT: "off",
+  };
+  const nodes = await redisNodes(redisUrl);
+  const replayers = nodes.map(
+    (node) =>
+      new Redis({ host: node.options.host, port: node.options.port, enableAutoPipelining: true }),
+  );
+  opened.connections.push(...nodes, ...replayers);
+  const sized = sizes(size);
+  // Redis alone first: its housekeeping, which no instance or visitor adds to.
+  const redisAlone = await idleWindow(sized.IDLE_SECONDS, nodes);
+  const [one, two] = [await startServerProcess(env), await startServerProcess(env)];
+  opened.stops.push(
+    () => one.stop(),
+    () => two.stop(),
+  );
+  const run: Run = {
+    ...sized,
+    size,
+    redisCluster,
+    servers,
+    nodes,
+    one,
+    two,
+    scripts: siteScripts(),
+    visitors: opened.visitors,
+    connections: opened.connections,
+    replayers,
+    delivered: 0,
+  };
+  return { run, redisAlone };
+}
+
+/** What a run opened, closed at its end whatever happened. */
+interface Opened {
+  visitors: ChatTester[];
+  connections: Redis[];
+  stops: Array<() => unknown>;
+}
+
+async function closeRun(opened: Opened): Promise<void> {
+  for (const c of opened.connections) c.disconnect();
+  for (const v of opened.visitors) v.leave(1000);
+  for (const stop of opened.stops.reverse()) await Promise.resolve(stop()).catch(() => {});
+}
+
+/** Whether each operation stayed within its budget (commands and round trips, CPU). */
+function goalsOf(r: {
+  message: Cost;
+  typing: Cost;
+  start: Cost;
+  startBusy: { executed: number };
+  presence: { commandsPerVisitorSecond: number };
+  slowlog: { count: number };
+}) {
+  const within = (value: number, most: number) => value <= most + TIMERS_NOISE;
+  return {
+    message:
+      within(r.message.executed, 4) &&
+      within(r.message.sentByInstances, 2) &&
+      r.message.redisCpuUs <= 20,
+    typing: within(r.typing.executed, 2) && within(r.typing.sentByInstances, 1),
+    start: within(r.start.executed, 20) && within(r.start.sentByInstances, 3),
+    startBusy: within(r.startBusy.executed, 20),
+    presence: r.presence.commandsPerVisitorSecond <= 0.05,
+    slowlog: r.slowlog.count === 0,
+  };
+}
+
 /**
  * Two instances on one Redis, or on a 3-primary Redis Cluster (`redisCluster`), each operation
  * measured in its step, in this order (each step uses the visitors the one before left); the raw
  * relays are measured on the one Redis either way.
  */
 export async function measureCosts(size: Size, redisCluster = false) {
-  const servers = startServers({ redisCluster });
-  const redisUrl = (redisCluster ? servers.clusterUrl : servers.redisUrl) ?? "";
-  const instances: Instance[] = [];
-  const connections: Redis[] = [];
-  const visitors: ChatTester[] = [];
-  let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
+  const opened: Opened = { visitors: [], connections: [], stops: [] };
   try {
-    const env = {
-      DB_URL: await servers.database("bench_costs"),
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: PREFIX,
-      SECRET: BENCH_SECRET,
-    };
-    const nodes = await redisNodes(redisUrl);
-    const replayers = nodes.map(
-      (node) =>
-        new Redis({ host: node.options.host, port: node.options.port, enableAutoPipelining: true }),
-    );
-    connections.push(...nodes, ...replayers);
-    const sized = sizes(size);
-    // Redis on its own first, nothing else connected: its housekeeping, which no instance or
-    // visitor adds to (and which a Cluster pays on each node).
-    const redisAlone = await idleWindow(sized.IDLE_SECONDS, nodes);
-    instances.push(await startInstance(env), await startInstance(env));
-    const [one, two] = instances as [Instance, Instance];
+    const { run, redisAlone } = await openRun(size, redisCluster, opened);
     const began = performance.now();
-    const run: Run = {
-      ...sized,
-      size,
-      redisCluster,
-      servers,
-      nodes,
-      one,
-      two,
-      scripts: siteScripts(),
-      visitors,
-      connections,
-      replayers,
-      delivered: 0,
-    };
     await warmUp(run);
     // The slow log is read from here on, beside the witness's: the scripts' first runs above
     // (compiling them) are behind, as on a site that has run a while.
-    await resetSlowlog(nodes);
-    witness = await startWitness();
-    const realTime = atRealTimePriority([...(await redisPids(nodes)), witness.pid]);
+    await resetSlowlog(run.nodes);
+    const witness = await startWitness();
+    opened.stops.push(() => witness.stop());
+    const realTime = atRealTimePriority([...(await redisPids(run.nodes)), witness.pid]);
     const presence = await measurePresence(run, redisAlone);
     const { pairs, start, startBusy } = await measureStarts(run);
     const messages = await measureMessages(run, pairs);
@@ -707,11 +732,10 @@ export async function measureCosts(size: Size, redisCluster = false) {
     const sample = JSON.stringify(pairs[0]?.[1].events.find(isType("message")) ?? {});
     const raw = await measureRawRelays(run, sample);
     if (run.delivered === 0) fail("nothing was delivered");
-    const slowlog = await readSlowlog(nodes, run.scripts);
-    const witnessed = await witness.stop();
-    witness = undefined;
-    const version = (await nodes[0]?.info("server"))?.match(/redis_version:(\S+)/)?.[1];
-    const { message } = messages;
+    const slowlog = await readSlowlog(run.nodes, run.scripts);
+    const witnessSlowlogOver1ms = await witness.stop();
+    opened.stops.pop();
+    const version = (await run.nodes[0]?.info("server"))?.match(/redis_version:(\S+)/)?.[1];
     return {
       benchmark: "cluster-costs",
       size,
@@ -726,29 +750,13 @@ export async function measureCosts(size: Size, redisCluster = false) {
       end,
       ...raw,
       slowlogOver1ms: slowlog,
-      witnessSlowlogOver1ms: witnessed,
+      witnessSlowlogOver1ms,
       redisAtRealTimePriority: realTime,
       seconds: round((performance.now() - began) / 1000, 1),
-      goals: {
-        message:
-          message.executed <= 4 + TIMERS_NOISE &&
-          message.sentByInstances <= 2 + TIMERS_NOISE &&
-          message.redisCpuUs <= 20,
-        typing:
-          typing.typing.executed <= 2 + TIMERS_NOISE &&
-          typing.typing.sentByInstances <= 1 + TIMERS_NOISE,
-        start: start.executed <= 20 + TIMERS_NOISE && start.sentByInstances <= 3 + TIMERS_NOISE,
-        startBusy: startBusy.executed <= 20 + TIMERS_NOISE,
-        presence: presence.presence.commandsPerVisitorSecond <= 0.05,
-        slowlog: slowlog.count === 0,
-      },
+      goals: goalsOf({ ...messages, ...typing, start, startBusy, ...presence, slowlog }),
     };
   } finally {
-    await witness?.stop().catch(() => {});
-    for (const c of connections) c.disconnect();
-    for (const v of visitors) v.leave(1000);
-    await Promise.all(instances.map((i) => i.stop().catch(() => {})));
-    servers.stop();
+    await closeRun(opened);
   }
 }
 

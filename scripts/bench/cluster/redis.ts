@@ -1,16 +1,10 @@
 /**
- * PostgreSQL and Redis for the Redis cost benchmark (cluster/costs.ts): throwaway servers
- * (scripts/cluster, the same as `CLUSTER=1 ./scripts/test` starts), instances of the site as
- * separate processes, and Redis's own account of what it ran (INFO commandstats and cpu, on every
- * node; MONITOR to tell the commands an instance sent from those its scripts ran).
+ * Redis's own account of what it ran, for the Redis cost benchmark (cluster/costs.ts): INFO
+ * commandstats and cpu on every node, the slow log, and MONITOR to tell the commands an
+ * instance sent from those its scripts ran.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Subprocess } from "bun";
 import Redis, { Cluster } from "ioredis";
-import postgres from "postgres";
 import {
   CHAT_SCRIPTS,
   type ChatScript,
@@ -27,123 +21,7 @@ import {
 import { BAN_SCRIPTS } from "../../../src/core/chat/redis-bans.ts";
 import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
 import { monitorOf } from "../../../tests/helpers/monitor.ts";
-import { ROOT, sleep } from "../lib.ts";
-
-function cluster(command: string, dir: string, ...more: string[]): string {
-  const run = Bun.spawnSync([join(ROOT, "scripts", "cluster"), command, dir, ...more], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  if (run.exitCode !== 0) throw new Error(`scripts/cluster ${command}: ${run.stderr.toString()}`);
-  return run.stdout.toString();
-}
-
-export interface Servers {
-  adminUrl: string;
-  /** The one Redis server. */
-  redisUrl: string;
-  /** A Redis Cluster's nodes, comma-separated, when asked for. */
-  clusterUrl?: string;
-  /** A fresh, empty database on the PostgreSQL server (the site migrates it at start). */
-  database(name: string): Promise<string>;
-  stop(): void;
-}
-
-/** Throwaway servers for one benchmark, stopped (by their process ids) at `stop`. */
-export function startServers(options: { redisCluster?: boolean } = {}): Servers {
-  const base = mkdtempSync(join(tmpdir(), "tidings-bench-cluster-"));
-  // The postgres user runs the database from inside it.
-  chmodSync(base, 0o755);
-  const dir = join(base, "servers");
-  const out = cluster("start", dir);
-  const adminUrl = /^CLUSTER_DB_URL=(.*)$/m.exec(out)?.[1] ?? "";
-  const redisUrl = /^CLUSTER_REDIS_URL=(.*)$/m.exec(out)?.[1] ?? "";
-  let clusterUrl: string | undefined;
-  if (options.redisCluster) {
-    const nodes = cluster("redis-cluster", dir, "3");
-    clusterUrl = /^CLUSTER_REDIS_CLUSTER_URL=(.*)$/m.exec(nodes)?.[1];
-  }
-  return {
-    adminUrl,
-    redisUrl,
-    clusterUrl,
-    async database(name) {
-      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      return url.toString();
-    },
-    stop() {
-      cluster("stop", dir);
-      rmSync(base, { recursive: true, force: true });
-    },
-  };
-}
-
-export interface Instance {
-  url: string;
-  pid: number;
-  process: Subprocess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** An instance of the site as its own process, as an operator runs it. */
-export async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const dataDir = mkdtempSync(join(tmpdir(), "tidings-bench-instance-"));
-  const child = Bun.spawn(["bun", "src/server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      TRUST_PROXY: "true",
-      LOG_FORMAT: "off",
-      ...env,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let output = "";
-  let found: ((url: string) => void) | undefined;
-  const read = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    const reader = stream.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      output += decoder.decode(value, { stream: true });
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) found?.(match[1].replace("localhost", "127.0.0.1"));
-    }
-  };
-  void read(child.stdout);
-  void read(child.stderr);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${output}`)), 60_000);
-    found = (u) => {
-      clearTimeout(timer);
-      resolve(u);
-    };
-    void child.exited.then((code) => reject(new Error(`instance exited with ${code}: ${output}`)));
-  });
-  found = undefined;
-  return {
-    url,
-    pid: child.pid,
-    process: child,
-    output: () => output,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+import { sleep } from "../lib.ts";
 
 /** Redis's account of itself, summed over a Cluster's nodes. */
 export interface RedisTotals {
