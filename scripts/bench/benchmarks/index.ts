@@ -16,6 +16,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   (await import("./match-rule.ts")).matchRule,
   (await import("./memory.ts")).memory,
   (await import("./frontend.ts")).frontend,
+  (await import("./lighthouse.ts")).lighthouse,
   (await import("./binary.ts")).binary,
   (await import("./match-cluster.ts")).matchCluster,
   (await import("./chat-cluster.ts")).chatCluster,
