@@ -992,17 +992,18 @@ test.describe("random chat: matching by language and interest", () => {
       const c = await stranger(browser, baseURL);
       const b = await stranger(browser, baseURL);
       // A likes origami and waits; C (chess) presses Find, then B (origami). All speak the
-      // page's language, ticked by default.
+      // page's language, ticked by default. Everyone's page is ready before A presses Find:
+      // A's interest window is a few seconds, and a busy machine's page loads are not.
       await openAsAdult(page, language);
       await prefer(page, language, { interests: ["origami"] });
+      await openAsAdult(c, language);
+      await prefer(c, language, { interests: ["chess"] });
+      await openAsAdult(b, language);
+      await prefer(b, language, { interests: ["Origami"] });
       await find(page, language);
       await expect(page.getByText(words.stage)).toBeVisible();
       await expect(page.getByText(words.next)).toBeVisible();
-      await openAsAdult(c, language);
-      await prefer(c, language, { interests: ["chess"] });
       await find(c, language);
-      await openAsAdult(b, language);
-      await prefer(b, language, { interests: ["Origami"] });
       await find(b, language);
       // A meets B, who shares their interest; C, who shares only a language, waits on.
       await expect(chatPanel(page, language).getByText(words.likes)).toBeVisible();
