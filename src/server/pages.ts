@@ -32,6 +32,9 @@ function titleKey(resolution: Resolution, forbidden: boolean): TitleKey {
 
 type Dictionary = (typeof dictionaries)[Locale];
 
+/** The pages laid out at full width (the others in the narrow column), as the app draws them. */
+const WIDE_PAGES: ReadonlySet<PageSlug> = new Set(["discover", "public-bottles", "random-chat"]);
+
 /**
  * The heading and introduction of a page whose first lines never depend on who is looking
  * (the app's PageIntro draws the same words in the same place).
@@ -85,12 +88,15 @@ function firstPaint(page: PageContext): string {
     `<div class="page-loading${modifier}" role="status"><span class="page-loading__ring spinner"></span>` +
     `<p class="page-loading__text">${escapeHtml(text)}</p></div>`;
   const intro = slug && !page.forbidden ? introOf(dict, slug, page.site.features) : undefined;
-  const content = intro
-    ? `<main class="page"><header class="page-intro">` +
+  let content = loading("");
+  if (slug && intro) {
+    const column = WIDE_PAGES.has(slug) ? "container" : "container--narrow";
+    content =
+      `<main class="page"><div class="${column} ${slug}"><header class="page-intro">` +
       `<h1 class="page-intro__title">${escapeHtml(intro.title)}</h1>` +
       `<p class="page-intro__lead">${escapeHtml(intro.lead)}</p></header>` +
-      `${loading(" page-loading--below")}</main>`
-    : loading("");
+      `${loading(" page-loading--below")}</div></main>`;
+  }
   return (
     content +
     `<noscript><style>.page-loading{display:none}</style>` +
