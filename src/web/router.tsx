@@ -15,32 +15,32 @@ import { Shell } from "./components/Shell.tsx";
 import type { Feature } from "./lib/feature-paths.ts";
 import { loadLocale } from "./lib/i18n.tsx";
 import { retryWhenOnline } from "./lib/retry-when-online.ts";
-import { AboutPage } from "./routes/about.tsx";
-import { DiscoverPage } from "./routes/discover.tsx";
-import { FaqPage } from "./routes/faq.tsx";
 import { HomePage } from "./routes/home.tsx";
-import { MyBottlesPage } from "./routes/my-bottles.tsx";
 import { NotFoundPage } from "./routes/not-found.tsx";
-import { PrivacyPage } from "./routes/privacy.tsx";
-import { PublicBottlesPage } from "./routes/public-bottles.tsx";
-import { RandomChatPage } from "./routes/random-chat.tsx";
-import { TermsPage } from "./routes/terms.tsx";
 
-// The pages a visit most often starts on come with the first load: served over HTTP/1.1 (one
-// binary, no proxy), every further script costs a round trip, and splitting them made many.
-// The pages built on forms (writing, signing in, contact, moderation) bring the form library
-// and its schemas, the largest part of the scripts: each is its own chunk, fetched when a link
-// to it is hovered or followed.
+// The home page comes with the first load; every other page is its own chunk, fetched when
+// a link to it is hovered or followed.
 function lazyPage<T extends Record<string, unknown>, K extends keyof T & string>(
   fetchChunk: () => Promise<T>,
   name: K,
 ) {
   return lazyRouteComponent(retryWhenOnline(fetchChunk), name);
 }
+const AboutPage = lazyPage(() => import("./routes/about.tsx"), "AboutPage");
 const AuthPage = lazyPage(() => import("./routes/auth.tsx"), "AuthPage");
 const ContactPage = lazyPage(() => import("./routes/contact.tsx"), "ContactPage");
 const CreatePage = lazyPage(() => import("./routes/create.tsx"), "CreatePage");
+const DiscoverPage = lazyPage(() => import("./routes/discover.tsx"), "DiscoverPage");
+const FaqPage = lazyPage(() => import("./routes/faq.tsx"), "FaqPage");
 const ModerationPage = lazyPage(() => import("./routes/moderation.tsx"), "ModerationPage");
+const MyBottlesPage = lazyPage(() => import("./routes/my-bottles.tsx"), "MyBottlesPage");
+const PrivacyPage = lazyPage(() => import("./routes/privacy.tsx"), "PrivacyPage");
+const PublicBottlesPage = lazyPage(
+  () => import("./routes/public-bottles.tsx"),
+  "PublicBottlesPage",
+);
+const RandomChatPage = lazyPage(() => import("./routes/random-chat.tsx"), "RandomChatPage");
+const TermsPage = lazyPage(() => import("./routes/terms.tsx"), "TermsPage");
 
 const rootRoute = createRootRoute({
   // The same redirects the server answers, for navigation inside the app.
@@ -71,10 +71,7 @@ const page = (path: string, component: RouteComponent) =>
  * A page of a part the operator can switch off: the resting page stands in while it is off.
  * The page's chunk is still fetched ahead, on hover.
  */
-function resting(
-  feature: Feature,
-  Page: RouteComponent & Partial<Pick<AsyncRouteComponent<object>, "preload">>,
-): RouteComponent {
+function resting(feature: Feature, Page: AsyncRouteComponent<object>): RouteComponent {
   const Gated = () => (
     <FeatureGate feature={feature}>
       <Page />
