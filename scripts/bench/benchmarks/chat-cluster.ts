@@ -16,6 +16,7 @@ import {
 import {
   chatSettings,
   freshVisitors,
+  idleVisitors,
   log,
   medianRound,
   round,
@@ -23,12 +24,10 @@ import {
   runChatLoad,
   type ServerChild,
   sleep,
-  startServer,
   sustained,
   withServers,
 } from "../lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
-import type { IdleLoadOptions } from "../load-idle.ts";
 import { type ChatFigures, COUNTED } from "../plan.ts";
 import { Probe } from "../probe.ts";
 import {
@@ -297,19 +296,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
         await probe.begin();
         await sleep(emptyMs);
         const empty = await probe.end();
-        const load = await startServer(
-          "load-idle.ts",
-          {},
-          [
-            JSON.stringify({
-              url: server.url,
-              mode,
-              visitors,
-              firstVisitor: freshVisitors(),
-            } satisfies IdleLoadOptions),
-          ],
-          120_000,
-        );
+        const load = await idleVisitors(server.url, mode, visitors);
         try {
           await sleep(emptyMs);
           const rssAfter = rssKiB(server.pid);
