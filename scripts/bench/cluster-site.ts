@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { appServerEnv, startServer, work, workFolder } from "./lib.ts";
 import { copySeed, createDatabase, postmasterPid, startCluster } from "./postgres.ts";
 import type { ProbeResult } from "./probe.ts";
+import { fmt, median } from "./section.ts";
 import { seed } from "./seed.ts";
 
 /** A throwaway PostgreSQL and Redis for one section, with a migrated (and maybe seeded) database. */
@@ -104,6 +105,35 @@ export function perOperation(
       ? (window.redis.commands - (idle?.redis?.commands ?? 0) * scale) / ops
       : none,
     byCommand,
+  };
+}
+
+/** The median of each figure of the rounds' costs (perOperation's); byCommand the first's. */
+export function medianCost(each: Array<ReturnType<typeof perOperation>>) {
+  const of = (key: "serverUs" | "postgresUs" | "redisUs" | "redisCommands") =>
+    median(each.map((c) => c[key]));
+  const [serverUs, postgresUs, redisUs] = [of("serverUs"), of("postgresUs"), of("redisUs")];
+  return {
+    serverUs,
+    postgresUs,
+    redisUs,
+    redisCommands: of("redisCommands"),
+    byCommand: each[0]?.byCommand ?? {},
+  };
+}
+
+/** What the rounds wrote to PostgreSQL for `ops` operations each: rows and WAL bytes each. */
+export function writtenPer(
+  writes: Array<{ rows: Record<string, number>; walBytes: number; ops: number }>,
+) {
+  const sum = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0);
+  return {
+    rows: median(writes.map((w) => sum(w.rows) / w.ops)),
+    walBytes: median(writes.map((w) => w.walBytes / w.ops)),
+    /** The first round's rows by table. */
+    tables: Object.entries(writes[0]?.rows ?? {})
+      .map(([table, count]) => `${table} ${fmt(count)}`)
+      .join(", "),
   };
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
-import type { ChatLoadOptions, ChatLoadResult } from "./load-chat.ts";
+import type { ChatLoadOptions, ChatLoadResult, IdleLoadOptions } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
 import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
 import { fmt, median, medianBy, type Size } from "./section.ts";
@@ -619,6 +619,12 @@ export async function runMatchLoad(
     problem(`${what}: ${r.errors} error answers (first: ${r.firstError?.slice(0, 200)})`);
   }
   return r;
+}
+
+/** `count` idle chat visitors held open on a server (load-chat.ts) until stopped. */
+export function idleVisitors(url: string, mode: "app" | "raw", count: number) {
+  const options: IdleLoadOptions = { url, mode, visitors: count, firstVisitor: freshVisitors() };
+  return startServer("load-chat.ts", {}, [JSON.stringify(options)]);
 }
 
 /** The round with the median p99 (the higher middle one of an even count). */

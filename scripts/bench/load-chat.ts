@@ -5,6 +5,8 @@
  * one JSON line: send rate, delivery p50/p99/max (ms), lost, errors, server and client CPU.
  * With `urls`, visitor i is on the (i mod n)th instance; with `across`, start is pressed one
  * pair at a time so partners are on different instances (checked). A probe covers the window.
+ * Given `visitors` instead (IdleLoadOptions), it holds that many idle visitors open, prints one
+ * line once all are connected and keeps them until SIGTERM.
  */
 import {
   type ChatMode,
@@ -76,10 +78,42 @@ export interface ChatLoadResult {
   idle?: ProbeResult;
 }
 
+/** Idle visitors for a memory measurement: listening to their stream (app) or just open (raw). */
+export interface IdleLoadOptions {
+  url: string;
+  mode: ChatMode;
+  visitors: number;
+  firstVisitor?: number;
+}
+
+async function holdIdle(options: IdleLoadOptions): Promise<void> {
+  const started = performance.now();
+  const visitors = await openVisitors({
+    urls: options.url,
+    mode: options.mode,
+    count: options.visitors,
+    firstVisitor: options.firstVisitor ?? 0,
+    secret: BENCH_SECRET,
+    onFrame: () => {},
+    // Listening, not chatting: a visitor on the chat page before the safety gate.
+    answerAge: false,
+  });
+  let closed = 0;
+  for (const visitor of visitors) visitor.socket.addEventListener("close", () => (closed += 1));
+  const seconds = round((performance.now() - started) / 1000, 1);
+  const ready = { ready: true, url: options.url, pid: process.pid, visitors: visitors.length };
+  console.log(JSON.stringify({ ...ready, seconds }));
+  const stop = () => {
+    closeAll(visitors);
+    process.exit(closed === 0 ? 0 : 3);
+  };
+  process.on("SIGTERM", stop);
+  setTimeout(stop, 120_000);
+}
+
 const TYPING = '"type":"typing"';
 
-async function main(): Promise<void> {
-  const options = loadOptions<ChatLoadOptions>();
+async function main(options: ChatLoadOptions): Promise<void> {
   const setupStarted = performance.now();
   let windowStart = Number.POSITIVE_INFINITY;
   let windowEnd = Number.POSITIVE_INFINITY;
@@ -290,4 +324,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  const options = loadOptions<ChatLoadOptions | IdleLoadOptions>();
+  await ("visitors" in options ? holdIdle(options) : main(options));
+}

@@ -6,6 +6,8 @@
  * arithmetic, so that a new run of those benchmarks gives a new plan.
  */
 
+import { fmt } from "./section.ts";
+
 /** Recorded by match-cluster: what one press of start cost, beyond the quiet seconds before. */
 export interface MatchFigures {
   startServerUs: number;
@@ -127,13 +129,7 @@ const measured = (figure: number | undefined): figure is number =>
 /** How long a chat's stream and state are kept once the chat has ended (the broker's default). */
 const KEPT_AFTER_END_SECONDS = 600;
 
-const n = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString("en-US", {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : "n/a";
+const n = fmt;
 
 export function renderPlan(figures: {
   match?: Partial<MatchFigures>;

@@ -19,11 +19,13 @@ export interface ProbeTargets {
 }
 
 export interface RedisReading {
-  /** CPU seconds (user + system) of the Redis process. */
+  /** CPU seconds (user + system) of the Redis processes, or of their main threads. */
   cpu: number;
   /** Commands run so far by name, those called from scripts included (INFO commandstats). */
   commands: Record<string, number>;
-  /** Bytes Redis holds for its data (used_memory). */
+  /** Microseconds Redis spent in each command, by name (a script's include its commands'). */
+  usec: Record<string, number>;
+  /** Bytes Redis holds for its data (used_memory), when asked for. */
   memory: number;
 }
 
@@ -56,45 +58,56 @@ const OWN_COMMANDS = new Set(
   ).split(" "),
 );
 
-/** Reads Redis's CPU, command counts and memory. */
-export async function readRedis(redis: Redis): Promise<RedisReading> {
-  const text = String(await redis.call("INFO", "cpu", "memory", "commandstats"));
-  const commands: Record<string, number> = {};
-  let cpu = 0;
-  let memory = 0;
-  for (const line of text.split("\r\n")) {
-    if (line.startsWith("cmdstat_")) {
-      const name = line.slice(8, line.indexOf(":"));
-      const calls = /calls=(\d+)/.exec(line)?.[1];
-      if (calls) commands[name] = Number(calls);
-    } else if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-      cpu += Number(line.slice(line.indexOf(":") + 1));
-    } else if (line.startsWith("used_memory:")) {
-      memory = Number(line.slice(12));
-    }
-  }
-  return { cpu, commands, memory };
+export interface ReadOptions {
+  /** The main threads' CPU (used_cpu_*_main_thread) instead of the whole processes'. */
+  mainThread?: boolean;
+  /** used_memory too (INFO memory). */
+  memory?: boolean;
+  /** Commands (by INFO's name, "slowlog|get") that are the reader's own, not counted. */
+  own?: (name: string) => boolean;
 }
 
-/** The difference of two readings: commands by name (the probe's own left out), most first. */
-export function redisDelta(
-  before: RedisReading,
-  after: RedisReading,
-): { cpu: number; commands: number; byCommand: Record<string, number>; memory: number } {
+/** Reads Redis's CPU, command counts and memory, summed over `nodes` (a Cluster's primaries). */
+export async function readRedis(nodes: Redis[], options: ReadOptions): Promise<RedisReading> {
+  const cpuKeys = options.mainThread
+    ? ["used_cpu_sys_main_thread", "used_cpu_user_main_thread"]
+    : ["used_cpu_sys", "used_cpu_user"];
+  const sections = options.memory ? ["cpu", "memory", "commandstats"] : ["cpu", "commandstats"];
+  const total: RedisReading = { cpu: 0, commands: {}, usec: {}, memory: 0 };
+  for (const node of nodes) {
+    for (const line of String(await node.call("INFO", ...sections)).split("\r\n")) {
+      const key = line.slice(0, line.indexOf(":"));
+      const value = line.slice(key.length + 1);
+      if (cpuKeys.includes(key)) total.cpu += Number(value);
+      else if (key === "used_memory") total.memory += Number(value);
+      else if (key.startsWith("cmdstat_") && !options.own?.(key.slice(8))) {
+        const name = key.slice(8);
+        total.commands[name] =
+          (total.commands[name] ?? 0) + Number(/calls=(\d+)/.exec(value)?.[1] ?? 0);
+        total.usec[name] = (total.usec[name] ?? 0) + Number(/usec=(\d+)/.exec(value)?.[1] ?? 0);
+      }
+    }
+  }
+  return total;
+}
+
+/** The difference of two readings: commands by name (those run, most first) and in all. */
+export function redisDelta(before: RedisReading, after: RedisReading) {
   const byCommand: Record<string, number> = {};
+  const usec: Record<string, number> = {};
   let commands = 0;
   for (const [name, calls] of Object.entries(after.commands)) {
-    if (OWN_COMMANDS.has(name)) continue;
     const n = calls - (before.commands[name] ?? 0);
     if (n <= 0) continue;
     byCommand[name] = n;
+    usec[name] = (after.usec[name] ?? 0) - (before.usec[name] ?? 0);
     commands += n;
   }
-  const sorted = Object.fromEntries(Object.entries(byCommand).sort((a, b) => b[1] - a[1]));
   return {
     cpu: after.cpu - before.cpu,
     commands,
-    byCommand: sorted,
+    byCommand: Object.fromEntries(Object.entries(byCommand).sort((a, b) => b[1] - a[1])),
+    usec,
     memory: after.memory - before.memory,
   };
 }
@@ -156,7 +169,9 @@ export class Probe {
       at: performance.now(),
       servers: (this.#targets.servers ?? []).map((pid) => cpuSeconds(pid)),
       postgres: this.#targets.postgres ? treeCpu(this.#targets.postgres) : undefined,
-      redis: this.#redis ? await readRedis(this.#redis) : undefined,
+      redis: this.#redis
+        ? await readRedis([this.#redis], { memory: true, own: (c) => OWN_COMMANDS.has(c) })
+        : undefined,
     };
   }
 

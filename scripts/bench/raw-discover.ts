@@ -56,8 +56,7 @@ if (import.meta.main) {
         bottle: {
           id: row.id,
           message: row.message,
-          country: row.country,
-          countryCode: row.country_code,
+          country: { code: row.country_code, name: row.country },
           driftHours: row.drift_hours,
           isPublic: row.is_public === 1,
           createdAt: row.created_at,

@@ -176,6 +176,12 @@ async function main(): Promise<number> {
   // Each app server would otherwise bundle the front end as it starts, seconds each on a
   // busy machine: a smoke run builds it once (full runs keep measuring the server as it was).
   if (size === "smoke") setWebBuild(await writeWebBuild());
+  // contacts.ts prints what the contact check costs, recorded nowhere: a smoke run runs it small
+  // so that a product change cannot break it unseen.
+  if (size === "smoke" && !clusterOnly && named.length === 0) {
+    const tool = Bun.spawnSync([process.execPath, join(import.meta.dir, "contacts.ts"), "--quick"]);
+    if (tool.exitCode !== 0) failures.push(`contacts.ts: ${tool.stderr.toString().slice(0, 300)}`);
+  }
   for (const benchmark of selected) {
     log(`${benchmark.name}…`);
     const started = performance.now();

@@ -250,16 +250,15 @@ const STAMP = '"content":"t:';
 
 /**
  * The send times stamped in the messages a frame brings from the partner (one frame may carry
- * several). A message object is flat, so the keys between its braces say who it is from; the
- * sender's own copy ("from":"me") is not counted. The raw relay has no sender: all counts.
+ * several). The first "from" after a message's opening brace is its own (its country is an
+ * object inside it); the sender's own copy ("from":"me") is not counted. The raw relay has no
+ * sender: all counts.
  */
 export function partnerStamps(frame: string, mode: ChatMode): number[] {
   const stamps: number[] = [];
   for (let at = frame.indexOf(STAMP); at !== -1; at = frame.indexOf(STAMP, at + 1)) {
-    if (mode !== "raw") {
-      const from = frame.indexOf('"from":"partner"', frame.lastIndexOf("{", at));
-      if (from === -1 || from > frame.indexOf("}", at)) continue;
-    }
+    const from = frame.indexOf('"from":"', frame.lastIndexOf("{", at));
+    if (mode !== "raw" && !frame.startsWith('"from":"partner"', from)) continue;
     const start = at + STAMP.length;
     stamps.push(Number(frame.slice(start, frame.indexOf(" ", start))));
   }

@@ -9,6 +9,7 @@ import {
   type ClusterSite,
   commandList,
   instancesOf,
+  medianCost,
   openSite,
   perOperation,
   rawRedisRelays,
@@ -16,6 +17,7 @@ import {
 import {
   chatSettings,
   freshVisitors,
+  idleVisitors,
   log,
   medianRound,
   round,
@@ -23,24 +25,13 @@ import {
   runChatLoad,
   type ServerChild,
   sleep,
-  startServer,
   sustained,
   withServers,
 } from "../lib.ts";
 import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
-import type { IdleLoadOptions } from "../load-idle.ts";
 import { type ChatFigures, COUNTED } from "../plan.ts";
 import { Probe } from "../probe.ts";
-import {
-  type Benchmark,
-  fmt,
-  median,
-  ms,
-  ratioOf,
-  type Section,
-  type Size,
-  yes,
-} from "../section.ts";
+import { type Benchmark, fmt, ms, ratioOf, type Section, type Size, yes } from "../section.ts";
 
 /**
  * The chat relay through Redis: pairs whose two partners are on different instances, against
@@ -138,16 +129,12 @@ async function run(size: Size): Promise<Section> {
     r.probe?.redis?.byCommand[marker] ?? r.arrived;
   const ours = medianRound(all("app"));
   const theirs = medianRound(all("raw"));
-  const cost = (mode: "raw" | "app") => {
-    const costs = all(mode).map((r) =>
-      perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "xadd" : "publish")),
+  const cost = (mode: "raw" | "app") =>
+    medianCost(
+      all(mode).map((r) =>
+        perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "xadd" : "publish")),
+      ),
     );
-    return {
-      serverUs: median(costs.map((c) => c.serverUs)),
-      redisUs: median(costs.map((c) => c.redisUs)),
-      redisCommands: median(costs.map((c) => c.redisCommands)),
-    };
-  };
   const typingCost = perOperation(typing.probe, typing.idle, relayed(typing, "publish"));
   const ourCost = cost("app");
   const rawCost = cost("raw");
@@ -297,19 +284,7 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
         await probe.begin();
         await sleep(emptyMs);
         const empty = await probe.end();
-        const load = await startServer(
-          "load-idle.ts",
-          {},
-          [
-            JSON.stringify({
-              url: server.url,
-              mode,
-              visitors,
-              firstVisitor: freshVisitors(),
-            } satisfies IdleLoadOptions),
-          ],
-          120_000,
-        );
+        const load = await idleVisitors(server.url, mode, visitors);
         try {
           await sleep(emptyMs);
           const rssAfter = rssKiB(server.pid);

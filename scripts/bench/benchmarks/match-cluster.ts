@@ -8,9 +8,11 @@ import type { ChatMode } from "../../../tests/helpers/chat-client.ts";
 import {
   commandList,
   instancesOf,
+  medianCost,
   openSite,
   perOperation,
   rawRedisRelays,
+  writtenPer,
 } from "../cluster-site.ts";
 import {
   appServer,
@@ -73,7 +75,7 @@ async function run(size: Size): Promise<Section> {
   const cluster: MatchLoadResult[] = [];
   const preferring: MatchLoadResult[] = [];
   const raw: MatchLoadResult[] = [];
-  const writes: Array<{ rows: Record<string, number>; walBytes: number }> = [];
+  const writes: Array<{ rows: Record<string, number>; walBytes: number; ops: number }> = [];
   let slower: MatchLoadResult | undefined;
   try {
     for (let round = 0; round < rounds; round++) {
@@ -98,7 +100,7 @@ async function run(size: Size): Promise<Section> {
             redisUrl: site.redisUrl,
             postgres: site.postmaster,
           });
-          writes.push(await writesSince(site.dbUrl, mark));
+          writes.push({ ...(await writesSince(site.dbUrl, mark)), ops: visitors });
           return r;
         }),
       );
@@ -140,19 +142,10 @@ async function run(size: Size): Promise<Section> {
     r.badChats === 0 &&
     r.chats === r.visitors / 2 &&
     r.errors === 0;
-  const costs = cluster.map((r) => perOperation(r.probe, r.idle, r.visitors));
-  const cost = {
-    serverUs: median(costs.map((c) => c.serverUs)),
-    postgresUs: median(costs.map((c) => c.postgresUs)),
-    redisUs: median(costs.map((c) => c.redisUs)),
-    redisCommands: median(costs.map((c) => c.redisCommands)),
-  };
+  const cost = medianCost(cluster.map((r) => perOperation(r.probe, r.idle, r.visitors)));
   const byCommand = perOperation(ours.probe, ours.idle, ours.visitors).byCommand;
   const askingCost = perOperation(asking.probe, asking.idle, asking.visitors);
-  const rowsPerStart = median(
-    writes.map((w) => Object.values(w.rows).reduce((a, b) => a + b, 0) / visitors),
-  );
-  const walPerStart = median(writes.map((w) => w.walBytes / visitors));
+  const written = writtenPer(writes);
   const rawCost = perOperation(rawOne.probe, rawOne.idle, rawOne.visitors);
   const memoryCost = median(memory.map((r) => perOperation(r.probe, r.idle, r.visitors).serverUs));
   const busy = (r: MatchLoadResult) =>
@@ -163,8 +156,8 @@ async function run(size: Size): Promise<Section> {
     startRedisUs: cost.redisUs,
     startRedisCommands: cost.redisCommands,
     startPostgresUs: cost.postgresUs,
-    startRows: rowsPerStart,
-    startWalBytes: walPerStart,
+    startRows: written.rows,
+    startWalBytes: written.walBytes,
   };
   return {
     title: "Matching across two instances (PostgreSQL + Redis)",
@@ -200,13 +193,7 @@ async function run(size: Size): Promise<Section> {
       `The round with the median p99 of ${rounds} stands for each (p99 of each round: across two instances ${p99s(cluster)}; one in-memory instance ${p99s(memory)}; two raw Redis relays ${p99s(raw)} ms), each round on fresh servers and, for the two instances, a fresh key prefix. Visitor i connects to instance i mod 2, so presses alternate between the instances: ${fmt(ours.crossChats)} of the ${fmt(ours.chats)} chats paired visitors on different instances. Presses took ${ours.pressSeconds} s; unmatched ${ours.unmatched}, matched twice ${ours.matchedTwice}, chats with other than two visitors ${ours.badChats}, error answers ${ours.errors}${ours.firstError ? ` (first: ${ours.firstError.slice(0, 160)})` : ""}; max ${ms(ours.max)} ms (one in-memory instance ${ms(theirs.max)} ms).`,
       `The baseline is the same load on one instance of the app with its default in-memory chat (SQLite, no Redis): what the Redis pairing and the relay of 'matched' through a stream and pub/sub add. The raw relay of the existing matching row cannot pair across instances; two raw Redis relays (a Lua LPOP-or-RPUSH and one PUBLISH to the partner's instance) paired the same load with p50 / p99 ${ms(rawOne.p50)} / ${ms(rawOne.p99)} ms, ${fmt(rawOne.matchedOnce)} of ${fmt(rawOne.visitors)} once, ${fmt(rawOne.crossChats)} chats across.`,
       `Across the instances alone: the ${fmt(ours.crossChats)} chats whose visitors were on different instances had p50 / p99 ${ms(ours.crossP50)} / ${ms(ours.crossP99)} ms. Few pairs span the instances because each instance sends its presses to Redis in batches (commands issued in one turn of its event loop go in one write), and consecutive presses of one batch pair with each other; every event still goes through Redis either way (a stream entry and a PUBLISH to the instance holding the socket). During the presses (median round): ${busy(ours)}, on the machine's 2 cores beside the load generator. The same ${fmt(visitors)} visitors pressing over ${span(press * 4)} instead of ${span(press)} (${fmt(visitors / ((press * 4) / 1000))} a second): ${slower ? `p50 / p99 ${ms(slower.p50)} / ${ms(slower.p99)} ms, max ${ms(slower.max)} ms, ${fmt(slower.matchedOnce)} of ${fmt(slower.visitors)} paired once, ${busy(slower)}` : "not measured"}.`,
-      `What one press of start cost (median of the rounds, beyond two quiet seconds just before with the same visitors connected): ${fmt(cost.serverUs)} µs of CPU on the two instances together, ${fmt(cost.redisUs, 1)} µs of Redis CPU, ${fmt(cost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}), ${fmt(cost.postgresUs)} µs of PostgreSQL CPU and ${fmt(rowsPerStart, 2)} rows written (${Object.entries(
-        writes[0]?.rows ?? {},
-      )
-        .map(([table, count]) => `${table} ${fmt(count)}`)
-        .join(
-          ", ",
-        )} in the first round), ${fmt(walPerStart)} bytes of WAL. What a press costs Redis command by command, on one Redis and on a Cluster: redis-costs. Two raw Redis relays: ${fmt(rawCost.redisCommands, 1)} commands a press. The one in-memory instance: ${fmt(memoryCost)} µs of CPU a press.`,
+      `What one press of start cost (median of the rounds, beyond two quiet seconds just before with the same visitors connected): ${fmt(cost.serverUs)} µs of CPU on the two instances together, ${fmt(cost.redisUs, 1)} µs of Redis CPU, ${fmt(cost.redisCommands, 1)} Redis commands (median round: ${commandList(byCommand)}), ${fmt(cost.postgresUs)} µs of PostgreSQL CPU and ${fmt(written.rows, 2)} rows written (${written.tables} in the first round), ${fmt(written.walBytes)} bytes of WAL. What a press costs Redis command by command, on one Redis and on a Cluster: redis-costs. Two raw Redis relays: ${fmt(rawCost.redisCommands, 1)} commands a press. The one in-memory instance: ${fmt(memoryCost)} µs of CPU a press.`,
     ],
     figures: { ...figures },
   };

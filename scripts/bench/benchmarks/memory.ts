@@ -5,14 +5,13 @@
 
 import {
   appServer,
-  freshVisitors,
+  idleVisitors,
   rssKiB,
   sleep,
   startServer,
   withServers,
   workFolder,
 } from "../lib.ts";
-import type { IdleLoadOptions } from "../load-idle.ts";
 import { type Benchmark, fmt, ratioOf, type Section, type Size, yes } from "../section.ts";
 
 async function run(size: Size): Promise<Section> {
@@ -25,20 +24,7 @@ async function run(size: Size): Promise<Section> {
       mode === "app" ? appServer(workFolder(`memory-${mode}`)) : () => startServer("raw-relay.ts");
     return withServers([start], async ([server]) => {
       if (!server) throw new Error("server missing");
-      const connect = (count: number) =>
-        startServer(
-          "load-idle.ts",
-          {},
-          [
-            JSON.stringify({
-              url: server.url,
-              mode,
-              visitors: count,
-              firstVisitor: freshVisitors(),
-            } satisfies IdleLoadOptions),
-          ],
-          120_000,
-        );
+      const connect = (count: number) => idleVisitors(server.url, mode, count);
       // A page load and a few chat sockets first (then closed), so what is measured is each
       // visitor's share, not what the first one loads (the chat's tables, compiled code).
       await fetch(`${server.url}/healthz`);

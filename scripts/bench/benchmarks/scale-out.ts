@@ -10,8 +10,10 @@ import {
   type ClusterSite,
   commandList,
   instancesOf,
+  medianCost,
   openSite,
   perOperation,
+  writtenPer,
 } from "../cluster-site.ts";
 import {
   chatSettings,
@@ -96,7 +98,7 @@ async function run(size: Size): Promise<Section> {
     discover: { one: [], two: [] },
     throw: { one: [], two: [] },
   };
-  const writes: Array<{ rows: Record<string, number>; walBytes: number; answered: number }> = [];
+  const writes: Array<{ rows: Record<string, number>; walBytes: number; ops: number }> = [];
   const chat: Record<Layout, ChatLoadResult[]> = { one: [], two: [] };
   try {
     await withServers(instancesOf(site, 2, "scale").starts, async ([a, b]) => {
@@ -128,8 +130,7 @@ async function run(size: Size): Promise<Section> {
               mark = await writeMark(site.dbUrl);
             }
             const r = await runHttpLoad(`${kind} on ${layout} instance(s)`, options);
-            if (mark)
-              writes.push({ ...(await writesSince(site.dbUrl, mark)), answered: r.answered });
+            if (mark) writes.push({ ...(await writesSince(site.dbUrl, mark)), ops: r.answered });
             results[kind][layout].push(r);
           }
         }
@@ -152,16 +153,8 @@ async function run(size: Size): Promise<Section> {
   }
   const rows: Row[] = [];
   const notes: string[] = [];
-  const costOf = (list: HttpLoadResult[]) => {
-    const each = list.map((r) => perOperation(r.probe, undefined, r.rps * (r.probe?.seconds ?? 0)));
-    return {
-      serverUs: median(each.map((c) => c.serverUs)),
-      postgresUs: median(each.map((c) => c.postgresUs)),
-      redisUs: median(each.map((c) => c.redisUs)),
-      redisCommands: median(each.map((c) => c.redisCommands)),
-      byCommand: each[0]?.byCommand ?? {},
-    };
-  };
+  const costOf = (list: HttpLoadResult[]) =>
+    medianCost(list.map((r) => perOperation(r.probe, undefined, r.rps * (r.probe?.seconds ?? 0))));
   const cores = (list: HttpLoadResult[]) =>
     `instances ${fmt(median(list.map((r) => r.probe?.serverCpu ?? Number.NaN)), 2)}, PostgreSQL ${fmt(median(list.map((r) => r.probe?.postgresCpu ?? Number.NaN)), 2)}, Redis ${fmt(median(list.map((r) => r.probe?.redis?.cpu ?? Number.NaN)), 2)}`;
   for (const kind of ["discover", "throw"] as const) {
@@ -215,18 +208,9 @@ async function run(size: Size): Promise<Section> {
     (sum, r) => sum + (r.agePoolReused ?? 0),
     0,
   );
-  const rowsPerThrow = median(
-    writes.map((w) => Object.values(w.rows).reduce((a, b) => a + b, 0) / w.answered),
-  );
-  const walPerThrow = median(writes.map((w) => w.walBytes / w.answered));
+  const written = writtenPer(writes);
   notes.push(
-    `Written per bottle thrown (one instance, every answer of the load counted, warm-up included): ${fmt(rowsPerThrow, 2)} rows (${Object.entries(
-      writes[0]?.rows ?? {},
-    )
-      .map(([table, count]) => `${table} ${fmt(count)}`)
-      .join(
-        ", ",
-      )} for ${fmt(writes[0]?.answered ?? 0)} throws in the first round) and ${fmt(walPerThrow)} bytes of WAL.`,
+    `Written per bottle thrown (one instance, every answer of the load counted, warm-up included): ${fmt(written.rows, 2)} rows (${written.tables} for ${fmt(writes[0]?.ops ?? 0)} throws in the first round) and ${fmt(written.walBytes)} bytes of WAL.`,
     `Both layouts run on the same two cores as PostgreSQL, Redis and the load generator, so two instances cannot do twice the work of one here: this row says what a second process gains when the first is not alone on the machine, not how the site scales on more machines (the plan below does that from per-request costs). The instances are started once; "one instance" sends all ${HTTP.concurrency} connections to the first while the second idles (its presence and sweep timers only), "two" sends half to each, in turn ${HTTP.rounds} times. No nginx in between: on two cores its worker would take CPU from the instances it balances; splitting the generator's connections is what round robin does without that cost.`,
     `The database is the discover benchmark's 10k seed copied into a throwaway PostgreSQL 15 (fsync off, on tmpfs); every request is a visitor of its own with an address of its own, so no rate limit is reached. Before each round of throws, ${fmt(throwPool(HTTP, 4000))} visitors answer the bottles' age gate (\`bottles.confirmAge\`, as a browser does before its first throw), outside the measured window and, for the rows and WAL counted, before the mark${throwReused > 0 ? `; ${fmt(throwReused)} throws were a visitor's second (the pool ran out)` : ""}. CPU is that of the instances' processes, of PostgreSQL's postmaster and every backend it forked, and of the Redis process (INFO cpu).`,
   );
@@ -235,8 +219,8 @@ async function run(size: Size): Promise<Section> {
     throwPostgresUs: throwCost.postgresUs,
     throwRedisUs: throwCost.redisUs,
     throwRedisCommands: throwCost.redisCommands,
-    throwRows: rowsPerThrow,
-    throwWalBytes: walPerThrow,
+    throwRows: written.rows,
+    throwWalBytes: written.walBytes,
   };
   return {
     title: "Two instances against one (PostgreSQL + Redis)",

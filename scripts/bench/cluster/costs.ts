@@ -20,11 +20,11 @@ import {
 import { type ServerProcess, startServerProcess } from "../../../tests/helpers/process.ts";
 import { BENCH_SECRET, fail, loadAverage, round, sleep, waitUntil } from "../lib.ts";
 import { type Cluster, createDatabase, startCluster } from "../postgres.ts";
+import { redisDelta as delta } from "../probe.ts";
 import type { Size } from "../section.ts";
 import {
   atRealTimePriority,
   countSent,
-  delta,
   readRedis,
   readSlowlog,
   redisNodes,

@@ -22,16 +22,7 @@ import { BAN_SCRIPTS } from "../../../src/core/chat/redis-bans.ts";
 import { RATE_LIMIT_SCRIPTS } from "../../../src/core/limits/redis-rate-limiter.ts";
 import { monitorOf } from "../../../tests/helpers/monitor.ts";
 import { sleep } from "../lib.ts";
-
-/** Redis's account of itself, summed over a Cluster's nodes. */
-export interface RedisTotals {
-  /** CPU seconds of the Redis processes (their main threads). */
-  cpu: number;
-  /** Commands run, by name (those run inside scripts included). */
-  commands: Record<string, number>;
-  /** Microseconds Redis spent in each command, by name (a script's include its commands'). */
-  usec: Record<string, number>;
-}
+import { readRedis as readInfo } from "../probe.ts";
 
 /** Every node of a Redis (one server, or a Cluster's primaries), each on a plain connection. */
 export async function redisNodes(urls: string): Promise<Redis[]> {
@@ -54,44 +45,9 @@ export async function redisNodes(urls: string): Promise<Redis[]> {
 // The benchmark's own commands, not the site's.
 const OWN = new Set(["info", "slowlog", "config", "monitor", "ping", "client", "dbsize", "memory"]);
 
-export async function readRedis(nodes: Redis[]): Promise<RedisTotals> {
-  const totals: RedisTotals = { cpu: 0, commands: {}, usec: {} };
-  for (const node of nodes) {
-    const text = String(await node.call("INFO", "cpu", "commandstats"));
-    for (const line of text.split("\r\n")) {
-      if (
-        line.startsWith("used_cpu_sys_main_thread:") ||
-        line.startsWith("used_cpu_user_main_thread:")
-      ) {
-        totals.cpu += Number(line.slice(line.indexOf(":") + 1));
-      }
-      if (line.startsWith("cmdstat_")) {
-        const name = line.slice(8, line.indexOf(":"));
-        if (OWN.has(name.split("|")[0] as string)) continue;
-        const calls = Number(/calls=(\d+)/.exec(line)?.[1] ?? 0);
-        totals.commands[name] = (totals.commands[name] ?? 0) + calls;
-        totals.usec[name] = (totals.usec[name] ?? 0) + Number(/usec=(\d+)/.exec(line)?.[1] ?? 0);
-      }
-    }
-  }
-  return totals;
-}
-
-/** What Redis ran between two readings: commands by name and in all, and CPU seconds. */
-export function delta(before: RedisTotals, after: RedisTotals) {
-  const byCommand: Record<string, number> = {};
-  const usec: Record<string, number> = {};
-  let commands = 0;
-  for (const [name, calls] of Object.entries(after.commands)) {
-    const n = calls - (before.commands[name] ?? 0);
-    if (n > 0) {
-      byCommand[name] = n;
-      usec[name] = (after.usec[name] ?? 0) - (before.usec[name] ?? 0);
-      commands += n;
-    }
-  }
-  return { commands, byCommand, usec, cpu: after.cpu - before.cpu };
-}
+/** Redis's main threads' CPU (where commands run) and commands, the benchmark's own left out. */
+export const readRedis = (nodes: Redis[]) =>
+  readInfo(nodes, { mainThread: true, own: (name) => OWN.has(name.split("|")[0] as string) });
 
 /** Clears every node's slow log and has it keep whatever runs longer than `micros`. */
 export async function resetSlowlog(nodes: Redis[], micros = 1000) {
