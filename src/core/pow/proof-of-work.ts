@@ -134,7 +134,7 @@ export class ProofOfWork {
       const decayed = entry.times * 2 ** (-(now - entry.at) / PRESSURE.halfLifeMs);
       times = Math.max(times, decayed);
     }
-    return Math.max(1, Math.floor(times));
+    return Math.max(1, Math.ceil(times - 1e-9));
   }
 
   /** A limit refused this visitor: their next challenges cost more, by visitor and by address. */

@@ -124,12 +124,11 @@ export const chatRouter = router({
   online: publicProcedure.query(({ ctx }) => onlineFor(ctx.chat.broker, ctx.requester.visitorId)),
 
   /**
-   * Joins the pool to meet anyone. Its only input is the proof of work, which a visitor holding
-   * a chat pass need not send, so a bare POST (no body) works then.
+   * Joins the pool to meet anyone. Takes no input, so a bare POST (no body) works: it carries
+   * no proof of work, and is let in while the visitor's chat pass lasts (the web sends its
+   * first start, with the solution, as startWith).
    */
-  start: powProcedure("chat")
-    .meta({ feature: "chat" })
-    .mutation(({ ctx }) => startFor(ctx, undefined)),
+  start: chatProcedure.meta({ pow: "chat" }).mutation(({ ctx }) => startFor(ctx, undefined)),
 
   /** Joins the pool asking for a shared language or interest (nothing named is "Anyone"). */
   startWith: powProcedure("chat")
