@@ -7,6 +7,12 @@ import { z } from "./zod.ts";
 export const powActions = ["chat", "throw", "signUp", "signIn", "contact"] as const;
 export type PowAction = (typeof powActions)[number];
 
+/**
+ * A chat start solved for lets the visitor start this many more, for this long, without one
+ * (Next stays instant). Bound to the visitor cookie and the address.
+ */
+export const CHAT_PASS = { starts: 30, ttlMs: 10 * 60_000 } as const;
+
 /** A solved challenge as the web sends it: ALTCHA's payload (challenge and solution) as JSON. */
 export const POW_SOLUTION_MAX = 2000;
 

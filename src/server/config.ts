@@ -203,8 +203,8 @@ export const settingsSchema = z.object({
     shown: "true",
     help: "Proof of work (ALTCHA, solved in the browser) before chat starts, throws, sign-ups, contact and repeated sign-ins.",
   }),
-  POW_COST: setting(z.coerce.number().int().min(1).max(1_000_000).default(40), {
-    shown: "40",
+  POW_COST: setting(z.coerce.number().int().min(1).max(1_000_000).default(1000), {
+    shown: "1000",
     help: "Mean PBKDF2 derivations (250 rounds each) a visitor's browser makes per challenge; raised 8x for those limits refuse.",
   }),
   LOG_FORMAT: setting(z.enum(["text", "json", "off"]).default("text"), {

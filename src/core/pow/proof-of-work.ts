@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
-import type { PowAction, PowChallenge } from "../../common/pow.ts";
+import { CHAT_PASS, type PowAction, type PowChallenge } from "../../common/pow.ts";
 import { DomainError } from "../errors.ts";
 import { ExpiringMap } from "../limits/expiring-map.ts";
 import type { VisitorKeys } from "../requester.ts";
@@ -19,8 +19,7 @@ export const POW_ROUNDS = 250;
 /** How long a challenge may wait to be solved and sent: a bottle can take a while to write. */
 export const CHALLENGE_TTL_MS = 10 * 60_000;
 
-/** A chat start solved for lets the visitor start this many more, for this long (Next stays instant). */
-export const CHAT_PASS = { starts: 30, ttlMs: 10 * 60_000 } as const;
+export { CHAT_PASS } from "../../common/pow.ts";
 
 /**
  * While limits refuse a visitor or an address, their challenges cost more: 8 times after a
