@@ -102,6 +102,8 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       DATA_DIR: dataDir,
       TRUST_PROXY: "true",
       LOG_FORMAT: "off",
+      // The load generators call the API as scripts do; benchmarks/pow.ts measures proof of work.
+      POW: "false",
       ...env,
     },
     stdin: "ignore",
