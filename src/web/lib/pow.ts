@@ -72,29 +72,33 @@ export function usePow(action: PowAction): Pow {
     prepare();
   }, [action]);
 
-  /** The prepared solution (a fresh one being readied for the next send), waited for visibly. */
+  /** The prepared solution (or a fresh one), waited for visibly; it is used up by the send. */
   const take = async (fresh: boolean): Promise<string | undefined> => {
     const current = fresh || !prepared.current ? prepare() : prepared.current;
+    prepared.current = null;
     const shown = setTimeout(() => setWorking(true), SHOW_WORK_AFTER_MS);
     try {
       return await current.catch(() => undefined);
     } finally {
       clearTimeout(shown);
       setWorking(false);
-      // Used (or about to be): the next send gets its own.
-      if (prepared.current === current) prepare();
     }
   };
 
   return {
     working,
     async run(call, first = "prepared") {
-      const pow = first === "none" ? undefined : await take(false);
       try {
-        return await call(pow);
-      } catch (error) {
-        if (!isPowRefusal(error)) throw error;
-        return call(await take(true));
+        const pow = first === "none" ? undefined : await take(false);
+        try {
+          return await call(pow);
+        } catch (error) {
+          if (!isPowRefusal(error)) throw error;
+          return await call(await take(true));
+        }
+      } finally {
+        // The next send gets its own, readied once this one is done (and so online again).
+        if (!prepared.current) prepare();
       }
     },
   };
