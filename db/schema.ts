@@ -192,6 +192,12 @@ export interface SiteSettingsTable {
   updated_at: number;
 }
 
+/** A solved proof-of-work challenge, recorded once by its id (core/pow) until it expires. */
+export interface PowSolutionsTable {
+  challenge_id: string;
+  expires_at: number;
+}
+
 /** Every table the app uses; a query against anything else is a type error. */
 export interface Database {
   contact_messages: ContactMessagesTable;
@@ -210,6 +216,7 @@ export interface Database {
   visitor_ages: VisitorAgesTable;
   moderation_actions: ModerationActionsTable;
   site_settings: SiteSettingsTable;
+  pow_solutions: PowSolutionsTable;
 }
 
 export type DB = Kysely<Database>;

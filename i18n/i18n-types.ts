@@ -2164,6 +2164,24 @@ type RootTranslation = {
 		 */
 		countSpoken: RequiredParams<'count' | 'limit'>
 	}
+	pow: {
+		/**
+		 * C​h​e​c​k​i​n​g​ ​t​h​i​s​ ​i​s​ ​a​ ​p​e​r​s​o​n​…
+		 */
+		working: string
+		/**
+		 * Y​o​u​r​ ​b​r​o​w​s​e​r​ ​i​s​ ​d​o​i​n​g​ ​a​ ​m​o​m​e​n​t​ ​o​f​ ​w​o​r​k​ ​t​h​a​t​ ​k​e​e​p​s​ ​s​c​r​i​p​t​s​ ​o​u​t
+		 */
+		workingLabel: string
+		/**
+		 * Y​o​u​r​ ​b​r​o​w​s​e​r​ ​n​e​e​d​s​ ​a​ ​m​o​m​e​n​t​ ​b​e​f​o​r​e​ ​t​h​i​s​ ​c​a​n​ ​b​e​ ​s​e​n​t​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​.
+		 */
+		required: string
+		/**
+		 * T​h​a​t​ ​c​h​e​c​k​ ​r​a​n​ ​o​u​t​ ​o​r​ ​w​a​s​ ​a​l​r​e​a​d​y​ ​u​s​e​d​.​ ​P​l​e​a​s​e​ ​t​r​y​ ​a​g​a​i​n​.
+		 */
+		invalid: string
+	}
 	auth: {
 		/**
 		 * S​i​g​n​ ​i​n
@@ -4976,6 +4994,24 @@ export type TranslationFunctions = {
 		 * {count} of {limit} characters used
 		 */
 		countSpoken: (arg: { count: number, limit: number }) => LocalizedString
+	}
+	pow: {
+		/**
+		 * Checking this is a person…
+		 */
+		working: () => LocalizedString
+		/**
+		 * Your browser is doing a moment of work that keeps scripts out
+		 */
+		workingLabel: () => LocalizedString
+		/**
+		 * Your browser needs a moment before this can be sent. Please try again.
+		 */
+		required: () => LocalizedString
+		/**
+		 * That check ran out or was already used. Please try again.
+		 */
+		invalid: () => LocalizedString
 	}
 	auth: {
 		/**

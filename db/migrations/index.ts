@@ -13,6 +13,7 @@ import * as m0010 from "./0010_writers_bottles.ts";
 import * as m0011 from "./0011_independent_reporters.ts";
 import * as m0012 from "./0012_structured_audit.ts";
 import * as m0013 from "./0013_report_sources.ts";
+import * as m0014 from "./0014_pow_solutions.ts";
 import type { Engine } from "./engine.ts";
 
 /** A migration written once for both engines: it is told which one it runs on. */
@@ -39,6 +40,7 @@ const all: Record<string, EngineMigration> = {
   "0011_independent_reporters": m0011,
   "0012_structured_audit": m0012,
   "0013_report_sources": m0013,
+  "0014_pow_solutions": m0014,
 };
 
 /** The migrations as Kysely's Migrator runs them on one engine. */

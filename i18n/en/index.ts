@@ -10,6 +10,7 @@ import { myBottles } from "./pages/my-bottles";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
+import { pow } from "./pages/pow";
 import { resting } from "./pages/resting";
 import { characters, report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
@@ -146,6 +147,7 @@ const en = {
   translation,
   report,
   characters,
+  pow,
   auth,
   resting,
   moderation,

@@ -10,6 +10,7 @@ import { myBottles } from "./pages/my-bottles";
 import { privacy } from "./pages/privacy";
 import { publicBottles } from "./pages/public-bottles";
 import { randomChat } from "./pages/random-chat";
+import { pow } from "./pages/pow";
 import { resting } from "./pages/resting";
 import { characters, report, translation } from "./pages/shared";
 import { terms } from "./pages/terms";
@@ -144,6 +145,7 @@ const zhTW = {
   translation,
   report,
   characters,
+  pow,
   auth,
   resting,
   moderation,

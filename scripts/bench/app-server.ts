@@ -23,6 +23,8 @@ const config = loadConfig({
   HOST: "127.0.0.1",
   TRUST_PROXY: "true",
   LOG_FORMAT: "off",
+  // The load generators call the API as scripts do; benchmarks/pow.ts measures proof of work.
+  POW: process.env.POW ?? "false",
 });
 const app = await startApp(config);
 console.log(JSON.stringify({ ready: true, url: app.url.origin, pid: process.pid }));

@@ -46,6 +46,8 @@ const site = Bun.spawn(["bun", "src/server/main.ts"], {
     TRUST_PROXY: "true",
     LOG_FORMAT: "off",
     SHUTDOWN_DRAIN: "0s",
+    // Its load calls the API as a script would (throws and chat starts without proof of work).
+    POW: "false",
     SECRET,
     BACKUP_EVERY: "1m",
   },

@@ -20,6 +20,10 @@ export const appErrorCodes = [
   "INTEREST_REFUSED",
   /** The same text again and again (bottles, or chat messages to different partners). */
   "SPAM_REPEATED",
+  /** The action needs a moment of proof of work first (the web solves it and sends it again). */
+  "POW_REQUIRED",
+  /** The proof of work sent is malformed, expired, for another action, or already used. */
+  "POW_INVALID",
   /** The operator switched this part of the site off for now. */
   "FEATURE_RESTING",
   "RATE_LIMITED",

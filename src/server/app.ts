@@ -18,6 +18,7 @@ import { systemTime, type Time } from "../core/clock.ts";
 import { openCountryLookup } from "../core/geo/country-lookup.ts";
 import { createModerator } from "../core/moderation/external.ts";
 import { RepeatMemory } from "../core/moderation/repeats.ts";
+import { ProofOfWork } from "../core/pow/proof-of-work.ts";
 import { purgeAgeAnswers, rememberAgeAnswers } from "../core/safety/ages.ts";
 import { createTranslator } from "../core/translation/index.ts";
 import { ChatTranslations } from "../core/translation/memory-cache.ts";
@@ -150,6 +151,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     },
     repeats: new RepeatMemory(now),
     features: new FeatureSwitches(db, config.features),
+    pow: new ProofOfWork({
+      ...config.pow,
+      secret: config.secret,
+      ...shared.pow,
+      now,
+    }),
     revocations: shared.revocations,
     metrics,
     log,
@@ -282,7 +289,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }, options.rightsSyncMs ?? 500);
   rightsSync.unref();
   // Hourly: what is no longer needed leaves the database (expired sessions and bottles, ended
-  // bans and forgotten steps, handled reports after 90 days, age answers past their hold).
+  // bans and forgotten steps, handled reports after 90 days, age answers past their hold, solved
+  // challenges past their expiry).
   const purging = clock.setInterval(
     () => {
       Promise.all([
@@ -293,6 +301,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         purgeBanHistory(db, now()),
         purgeHandledReports(db, now()),
         purgeAgeAnswers(db, now()),
+        services.pow.purge(),
       ]).catch((error) => errors.fault("hourly purge", error));
     },
     60 * 60 * 1000,

@@ -46,17 +46,43 @@ export interface BuiltFile {
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json)|image\/svg)/;
 
 const WEB_ENTRY = join(import.meta.dir, "..", "web", "index.html");
+const POW_WORKER_ENTRY = join(import.meta.dir, "..", "web", "pow", "worker.ts");
 
-/** How the front end is bundled; the benchmarks read the same build's metafile. */
-export function webBuildOptions(entry: string = WEB_ENTRY) {
+/**
+ * How the front end is bundled; the benchmarks read the same build's metafile. `powWorker` is
+ * the proof-of-work worker's path, which the pages that solve read from POW_WORKER_URL.
+ */
+export function webBuildOptions(entry: string = WEB_ENTRY, powWorker = "") {
   return {
     entrypoints: [entry],
     target: "browser",
     splitting: true,
     minify: true,
     publicPath: "/",
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    define: {
+      "process.env.NODE_ENV": JSON.stringify("production"),
+      "process.env.POW_WORKER_URL": JSON.stringify(powWorker),
+    },
   } satisfies Bun.BuildConfig;
+}
+
+/**
+ * The proof-of-work worker, bundled on its own (Bun's bundler does not follow `new Worker`):
+ * one hashed file served from our origin, as the Content-Security-Policy asks of a worker.
+ */
+async function buildPowWorker(): Promise<Bun.BuildArtifact> {
+  const result = await Bun.build({
+    entrypoints: [POW_WORKER_ENTRY],
+    target: "browser",
+    minify: true,
+    naming: "pow-worker-[hash].[ext]",
+    throw: false,
+  });
+  const [output] = result.outputs;
+  if (!result.success || !output) {
+    throw new Error(`proof-of-work worker bundle failed:\n${result.logs.map(String).join("\n")}`);
+  }
+  return output;
 }
 
 /**
@@ -70,11 +96,16 @@ export async function buildWeb(entry: string = WEB_ENTRY): Promise<WebBuild> {
       `the front end's source (${entry}) is not here; a binary must be built with \`bun run build\``,
     );
   }
-  const result = await Bun.build({ ...webBuildOptions(entry), metafile: true, throw: false });
+  const worker = await buildPowWorker();
+  const result = await Bun.build({
+    ...webBuildOptions(entry, publicPath(worker.path)),
+    metafile: true,
+    throw: false,
+  });
   if (!result.success)
     throw new Error(`front end bundle failed:\n${result.logs.map(String).join("\n")}`);
   const files = await Promise.all(
-    result.outputs.map(async (output) => {
+    [...result.outputs, worker].map(async (output) => {
       const body = new Uint8Array(await output.arrayBuffer());
       const gzip = COMPRESSIBLE.test(output.type) ? Bun.gzipSync(body, { level: 9 }) : undefined;
       return {

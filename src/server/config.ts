@@ -199,6 +199,14 @@ export const settingsSchema = z.object({
     shown: "true",
     help: "The public collection on or resting; the moderation page can switch it too.",
   }),
+  POW: setting(z.stringbool().default(true), {
+    shown: "true",
+    help: "Proof of work (ALTCHA, solved in the browser) before chat starts, throws, sign-ups, contact and repeated sign-ins.",
+  }),
+  POW_COST: setting(z.coerce.number().int().min(1).max(1_000_000).default(1000), {
+    shown: "1000",
+    help: "Mean PBKDF2 derivations (250 rounds each) a visitor's browser makes per challenge; raised 8x for those limits refuse.",
+  }),
   LOG_FORMAT: setting(z.enum(["text", "json", "off"]).default("text"), {
     shown: "text",
     help: "Log lines: text (for people), json (one object per line, for a collector), or off.",
@@ -286,6 +294,8 @@ const configSchema = settingsSchema.transform((e) => {
       bottles: e.BOTTLES_ENABLED,
       publicBottles: e.PUBLIC_BOTTLES_ENABLED,
     },
+    /** Proof of work before the actions scripts abuse (core/pow). */
+    pow: { enabled: e.POW, cost: e.POW_COST },
     geoipDb: e.GEOIP_DB,
     moderation: { apiUrl: e.MODERATION_API_URL, apiKey: e.MODERATION_API_KEY },
     translation: {

@@ -139,6 +139,7 @@ export async function contextFor(
     repeats: services.repeats,
     revocations: services.revocations,
     features: services.features,
+    pow: services.pow,
     metrics: services.metrics,
     connection: {},
     requester: {

@@ -12,6 +12,7 @@ import type { CountryLookup } from "../core/geo/country-lookup.ts";
 import type { RateLimiter } from "../core/limits/rate-limiter.ts";
 import type { Moderator } from "../core/moderation/moderator.ts";
 import type { RepeatMemory } from "../core/moderation/repeats.ts";
+import type { ProofOfWork } from "../core/pow/proof-of-work.ts";
 import type { ChatTranslations } from "../core/translation/memory-cache.ts";
 import type { Translator } from "../core/translation/translator.ts";
 import type { WebAssets } from "./assets.ts";
@@ -52,6 +53,8 @@ export interface Services {
   /** The texts each sender sent lately, to refuse the same one sent too often (chat and bottles). */
   repeats: RepeatMemory;
   features: FeatureSwitches;
+  /** Challenges issued and solutions checked before the actions scripts abuse. */
+  pow: ProofOfWork;
   /** Revocations of an account's rights, which open sockets obey (told to every instance). */
   revocations: Revocations;
   metrics: SiteMetrics;

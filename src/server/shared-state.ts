@@ -13,6 +13,15 @@ import type { Time } from "../core/clock.ts";
 import { ReplicatedHolds } from "../core/holds/replicated.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../core/limits/rate-limiter.ts";
 import { RedisRateLimiter } from "../core/limits/redis-rate-limiter.ts";
+import { CHAT_PASS } from "../core/pow/proof-of-work.ts";
+import {
+  MemoryPassStore,
+  type PassStore,
+  RedisPassStore,
+  RedisSolutionStore,
+  type SolutionStore,
+  SqlSolutionStore,
+} from "../core/pow/stores.ts";
 import { RedisBus } from "../core/redis-bus.ts";
 import type { RedisClient } from "../core/redis-script.ts";
 import { isAgeGate, rememberAgeAnswers } from "../core/safety/ages.ts";
@@ -26,6 +35,8 @@ export interface SharedState {
   broker: ChatBroker;
   /** Revocations of an account's rights, told to every instance (on Redis) at once. */
   revocations: Revocations;
+  /** Proof of work's solved challenges (the database, or Redis) and chat passes. */
+  pow: { solutions: SolutionStore; passes: PassStore };
   /** Several instances share this state (on Redis): a stopping one hands its chats over. */
   shared: boolean;
   /** Times a PING to Redis, in seconds (only when the state is on Redis). */
@@ -216,6 +227,10 @@ export async function openSharedState(
     return {
       limiter: new MemoryRateLimiter(clock),
       bans,
+      pow: {
+        solutions: new SqlSolutionStore(db),
+        passes: new MemoryPassStore(now, CHAT_PASS.ttlMs),
+      },
       revocations: new Revocations(now),
       broker: new InMemoryChatBroker({
         time: clock,
@@ -237,6 +252,10 @@ export async function openSharedState(
   const bus = new RedisBus(subscriber, (what, error) => errors.fault(what, error));
   const keys = new RedisKeys(prefix);
   const limiter = new RedisRateLimiter(redis, prefix, clock);
+  const pow = {
+    solutions: new RedisSolutionStore(redis, prefix, clock),
+    passes: new RedisPassStore(redis, prefix),
+  };
   const bans = new RedisChatBans(db, redis, bus, keys, now);
   const broker: RedisChatBroker = new RedisChatBroker({
     redis,
@@ -268,6 +287,7 @@ export async function openSharedState(
   return {
     limiter,
     bans,
+    pow,
     broker,
     revocations,
     shared: true,

@@ -26,6 +26,9 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
       CONTACT_EMAIL: "hello@tidings.example.org",
       // The suite's own instances: stopped at its end, with no load balancer to let them go.
       SHUTDOWN_DRAIN: "0s",
+      // Off unless a test turns it on (pow.e2e.ts): the other tests also call the API directly,
+      // as a script would, to set the scene (throws, accounts).
+      POW: "false",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],

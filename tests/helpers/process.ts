@@ -26,6 +26,8 @@ export async function startServerProcess(
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       SHUTDOWN_DRAIN: "0s",
+      // As on the test servers (helpers/server.ts): its tests call the API as a script would.
+      POW: "false",
       ...env,
     },
     stdin: "ignore",

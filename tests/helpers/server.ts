@@ -50,6 +50,9 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     LOG_FORMAT: "off",
     SECRET: TEST_SECRET,
+    // Off unless a test turns it on (tests/integration/pow.test.ts and the tests beside it):
+    // the other tests call the API as a script would, and their limits are what they test.
+    POW: "false",
     ...(postgres
       ? {
           DB_URL: postgres.url,

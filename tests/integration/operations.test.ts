@@ -512,6 +512,8 @@ describe("restart", () => {
       LOG_FORMAT: "off",
       TRUST_PROXY: "true",
       SECRET: TEST_SECRET,
+      // Its chat clients start as scripts do (proof of work is tested in pow.test.ts).
+      POW: "false",
     });
     const who = { a: visitorId(), b: visitorId() };
     const visit = (url: URL, id: string, address: string) =>

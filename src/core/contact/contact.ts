@@ -22,7 +22,14 @@ export async function sendContactMessage(
   await limiter.take(visitorSlots("contact", sender, CONTACT_RATE));
   const row = await db
     .insertInto("contact_messages")
-    .values({ ...input, locale: sender.locale, created_at: now })
+    // Named one by one: the call's input may carry more (its proof of work).
+    .values({
+      name: input.name,
+      email: input.email,
+      message: input.message,
+      locale: sender.locale,
+      created_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { id: row.id };

@@ -14,6 +14,7 @@ import type { ChatFloodLimits } from "../../core/chat/flood.ts";
 import type { RateLimiter } from "../../core/limits/rate-limiter.ts";
 import type { Moderator } from "../../core/moderation/moderator.ts";
 import type { RepeatMemory } from "../../core/moderation/repeats.ts";
+import type { ProofOfWork } from "../../core/pow/proof-of-work.ts";
 import type { Requester } from "../../core/requester.ts";
 import type { ChatTranslations } from "../../core/translation/memory-cache.ts";
 import type { Translator } from "../../core/translation/translator.ts";
@@ -33,6 +34,8 @@ export interface Context {
   chat: { broker: ChatBroker; bans: ChatBans; flood: ChatFloodLimits; sightings: Sightings };
   repeats: RepeatMemory;
   features: FeatureSwitches;
+  /** Proof of work, checked by the middleware for procedures whose meta names an action. */
+  pow: ProofOfWork;
   metrics: SiteMetrics;
   /** What lives as long as the connection: one request, or one WebSocket. */
   connection: { chatStream?: AbortController };

@@ -3,6 +3,7 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { type AppErrorCode, type AppErrorData, toFieldIssues } from "../../common/errors.ts";
+import { type PowAction, powInput } from "../../common/pow.ts";
 import type { Feature } from "../../core/admin/features.ts";
 import { asDomainError } from "../../core/errors.ts";
 import type { AccountNow, Context } from "./context.ts";
@@ -14,6 +15,12 @@ export interface Meta {
    * call is refused with FEATURE_RESTING before anything else runs.
    */
   feature?: Feature;
+  /**
+   * The action this procedure does, which scripts abuse: the call carries a solved challenge
+   * for it (its `pow` field), checked before anything else of the action runs (POW_REQUIRED,
+   * POW_INVALID). Declared with `powProcedure`.
+   */
+  pow?: PowAction;
 }
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
@@ -30,6 +37,8 @@ const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   INTEREST_REFUSED: "UNPROCESSABLE_CONTENT",
   SPAM_REPEATED: "TOO_MANY_REQUESTS",
   FEATURE_RESTING: "SERVICE_UNAVAILABLE",
+  POW_REQUIRED: "PRECONDITION_FAILED",
+  POW_INVALID: "FORBIDDEN",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
   UNAVAILABLE: "SERVICE_UNAVAILABLE",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
@@ -119,17 +128,24 @@ const t = initTRPC
 /**
  * One middleware for every call (each middleware costs tRPC two copies of the call's options):
  * the operator's off switch of the procedure's part of the site, declared once per procedure
- * with `.meta({ feature })`; over a socket that opened signed in, its account as it stands now
+ * with `.meta({ feature })`; the proof of work of a procedure declared with `powProcedure`
+ * (read from the raw input, before the input is parsed or anything of the action runs; a
+ * refusal by the limits afterwards makes the visitor's next challenges dearer); over a socket that opened signed in, its account as it stands now
  * (the session and operator flag, read again unless a recent reading still stands); then the
  * call counted once it is answered, by procedure and the HTTP status it is answered with, with
  * its time and what it meant (a refusal's rule, a message relayed, a chat asked for, a report
  * filed).
  */
-const observed = t.middleware(async ({ ctx, path, meta, next }) => {
+const observed = t.middleware(async ({ ctx, path, meta, next, getRawInput }) => {
   const started = performance.now();
   let account: AccountNow | Promise<AccountNow> | undefined;
   try {
     if (meta?.feature) ctx.features.require(meta.feature);
+    if (meta?.pow) {
+      // A body tRPC cannot read (a bare POST) carries no solution; the input parser says the rest.
+      const raw = await getRawInput().catch(() => undefined);
+      await ctx.pow.admit(meta.pow, powOf(raw), ctx.requester);
+    }
     account = ctx.rightsNow?.();
     if (account instanceof Promise) account = await account;
   } catch (refusal) {
@@ -139,6 +155,7 @@ const observed = t.middleware(async ({ ctx, path, meta, next }) => {
   }
   const result = account ? await next({ ctx: account }) : await next();
   const error = result.ok ? null : result.error;
+  if (error && meta?.pow) afterRefusal(ctx, meta.pow, errorData(error).appCode);
   ctx.metrics.procedure(
     path,
     error ? httpStatusOfError(error) : 200,
@@ -147,6 +164,20 @@ const observed = t.middleware(async ({ ctx, path, meta, next }) => {
   );
   return result;
 });
+
+/** The `pow` field of a call's input, read before the input is parsed (the check comes first). */
+function powOf(raw: unknown): unknown {
+  return typeof raw === "object" && raw !== null ? (raw as { pow?: unknown }).pow : undefined;
+}
+
+/**
+ * A protected action the limits refused: the visitor's next challenges cost more. A wrong
+ * password counts towards signing in needing proof of work.
+ */
+function afterRefusal(ctx: Context, action: PowAction, code: AppErrorCode): void {
+  if (code === "RATE_LIMITED") ctx.pow.refused(ctx.requester);
+  if (action === "signIn" && code === "INVALID_CREDENTIALS") ctx.pow.signInFailed(ctx.requester);
+}
 
 export const router = t.router;
 export const publicProcedure = t.procedure.use(observed);
@@ -165,6 +196,14 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!user || !session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign-in required" });
   return next({ ctx: { ...ctx, user, session } });
 });
+
+/**
+ * A procedure behind proof of work for `action`: the meta the middleware reads, and the
+ * optional `pow` field on its input (merged with the procedure's own input).
+ */
+export function powProcedure(action: PowAction) {
+  return publicProcedure.meta({ pow: action }).input(powInput.optional());
+}
 
 /** The chat's procedures that rest while the operator has switched the chat off. */
 export const chatProcedure = publicProcedure.meta({ feature: "chat" });

@@ -88,6 +88,10 @@ export function errorMessage(LL: TranslationFunctions, error: unknown): string {
       });
     case "FEATURE_RESTING":
       return LL.errors.featureResting();
+    case "POW_REQUIRED":
+      return LL.pow.required();
+    case "POW_INVALID":
+      return LL.pow.invalid();
     case "UNAVAILABLE":
       return LL.errors.unavailable({ seconds: Math.max(1, Math.ceil(data.retryAfter ?? 5)) });
     default:

@@ -12,6 +12,7 @@ import { contactDraft } from "../lib/drafts.ts";
 import { errorMessage, fieldIssuesOf } from "../lib/errors.ts";
 import { useI18n } from "../lib/i18n.tsx";
 import { around } from "../lib/placeholder.ts";
+import { usePow } from "../lib/pow.ts";
 import { siteConfig } from "../lib/site.ts";
 import { trpc } from "../lib/trpc.ts";
 import "./contact.css";
@@ -28,6 +29,7 @@ export function ContactPage() {
   const email = siteConfig().contactEmail;
   const [sent, setSent] = useState(false);
   const send = trpc.contact.send.useMutation();
+  const pow = usePow("contact");
   // What was being written in this tab and not sent comes back into the box.
   const [draft] = useState(contactDraft.peek);
   const { form, state } = useSchemaForm({
@@ -38,7 +40,10 @@ export function ContactPage() {
       const parsed = contactInput.safeParse(values);
       return parsed.success ? [] : toFieldIssues(parsed.error.issues);
     },
-    send: (values) => send.mutateAsync(contactInput.parse(values)),
+    send: (values) => {
+      const input = contactInput.parse(values);
+      return pow.run((solution) => send.mutateAsync({ ...input, pow: solution }));
+    },
     minBusyMs: MIN_SENDING_MS,
     onSent: (_, controls) => {
       controls.clear(...fields);
@@ -83,7 +88,11 @@ export function ContactPage() {
           <TextFields form={form} fields={[nameField, emailField]} />
         </div>
         <TextFields form={form} fields={[messageField]} />
-        <SubmitRow labels={[t.send(), t.sending()]} icon={Send} large />
+        <SubmitRow
+          labels={[t.send(), pow.working ? LL.pow.working() : t.sending()]}
+          icon={Send}
+          large
+        />
         <div role="status" className="contact__status">
           {sent && (
             <p className="contact__sent">

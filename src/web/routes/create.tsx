@@ -87,7 +87,7 @@ export function CreatePage() {
       );
     }, THROW_ANIMATION_MS);
   };
-  const { form, state, busy, age, values, driftError, driftPastExpiry } = useThrowForm(
+  const { form, state, busy, age, values, driftError, driftPastExpiry, powWorking } = useThrowForm(
     thrown !== undefined,
     onThrown,
   );
@@ -142,9 +142,13 @@ export function CreatePage() {
           </form.AppField>
           <form.AppField name="isPublic">{() => <PublicField />}</form.AppField>
         </div>
-        <SubmitRow labels={[t.throw(), t.throwing()]} icon={Send} large />
+        <SubmitRow
+          labels={[t.throw(), powWorking ? LL.pow.working() : t.throwing()]}
+          icon={Send}
+          large
+        />
         <div role="status" className="visually-hidden">
-          {busy && !thrown && t.sendingStatus()}
+          {busy && !thrown && (powWorking ? LL.pow.workingLabel() : t.sendingStatus())}
           {thrown && t.thrownTitle()}
         </div>
       </SchemaForm>

@@ -7,7 +7,7 @@ import {
 import { changePassword, deleteAccount, signIn, signUp } from "../../../core/auth/accounts.ts";
 import { deleteSession, deleteUserSessions, type Session } from "../../../core/auth/sessions.ts";
 import type { Context } from "../context.ts";
-import { protectedProcedure, publicProcedure, router } from "../init.ts";
+import { powProcedure, protectedProcedure, publicProcedure, router } from "../init.ts";
 
 /**
  * Ends one session; its account's open sockets, here and on every instance, read their rights
@@ -22,20 +22,24 @@ async function endSession(ctx: Context, session: Session): Promise<void> {
 export const authRouter = router({
   me: publicProcedure.query(({ ctx }) => ({ user: ctx.user, isOperator: ctx.isOperator })),
 
-  signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
-    const signedUp = await signUp(ctx.db, ctx, ctx.requester, input, ctx.now());
-    ctx.setSessionCookie(signedUp.token, signedUp.session.expiresAt);
-    ctx.setDeviceCookie(signedUp.deviceToken);
-    return { user: signedUp.user };
-  }),
+  signUp: powProcedure("signUp")
+    .input(signUpInput)
+    .mutation(async ({ ctx, input }) => {
+      const signedUp = await signUp(ctx.db, ctx, ctx.requester, input, ctx.now());
+      ctx.setSessionCookie(signedUp.token, signedUp.session.expiresAt);
+      ctx.setDeviceCookie(signedUp.deviceToken);
+      return { user: signedUp.user };
+    }),
 
-  signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => {
-    const signedIn = await signIn(ctx.db, ctx, ctx.requester, input, ctx.deviceToken, ctx.now());
-    if (ctx.session) await endSession(ctx, ctx.session);
-    ctx.setSessionCookie(signedIn.token, signedIn.session.expiresAt);
-    ctx.setDeviceCookie(signedIn.deviceToken);
-    return { user: signedIn.user };
-  }),
+  signIn: powProcedure("signIn")
+    .input(signInInput)
+    .mutation(async ({ ctx, input }) => {
+      const signedIn = await signIn(ctx.db, ctx, ctx.requester, input, ctx.deviceToken, ctx.now());
+      if (ctx.session) await endSession(ctx, ctx.session);
+      ctx.setSessionCookie(signedIn.token, signedIn.session.expiresAt);
+      ctx.setDeviceCookie(signedIn.deviceToken);
+      return { user: signedIn.user };
+    }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
     if (ctx.session) await endSession(ctx, ctx.session);

@@ -21,10 +21,10 @@ import {
 } from "../../../core/bottles/my-bottles.ts";
 import { reportBottle } from "../../../core/bottles/reports.ts";
 import { ageAnswerSlots, ageStanding, answerAgeGate } from "../../../core/safety/ages.ts";
-import { protectedProcedure, publicProcedure, router } from "../init.ts";
+import { powProcedure, protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const bottlesRouter = router({
-  throw: publicProcedure
+  throw: powProcedure("throw")
     .meta({ feature: "bottles" })
     .input(createBottleInput)
     .mutation(({ ctx, input }) =>

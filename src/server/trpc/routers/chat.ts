@@ -25,7 +25,7 @@ import { DomainError } from "../../../core/errors.ts";
 import { ageAnswerSlots, ageStanding } from "../../../core/safety/ages.ts";
 import { availableTargets, translateForVisitor } from "../../../core/translation/service.ts";
 import type { Context } from "../context.ts";
-import { chatProcedure, publicProcedure, router } from "../init.ts";
+import { chatProcedure, powProcedure, publicProcedure, router } from "../init.ts";
 
 /**
  * The visitor's events in batches (everything waiting in one frame), each tracked by its last
@@ -122,11 +122,16 @@ export const chatRouter = router({
   /** Visitors waiting or chatting, and how many of them are not the one asking. */
   online: publicProcedure.query(({ ctx }) => onlineFor(ctx.chat.broker, ctx.requester.visitorId)),
 
-  /** Joins the pool to meet anyone. Takes no input, so a bare POST (no body) works. */
-  start: chatProcedure.mutation(({ ctx }) => startFor(ctx, undefined)),
+  /**
+   * Joins the pool to meet anyone. Takes no input, so a bare POST (no body) works: it carries
+   * no proof of work, and is let in while the visitor's chat pass lasts (the web sends its
+   * first start, with the solution, as startWith).
+   */
+  start: chatProcedure.meta({ pow: "chat" }).mutation(({ ctx }) => startFor(ctx, undefined)),
 
   /** Joins the pool asking for a shared language or interest (nothing named is "Anyone"). */
-  startWith: chatProcedure
+  startWith: powProcedure("chat")
+    .meta({ feature: "chat" })
     .input(matchPreferencesInput)
     .mutation(({ ctx, input }) => startFor(ctx, input)),
 

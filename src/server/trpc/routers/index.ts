@@ -5,6 +5,7 @@ import { chatRouter } from "./chat.ts";
 import { contactRouter } from "./contact.ts";
 import { geoRouter } from "./geo.ts";
 import { moderationRouter } from "./moderation.ts";
+import { powRouter } from "./pow.ts";
 import { translateRouter } from "./translate.ts";
 
 export const appRouter = router({
@@ -14,6 +15,7 @@ export const appRouter = router({
   contact: contactRouter,
   geo: geoRouter,
   moderation: moderationRouter,
+  pow: powRouter,
   site: router({
     /** Which parts of the site are on; a part switched off shows a calm resting page. */
     features: publicProcedure.query(({ ctx }) => ctx.features.states),

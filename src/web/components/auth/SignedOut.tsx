@@ -5,6 +5,7 @@ import { LogIn, type LucideIcon, UserPlus } from "../../icons.ts";
 import { CookiesBlocked, requireCookies, useCookiesBlocked } from "../../lib/cookies.ts";
 import { appCodeOf } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { usePow } from "../../lib/pow.ts";
 import { trpc } from "../../lib/trpc.ts";
 import { CookiesBlockedNotice } from "../CookiesBlockedNotice.tsx";
 import type { FormState } from "../form/context.ts";
@@ -49,6 +50,7 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
   const { LL } = useI18n();
   const t = LL.auth;
   const signIn = trpc.auth.signIn.useMutation();
+  const pow = usePow("signIn");
   const failed = useAccountFailure<"username" | "password">();
   const kit = useSchemaForm({
     defaultValues: { username: "", password: "" },
@@ -56,7 +58,9 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     check: (values) => schemaIssues(signInInput.safeParse(values)),
     send: async (values) => {
       requireCookies();
-      return signIn.mutateAsync(signInInput.parse(values));
+      const input = signInInput.parse(values);
+      // None is asked for until sign-ins from here have failed; then one is solved and sent.
+      return pow.run((solution) => signIn.mutateAsync({ ...input, pow: solution }), "none");
     },
     onSent: ({ user }) => onArrive(user, t.signedIn({ username: user.username })),
     onFailed: (error, controls) => {
@@ -75,7 +79,12 @@ function SignInForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     passwordField("password", t.password(), "current-password", { alertDescribes: true }),
   ];
   return (
-    <CredentialsForm {...kit} fields={fields} labels={[t.signIn(), t.signingIn()]} icon={LogIn} />
+    <CredentialsForm
+      {...kit}
+      fields={fields}
+      labels={[t.signIn(), pow.working ? LL.pow.working() : t.signingIn()]}
+      icon={LogIn}
+    />
   );
 }
 
@@ -83,6 +92,7 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
   const { LL } = useI18n();
   const t = LL.auth;
   const signUp = trpc.auth.signUp.useMutation();
+  const pow = usePow("signUp");
   const kit = useSchemaForm({
     defaultValues: { username: "", password: "", confirm: "" },
     fields: ["username", "password", "confirm"],
@@ -92,7 +102,8 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     ],
     send: async ({ username, password }) => {
       requireCookies();
-      return signUp.mutateAsync(signUpInput.parse({ username, password }));
+      const input = signUpInput.parse({ username, password });
+      return pow.run((solution) => signUp.mutateAsync({ ...input, pow: solution }));
     },
     onSent: ({ user }) => onArrive(user, t.signedUp({ username: user.username })),
     onFailed: useAccountFailure(),
@@ -111,7 +122,7 @@ function SignUpForm({ arriving, onArrive }: { arriving: boolean; onArrive: Arriv
     <CredentialsForm
       {...kit}
       fields={fields}
-      labels={[t.signUp(), t.signingUp()]}
+      labels={[t.signUp(), pow.working ? LL.pow.working() : t.signingUp()]}
       icon={UserPlus}
     />
   );

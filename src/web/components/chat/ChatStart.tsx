@@ -452,7 +452,9 @@ function ChatStartStates({
       {!chat.away && chat.phase === "connecting" && (
         <div className="chat-start__state" role="status">
           <LoaderCircle aria-hidden="true" className="spinner chat-start__spinner" />
-          <p className="chat-start__state-title">{t.connecting()}</p>
+          <p className="chat-start__state-title">
+            {chat.powWorking ? LL.pow.working() : t.connecting()}
+          </p>
         </div>
       )}
       {!chat.away && chat.phase === "searching" && (

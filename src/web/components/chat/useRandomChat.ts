@@ -8,9 +8,11 @@ import {
   type ChatReportReason,
 } from "../../../common/chat.ts";
 import { type MatchPreferencesInput, matchStages } from "../../../common/chat-preferences.ts";
+import { CHAT_PASS } from "../../../common/pow.ts";
 import { appCodeOf, errorMessage, fieldIssuesOf } from "../../lib/errors.ts";
 import { useMarkResting, useSetResting } from "../../lib/features.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { usePow } from "../../lib/pow.ts";
 import { trpc } from "../../lib/trpc.ts";
 import {
   type ChatAction,
@@ -33,6 +35,9 @@ import { useChatStream } from "./useChatStream.ts";
 import { useChatTimers } from "./useChatTimers.ts";
 import { useChatTyping } from "./useChatTyping.ts";
 
+/** Within this of a start sent with a solution, the next go without one (the server's pass). */
+const CHAT_PASS_MS = CHAT_PASS.ttlMs - 60_000;
+
 const prefersFinePointer = () =>
   typeof matchMedia === "function" && matchMedia("(pointer: fine)").matches;
 
@@ -46,6 +51,10 @@ export function useRandomChat() {
   const t = LL.randomChat;
   const utils = trpc.useUtils();
   const client = utils.client;
+  // The first start of a visit carries a solution (solved while the page shows); it grants a
+  // pass for the next starts (Next), which go without one while it lasts.
+  const pow = usePow("chat");
+  const passFrom = useRef<number | null>(null);
   // A mute outlasts a reload: the server sends it once, when it starts.
   const [state, dispatch] = useReducer(chatReducer, idleChat, (idle) => ({
     ...idle,
@@ -205,9 +214,15 @@ export function useRandomChat() {
     }
     const asked = startInput(asking.current);
     try {
-      const status = asked
-        ? await client.chat.startWith.mutate(asked)
-        : await client.chat.start.mutate();
+      const passHeld = passFrom.current !== null && Date.now() - passFrom.current < CHAT_PASS_MS;
+      const status = await pow.run(
+        (solution) =>
+          asked || solution
+            ? client.chat.startWith.mutate({ ...asked, pow: solution })
+            : client.chat.start.mutate(),
+        passHeld ? "none" : "prepared",
+      );
+      if (!passHeld) passFrom.current = Date.now();
       if (!mounted.current) return;
       setInterestRefused(null);
       // The stages the server keeps to: interests first, then a language, then anyone.
@@ -387,6 +402,8 @@ export function useRandomChat() {
     interestRefused,
     search,
     widen: () => void widen(),
+    /** The first start waits for the browser's proof of work (past half a second). */
+    powWorking: pow.working,
     /**
      * A search or open chat this tab does not show: another tab of the visitor's holds it
      * ("elsewhere"), or which one does is not known yet (useChatHolder.ts).

@@ -13,6 +13,7 @@ import {
   retryAfterOf,
 } from "../../lib/errors.ts";
 import { useI18n } from "../../lib/i18n.tsx";
+import { usePow } from "../../lib/pow.ts";
 import { trpc } from "../../lib/trpc.ts";
 import { type Issue, isIssue } from "../form/issues.ts";
 import { useSchemaForm } from "../form/useSchemaForm.ts";
@@ -37,6 +38,8 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
   const { LL, locale } = useI18n();
   const t = LL.create;
   const send = trpc.bottles.throw.useMutation();
+  // Solved in the background while the writer writes.
+  const pow = usePow("throw");
   const age = useBottleAge();
   // What was being written in this tab and not thrown comes back into the box.
   const [draft] = useState(bottleDraft.peek);
@@ -79,7 +82,7 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
       if (!parsed.success) throw parsed.error;
       requireCookies();
       await age.ensure();
-      await send.mutateAsync(parsed.data);
+      await pow.run((solution) => send.mutateAsync({ ...parsed.data, pow: solution }));
       return parsed.data.driftHours;
     },
     minBusyMs: MIN_SENDING_MS,
@@ -145,5 +148,6 @@ export function useThrowForm(thrown: boolean, onThrown: (driftHours: number) => 
     values,
     driftError: isIssue(thrownDrift) ? thrownDrift : undefined,
     driftPastExpiry,
+    powWorking: pow.working,
   };
 }
