@@ -8,7 +8,7 @@
  */
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { ProofOfWork, PRESSURE } from "../../../src/core/pow/proof-of-work.ts";
+import { PRESSURE, ProofOfWork } from "../../../src/core/pow/proof-of-work.ts";
 import { MemoryPassStore, type SolutionStore } from "../../../src/core/pow/stores.ts";
 import { type Benchmark, fmt, median, type Section, type Size } from "../section.ts";
 
@@ -93,10 +93,7 @@ async function run(size: Size): Promise<Section> {
       row("Issue a challenge, server CPU (µs, median)", fmt(issueUs)),
       row("Verify a solution, server CPU (µs, median)", fmt(verifyUs)),
       row(`Solves per minute, one attacker core, POW_COST ${DEFAULT_COST}`, fmt(atDefault)),
-      row(
-        `Solves per minute, one attacker core, raised ${PRESSURE.factor}×`,
-        fmt(raised),
-      ),
+      row(`Solves per minute, one attacker core, raised ${PRESSURE.factor}×`, fmt(raised)),
     ],
     notes: [
       "PBKDF2-SHA-256, 250 rounds a derivation; issuing derives once, verifying checks two HMACs.",
