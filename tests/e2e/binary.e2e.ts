@@ -50,4 +50,19 @@ test.describe("the compiled binary", () => {
     expect(background).toContain("gradient");
     expect(errors).toEqual([]);
   });
+
+  test("a bottle is thrown with proof of work solved in the binary's own worker", async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const worker = page.waitForRequest((request) => /\/pow-worker-[^/]+\.js$/.test(request.url()));
+    await page.goto(`${url}/en/create`);
+    expect((await (await worker).response())?.status()).toBe(200);
+    await page.getByRole("textbox", { name: "Your message" }).fill("From the binary's page");
+    await page.getByRole("button", { name: "Throw into the Ocean" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "I am 13 or older" }).click();
+    await expect(page.getByText("Your bottle is on its way").first()).toBeVisible();
+    expect(errors).toEqual([]);
+  });
 });

@@ -4,7 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import type { PowChallenge } from "../../src/common/pow.ts";
 import { chatTester } from "../helpers/chat-client.ts";
+import { solvePow } from "../helpers/pow.ts";
 
 // Each operator command starts the binary anew: a second alone, several on a busy machine, so
 // these tests get the room ./scripts/test gives every test, also under a bare `bun test`.
@@ -35,7 +37,8 @@ interface Running {
 async function serve(folder: string, env: Record<string, string> = {}): Promise<Running> {
   const child = Bun.spawn([binary, "--port", "0", "--host", "127.0.0.1", "--trust-proxy"], {
     cwd: folder,
-    env: { ...process.env, LOG_FORMAT: "off", SHUTDOWN_DRAIN: "0s", ...env },
+    // The cheapest challenge: the test proves the binary asks and checks one, not its cost.
+    env: { ...process.env, LOG_FORMAT: "off", SHUTDOWN_DRAIN: "0s", POW_COST: "1", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -81,10 +84,19 @@ async function throwBottle(url: string, message: string) {
   if (answered.status !== 200) return answered;
   // The visitor cookie the site issued with the answer, sent back as a browser would.
   const cookie = (answered.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  // Proof of work is on, as a hobbyist runs the binary: the throw carries a solved challenge.
+  const asked = await fetch(`${url}/trpc/pow.challenge`, {
+    method: "POST",
+    headers: { ...headers, Cookie: cookie },
+    body: JSON.stringify({ action: "throw" }),
+  });
+  if (asked.status !== 200) return asked;
+  const { result } = (await asked.json()) as { result: { data: { challenge: PowChallenge } } };
   return fetch(`${url}/trpc/bottles.throw`, {
     method: "POST",
     headers: { ...headers, Cookie: cookie },
     body: JSON.stringify({
+      pow: await solvePow(result.data.challenge),
       message,
       driftHours: 0,
       isPublic: true,
@@ -202,7 +214,8 @@ describe("the binary", () => {
 
   test("stops within five seconds on SIGTERM, telling chat partners", async () => {
     const folder = mkdtempSync(join(work, "term-"));
-    const site = await serve(folder);
+    // What is tested is the shutdown: the two start as scripts do, without proof of work.
+    const site = await serve(folder, { POW: "false" });
     const a = chatTester(site.url, { address: "198.51.100.1" });
     const b = chatTester(site.url, { address: "198.51.100.2" });
     a.listen();
