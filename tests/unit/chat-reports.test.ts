@@ -148,11 +148,23 @@ function chainedReports(rows: number) {
 }
 
 describe("counting independent reporters", () => {
-  test("the chained shape at 20k reports is counted in 50 ms at most", () => {
-    const reports = chainedReports(20_000);
-    const started = performance.now();
-    independentReporters(reports);
-    expect(performance.now() - started).toBeLessThanOrEqual(50);
+  // Near-linear, not a time budget (which a busy machine breaks): ten times the reports may take
+  // about ten times as long, where a count that walks the chain for each report takes a hundred.
+  test("the chained shape is counted in near-linear time: 10× the reports, under 30× the time", () => {
+    const fastest = (rows: number) => {
+      const reports = chainedReports(rows);
+      let best = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        independentReporters(reports);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    fastest(20_000);
+    const small = fastest(2_000);
+    const large = fastest(20_000);
+    expect(large / Math.max(small, 0.05)).toBeLessThan(30);
   });
 
   test("cookies on one address, or one cookie on several, are one reporter", () => {
