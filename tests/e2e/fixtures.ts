@@ -1,8 +1,25 @@
 import { test as base, expect } from "@playwright/test";
 import { type E2eSite, startSite } from "./server";
 
-/** Playwright's test, pointed at the server global-setup started, failing on console errors. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+/**
+ * Playwright's test, pointed at the server global-setup started, failing on console errors.
+ *
+ * It also declares `ownSite`, a site of the worker's own, started only when a test asks for it
+ * (testOnOwnSite). Declared here rather than in testOnOwnSite, the two share their worker
+ * fixtures, so Playwright runs their tests in the same workers: no workers stopped and started
+ * again (each a process, a browser and a site) to go from one kind to the other, and the chat
+ * files' tests spread among the others' instead of coming last.
+ */
+export const test = base.extend<{ consoleErrors: string[] }, { ownSite: E2eSite }>({
+  ownSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture names from this pattern.
+    async ({}, use) => {
+      const site = await startSite();
+      await use(site);
+      await site.stop();
+    },
+    { scope: "worker" },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture names from this pattern.
   baseURL: async ({}, use) => {
     const url = process.env.TIDINGS_URL;
@@ -44,16 +61,7 @@ export const ONE_INSTANCE = { tag: "@one-instance" };
  * for tests that enter the one chat pool, so tests in other workers, each on a site of their
  * own, run at the same time without pairing strangers across tests.
  */
-export const testOnOwnSite = test.extend<object, { ownSite: E2eSite }>({
-  ownSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture names from this pattern.
-    async ({}, use) => {
-      const site = await startSite();
-      await use(site);
-      await site.stop();
-    },
-    { scope: "worker" },
-  ],
+export const testOnOwnSite = test.extend({
   baseURL: async ({ ownSite }, use) => {
     await use(ownSite.url);
   },
