@@ -189,7 +189,7 @@ test.describe("not-found page", () => {
 test.describe("before the app's script has run", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("a slow connection shows a loading screen in the page's language, then the page", async ({
+  test("a slow connection shows the page's heading and a loading line in its language, then the page", async ({
     page,
   }) => {
     // The app's scripts held back, as a slow connection holds them, until the screen is seen.
@@ -202,10 +202,15 @@ test.describe("before the app's script has run", () => {
       await route.continue();
     });
     await page.goto("/zh/create", { waitUntil: "commit" });
+    // What the page is for, from the server, while its scripts are on their way.
     await expect(page.getByRole("status").filter({ hasText: "載入中…" })).toBeVisible();
-    await expect(page.getByRole("heading")).toHaveCount(0);
-    release();
     await expect(page.getByRole("heading", { level: 1, name: "寫一封信" })).toBeVisible();
+    await expect(page.getByText("把心事裝進瓶子，讓潮水帶給遠方的陌生人。")).toBeVisible();
+    // Nothing to press yet: the form comes with the app.
+    await expect(page.getByRole("button")).toHaveCount(0);
+    release();
+    await expect(page.getByRole("button", { name: "丟進大海" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "寫一封信" })).toHaveCount(1);
     await expect(page.locator(".page-loading")).toHaveCount(0);
   });
 
