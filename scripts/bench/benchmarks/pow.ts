@@ -165,13 +165,14 @@ async function browserSolves(site: ServerChild, runs: number) {
     // The page's own solve, which would share the CPU with the first measured one.
     await new Promise((resolve) => worker.once("close", resolve));
     const cdp = await page.context().newCDPSession(page);
+    // Each visitor from a network of its own (an IPv6 address is limited by its /64).
     const solve = async ({ url, i }: { url: string; i: number }) => {
       const response = await fetch("/trpc/pow.challenge", {
         method: "POST",
         credentials: "omit",
         headers: {
           "content-type": "application/json",
-          "x-forwarded-for": `2001:db8::${i.toString(16)}`,
+          "x-forwarded-for": `2001:db8:${i.toString(16)}::1`,
         },
         body: JSON.stringify({ action: "contact" }),
       });
