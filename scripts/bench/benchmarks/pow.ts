@@ -18,6 +18,7 @@ import {
   httpSettings,
   problem,
   procStat,
+  roundsOf,
   runHttpLoad,
   type ServerChild,
   sleep,
@@ -212,8 +213,8 @@ async function browserSolves(site: ServerChild, runs: number) {
 }
 
 /**
- * Throws without proof of work, then with it, round by round; each round with it gets half as
- * many solutions again as the round without it threw (the load stops, and says so, if short).
+ * Throws without proof of work, then with it, round by round; each round with it gets twice as
+ * many solutions as the round without it threw (the load stops, and says so, if short).
  */
 async function throws(size: Size, off: ServerChild, on: ServerChild) {
   const HTTP = httpSettings(size);
@@ -224,7 +225,7 @@ async function throws(size: Size, off: ServerChild, on: ServerChild) {
       "throw without proof of work",
       httpLoad(HTTP, { url: off.url, path, kind: "throw", serverPid: off.pid }),
     );
-    const pow = Math.ceil((1.5 * without.rps * (HTTP.warmupMs + HTTP.durationMs)) / 1000) + 100;
+    const pow = Math.ceil((2 * without.rps * (HTTP.warmupMs + HTTP.durationMs)) / 1000) + 100;
     const withPow = await runHttpLoad(
       "throw with proof of work",
       httpLoad(HTTP, { url: on.url, path, kind: "throw", serverPid: on.pid, pow }),
@@ -238,6 +239,7 @@ async function throws(size: Size, off: ServerChild, on: ServerChild) {
     off: summarizeHttp(results.off),
     on: summarizeHttp(results.on),
     concurrency: HTTP.concurrency,
+    rounds: { on: roundsOf(results.on), off: roundsOf(results.off) },
   };
 }
 
@@ -302,8 +304,8 @@ async function run(size: Size): Promise<Section> {
     notes: [
       "PBKDF2-SHA-256, 250 rounds a derivation; issuing derives once, verifying checks two HMACs.",
       `Browser: Debian's chromium-headless-shell, ${solves} solves in each row, each a challenge the site issued to a visitor of its own, solved in the worker the contact page starts (its script loaded once); timed in the page from handing it the challenge to its answer. Samples (ms): ${[...browser.times].map(([mode, times]) => `${mode} ${times.map((t) => fmt(t)).join(", ")}`).join("; ")}.`,
-      `CDP's Emulation.setCPUThrottlingRate slows the page's main thread only: Chromium refuses it on a worker's target ("only supported for pages, not workers") and a worker's JavaScript runs no slower under the page's, so that row is the unthrottled time again, no phone proxy. The goal row slows the whole renderer instead: the benchmark stops it (SIGSTOP) and lets it run (SIGCONT) 5 ms at a time, so that it runs a quarter of the wall time (reached: ${browser.reached.toFixed(2)}× slower), as on a CPU four times slower (a phone's memory and caches are not emulated).`,
-      `Throws: two app servers in the same run, one with POW off, one with POW on, each throw with a solution of its own issued at POW_COST 1 with the site's SECRET and solved by the load generator before its warm-up (verifying reads no cost), so the row weighs what the server adds (reading the payload, the signatures, recording the solution once), not the client's solving; p50 / p99 ms ${load.on.p50.toFixed(1)} / ${load.on.p99.toFixed(1)} with, ${load.off.p50.toFixed(1)} / ${load.off.p99.toFixed(1)} without; server CPU ${fmt((load.on.cpu / load.on.rps) * 1e6)} µs a throw with, ${fmt((load.off.cpu / load.off.rps) * 1e6)} µs without.`,
+      `CDP's Emulation.setCPUThrottlingRate slows the page's main thread only: Chromium refuses it on a worker's target ("only supported for pages, not workers") and a worker's JavaScript runs no slower under the page's, so that row slows only the page's part (starting the worker, taking its answer), no phone proxy. The goal row slows the whole renderer instead: the benchmark stops it (SIGSTOP) and lets it run (SIGCONT) 5 ms at a time, so that it runs a quarter of the wall time (reached: ${browser.reached.toFixed(2)}× slower), as on a CPU four times slower (a phone's memory and caches are not emulated).`,
+      `Throws: two app servers in the same run, one with POW off, one with POW on, each throw with a solution of its own issued at POW_COST 1 with the site's SECRET and solved by the load generator before its warm-up (verifying reads no cost), so the row weighs what the server adds (reading the payload, the signatures, recording the solution once), not the client's solving; p50 / p99 ms ${load.on.p50.toFixed(1)} / ${load.on.p99.toFixed(1)} with, ${load.off.p50.toFixed(1)} / ${load.off.p99.toFixed(1)} without; server CPU ${fmt((load.on.cpu / load.on.rps) * 1e6)} µs a throw with, ${fmt((load.off.cpu / load.off.rps) * 1e6)} µs without; rounds (requests/s) with ${load.rounds.on}; without ${load.rounds.off}.`,
     ],
   };
 }
