@@ -36,7 +36,7 @@ export interface FrontendResult {
   baselineFcp: { median: number; samples: number[] };
 }
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",

@@ -5,11 +5,25 @@
  * keeps the generator's cost low and the same for the server and its baseline. Prints one JSON
  * line: requests/s, p50/p99 (ms), statuses, the server's CPU. With `urls`, connection i goes to
  * the (i mod n)th instance; a probe covers the window. With `agePool`, that many visitors answer
- * the bottles' age gate first and the throws are theirs in turn (see lib.ts throwPool).
+ * the bottles' age gate first and the throws are theirs in turn (see lib.ts throwPool). With
+ * `pow`, each throw carries a proof-of-work solution of its own, solved before the warm-up.
  */
+
+import { solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import type { Socket } from "bun";
+import { ProofOfWork } from "../../src/core/pow/proof-of-work.ts";
+import { MemoryPassStore } from "../../src/core/pow/stores.ts";
 import { numberedVisitorId, privateAddress } from "../../tests/helpers/chat-client.ts";
-import { cpuSeconds, loadOptions, publicAddress, round, signedVisitor, summarize } from "./lib.ts";
+import {
+  BENCH_SECRET,
+  cpuSeconds,
+  loadOptions,
+  publicAddress,
+  round,
+  signedVisitor,
+  summarize,
+} from "./lib.ts";
 import { Probe, type ProbeResult, type ProbeTargets } from "./probe.ts";
 
 export interface HttpLoadOptions {
@@ -35,6 +49,11 @@ export interface HttpLoadOptions {
   agePoolAnswered?: boolean;
   /** Only answer the pool's age gate, then print `{"agePoolSeconds":…}` and end. */
   ageOnly?: boolean;
+  /**
+   * Throws carry proof of work: this many solutions, one per throw, issued with the site's
+   * SECRET as the site issues them (POW_COST 1) and solved before the load; used up, it stops.
+   */
+  pow?: number;
 }
 
 export interface HttpLoadResult {
@@ -54,7 +73,7 @@ export interface HttpLoadResult {
   agePoolSeconds?: number;
   /** Requests of the load that were a pool visitor's second throw or later. */
   agePoolReused?: number;
-  /** Every pool visitor threw 5 times, so the load stopped before the window ended. */
+  /** Every pool visitor threw 5 times, or every solution was used: the load stopped early. */
   agePoolExhausted?: boolean;
 }
 
@@ -84,9 +103,10 @@ const CLOSINGS = [
 ];
 
 /** A valid bottle: a clean message, and a drift that always ends before the expiry. */
-function throwBody(n: number): string {
+function throwBody(n: number, pow: string | undefined): string {
   const expiryDays = [1, 3, 5, 7][n % 4] ?? 7;
   return JSON.stringify({
+    pow,
     message: `${MESSAGES[n % MESSAGES.length]} ${CLOSINGS[n % CLOSINGS.length]}`.trim(),
     driftHours: expiryDays >= 3 && n % 7 === 0 ? (n % 24) + 1 : 0,
     isPublic: n % 3 === 0,
@@ -165,11 +185,28 @@ async function main(): Promise<void> {
   const first = options.firstVisitor ?? 0;
   const pool = options.agePool ?? 0;
   let counter = 0;
+  // With a pool, the visitors who answered the age gate throw in turn.
+  const visitorOf = (c: number) => (pool > 0 ? first + 1 + ((c - 1) % pool) : first + c);
+  const solutions: string[] = [];
+  const issuer = new ProofOfWork({
+    enabled: true,
+    cost: 1,
+    secret: BENCH_SECRET,
+    now: Date.now,
+    solutions: { record: async () => true, purge: async () => {} },
+    passes: new MemoryPassStore(Date.now, 60_000),
+  });
+  for (let c = 1; c <= (options.pow ?? 0); c++) {
+    const who = { visitorId: numberedVisitorId("bench", visitorOf(c)), ipKey: "" };
+    const challenge = await issuer.challenge("throw", who);
+    if (!challenge) throw new Error("no challenge");
+    const solution = await solveChallenge({ challenge, deriveKey });
+    solutions.push(JSON.stringify({ challenge, solution }));
+  }
 
   const buildRequest = (): string => {
     counter += 1;
-    // With a pool, the visitors who answered the age gate throw in turn.
-    const n = pool > 0 ? first + 1 + ((counter - 1) % pool) : first + counter;
+    const n = visitorOf(counter);
     const cookie = signedVisitor(numberedVisitorId("bench", n));
     if (options.kind === "discover") {
       return (
@@ -178,7 +215,7 @@ async function main(): Promise<void> {
         `x-tidings-locale: ${n % 5 < 3 ? "en" : "zh-TW"}\r\n\r\n`
       );
     }
-    const body = throwBody(n);
+    const body = throwBody(n, solutions[counter - 1]);
     return (
       `POST ${options.path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
       `Origin: ${target.origin}\r\nContent-Type: application/json\r\n` +
@@ -235,8 +272,9 @@ async function main(): Promise<void> {
   let exhausted = false;
   const worker = async (connection: Connection) => {
     while (!stop) {
-      // A pool visitor never throws a sixth time: the limit is 5 a minute.
-      if (pool > 0 && counter >= pool * THROWS_PER_VISITOR) {
+      // A pool visitor never throws a sixth time (the limit is 5 a minute), nor without a solution.
+      const spent = options.pow !== undefined && counter >= options.pow;
+      if ((pool > 0 && counter >= pool * THROWS_PER_VISITOR) || spent) {
         exhausted = true;
         return;
       }

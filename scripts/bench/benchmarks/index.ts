@@ -11,6 +11,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   (await import("./discover.ts")).discover,
   (await import("./discover-pg.ts")).discoverPg,
   (await import("./write.ts")).write,
+  (await import("./pow.ts")).pow,
   (await import("./chat.ts")).chat,
   (await import("./match.ts")).match,
   (await import("./match-rule.ts")).matchRule,
