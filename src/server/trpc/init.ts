@@ -130,11 +130,11 @@ const t = initTRPC
  * the operator's off switch of the procedure's part of the site, declared once per procedure
  * with `.meta({ feature })`; the proof of work of a procedure declared with `powProcedure`
  * (read from the raw input, before the input is parsed or anything of the action runs; a
- * refusal by the limits afterwards makes the visitor's next challenges dearer); over a socket that opened signed in, its account as it stands now
- * (the session and operator flag, read again unless a recent reading still stands); then the
- * call counted once it is answered, by procedure and the HTTP status it is answered with, with
- * its time and what it meant (a refusal's rule, a message relayed, a chat asked for, a report
- * filed).
+ * refusal by the limits afterwards makes the visitor's next challenges dearer); over a socket
+ * that opened signed in, its account as it stands now (the session and operator flag, read
+ * again unless a recent reading still stands); then the call counted once it is answered, by
+ * procedure and the HTTP status it is answered with, with its time and what it meant (a
+ * refusal's rule, a message relayed, a chat asked for, a report filed).
  */
 const observed = t.middleware(async ({ ctx, path, meta, next, getRawInput }) => {
   const started = performance.now();
