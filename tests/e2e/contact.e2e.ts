@@ -73,12 +73,23 @@ test.describe("contact page", () => {
     await name.fill("Sam");
     await email.fill("sam@example.com");
 
+    // The send is held on its way until the sending state has been seen: on a busy machine the
+    // answer could otherwise come (and the form clear) between two of the checks.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/contact\.send/, async (route) => {
+      await held;
+      await route.continue();
+    });
     const response = page.waitForResponse((r) => r.url().includes("contact.send"));
     await page.getByRole("button", { name: "Send Message" }).click();
     const sending = page.getByRole("button", { name: "Sending…" });
     await expect(sending).toBeVisible();
     await expect(sending).toBeDisabled();
     for (const field of [name, email, message]) await expect(field).toBeDisabled();
+    release();
     expect((await response).status()).toBe(200);
 
     const notice = page.locator("form").getByRole("status");
