@@ -1,0 +1,236 @@
+// Mutation scores of the folders whose rules protect people: `bun run mutate:all` (not part of
+// ./scripts/test, which it would make far slower). Each folder is run in groups, every group
+// its files with the few tests that cover them, so a mutant costs one short `bun test`; the
+// scores are written to reports/mutation/scores.json and reports/mutation/summary.md.
+// Name folders to run fewer: `bun run mutate:all limits safety`.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+
+type Group = { mutate: string[]; tests: string[] };
+type Folder = { folder: string; covers: string; groups: Group[] };
+
+const limits: Folder = {
+  folder: "src/core/limits",
+  // redis-rate-limiter.ts needs a Redis: its tests are in tests/cluster, run by CLUSTER=1.
+  covers: "every file but redis-rate-limiter.ts (tested against a real Redis in tests/cluster)",
+  groups: [
+    {
+      mutate: [
+        "src/core/limits/expiring-map.ts",
+        "src/core/limits/ip-key.ts",
+        "src/core/limits/rate-limiter.ts",
+      ],
+      tests: [
+        "tests/unit/rate-limiter.test.ts",
+        "tests/unit/ip-key.test.ts",
+        "tests/unit/bounded-state.test.ts",
+      ],
+    },
+  ],
+};
+
+const safety: Folder = {
+  folder: "src/core/safety",
+  covers: "every file",
+  groups: [{ mutate: ["src/core/safety/ages.ts"], tests: ["tests/unit/ages.test.ts"] }],
+};
+
+const moderation: Folder = {
+  folder: "src/core/moderation",
+  // The word lists are data: a mutant there drops one word, which no rule decides.
+  covers: "every file but the word lists in words/",
+  groups: [
+    {
+      mutate: [
+        "src/core/moderation/contact-handles.ts",
+        "src/core/moderation/contact-links.ts",
+        "src/core/moderation/contact-phones.ts",
+        "src/core/moderation/contact-text.ts",
+        "src/core/moderation/contacts.ts",
+        "src/core/moderation/near-duplicate.ts",
+      ],
+      tests: [
+        "tests/unit/contacts.test.ts",
+        "tests/unit/contacts-normalise.test.ts",
+        "tests/unit/contacts-near-duplicate.test.ts",
+        "tests/unit/contacts-corpus.test.ts",
+      ],
+    },
+    {
+      mutate: [
+        "src/core/moderation/external.ts",
+        "src/core/moderation/local.ts",
+        "src/core/moderation/repeats.ts",
+        "src/core/moderation/reporters.ts",
+      ],
+      tests: [
+        "tests/unit/moderation.test.ts",
+        "tests/unit/my-bottles.test.ts",
+        "tests/unit/chat-send.test.ts",
+        "tests/unit/chat-reports.test.ts",
+        "tests/unit/bounded-state.test.ts",
+      ],
+    },
+  ],
+};
+
+const chat: Folder = {
+  folder: "src/core/chat",
+  // The Redis engine (redis/, redis-bans.ts) is tested against a real Redis in tests/cluster.
+  covers: "every file but the Redis engine (redis/ and redis-bans.ts, tested under CLUSTER=1)",
+  groups: [
+    {
+      mutate: ["src/core/chat/bans.ts", "src/core/chat/reports.ts"],
+      tests: [
+        "tests/unit/chat-reports.test.ts",
+        "tests/unit/confirm-ban.test.ts",
+        "tests/unit/escalation.test.ts",
+        "tests/unit/chat-start.test.ts",
+        "tests/unit/chat-send.test.ts",
+      ],
+    },
+    {
+      mutate: [
+        "src/core/chat/flood.ts",
+        "src/core/chat/send.ts",
+        "src/core/chat/start.ts",
+        "src/core/chat/typing.ts",
+      ],
+      tests: [
+        "tests/unit/chat-send.test.ts",
+        "tests/unit/chat-start.test.ts",
+        "tests/unit/typing.test.ts",
+        "tests/unit/bounded-state.test.ts",
+      ],
+    },
+    {
+      mutate: ["src/core/chat/preferences.ts"],
+      tests: ["tests/unit/match-preferences.test.ts"],
+    },
+    {
+      mutate: [
+        "src/core/chat/memory-broker.ts",
+        "src/core/chat/memory/*.ts",
+        "src/core/chat/mailbox.ts",
+        "src/core/chat/events.ts",
+        "src/core/chat/ids.ts",
+      ],
+      tests: [
+        "tests/unit/chat-broker-contract.test.ts",
+        "tests/unit/chat-broker.test.ts",
+        "tests/unit/chat-events.test.ts",
+        "tests/unit/chat-ids.test.ts",
+      ],
+    },
+    {
+      mutate: ["src/core/chat/blocks.ts", "src/core/chat/holds.ts", "src/core/chat/online.ts"],
+      tests: ["tests/integration/safety.test.ts", "tests/integration/chat.test.ts"],
+    },
+  ],
+};
+
+const folders: Record<string, Folder> = { limits, safety, moderation, chat };
+
+type Mutant = { status: string };
+type Report = { files: Record<string, { mutants: Mutant[] }> };
+type Counts = { killed: number; timeout: number; survived: number; noCoverage: number };
+type FileScore = Counts & { score: number };
+
+const DETECTED = new Set(["Killed", "Timeout"]);
+const UNDETECTED = new Set(["Survived", "NoCoverage"]);
+
+function score(counts: Counts): number {
+  const detected = counts.killed + counts.timeout;
+  const valid = detected + counts.survived + counts.noCoverage;
+  return valid === 0 ? 100 : Math.round((detected / valid) * 10_000) / 100;
+}
+
+function count(report: Report): Record<string, FileScore> {
+  const files: Record<string, FileScore> = {};
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    const c: Counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
+    for (const { status } of mutants) {
+      if (status === "Killed") c.killed++;
+      else if (status === "Timeout") c.timeout++;
+      else if (status === "Survived") c.survived++;
+      else if (status === "NoCoverage") c.noCoverage++;
+    }
+    if (mutants.some((m) => DETECTED.has(m.status) || UNDETECTED.has(m.status))) {
+      files[file] = { ...c, score: score(c) };
+    }
+  }
+  return files;
+}
+
+const wanted = process.argv.slice(2);
+for (const name of wanted) {
+  if (!folders[name]) {
+    console.error(`unknown folder ${name}; known: ${Object.keys(folders).join(", ")}`);
+    process.exit(2);
+  }
+}
+const chosen = wanted.length ? wanted : Object.keys(folders);
+const out = "reports/mutation";
+mkdirSync(out, { recursive: true });
+const scoresPath = `${out}/scores.json`;
+// Folders not run this time keep their last scores.
+let scores: Record<string, unknown> = {};
+try {
+  scores = JSON.parse(readFileSync(scoresPath, "utf8"));
+} catch {}
+
+for (const name of chosen) {
+  const folder = folders[name] as Folder;
+  const started = performance.now();
+  const files: Record<string, FileScore> = {};
+  for (const [i, group] of folder.groups.entries()) {
+    const reports = `${out}/${name}/${i + 1}`;
+    console.log(`\n== ${name} ${i + 1}/${folder.groups.length}: ${group.mutate.join(" ")}`);
+    const run = Bun.spawnSync(["bun", "run", "mutate"], {
+      env: {
+        ...process.env,
+        MUTATE: group.mutate.join(" "),
+        MUTATE_TESTS: group.tests.join(" "),
+        MUTATE_REPORTS: reports,
+      },
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    if (run.exitCode !== 0) {
+      console.error(`Stryker failed on ${name} ${i + 1} (exit ${run.exitCode})`);
+      process.exit(1);
+    }
+    const report: Report = JSON.parse(readFileSync(`${reports}/mutation.json`, "utf8"));
+    Object.assign(files, count(report));
+  }
+  const total: Counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
+  for (const c of Object.values(files)) {
+    total.killed += c.killed;
+    total.timeout += c.timeout;
+    total.survived += c.survived;
+    total.noCoverage += c.noCoverage;
+  }
+  scores[name] = {
+    folder: folder.folder,
+    covers: folder.covers,
+    score: score(total),
+    ...total,
+    seconds: Math.round((performance.now() - started) / 1000),
+    at: new Date().toISOString(),
+    files,
+  };
+}
+
+writeFileSync(scoresPath, `${JSON.stringify(scores, null, 2)}\n`);
+const lines = [
+  "| Folder | Score | Killed | Survived | Minutes | Covers |",
+  "|---|---|---|---|---|---|",
+];
+for (const value of Object.values(scores)) {
+  const s = value as Counts & { folder: string; covers: string; score: number; seconds: number };
+  lines.push(
+    `| ${s.folder} | ${s.score} % | ${s.killed + s.timeout} | ${s.survived + s.noCoverage} | ${(s.seconds / 60).toFixed(1)} | ${s.covers} |`,
+  );
+}
+const summary = `${lines.join("\n")}\n`;
+writeFileSync(`${out}/summary.md`, summary);
+console.log(`\n${summary}`);
