@@ -161,30 +161,56 @@ function count(report: Report): Record<string, FileScore> {
   return files;
 }
 
-const wanted = process.argv.slice(2);
-for (const name of wanted) {
-  if (!folders[name]) {
-    console.error(`unknown folder ${name}; known: ${Object.keys(folders).join(", ")}`);
+// "chat" runs every group of a folder; "chat:2" its second group only, keeping the others'
+// last results.
+const wanted = process.argv.slice(2).map((arg) => {
+  const [name = "", group] = arg.split(":");
+  const folder = folders[name];
+  const index = group === undefined ? undefined : Number(group) - 1;
+  if (!folder || (index !== undefined && !folder.groups[index])) {
+    console.error(`unknown folder or group ${arg}; folders: ${Object.keys(folders).join(", ")}`);
     process.exit(2);
   }
-}
-const chosen = wanted.length ? wanted : Object.keys(folders);
+  return { name, index };
+});
+const chosen = wanted.length
+  ? wanted
+  : Object.keys(folders).map((name) => ({ name, index: undefined }));
 const out = "reports/mutation";
 mkdirSync(out, { recursive: true });
 const scoresPath = `${out}/scores.json`;
-// Folders not run this time keep their last scores.
-let scores: Record<string, unknown> = {};
+
+type GroupResult = {
+  mutate: string[];
+  tests: string[];
+  seconds: number;
+  at: string;
+  files: Record<string, FileScore>;
+};
+type FolderResult = Counts & {
+  folder: string;
+  covers: string;
+  score: number;
+  seconds: number;
+  groups: (GroupResult | null)[];
+  files: Record<string, FileScore>;
+};
+// Folders and groups not run this time keep their last results.
+let scores: Record<string, FolderResult> = {};
 try {
   scores = JSON.parse(readFileSync(scoresPath, "utf8"));
 } catch {}
 
-for (const name of chosen) {
+for (const { name, index } of chosen) {
   const folder = folders[name] as Folder;
-  const started = performance.now();
-  const files: Record<string, FileScore> = {};
+  const groups: (GroupResult | null)[] = folder.groups.map(
+    (_, i) => scores[name]?.groups?.[i] ?? null,
+  );
   for (const [i, group] of folder.groups.entries()) {
+    if (index !== undefined && index !== i) continue;
+    const started = performance.now();
     const reports = `${out}/${name}/${i + 1}`;
-    console.log(`\n== ${name} ${i + 1}/${folder.groups.length}: ${group.mutate.join(" ")}`);
+    console.log(`\n== ${name}:${i + 1} of ${folder.groups.length}: ${group.mutate.join(" ")}`);
     const run = Bun.spawnSync(["bun", "run", "mutate"], {
       env: {
         ...process.env,
@@ -196,11 +222,23 @@ for (const name of chosen) {
       stderr: "inherit",
     });
     if (run.exitCode !== 0) {
-      console.error(`Stryker failed on ${name} ${i + 1} (exit ${run.exitCode})`);
+      console.error(`Stryker failed on ${name}:${i + 1} (exit ${run.exitCode})`);
       process.exit(1);
     }
     const report: Report = JSON.parse(readFileSync(`${reports}/mutation.json`, "utf8"));
-    Object.assign(files, count(report));
+    groups[i] = {
+      ...group,
+      seconds: Math.round((performance.now() - started) / 1000),
+      at: new Date().toISOString(),
+      files: count(report),
+    };
+  }
+  const files: Record<string, FileScore> = {};
+  let seconds = 0;
+  for (const group of groups) {
+    if (!group) continue;
+    Object.assign(files, group.files);
+    seconds += group.seconds;
   }
   const total: Counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
   for (const c of Object.values(files)) {
@@ -211,11 +249,11 @@ for (const name of chosen) {
   }
   scores[name] = {
     folder: folder.folder,
-    covers: folder.covers,
+    covers: groups.every(Boolean) ? folder.covers : `${folder.covers}; some groups not run yet`,
     score: score(total),
     ...total,
-    seconds: Math.round((performance.now() - started) / 1000),
-    at: new Date().toISOString(),
+    seconds,
+    groups,
     files,
   };
 }
@@ -226,7 +264,7 @@ const lines = [
   "|---|---|---|---|---|---|",
 ];
 for (const value of Object.values(scores)) {
-  const s = value as Counts & { folder: string; covers: string; score: number; seconds: number };
+  const s = value as FolderResult;
   lines.push(
     `| ${s.folder} | ${s.score} % | ${s.killed + s.timeout} | ${s.survived + s.noCoverage} | ${(s.seconds / 60).toFixed(1)} | ${s.covers} |`,
   );
