@@ -53,6 +53,7 @@ const moderation: Folder = {
         "tests/unit/contacts-normalise.test.ts",
         "tests/unit/contacts-near-duplicate.test.ts",
         "tests/unit/contacts-corpus.test.ts",
+        "tests/unit/contacts-tables.test.ts",
       ],
     },
     {
