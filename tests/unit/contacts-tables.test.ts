@@ -181,3 +181,33 @@ describe("long numbers and counts", () => {
     expect(contactDetails("0912 345 678 0987 654 321").phone).toBe(true);
   });
 });
+
+describe("messenger accounts", () => {
+  const cases: Array<[string, boolean, string]> = [
+    ["QQ 12345", true, "a QQ number"],
+    ["扣扣 12345", true, "a QQ number, by QQ's nickname"],
+    ["wechat 12345678", true, "a WeChat number"],
+    ["微信 12345678", true, "a WeChat number in Chinese"],
+    ["QQ 1234", false, "four digits are no QQ number"],
+    ["line 12345", false, "LINE accounts are not numbers"],
+    ["微 mei0912", true, "微 alone with an account a person picks"],
+    ["薇 mei_lin", true, "薇 alone with an account a person picks"],
+    ["微 meilin", false, "微 alone before a plain word"],
+    ["l1ne: mei0912", true, "a name of four letters written with digits"],
+    ["w3chat mei0912", true, "a name written with digits"],
+    ["s1gnal: meilin", true, "a name written with digits, before a colon"],
+    ["k1k: mei0912", false, "a name under four letters is read only as written"],
+    ["kik: mei0912", true, "a name under four letters as written"],
+    ["telegram v1.2.3", false, "a version number"],
+    ["line: telegram", false, "a messenger's name"],
+    ["line: abc", false, "three characters after a colon"],
+    ["line @abc", true, "three characters after an @"],
+    ["line id: abc", true, "three characters after a label"],
+    ["line: abcd", true, "four characters after a colon"],
+  ];
+  for (const [text, found, why] of cases) {
+    test(`${text}: ${why}`, () => {
+      expect(contactDetails(text).handle).toBe(found);
+    });
+  }
+});
