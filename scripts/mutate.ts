@@ -82,11 +82,13 @@ const chat: Folder = {
     {
       mutate: ["src/core/chat/bans.ts", "src/core/chat/reports.ts"],
       tests: [
+        "tests/unit/chat-keeping.test.ts",
         "tests/unit/chat-reports.test.ts",
         "tests/unit/confirm-ban.test.ts",
         "tests/unit/escalation.test.ts",
         "tests/unit/chat-start.test.ts",
         "tests/unit/chat-send.test.ts",
+        "tests/abuse/reports.test.ts",
       ],
     },
     {
@@ -124,7 +126,11 @@ const chat: Folder = {
     },
     {
       mutate: ["src/core/chat/blocks.ts", "src/core/chat/holds.ts", "src/core/chat/online.ts"],
-      tests: ["tests/integration/safety.test.ts", "tests/integration/chat.test.ts"],
+      tests: [
+        "tests/unit/chat-keeping.test.ts",
+        "tests/integration/safety.test.ts",
+        "tests/integration/chat.test.ts",
+      ],
     },
   ],
 };
