@@ -265,6 +265,12 @@ for (const { name, index } of chosen) {
   };
 }
 
+// Read again before writing: another run may have finished other folders meanwhile.
+const ran = new Set(chosen.map(({ name }) => name));
+try {
+  const latest: Record<string, FolderResult> = JSON.parse(readFileSync(scoresPath, "utf8"));
+  for (const [name, result] of Object.entries(latest)) if (!ran.has(name)) scores[name] = result;
+} catch {}
 writeFileSync(scoresPath, `${JSON.stringify(scores, null, 2)}\n`);
 const lines = [
   "| Folder | Score | Killed | Survived | Minutes | Covers |",
