@@ -125,4 +125,37 @@ describe("links spread over chats", () => {
     expect(await refusal(send("s1", text))).toMatch(/^SPAM_REPEATED \d+$/);
     expect(await broker.mutedUntil("s1", "ip-s1")).not.toBeNull();
   });
+
+  test("a text of exactly the shortest length remembered counts as a repeat", async () => {
+    const text = "abcdefghij";
+    for (let i = 1; i <= 3; i++) {
+      await broker.end("s1");
+      await pair("s1", `p${i}`);
+      await send("s1", text);
+    }
+    await broker.end("s1");
+    await pair("s1", "p4");
+    expect(await refusal(send("s1", text))).toMatch(/^SPAM_REPEATED/);
+  });
+
+  test("the sender's country tells a short national number apart", async () => {
+    await pair("s1", "p1");
+    const message = await sendChatMessage(
+      database.db,
+      deps,
+      { visitorId: "s1", ipKey: "ip-s1", countryCode: "SG" },
+      "call 9123 4567",
+      clock.now(),
+    );
+    expect(message.contact).toBe(true);
+  });
+
+  test("the link ban ends the sender's chat at once", async () => {
+    for (let i = 1; i <= LINK_CHATS_TO_COOL_DOWN; i++) {
+      await broker.end("s1");
+      await pair("s1", `p${i}`);
+      await send("s1", `${LINK} ${i}`);
+    }
+    expect((await broker.status("s1")).state).toBe("idle");
+  });
 });

@@ -182,6 +182,9 @@ describe("what a start must pass", () => {
     expect(await outcome(startChat(database.db, deps, who(3), undefined, NOW))).toMatch(
       /^RATE_LIMITED/,
     );
+    // Another address is not held up by this one's starts.
+    await answerChatAge(database.db, broker, "v4", true, NOW);
+    expect(await outcome(startChat(database.db, deps, visitor(4), undefined, NOW))).toBe("passed");
     expect(START_RATES).toEqual({
       perVisitor: { limit: 30, windowMs: 60_000 },
       perAddress: { limit: 60, windowMs: 60_000 },
@@ -193,6 +196,8 @@ describe("what a start must pass", () => {
     await startChat(database.db, deps, visitor(1), undefined, NOW);
     for (let i = 0; i < 30; i++) await widenSearch(deps, visitor(1));
     expect(await outcome(widenSearch(deps, visitor(1)))).toMatch(/^RATE_LIMITED/);
+    // Another visitor, on another address, still widens.
+    expect(await outcome(widenSearch(deps, visitor(2)))).toBe("passed");
     // Starting has its own slots.
     expect(await outcome(startChat(database.db, deps, visitor(1), undefined, NOW))).toBe("passed");
   });
