@@ -186,6 +186,8 @@ describe("messenger accounts", () => {
   const cases: Array<[string, boolean, string]> = [
     ["QQ 12345", true, "a QQ number"],
     ["扣扣 12345", true, "a QQ number, by QQ's nickname"],
+    ["QQ群 12345678", true, "a QQ group's number"],
+    ["加qq群：12345678", true, "a QQ group's number after an invitation"],
     ["wechat 12345678", true, "a WeChat number"],
     ["微信 12345678", true, "a WeChat number in Chinese"],
     ["QQ 1234", false, "four digits are no QQ number"],
