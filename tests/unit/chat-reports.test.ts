@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { StoredChatBans } from "../../src/core/chat/bans.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
-import { independentReporters, reportChatMessage } from "../../src/core/chat/reports.ts";
+import {
+  CHAT_REPORT_RATE,
+  independentReporters,
+  reportChatMessage,
+} from "../../src/core/chat/reports.ts";
 import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import type { Moderator } from "../../src/core/moderation/moderator.ts";
@@ -69,6 +73,19 @@ describe("reporting a chat message", () => {
     );
     expect(refused).toBe("NOT_FOUND");
     expect(await acted()).toEqual([]);
+  });
+
+  test("one report of a message moderation finds unsafe bans its sender at once", async () => {
+    const unsafe: Moderator = { check: async () => ({ safe: false, reasons: ["threat"] }) };
+    const [message = ""] = await chat("r1", "o1", ["a threat"]);
+    expect(await report(unsafe, new MemoryRateLimiter(clock), "r1", message)).toBe("recorded");
+    expect(await bans.until("o1", "ip-o1")).toBe(T0 + 60 * 60 * 1000);
+    const [row] = await database.db.selectFrom("chat_reports").select("is_safe").execute();
+    expect(row?.is_safe).toBe(0);
+  });
+
+  test(`a visitor's reports are limited to ${CHAT_REPORT_RATE.limit} an hour`, () => {
+    expect(CHAT_REPORT_RATE).toEqual({ limit: 20, windowMs: 60 * 60 * 1000 });
   });
 
   test("when moderation fails, the report is kept and punishes nobody", async () => {
