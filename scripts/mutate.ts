@@ -194,9 +194,11 @@ function survivorRanges(report: Report): string[] {
 // tested again (after tests were added; a mutant killed then is killed still, since tests are
 // only ever added), and the report is updated with what they do now.
 const survivorsOnly = process.argv.includes("--survivors");
+// --rescore reads the groups' last reports again without running Stryker.
+const rescore = process.argv.includes("--rescore");
 const wanted = process.argv
   .slice(2)
-  .filter((arg) => arg !== "--survivors")
+  .filter((arg) => !arg.startsWith("--"))
   .map((arg) => {
     const [name = "", group] = arg.split(":");
     const folder = folders[name];
@@ -244,22 +246,25 @@ for (const { name, index } of chosen) {
     if (index !== undefined && index !== i) continue;
     const started = performance.now();
     const reports = `${out}/${name}/${i + 1}`;
-    const before: Report | undefined = survivorsOnly
-      ? JSON.parse(readFileSync(`${reports}/mutation.json`, "utf8"))
-      : undefined;
+    const before: Report | undefined =
+      survivorsOnly && !rescore
+        ? JSON.parse(readFileSync(`${reports}/mutation.json`, "utf8"))
+        : undefined;
     const mutate = before ? survivorRanges(before) : group.mutate;
     console.log(`\n== ${name}:${i + 1} of ${folder.groups.length}: ${group.mutate.join(" ")}`);
     if (mutate.length === 0) continue;
-    const run = Bun.spawnSync(["bun", "run", "mutate"], {
-      env: {
-        ...process.env,
-        MUTATE: mutate.join(" "),
-        MUTATE_TESTS: group.tests.join(" "),
-        MUTATE_REPORTS: before ? `${reports}/survivors` : reports,
-      },
-      stdout: "inherit",
-      stderr: "inherit",
-    });
+    const run = rescore
+      ? { exitCode: 0 }
+      : Bun.spawnSync(["bun", "run", "mutate"], {
+          env: {
+            ...process.env,
+            MUTATE: mutate.join(" "),
+            MUTATE_TESTS: group.tests.join(" "),
+            MUTATE_REPORTS: before ? `${reports}/survivors` : reports,
+          },
+          stdout: "inherit",
+          stderr: "inherit",
+        });
     if (run.exitCode !== 0) {
       console.error(`Stryker failed on ${name}:${i + 1} (exit ${run.exitCode})`);
       process.exit(1);
@@ -283,7 +288,7 @@ for (const { name, index } of chosen) {
     groups[i] = {
       ...group,
       // A full run's time: what running the group costs.
-      seconds: before && last ? last.seconds : seconds,
+      seconds: (before || rescore) && last ? last.seconds : seconds,
       at: new Date().toISOString(),
       files: count(report),
     };

@@ -76,8 +76,8 @@ describe("reporting a chat message", () => {
   });
 
   test("one report of a message moderation finds unsafe bans its sender at once", async () => {
-    const unsafe: Moderator = { check: async () => ({ safe: false, reasons: ["threat"] }) };
-    const [message = ""] = await chat("r1", "o1", ["a threat"]);
+    const unsafe: Moderator = { check: async () => ({ safe: false, reasons: ["profanity"] }) };
+    const [message = ""] = await chat("r1", "o1", ["you are a piece of shit"]);
     expect(await report(unsafe, new MemoryRateLimiter(clock), "r1", message)).toBe("recorded");
     expect(await bans.until("o1", "ip-o1")).toBe(T0 + 60 * 60 * 1000);
     const [row] = await database.db.selectFrom("chat_reports").select("is_safe").execute();
