@@ -9,6 +9,7 @@ import {
 import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import type { Moderator } from "../../src/core/moderation/moderator.ts";
+import { DISCOUNT_MS, independentSources } from "../../src/core/moderation/reporters.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
@@ -267,5 +268,32 @@ describe("a visitor reported from a flood of reports", () => {
     );
     // Generous: the report's other steps (a block, a ban) run on a shared machine too.
     expect(performance.now() - started).toBeLessThanOrEqual(250);
+  });
+});
+
+describe("independent sources", () => {
+  test("an empty key (kept before addresses were) claims nothing: two such reporters are two", () => {
+    expect(
+      independentSources([
+        ["v:a", ""],
+        ["v:b", ""],
+      ]),
+    ).toBe(2);
+    expect(
+      independentSources([
+        ["v:a", "ip:x"],
+        ["v:a", ""],
+      ]),
+    ).toBe(1);
+  });
+
+  test("counting stops at enough, not one later", () => {
+    const rows = [["v:a"], ["v:b"], ["v:c"], ["v:d"]];
+    expect(independentSources(rows, 3)).toBe(3);
+    expect(independentSources(rows)).toBe(4);
+  });
+
+  test("a reporter the operator dismissed is discounted for 30 days", () => {
+    expect(DISCOUNT_MS).toBe(30 * 24 * 60 * 60 * 1000);
   });
 });
