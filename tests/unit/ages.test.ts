@@ -8,6 +8,7 @@ import {
   ageStanding,
   answerAgeGate,
   CONFIRMATION_KEPT_MS,
+  isAgeGate,
   purgeAgeAnswers,
   REFUSAL_HOLDS_MS,
   rememberAgeAnswers,
@@ -177,6 +178,60 @@ for (const remembering of [false, true]) {
     });
   });
 }
+
+describe("age answers shared between instances", () => {
+  beforeEach(async () => {
+    database = await openTestDatabase();
+    db = database.db;
+  });
+
+  test("every answer is told to the others, a refusal with the end of its hold", async () => {
+    const told: [string, string, number | null][] = [];
+    rememberAgeAnswers(
+      db,
+      () => NOW,
+      (visitorId, gate, until) => told.push([visitorId, gate, until]),
+    );
+    await answerAgeGate(db, "young", "chat", false, NOW);
+    // Answered again while the refusal holds: the hold still ends 30 days after the first.
+    await answerAgeGate(db, "young", "chat", true, NOW + DAY);
+    await answerAgeGate(db, "adult", "bottles", true, NOW);
+    expect(told).toEqual([
+      ["young", "chat", NOW + REFUSAL_HOLDS_MS],
+      ["young", "chat", NOW + REFUSAL_HOLDS_MS],
+      ["adult", "bottles", null],
+    ]);
+  });
+
+  test("news that may have been missed forgets every answer kept", async () => {
+    const forget = rememberAgeAnswers(db, () => NOW);
+    await answerAgeGate(db, "v1", "chat", true, NOW);
+    await answerAgeGate(db, "v2", "bottles", true, NOW);
+    // Refused on another instance while this one was cut off from the news.
+    await db
+      .updateTable("visitor_ages")
+      .set({ answer: "minor" })
+      .where("gate", "=", "chat")
+      .execute();
+    await db
+      .updateTable("visitor_ages")
+      .set({ answer: "under-13" })
+      .where("gate", "=", "bottles")
+      .execute();
+    expect(await outcome(requireAge(db, "v1", "chat", NOW, true))).toBe("passed");
+    forget();
+    expect(await outcome(requireAge(db, "v1", "chat", NOW, true))).toBe("AGE_REFUSED");
+    expect(await outcome(requireAge(db, "v2", "bottles", NOW, true))).toBe("AGE_REFUSED");
+  });
+
+  test("only the two gates' names are gates, whatever a message names", () => {
+    expect(isAgeGate("chat")).toBe(true);
+    expect(isAgeGate("bottles")).toBe(true);
+    for (const name of [undefined, "", "adult", "toString", "__proto__", "constructor"]) {
+      expect(isAgeGate(name)).toBe(false);
+    }
+  });
+});
 
 describe("age answers leave the database once no longer needed", () => {
   beforeEach(async () => {

@@ -67,6 +67,28 @@ describe("expiring map", () => {
     expect(map.get(9999)).toBe(9999);
     expect(map.get(0)).toBeUndefined();
   });
+
+  test("a generation swaps when a whole window has passed, not a moment later", () => {
+    const c = clock();
+    const map = new ExpiringMap<string, number>(1000, c.now);
+    map.set("left", 1);
+    c.advance(1000);
+    expect(map.size).toBe(1);
+    c.advance(999);
+    expect(map.size).toBe(1);
+    // Two windows since the swap at 1000: had that swap come later, the entry would still be here.
+    c.advance(1);
+    expect(map.size).toBe(0);
+  });
+
+  test("a generation holds as many new keys as the bound, and swaps at the next one", () => {
+    const c = clock();
+    const map = new ExpiringMap<number, number>(HOUR, c.now, 3);
+    for (let i = 1; i <= 6; i++) map.set(i, i);
+    // 1 to 4 filled the first generation past its bound; 5 and 6 the next, which has room.
+    expect(map.size).toBe(6);
+    expect(map.get(1)).toBe(1);
+  });
 });
 
 describe("flood limit", () => {

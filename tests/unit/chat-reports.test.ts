@@ -1,10 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { StoredChatBans } from "../../src/core/chat/bans.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
-import { independentReporters, reportChatMessage } from "../../src/core/chat/reports.ts";
+import {
+  CHAT_REPORT_RATE,
+  independentReporters,
+  reportChatMessage,
+} from "../../src/core/chat/reports.ts";
 import { DomainError } from "../../src/core/errors.ts";
 import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import type { Moderator } from "../../src/core/moderation/moderator.ts";
+import { DISCOUNT_MS, independentSources } from "../../src/core/moderation/reporters.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 import { openTestDatabase } from "../helpers/database.ts";
 
@@ -69,6 +74,19 @@ describe("reporting a chat message", () => {
     );
     expect(refused).toBe("NOT_FOUND");
     expect(await acted()).toEqual([]);
+  });
+
+  test("one report of a message moderation finds unsafe bans its sender at once", async () => {
+    const unsafe: Moderator = { check: async () => ({ safe: false, reasons: ["profanity"] }) };
+    const [message = ""] = await chat("r1", "o1", ["you are a piece of shit"]);
+    expect(await report(unsafe, new MemoryRateLimiter(clock), "r1", message)).toBe("recorded");
+    expect(await bans.until("o1", "ip-o1")).toBe(T0 + 60 * 60 * 1000);
+    const [row] = await database.db.selectFrom("chat_reports").select("is_safe").execute();
+    expect(row?.is_safe).toBe(0);
+  });
+
+  test(`a visitor's reports are limited to ${CHAT_REPORT_RATE.limit} an hour`, () => {
+    expect(CHAT_REPORT_RATE).toEqual({ limit: 20, windowMs: 60 * 60 * 1000 });
   });
 
   test("when moderation fails, the report is kept and punishes nobody", async () => {
@@ -262,5 +280,32 @@ describe("a visitor reported from a flood of reports", () => {
     );
     // Generous: the report's other steps (a block, a ban) run on a shared machine too.
     expect(performance.now() - started).toBeLessThanOrEqual(250);
+  });
+});
+
+describe("independent sources", () => {
+  test("an empty key (kept before addresses were) claims nothing: two such reporters are two", () => {
+    expect(
+      independentSources([
+        ["v:a", ""],
+        ["v:b", ""],
+      ]),
+    ).toBe(2);
+    expect(
+      independentSources([
+        ["v:a", "ip:x"],
+        ["v:a", ""],
+      ]),
+    ).toBe(1);
+  });
+
+  test("counting stops at enough, not one later", () => {
+    const rows = [["v:a"], ["v:b"], ["v:c"], ["v:d"]];
+    expect(independentSources(rows, 3)).toBe(3);
+    expect(independentSources(rows)).toBe(4);
+  });
+
+  test("a reporter the operator dismissed is discounted for 30 days", () => {
+    expect(DISCOUNT_MS).toBe(30 * 24 * 60 * 60 * 1000);
   });
 });

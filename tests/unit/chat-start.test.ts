@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { UNKNOWN_COUNTRY } from "../../src/common/country.ts";
 import { Sightings, StoredChatBans } from "../../src/core/chat/bans.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
-import { answerChatAge, startChat } from "../../src/core/chat/start.ts";
+import { answerChatAge, START_RATES, startChat, widenSearch } from "../../src/core/chat/start.ts";
 import { DomainError } from "../../src/core/errors.ts";
 import {
   MemoryRateLimiter,
@@ -117,3 +117,106 @@ for (const remembering of [false, true]) {
     });
   });
 }
+
+describe("what a start must pass", () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let broker: InMemoryChatBroker;
+  let clock: VirtualClock;
+  let deps: Parameters<typeof startChat>[1];
+  let bans: StoredChatBans;
+
+  beforeEach(async () => {
+    database = await openTestDatabase();
+    clock = new VirtualClock(NOW);
+    broker = new InMemoryChatBroker({ time: clock });
+    bans = await StoredChatBans.load(database.db, () => clock.now());
+    deps = {
+      broker,
+      bans,
+      limiter: new MemoryRateLimiter(clock),
+      sightings: new Sightings(database.db, { scheduler: clock }),
+    };
+  });
+  afterEach(async () => {
+    await broker.close();
+    database.dispose();
+  });
+
+  async function outcome(promise: Promise<unknown>): Promise<string> {
+    try {
+      await promise;
+      return "passed";
+    } catch (error) {
+      if (error instanceof DomainError)
+        return `${error.code}${error.retryAfterSeconds ? ` ${error.retryAfterSeconds}` : ""}`;
+      throw error;
+    }
+  }
+
+  test("a banned visitor is refused with the seconds left, before anything else", async () => {
+    await bans.put([{ key: "ip:ip-1", until: NOW + 90_500 }], NOW);
+    // Not even asked for an age: the ban answers first.
+    expect(await outcome(startChat(database.db, deps, visitor(1), undefined, NOW))).toBe(
+      "CHAT_BANNED 91",
+    );
+    expect(await broker.status("v1")).toEqual({ state: "idle" });
+  });
+
+  test("nobody starts without having said they are 18 or older", async () => {
+    expect(await outcome(startChat(database.db, deps, visitor(1), undefined, NOW))).toBe(
+      "AGE_CONFIRMATION_REQUIRED",
+    );
+    await answerChatAge(database.db, broker, "v1", true, NOW);
+    expect(await outcome(startChat(database.db, deps, visitor(1), undefined, NOW))).toBe("passed");
+    expect((await broker.status("v1")).state).toBe("waiting");
+  });
+
+  test(`${START_RATES.perVisitor.limit} starts a minute for a visitor, ${START_RATES.perAddress.limit} for an address`, async () => {
+    const who = (n: number): Requester => ({ ...visitor(n), ipKey: "shared" });
+    for (const n of [1, 2, 3]) await answerChatAge(database.db, broker, `v${n}`, true, NOW);
+    for (let i = 0; i < 30; i++) await startChat(database.db, deps, who(1), undefined, NOW);
+    expect(await outcome(startChat(database.db, deps, who(1), undefined, NOW))).toMatch(
+      /^RATE_LIMITED/,
+    );
+    for (let i = 0; i < 30; i++) await startChat(database.db, deps, who(2), undefined, NOW);
+    expect(await outcome(startChat(database.db, deps, who(3), undefined, NOW))).toMatch(
+      /^RATE_LIMITED/,
+    );
+    // Another address is not held up by this one's starts.
+    await answerChatAge(database.db, broker, "v4", true, NOW);
+    expect(await outcome(startChat(database.db, deps, visitor(4), undefined, NOW))).toBe("passed");
+    expect(START_RATES).toEqual({
+      perVisitor: { limit: 30, windowMs: 60_000 },
+      perAddress: { limit: 60, windowMs: 60_000 },
+    });
+  });
+
+  test("widening a search is held to the same limits, apart from starting", async () => {
+    await answerChatAge(database.db, broker, "v1", true, NOW);
+    await startChat(database.db, deps, visitor(1), undefined, NOW);
+    for (let i = 0; i < 30; i++) await widenSearch(deps, visitor(1));
+    expect(await outcome(widenSearch(deps, visitor(1)))).toMatch(/^RATE_LIMITED/);
+    // Another visitor, on another address, still widens.
+    expect(await outcome(widenSearch(deps, visitor(2)))).toBe("passed");
+    // Starting has its own slots.
+    expect(await outcome(startChat(database.db, deps, visitor(1), undefined, NOW))).toBe("passed");
+  });
+
+  test("the address a start came from is noted, so a later ban covers it", async () => {
+    await answerChatAge(database.db, broker, "v1", true, NOW);
+    await startChat(database.db, deps, visitor(1), undefined, NOW);
+    await deps.sightings.flush();
+    const rows = await database.db.selectFrom("visitor_addresses").selectAll().execute();
+    expect(rows).toEqual([{ visitor_id: "v1", ip_key: "ip-1", last_seen_at: NOW }]);
+  });
+
+  test("'under 18' ends a search in progress and refuses the next start", async () => {
+    await answerChatAge(database.db, broker, "v1", true, NOW);
+    await startChat(database.db, deps, visitor(1), undefined, NOW);
+    expect(await answerChatAge(database.db, broker, "v1", false, NOW + 1)).toBe("refused");
+    expect(await broker.status("v1")).toEqual({ state: "idle" });
+    expect(await outcome(startChat(database.db, deps, visitor(1), undefined, NOW + 2))).toBe(
+      "AGE_REFUSED",
+    );
+  });
+});

@@ -143,3 +143,52 @@ describe("the comparisons", () => {
     expect(Math.abs(estimate - jaccard)).toBeLessThan(0.15);
   });
 });
+
+describe("the banded edit distance", () => {
+  /** The whole Levenshtein table: slow and plain, the answer the band must give. */
+  function distance(a: string, b: string): number {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) {
+        const substitute = (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+        next[j] = Math.min(substitute, (row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1);
+      }
+      row = next;
+    }
+    return row[b.length] ?? 0;
+  }
+
+  test("agrees with the whole table on thousands of pairs, at every limit", () => {
+    // A fixed sequence, so a failure names a pair that fails again.
+    let seed = 12345;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const word = (length: number) => Array.from({ length }, () => "abc"[random(3)]).join("");
+    const mutate = (text: string) => {
+      const at = random(text.length + 1);
+      const kind = random(3);
+      const letter = "abcd"[random(4)];
+      if (kind === 0) return text.slice(0, at) + letter + text.slice(at);
+      if (kind === 1) return text.slice(0, at) + text.slice(at + 1);
+      return text.slice(0, at) + letter + text.slice(at + 1);
+    };
+    for (let n = 0; n < 3000; n++) {
+      const a = word(random(30));
+      let b = a;
+      for (let edits = random(6); edits > 0; edits--) b = mutate(b);
+      if (random(4) === 0) b = word(random(30));
+      const limit = random(6);
+      const expected = distance(a, b) <= limit;
+      if (withinEdits(a, b, limit) !== expected) {
+        expect(`${a} ${b} ${limit}: ${!expected}`).toBe(`${a} ${b} ${limit}: ${expected}`);
+      }
+    }
+    // Longer than the rows were made for at first: they grow.
+    const long = "ab".repeat(60);
+    expect(withinEdits(long, `${long}c`, 1)).toBe(true);
+    expect(withinEdits(long, `c${long}cc`, 2)).toBe(false);
+  });
+});

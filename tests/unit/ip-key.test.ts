@@ -20,6 +20,8 @@ describe("subscriberPrefix", () => {
     expect(subscriberPrefix("::FFFF:198.51.100.77")).toBe("198.51.100.77");
     // An IPv6 address that merely ends in an IPv4 one is an IPv6 subscriber.
     expect(subscriberPrefix("2001:db8:1:2::ffff:198.51.100.77")).toBe("2001:db8:1:2::/64");
+    // Something after the IPv4 part is no mapped address, so it does not borrow that one's key.
+    expect(subscriberPrefix("::ffff:198.51.100.77x")).toBe("::ffff:198.51.100.77x");
   });
 });
 

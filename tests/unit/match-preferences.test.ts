@@ -7,7 +7,9 @@ import {
 } from "../../src/common/chat-preferences.ts";
 import {
   anyoneFrom,
+  bestTierOf,
   interestKey,
+  languageFrom,
   matchPreferencesOf,
   type Seeker,
   sharedGround,
@@ -202,5 +204,52 @@ describe("preferences", () => {
       languages: ["zh"],
       interests: ["音樂"],
     });
+  });
+});
+
+describe("what the pool reads of two visitors", () => {
+  test("a refused interest is named by its place, the others kept unnamed", () => {
+    try {
+      seeker(["en"], ["hiking", "fuck", "sea", "line id mei0912"]);
+      throw new Error("not refused");
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      expect(error.code).toBe("INTEREST_REFUSED");
+      expect(error.issues).toEqual([
+        { field: "interests.1", kind: "invalid" },
+        { field: "interests.3", kind: "invalid" },
+      ]);
+    }
+  });
+
+  test("one shared language among several is enough, for an interest and for the language", () => {
+    const both = seeker(["en", "ja"], ["hiking"]);
+    const one = seeker(["ja"], ["hiking"]);
+    expect(tierOf(both, one, 0)).toBe(2);
+    expect(tierOf(one, both, 0)).toBe(2);
+    const noInterest = seeker(["ja", "ko"]);
+    expect(tierOf(seeker(["en", "ko"]), noInterest, 0)).toBe(1);
+  });
+
+  test("the best tier a visitor can reach: an interest, else a language, else anyone", () => {
+    expect(bestTierOf(seeker(["en"], ["hiking"]))).toBe(2);
+    expect(bestTierOf(seeker([], ["hiking"]))).toBe(2);
+    expect(bestTierOf(seeker(["en"]))).toBe(1);
+    expect(bestTierOf(seeker([]))).toBe(0);
+  });
+
+  test("a visitor who asked nothing takes a language at once", () => {
+    const anyone = seeker([], [], 5);
+    expect(languageFrom(anyone)).toBe(5);
+    expect(languageFrom(seeker(["en"], [], 5))).toBe(5);
+    expect(languageFrom(seeker(["en"], ["hiking"], 5))).toBe(5 + INTEREST_WINDOW_MS);
+  });
+
+  test("what two share, when one of them asked nothing: nothing, in either's words", () => {
+    const asked = seeker(["en"], ["hiking"]);
+    const nothing = seeker([]);
+    expect(sharedGround(asked, nothing)).toEqual({ languages: [], interests: [] });
+    expect(sharedGround(nothing, asked)).toEqual({ languages: [], interests: [] });
+    expect(sharedGround(nothing, seeker([]))).toBeUndefined();
   });
 });

@@ -134,9 +134,10 @@ export const LATIN_NAMES = LATIN_MESSENGERS.map((name) =>
     : name.replace(/\\s\?|[a-z]/g, (letter) => LEET[letter] ?? letter),
 );
 
+// The CJK names first: "qq群" would otherwise be read as "qq" followed by "群", no account.
 const MESSENGER = new RegExp(
-  `(?<![a-z0-9_])(?:${LATIN_NAMES.join("|")})(?=id|[^a-z]|$)` +
-    `|(?:${CJK_MESSENGERS.join("|")})|(?<invite>${INVITATIONS.join("|")})`,
+  `(?:${CJK_MESSENGERS.join("|")})` +
+    `|(?<![a-z0-9_])(?:${LATIN_NAMES.join("|")})(?=id|[^a-z]|$)|(?<invite>${INVITATIONS.join("|")})`,
   "gi",
 );
 const LABELS = "id|username|user|usuario|pseudo|benutzername|handle|account";
