@@ -143,7 +143,7 @@ describe("links spread over chats", () => {
     const message = await sendChatMessage(
       database.db,
       deps,
-      { visitorId: "s1", ipKey: "ip-s1", countryCode: "SG" },
+      { visitorId: "s1", ipKey: "ip-s1", country: { code: "SG", name: "Singapore" } },
       "call 9123 4567",
       clock.now(),
     );
