@@ -44,23 +44,22 @@ function introOf(
   slug: PageSlug,
   features: SiteConfig["features"],
 ): { title: string; lead: string } | undefined {
+  // A part the operator has switched off shows its resting page's words instead: none here.
+  const whileOn = (on: boolean | undefined, title: string, lead: string) =>
+    on ? { title, lead } : undefined;
   switch (slug) {
     case "create":
-      return features?.bottles
-        ? { title: dict.create.title, lead: dict.create.subtitle }
-        : undefined;
+      return whileOn(features?.bottles, dict.create.title, dict.create.subtitle);
     case "discover":
-      return features?.bottles
-        ? { title: dict.discover.title, lead: dict.discover.subtitle }
-        : undefined;
+      return whileOn(features?.bottles, dict.discover.title, dict.discover.subtitle);
     case "public-bottles":
-      return features?.publicBottles
-        ? { title: dict.publicBottles.title, lead: dict.publicBottles.subtitle }
-        : undefined;
+      return whileOn(
+        features?.publicBottles,
+        dict.publicBottles.title,
+        dict.publicBottles.subtitle,
+      );
     case "random-chat":
-      return features?.chat
-        ? { title: dict.randomChat.title, lead: dict.randomChat.description }
-        : undefined;
+      return whileOn(features?.chat, dict.randomChat.title, dict.randomChat.description);
     case "faq":
       return { title: dict.faq.title, lead: dict.faq.lead };
     case "contact":
