@@ -11,8 +11,12 @@ export interface Asset {
 }
 
 export interface WebAssets {
-  /** The app's HTML as Bun's bundler wrote it. */
+  /** The app's HTML as Bun's bundler wrote it, without its scripts (see appScripts). */
   html: string;
+  /** The app's first script, then the modules it imports, as Bun's bundler named them. */
+  appScripts: string[];
+  /** The small script that asks for them once the page is painted (src/web/start.ts). */
+  start: string;
   /** Hashed files by path ("/chunk-1a2b3c.js"). */
   files: Map<string, Asset>;
   /** Each language's dictionary chunk, so a page can ask for its own early. */
@@ -31,6 +35,8 @@ export type PagePreloads = Record<string, string[]>;
 /** The bundler's output as plain data: what a compiled binary carries inside it. */
 export interface WebBuild {
   files: BuiltFile[];
+  /** The path of src/web/start.ts's bundle. */
+  start: string;
   dictionaries: Partial<Record<Locale, string>>;
   preloads: PagePreloads;
 }
@@ -47,6 +53,7 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json)|image\/svg)/;
 
 const WEB_ENTRY = join(import.meta.dir, "..", "web", "index.html");
 const POW_WORKER_ENTRY = join(import.meta.dir, "..", "web", "pow", "worker.ts");
+const START_ENTRY = join(import.meta.dir, "..", "web", "start.ts");
 
 /**
  * How the front end is bundled; the benchmarks read the same build's metafile. `powWorker` is
@@ -67,20 +74,26 @@ export function webBuildOptions(entry: string = WEB_ENTRY, powWorker = "") {
 }
 
 /**
- * The proof-of-work worker, bundled on its own (Bun's bundler does not follow `new Worker`):
- * one hashed file served from our origin, as the Content-Security-Policy asks of a worker.
+ * A script bundled on its own, one hashed file served from our origin: the proof-of-work worker
+ * (Bun's bundler does not follow `new Worker`) and the start script (a classic script the HTML
+ * names itself).
  */
-async function buildPowWorker(): Promise<Bun.BuildArtifact> {
+async function buildAlone(
+  entry: string,
+  naming: string,
+  format: "esm" | "iife" = "esm",
+): Promise<Bun.BuildArtifact> {
   const result = await Bun.build({
-    entrypoints: [POW_WORKER_ENTRY],
+    entrypoints: [entry],
     target: "browser",
     minify: true,
-    naming: "pow-worker-[hash].[ext]",
+    naming,
+    format,
     throw: false,
   });
   const [output] = result.outputs;
   if (!result.success || !output) {
-    throw new Error(`proof-of-work worker bundle failed:\n${result.logs.map(String).join("\n")}`);
+    throw new Error(`${naming} bundle failed:\n${result.logs.map(String).join("\n")}`);
   }
   return output;
 }
@@ -96,7 +109,8 @@ export async function buildWeb(entry: string = WEB_ENTRY): Promise<WebBuild> {
       `the front end's source (${entry}) is not here; a binary must be built with \`bun run build\``,
     );
   }
-  const worker = await buildPowWorker();
+  const worker = await buildAlone(POW_WORKER_ENTRY, "pow-worker-[hash].[ext]");
+  const start = await buildAlone(START_ENTRY, "start-[hash].[ext]", "iife");
   const result = await Bun.build({
     ...webBuildOptions(entry, publicPath(worker.path)),
     metafile: true,
@@ -105,7 +119,7 @@ export async function buildWeb(entry: string = WEB_ENTRY): Promise<WebBuild> {
   if (!result.success)
     throw new Error(`front end bundle failed:\n${result.logs.map(String).join("\n")}`);
   const files = await Promise.all(
-    [...result.outputs, worker].map(async (output) => {
+    [...result.outputs, worker, start].map(async (output) => {
       const body = new Uint8Array(await output.arrayBuffer());
       const gzip = COMPRESSIBLE.test(output.type) ? Bun.gzipSync(body, { level: 9 }) : undefined;
       return {
@@ -124,7 +138,7 @@ export async function buildWeb(entry: string = WEB_ENTRY): Promise<WebBuild> {
     const locale = /i18n\/([^/]+)\/index\.ts$/.exec(output.entryPoint ?? "")?.[1];
     if (isLocale(locale)) dictionaries[locale] = publicPath(path);
   }
-  return { files, dictionaries, preloads: preloadsOf(meta.outputs) };
+  return { files, start: publicPath(start.path), dictionaries, preloads: preloadsOf(meta.outputs) };
 }
 
 interface MetaOutput {
@@ -189,5 +203,24 @@ function toAssets(built: WebBuild): WebAssets {
     });
   }
   if (html === undefined) throw new Error("front end bundle has no index.html");
-  return { html, files, dictionaries: built.dictionaries, preloads: built.preloads };
+  // The app's scripts leave the HTML: the start script asks for them once the page is painted.
+  let entry: string | undefined;
+  const imports: string[] = [];
+  html = html.replace(
+    /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>|<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g,
+    (_, script: string | undefined, imported: string | undefined) => {
+      if (script) entry = script;
+      else if (imported) imports.push(imported);
+      return "";
+    },
+  );
+  if (!entry) throw new Error("front end bundle's index.html names no script");
+  return {
+    html,
+    appScripts: [entry, ...imports],
+    start: built.start,
+    files,
+    dictionaries: built.dictionaries,
+    preloads: built.preloads,
+  };
 }

@@ -92,7 +92,10 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     const body = renderPage(assets.html, {
       resolution,
       locale,
-      preloads: preloadsFor(resolution, locale),
+      scripts: {
+        start: assets.start,
+        app: [...assets.appScripts, ...preloadsFor(resolution, locale)],
+      },
       origin: config.publicOrigin,
       site: { ...site, features: services.features.states },
       analytics: config.analytics,

@@ -1,6 +1,12 @@
 import en from "../../i18n/en/index.ts";
 import zhTW from "../../i18n/zh-TW/index.ts";
-import type { Locale, PageSlug, Resolution } from "../common/locales.ts";
+import {
+  type Locale,
+  localizedPath,
+  type PageSlug,
+  type Prefix,
+  type Resolution,
+} from "../common/locales.ts";
 import { aboutMeta, type TitleKey, titleKeyOfSlug } from "../common/page-meta.ts";
 import { SITE_CONFIG_ELEMENT_ID, type SiteConfig } from "../common/site.ts";
 import { escapeHtml } from "./http.ts";
@@ -15,10 +21,10 @@ export interface PageContext {
   site: SiteConfig;
   analytics?: { scriptUrl: string; siteId: string | undefined } | undefined;
   /**
-   * The scripts its first load imports beyond the app's (its own and its language's
-   * dictionary), fetched alongside the app's first script.
+   * The scripts its first load needs: the app's, then its own and its language's dictionary,
+   * asked for together once the page is painted, by the start script.
    */
-  preloads?: readonly string[];
+  scripts: { start: string; app: readonly string[] };
   /** The page exists but is not for this visitor (answered 403): titled so. */
   forbidden?: boolean;
 }
@@ -72,23 +78,45 @@ function introOf(
 }
 
 /**
+ * The home page's title, introduction and two main links, where the app draws them, with its
+ * sea's water below (its bottles come with the app). The buttons' icons come with the app too:
+ * a space of their size keeps the words where they will stay.
+ */
+function homeHero(dict: Dictionary, prefix: Prefix): string {
+  const link = (slug: PageSlug, kind: string, words: string) =>
+    `<a href="${localizedPath(prefix, slug)}" class="button button--${kind} button--large">` +
+    `<span class="button__icon-space"></span>${escapeHtml(words)}</a>`;
+  return (
+    `<main class="page"><div class="home"><section class="home-hero">` +
+    `<div class="container home-hero__intro">` +
+    `<h1 class="home-hero__title">${escapeHtml(dict.home.title)}</h1>` +
+    `<p class="home-hero__lead">${escapeHtml(dict.home.lead)}</p>` +
+    `<div class="button-row">${link("create", "primary", dict.home.actions.write)}` +
+    `${link("discover", "secondary", dict.home.actions.find)}</div></div>` +
+    `<div class="home-sea"></div></section></div></main>`
+  );
+}
+
+/**
  * What the page shows before its script has run, in the page's language: the page's own heading
  * and introduction where they are known, with a loading line under them (on a slow connection
- * the visitor reads what the page is for while it loads), otherwise a loading screen (instead
- * of an empty sea); and where script is off, why nothing more will come. The app's first render
+ * the visitor reads what the page is for while it loads); the home page's hero under its
+ * loading overlay, which leaves after its time by itself; otherwise a loading screen (instead of
+ * an empty sea); and where script is off, why nothing more will come. The app's first render
  * replaces all of it.
  */
 function firstPaint(page: PageContext): string {
   const dict = dictionaries[page.locale];
   const slug = page.resolution.kind === "page" ? page.resolution.slug : undefined;
-  // The home page's own overlay takes over from it with the same words.
-  const text = slug === "" ? dict.home.loading : dict.common.loading;
-  const loading = (modifier: string) =>
+  const loading = (modifier: string, text = dict.common.loading) =>
     `<div class="page-loading${modifier}" role="status"><span class="page-loading__ring spinner"></span>` +
     `<p class="page-loading__text">${escapeHtml(text)}</p></div>`;
   const intro = slug && !page.forbidden ? introOf(dict, slug, page.site.features) : undefined;
   let content = loading("");
-  if (slug && intro) {
+  if (slug === "" && page.resolution.kind === "page") {
+    content =
+      homeHero(dict, page.resolution.prefix) + loading(" page-loading--home", dict.home.loading);
+  } else if (slug && intro) {
     const column = WIDE_PAGES.has(slug) ? "container" : "container--narrow";
     content =
       `<main class="page"><div class="${column} ${slug}"><header class="page-intro">` +
@@ -118,9 +146,6 @@ export function renderPage(template: string, page: PageContext): string {
     `<meta name="description" content="${escapeHtml(description)}">`,
     `<meta property="og:site_name" content="Tidings">`,
   ];
-  for (const script of page.preloads ?? []) {
-    head.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(script)}">`);
-  }
   if (isAbout) {
     head.push(
       `<meta name="keywords" content="${escapeHtml(aboutMeta.keywords)}">`,
@@ -150,9 +175,13 @@ export function renderPage(template: string, page: PageContext): string {
       `<script defer src="${escapeHtml(page.analytics.scriptUrl)}"${domain}${id}></script>`,
     );
   }
-  // JSON in a non-executing script element; "<" is escaped so no text can close the element.
-  const siteJson = JSON.stringify(page.site).replace(/</g, "\\u003c");
-  head.push(`<script type="application/json" id="${SITE_CONFIG_ELEMENT_ID}">${siteJson}</script>`);
+  // JSON in non-executing script elements; "<" is escaped so no text can close the element.
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+  head.push(
+    `<script type="application/json" id="${SITE_CONFIG_ELEMENT_ID}">${json(page.site)}</script>`,
+    `<script type="application/json" id="app-scripts">${json(page.scripts.app)}</script>`,
+    `<script defer src="${escapeHtml(page.scripts.start)}"></script>`,
+  );
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${page.locale}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)

@@ -176,7 +176,18 @@ async function outageWhileTyping(
     t.events
       .slice(t.events.findLastIndex((e) => lost(e) || e.type === "partner-left"))
       .some((e) => chatIdOf(e) !== undefined);
-  await eventually(() => everyone.every(matchedAgain), "everyone matched again", 20_000);
+  await eventually(() => everyone.every(matchedAgain), "everyone matched again", 20_000).catch(
+    (error) => {
+      // Who was left, with what their start answered and what they heard since, to tell a lost
+      // "matched" from a visitor the pool never held.
+      const left = everyone.flatMap((t, i) =>
+        matchedAgain(t)
+          ? []
+          : [`#${i} ${JSON.stringify(statuses[i])} heard ${JSON.stringify(t.events.slice(-4))}`],
+      );
+      throw new Error(`${error}; left unmatched:\n${left.join("\n")}`);
+    },
+  );
   const matchedWithin = Date.now() - pressed;
   console.log(
     `${name}: every side told within ${toldWithin} ms of Redis coming back, everyone matched ` +

@@ -214,6 +214,39 @@ test.describe("before the app's script has run", () => {
     await expect(page.locator(".page-loading")).toHaveCount(0);
   });
 
+  test("the home page shows its overlay for its time, then its title and two links that work before the app", async ({
+    page,
+  }) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/chunk-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/en", { waitUntil: "commit" });
+    const overlay = page.getByRole("status").filter({ hasText: "Loading message bottles…" });
+    await expect(overlay).toBeVisible();
+    // The overlay leaves by itself, with the app still on its way.
+    await expect(overlay).toBeHidden();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Messages carried by the tide" }),
+    ).toBeVisible();
+    const write = page.getByRole("link", { name: "Write a Message" });
+    await expect(write).toHaveAttribute("href", "/en/create");
+    await expect(page.getByRole("link", { name: "Find a Bottle" })).toHaveAttribute(
+      "href",
+      "/en/discover",
+    );
+    // The app draws the same in the same place, then the sea's bottles.
+    const before = await write.boundingBox();
+    release();
+    await expect(page.getByRole("button", { name: /Floating bottle 1/ })).toBeVisible();
+    expect(await write.boundingBox()).toEqual(before);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+  });
+
   test("without script, the page says why nothing more comes, in its language", async ({
     browser,
     baseURL,

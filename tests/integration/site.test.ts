@@ -148,10 +148,16 @@ describe("pages", () => {
   });
 });
 
+/** The scripts a page names for its start script to fetch, the app's first. */
+const appScriptsOf = (html: string): string[] =>
+  JSON.parse(
+    /<script type="application\/json" id="app-scripts">([^<]*)<\/script>/.exec(html)?.[1] ?? "[]",
+  );
+
 describe("assets", () => {
   test("hashed assets are served immutable, and revalidate by ETag", async () => {
     const html = await (await get("/en")).text();
-    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    const script = appScriptsOf(html)[0];
     const style = /<link rel="stylesheet" crossorigin href="([^"]+)"/.exec(html)?.[1];
     expect(script).toMatch(/^\/.+-[a-z0-9]+\.js$/);
     expect(style).toMatch(/^\/.+-[a-z0-9]+\.css$/);
@@ -165,8 +171,7 @@ describe("assets", () => {
   });
 
   test("scripts and styles go gzipped to clients that take gzip, plain to others", async () => {
-    const html = await (await get("/en")).text();
-    const script = /src="([^"]+\.js)"/.exec(html)?.[1] ?? "";
+    const script = appScriptsOf(await (await get("/en")).text())[0] ?? "";
     const fetchAs = (encoding: string) =>
       fetch(`${server.url}${script}`, {
         headers: { "Accept-Encoding": encoding },
@@ -209,19 +214,32 @@ describe("security headers", () => {
   test("the page has no inline script that would need unsafe-inline", async () => {
     const html = await (await get("/en")).text();
     const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1] ?? "");
-    // The only script element without src holds JSON data, which browsers never run.
-    expect(inline).toEqual([' type="application/json" id="site-config"']);
+    // The only script elements without src hold JSON data, which browsers never run.
+    expect(inline).toEqual([
+      ' type="application/json" id="site-config"',
+      ' type="application/json" id="app-scripts"',
+    ]);
   });
 });
 
 describe("page head", () => {
-  /** The scripts a page's HTML asks the browser to fetch early. */
-  const preloads = async (path: string) =>
-    [
-      ...(await (await get(path)).text()).matchAll(
-        /rel="modulepreload" crossorigin href="([^"]+)"/g,
-      ),
-    ].map((m) => m[1] ?? "");
+  const preloads = async (path: string) => appScriptsOf(await (await get(path)).text());
+
+  test("the app's scripts wait for the first paint: the page names them for its start script", async () => {
+    const html = await (await get("/en/discover")).text();
+    // Nothing in the HTML fetches a module before the page is painted…
+    expect(html).not.toMatch(/type="module"|rel="modulepreload"/);
+    // …but the one deferred start script, served from here, which asks for the listed ones.
+    const start = /<script defer src="(\/start-[^"]+\.js)"><\/script>/.exec(html)?.[1] ?? "";
+    const response = await get(start);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("javascript");
+    const body = await response.text();
+    expect(body).toContain("app-scripts");
+    expect(body).toContain("modulepreload");
+    const [app] = await preloads("/en/discover");
+    expect((await get(app ?? "")).headers.get("content-type")).toContain("javascript");
+  });
 
   test("each page asks early for its own language's dictionary, and only that one", async () => {
     const en = await preloads("/en/faq");
