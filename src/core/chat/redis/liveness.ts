@@ -128,7 +128,7 @@ export class Liveness {
         this.chat.distrustSides();
         this.parts.sides.renewAll();
         const groups: string[] = [];
-        const lost: LocalVisitor[] = [];
+        const lost: Array<{ local: LocalVisitor; chatId: string }> = [];
         for (const [visitorId, local] of this.chat.visitors) {
           if (local.streams.size === 0) continue;
           let state = local.state;
@@ -137,7 +137,7 @@ export class Liveness {
             const alive = Number(await this.chat.chatRun("alive", current.id, [visitorId]));
             if (alive !== 1) {
               state = "idle";
-              lost.push(local);
+              lost.push({ local, chatId: current.id });
             }
           }
           groups.push(
@@ -155,7 +155,7 @@ export class Liveness {
         for (let i = 0; i < groups.length; i += RESTORE_ARGS * RESTORE_BATCH) {
           await this.chat.poolRun("restore", groups.slice(i, i + RESTORE_ARGS * RESTORE_BATCH));
         }
-        for (const local of lost) local.settle("idle");
+        for (const { local, chatId } of lost) local.lose(chatId);
         // Those waiting now, though they pressed start while the above ran: the pool could not
         // pair them then (it did not know their streams yet), and nobody else looks for them.
         await this.#lookAgain();

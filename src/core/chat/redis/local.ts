@@ -264,6 +264,14 @@ export class LocalVisitor {
    * on their pages. Entering a chat is told by its "matched", which the chat's opening sends
    * to both sides.
    */
+  /**
+   * Their chat `chatId` was found lost: told so, unless they have left it meanwhile. The finding
+   * awaited Redis, and a visitor who started again since must not hear their new chat end.
+   */
+  lose(chatId: string): void {
+    if (this.#chat?.id === chatId) this.settle("idle");
+  }
+
   settle(state: PoolStatus["state"], chat?: ChatRef): void {
     if (chat) {
       this.#set(state, chat);

@@ -105,7 +105,7 @@ export class Relay {
       if (fresh?.id === chat.id && answer === -1) {
         // The pool holds a chat whose own keys are gone: both sides hear it was lost.
         await this.chat.poolRun("lost", [chat.id, visitorId, chat.partner]);
-        this.chat.visitors.get(visitorId)?.settle("idle");
+        this.chat.visitors.get(visitorId)?.lose(chat.id);
         break;
       }
       chat = fresh?.id === chat.id ? undefined : fresh;
