@@ -402,6 +402,16 @@ export function setNodeBaselines(state: NodeBaselines | Error): void {
   nodeState = state;
 }
 
+/** Headless Chromium as the browser benchmarks start it. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
 // ---- Servers ----
 
 export async function withServers<T>(

@@ -68,7 +68,7 @@ export const PREFERENCE_POPULATION = {
 };
 
 /** A seeded generator (LCG), so a run can be repeated. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;
