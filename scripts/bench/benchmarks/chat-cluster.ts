@@ -218,45 +218,31 @@ async function run(size: Size): Promise<Section> {
 async function streamMemory(redisUrl: string, prefix: string) {
   const redis = new Redis(redisUrl);
   try {
-    const keys: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, found] = await redis.scan(
-        cursor,
-        "MATCH",
-        `${prefix}{c:*}:events`,
-        "COUNT",
-        1000,
-      );
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== "0" && keys.length < 100);
-    let bytes = 0;
-    let entries = 0;
-    for (const key of keys.slice(0, 100)) {
-      bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
-      entries += await redis.xlen(key);
-    }
-    return { bytes, entries, keys: Math.min(100, keys.length) };
+    return await keysMemory(redis, `${prefix}{c:*}:events`, 100);
   } finally {
     await redis.quit();
   }
 }
 
 /**
- * What the keys under a prefix hold (MEMORY USAGE of each, exact): Redis's used_memory also moves
- * with its clients' buffers and what it frees lazily, and once read less with 5,000 visitors
- * connected than before.
+ * What the keys matching `pattern` hold (MEMORY USAGE of each, exact): Redis's used_memory also
+ * moves with its clients' buffers and what it frees lazily, and once read less with 5,000
+ * visitors connected than before. Streams: the first so many, with their entries (XLEN).
  */
-async function keysMemory(redis: Redis, prefix: string): Promise<number> {
-  let bytes = 0;
+async function keysMemory(redis: Redis, pattern: string, streams?: number) {
+  const most = streams ?? Number.POSITIVE_INFINITY;
+  let [bytes, entries, keys] = [0, 0, 0];
   let cursor = "0";
   do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    const [next, found] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
     cursor = next;
-    for (const key of keys) bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
-  } while (cursor !== "0");
-  return bytes;
+    for (const key of found.slice(0, most - keys)) {
+      bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
+      if (streams) entries += await redis.xlen(key);
+      keys += 1;
+    }
+  } while (cursor !== "0" && keys < most);
+  return { bytes, entries, keys };
 }
 
 /**
@@ -279,11 +265,9 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
         await fetch(`${server.url}/healthz`).catch(() => {});
         await sleep(settleMs);
         const rssBefore = rssKiB(server.pid);
-        const memoryBefore = await keysMemory(redis, prefix);
+        const memoryBefore = (await keysMemory(redis, `${prefix}*`)).bytes;
         // What the instance and Redis use with nobody connected (timers, Redis's own cron).
-        await probe.begin();
-        await sleep(emptyMs);
-        const empty = await probe.end();
+        const empty = await probe.over(emptyMs);
         const load = await idleVisitors(server.url, mode, visitors);
         try {
           await sleep(emptyMs);
@@ -291,13 +275,11 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
           // Whatever holds Redis a millisecond or more is logged.
           await redis.config("SET", "slowlog-log-slower-than", "1000");
           await redis.slowlog("RESET");
-          await probe.begin();
-          await sleep({ full: 5000, quick: 3000, smoke: 1000 }[size]);
-          const quiet = await probe.end();
+          const quiet = await probe.over({ full: 5000, quick: 3000, smoke: 1000 }[size]);
           const slow = (await redis.slowlog("GET", 128)) as Array<
             [number, number, number, string[]]
           >;
-          const memoryAfter = await keysMemory(redis, prefix);
+          const memoryAfter = (await keysMemory(redis, `${prefix}*`)).bytes;
           const seconds = quiet.seconds;
           return {
             rssBefore,
