@@ -482,6 +482,22 @@ export async function runHttpLoad(what: string, options: HttpLoadOptions): Promi
   return r;
 }
 
+/**
+ * `rounds` rounds of `one` for each kind in turn, so that a burst of other work on the machine
+ * falls on every kind alike; each kind's results in the order run.
+ */
+export async function inTurn<K extends string, R>(
+  rounds: number,
+  kinds: readonly K[],
+  one: (kind: K, round: number) => Promise<R>,
+): Promise<Record<K, R[]>> {
+  const results = Object.fromEntries(kinds.map((kind) => [kind, [] as R[]])) as Record<K, R[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of kinds) results[kind].push(await one(kind, round));
+  }
+  return results;
+}
+
 /** Load on each server in turn, `rounds` times round the list; the results in list order. */
 export async function interleavedMany(
   settings: HttpSettings,
@@ -491,13 +507,8 @@ export async function interleavedMany(
   const results = targets.map(() => [] as HttpLoadResult[]);
   for (let round = 0; round < settings.rounds; round++) {
     for (const [i, { server, path, name }] of targets.entries()) {
-      const into = results[i] as HttpLoadResult[];
-      into.push(
-        await runHttpLoad(
-          `${kind} on ${name}`,
-          httpLoad(settings, { url: server.url, path, kind, serverPid: server.pid }),
-        ),
-      );
+      const options = httpLoad(settings, { url: server.url, path, kind, serverPid: server.pid });
+      results[i]?.push(await runHttpLoad(`${kind} on ${name}`, options));
     }
   }
   return results;

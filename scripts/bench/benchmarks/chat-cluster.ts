@@ -18,6 +18,7 @@ import {
   chatSettings,
   freshVisitors,
   idleVisitors,
+  inTurn,
   log,
   medianRound,
   round,
@@ -46,10 +47,6 @@ async function run(size: Size): Promise<Section> {
   const goal = 20;
   const lowerRates = size === "smoke" ? [pairs] : [1000, 2500];
   const site = await openSite("chat_cluster");
-  const rounds = new Map<"raw" | "app", ChatLoadResult[]>([
-    ["raw", []],
-    ["app", []],
-  ]);
   /** One load over two servers, every pair across them. */
   const loadAcross = (
     what: string,
@@ -72,27 +69,26 @@ async function run(size: Size): Promise<Section> {
   let stream: { bytes: number; entries: number; keys: number } | undefined;
   let idle: Awaited<ReturnType<typeof idleOnRedis>>;
   let typing: ChatLoadResult;
+  let rounds: Record<"raw" | "app", ChatLoadResult[]>;
   const ladder: ChatLoadResult[] = [];
   try {
-    for (let round = 0; round < CHAT.rounds; round++) {
-      for (const mode of ["raw", "app"] as const) {
-        const { prefix, starts } =
-          mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
-        const r = await withServers(starts, async (servers) => {
-          const result = await loadAcross(`chat through Redis (${mode})`, servers, {
-            mode,
-            pairs,
-            rate,
-          });
-          if (mode === "app" && !stream) stream = await streamMemory(site.redisUrl, prefix);
-          return result;
+    rounds = await inTurn(CHAT.rounds, ["raw", "app"] as const, async (mode) => {
+      const { prefix, starts } =
+        mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
+      const r = await withServers(starts, async (servers) => {
+        const result = await loadAcross(`chat through Redis (${mode})`, servers, {
+          mode,
+          pairs,
+          rate,
         });
-        rounds.get(mode)?.push(r);
-        log(
-          `  chat through Redis, ${mode === "app" ? "two instances" : "two raw Redis relays"}: sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, ${r.crossPairs} pairs across`,
-        );
-      }
-    }
+        if (mode === "app" && !stream) stream = await streamMemory(site.redisUrl, prefix);
+        return result;
+      });
+      log(
+        `  chat through Redis, ${mode === "app" ? "two instances" : "two raw Redis relays"}: sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, ${r.crossPairs} pairs across`,
+      );
+      return r;
+    });
     // What a "typing" call costs, at the messages' rate: twice the pairs, so that each visitor
     // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
     // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
@@ -120,7 +116,7 @@ async function run(size: Size): Promise<Section> {
   } finally {
     site.stop();
   }
-  const all = (mode: "raw" | "app") => rounds.get(mode) ?? [];
+  const all = (mode: "raw" | "app") => rounds[mode];
   // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
   // message's one XADD (kept in the chat's stream), the raw relay's one PUBLISH,
   // a typing call's one PUBLISH (a typing call stores nothing). (Messages sent or arrived in the window differ from it by what was queued
