@@ -36,23 +36,14 @@ export interface ServerChild {
 }
 
 /** Reads a stream line by line, calling `onLine` for each; resolves when the stream ends. */
-async function readLines(
-  stream: ReadableStream<Uint8Array>,
-  onLine: (line: string) => void,
-): Promise<void> {
+async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void) {
   const decoder = new TextDecoder();
-  let buffered = "";
   const reader = stream.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffered += decoder.decode(value, { stream: true });
-    let newline = buffered.indexOf("\n");
-    while (newline !== -1) {
-      onLine(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-      newline = buffered.indexOf("\n");
-    }
+  let buffered = "";
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const lines = (buffered + decoder.decode(read.value, { stream: true })).split("\n");
+    buffered = lines.pop() ?? "";
+    for (const line of lines) onLine(line);
   }
   if (buffered) onLine(buffered);
 }
@@ -73,28 +64,18 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.all([...running].map((child) => stopChild(child)));
 }
 
-/**
- * Starts `bun [bunFlags] <script>` and waits for the JSON line `{"ready":true,"url":...}` on
- * its stdout.
- */
+/** Starts `bun <script>` and waits for the JSON line `{"ready":true,"url":...}` on its stdout. */
 export function startServer(
   script: string,
   env: Record<string, string> = {},
   args: string[] = [],
-  timeoutMs = 120_000,
-  bunFlags: string[] = [],
 ): Promise<ServerChild> {
-  const argv = [BUN, ...bunFlags, join(BENCH_DIR, script), ...args];
-  return startProcess(script, argv, env, timeoutMs);
+  return startProcess(script, [BUN, join(BENCH_DIR, script), ...args], env, 120_000);
 }
 
 /** Starts `node scripts/bench/node/<script>` (see ensureNodeBaselines) the same way. */
-export function startNodeServer(
-  script: string,
-  env: Record<string, string> = {},
-  timeoutMs = 60_000,
-): Promise<ServerChild> {
-  return startProcess(script, [NODE, join(NODE_DIR, script)], env, timeoutMs);
+export function startNodeServer(script: string, env: Record<string, string> = {}) {
+  return startProcess(script, [NODE, join(NODE_DIR, script)], env, 60_000);
 }
 
 async function startProcess(
@@ -257,29 +238,14 @@ export function loadOptions<T>(): T {
   return JSON.parse(raw) as T;
 }
 
-export interface Latency {
-  count: number;
-  p50: number;
-  p99: number;
-  mean: number;
-  max: number;
-}
-
-/** p50/p99/mean/max of a list of milliseconds. */
-export function summarize(values: ArrayLike<number>): Latency {
+/** How many, and p50/p99/mean/max to 0.01 ms, of a list of milliseconds. */
+export function summarize(values: ArrayLike<number>) {
   const sorted = Float64Array.from(values).sort();
   const n = sorted.length;
   const at = (p: number) =>
-    n === 0 ? Number.NaN : (sorted[Math.min(n - 1, Math.floor(p * n))] ?? 0);
-  let sum = 0;
-  for (const v of sorted) sum += v;
-  return {
-    count: n,
-    p50: at(0.5),
-    p99: at(0.99),
-    mean: n === 0 ? Number.NaN : sum / n,
-    max: n === 0 ? Number.NaN : (sorted[n - 1] ?? 0),
-  };
+    n === 0 ? Number.NaN : round(sorted[Math.min(n - 1, Math.floor(p * n))] ?? 0, 2);
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return { count: n, p50: at(0.5), p99: at(0.99), mean: round(sum / n, 2), max: at(1) };
 }
 
 /** Resident memory of a process, in KiB, from /proc. */
@@ -402,6 +368,16 @@ export function setNodeBaselines(state: NodeBaselines | Error): void {
   nodeState = state;
 }
 
+/** Headless Chromium as the browser benchmarks start it. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
 // ---- Servers ----
 
 export async function withServers<T>(
@@ -506,6 +482,22 @@ export async function runHttpLoad(what: string, options: HttpLoadOptions): Promi
   return r;
 }
 
+/**
+ * `rounds` rounds of `one` for each kind in turn, so that a burst of other work on the machine
+ * falls on every kind alike; each kind's results in the order run.
+ */
+export async function inTurn<K extends string, R>(
+  rounds: number,
+  kinds: readonly K[],
+  one: (kind: K, round: number) => Promise<R>,
+): Promise<Record<K, R[]>> {
+  const results = Object.fromEntries(kinds.map((kind) => [kind, [] as R[]])) as Record<K, R[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of kinds) results[kind].push(await one(kind, round));
+  }
+  return results;
+}
+
 /** Load on each server in turn, `rounds` times round the list; the results in list order. */
 export async function interleavedMany(
   settings: HttpSettings,
@@ -515,13 +507,8 @@ export async function interleavedMany(
   const results = targets.map(() => [] as HttpLoadResult[]);
   for (let round = 0; round < settings.rounds; round++) {
     for (const [i, { server, path, name }] of targets.entries()) {
-      const into = results[i] as HttpLoadResult[];
-      into.push(
-        await runHttpLoad(
-          `${kind} on ${name}`,
-          httpLoad(settings, { url: server.url, path, kind, serverPid: server.pid }),
-        ),
-      );
+      const options = httpLoad(settings, { url: server.url, path, kind, serverPid: server.pid });
+      results[i]?.push(await runHttpLoad(`${kind} on ${name}`, options));
     }
   }
   return results;

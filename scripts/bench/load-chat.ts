@@ -219,24 +219,16 @@ async function main(options: ChatLoadOptions): Promise<void> {
       throw new Error(`only ${matched} of ${count} visitors were matched`);
     }),
   ]);
-  let crossPairs: number | undefined;
-  if (options.urls) {
-    const serversOf = new Map<string, number[]>();
-    for (const visitor of visitors) {
-      if (visitor.chatId === undefined) continue;
-      serversOf.set(visitor.chatId, [...(serversOf.get(visitor.chatId) ?? []), visitor.server]);
-    }
-    crossPairs = [...serversOf.values()].filter((s) => s.length === 2 && s[0] !== s[1]).length;
-  }
+  const chats = [...Map.groupBy(visitors, (v) => v.chatId).values()];
+  const crossPairs = options.urls
+    ? chats.filter(
+        ([a, b, ...more]) => a?.chatId && b && more.length === 0 && a.server !== b.server,
+      ).length
+    : undefined;
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
   // Two quiet seconds first, everyone in a chat: what the messages cost is the window's count
   // less what the same time costs without them (presence refreshes, sweeps).
-  let idle: ProbeResult | undefined;
-  if (probe) {
-    await probe.begin();
-    await Bun.sleep(options.quietMs ?? 2000);
-    idle = await probe.end();
-  }
+  const idle = await probe?.over(options.quietMs ?? 2000);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
 
   // Even pacing: visitor k sends every count/rate seconds, round robin.
@@ -296,7 +288,6 @@ async function main(options: ChatLoadOptions): Promise<void> {
   const drainUntil = performance.now() + 3000;
   while (delivered < sent && performance.now() < drainUntil) await Bun.sleep(20);
 
-  const latency = summarize(latencies);
   const result: ChatLoadResult = {
     pairs: options.pairs,
     offered: options.rate,
@@ -309,9 +300,7 @@ async function main(options: ChatLoadOptions): Promise<void> {
     skipped,
     errors,
     firstError,
-    p50: round(latency.p50, 2),
-    p99: round(latency.p99, 2),
-    max: round(latency.max, 2),
+    ...summarize(latencies),
     serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,
     clientCpu: round((client.user + client.system) / 1e6 / elapsed, 2),
     setupSeconds: round(setupSeconds, 1),

@@ -313,10 +313,7 @@ async function main(): Promise<void> {
   const result: HttpLoadResult = {
     requests: latency.count,
     rps: round(latency.count / elapsed, 0),
-    p50: round(latency.p50, 2),
-    p99: round(latency.p99, 2),
-    mean: round(latency.mean, 2),
-    max: round(latency.max, 2),
+    ...latency,
     statuses,
     errors,
     serverCpu: options.serverPid ? round((cpuAfter - cpuBefore) / elapsed, 2) : null,

@@ -68,7 +68,7 @@ export const PREFERENCE_POPULATION = {
 };
 
 /** A seeded generator (LCG), so a run can be repeated. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;
@@ -188,12 +188,7 @@ async function main(): Promise<void> {
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
   // Two idle seconds first, everyone connected and listening: what the presses cost is the
   // window's count less what the same seconds cost without them (presence refreshes, sweeps).
-  let idle: ProbeResult | null = null;
-  if (probe) {
-    await probe.begin();
-    await Bun.sleep(options.quietMs ?? 2000);
-    idle = await probe.end();
-  }
+  const idle = (await probe?.over(options.quietMs ?? 2000)) ?? null;
   await probe?.begin();
   // Presses spread evenly over the window, sent by a 1 ms timer.
   const started = performance.now() + 50;
@@ -225,13 +220,10 @@ async function main(): Promise<void> {
   await probe?.close();
   await Bun.sleep(200); // a second 'matched' for anyone would show up here
 
-  const byChat = new Map<string, Visitor[]>();
-  for (const visitor of visitors) {
-    if (visitor.chatId === undefined) continue;
-    const members = byChat.get(visitor.chatId) ?? [];
-    members.push(visitor);
-    byChat.set(visitor.chatId, members);
-  }
+  const byChat = Map.groupBy(
+    visitors.filter((v) => v.chatId !== undefined),
+    (v) => v.chatId as string,
+  );
   const latencies: number[] = [];
   const crossLatencies: number[] = [];
   let badChats = 0;
@@ -253,7 +245,6 @@ async function main(): Promise<void> {
       if (a.server !== b.server) crossLatencies.push(latency);
     }
   }
-  const latency = summarize(latencies);
   const crossLatency = summarize(crossLatencies);
   const result: MatchLoadResult = {
     visitors: options.visitors,
@@ -264,13 +255,11 @@ async function main(): Promise<void> {
     matchedTwice: visitors.filter((v) => v.matchedCount > 1).length,
     badChats,
     crossChats,
-    crossP50: round(crossLatency.p50, 2),
-    crossP99: round(crossLatency.p99, 2),
+    crossP50: crossLatency.p50,
+    crossP99: crossLatency.p99,
     errors,
     firstError,
-    p50: round(latency.p50, 2),
-    p99: round(latency.p99, 2),
-    max: round(latency.max, 2),
+    ...summarize(latencies),
     probe: measured,
     idle,
   };

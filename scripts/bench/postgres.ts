@@ -9,14 +9,9 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { openPostgres } from "../../db/connection.ts";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
-import { discoverBottle } from "../../src/core/bottles/bottles.ts";
-import { FindCounter } from "../../src/core/bottles/finds.ts";
-import { RecentlyShown } from "../../src/core/bottles/pick.ts";
-import { MemoryRateLimiter } from "../../src/core/limits/rate-limiter.ts";
 import { ROOT, scratchRoot } from "./lib.ts";
 import { parentOf } from "./probe.ts";
-import type { Statement } from "./queries.ts";
-import { SEED_USERS } from "./seed.ts";
+import { captureReadPath, type ReadPath } from "./queries.ts";
 
 export interface Cluster {
   /** An administrative database on the server (each benchmark database is made from it). */
@@ -118,59 +113,21 @@ export async function copySeed(sqliteFile: string, url: string): Promise<void> {
   }
 }
 
-/**
- * The statements discoverBottle runs on this database for an anonymous and a signed-in reader,
- * captured from Kysely's log, with EXPLAIN for the values they were bound to.
- */
-export async function readPathPostgres(
-  url: string,
-): Promise<{ anonymous: Statement[]; signedIn: Statement[] }> {
+/** The statements of the discover read path on this PostgreSQL database, with EXPLAIN's plans. */
+export async function readPathPostgres(url: string): Promise<ReadPath> {
   const seen: Array<{ sql: string; params: unknown[] }> = [];
   const database = openDatabase(
     { engine: "postgres", url },
     {
-      log: (event) => {
-        seen.push({ sql: event.query.sql, params: [...event.query.parameters] });
-      },
+      log: (event) => void seen.push({ sql: event.query.sql, params: [...event.query.parameters] }),
     },
   );
   const sql = openPostgres(url, 1);
   try {
-    const deps = {
-      limiter: new MemoryRateLimiter(),
-      recentlyShown: new RecentlyShown(),
-      finds: new FindCounter(database.db),
-    };
-    const now = Date.now();
-    const capture = async (userId: string | null) => {
-      seen.length = 0;
-      await discoverBottle(
-        database.db,
-        deps,
-        {
-          visitorId: "explain-reader-000000",
-          ipKey: "explain",
-          userId,
-          locale: "en",
-          country: () => ({ code: "TW", name: "Taiwan", flag: "" }),
-        },
-        now,
-      );
-      const statements: Statement[] = [];
-      for (const { sql: text, params } of seen) {
-        const plan = await sql.unsafe(`EXPLAIN ${text}`, params as never[]);
-        statements.push({
-          sql: text,
-          params,
-          plan: plan.map((row) => String((row as Record<string, unknown>)["QUERY PLAN"])),
-        });
-      }
-      return statements;
-    };
-    return {
-      anonymous: await capture(null),
-      signedIn: await capture(`seed-user-${SEED_USERS - 1}`),
-    };
+    return await captureReadPath(database.db, seen, async (text, params) => {
+      const plan = await sql.unsafe(`EXPLAIN ${text}`, params as never[]);
+      return plan.map((row) => String((row as Record<string, unknown>)["QUERY PLAN"]));
+    });
   } finally {
     await database.close();
     await sql.end();

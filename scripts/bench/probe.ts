@@ -200,6 +200,13 @@ export class Probe {
     };
   }
 
+  /** What the next `ms` cost, nothing asked meanwhile. */
+  async over(ms: number): Promise<ProbeResult> {
+    await this.begin();
+    await Bun.sleep(ms);
+    return this.end();
+  }
+
   async close(): Promise<void> {
     await this.#redis?.quit().catch(() => {});
   }

@@ -5,7 +5,9 @@
  * to, and to check the raw baselines still run the very same SQL.
  */
 import type { Database } from "bun:sqlite";
+import type { Kysely } from "kysely";
 import { migrateToLatest, openDatabase } from "../../db/migrate.ts";
+import type { Database as Schema } from "../../db/schema.ts";
 import { discoverBottle, throwBottle } from "../../src/core/bottles/bottles.ts";
 import { FindCounter } from "../../src/core/bottles/finds.ts";
 import { RecentlyShown } from "../../src/core/bottles/pick.ts";
@@ -29,8 +31,8 @@ type Bindings = Parameters<ReturnType<Database["query"]>["all"]>;
  * from `query` (cached by SQL text), and the prepared queries', which `prepare` statements of
  * their own (db/prepared.ts).
  */
-function record(sqlite: Database): Array<{ sql: string; params: unknown[] }> {
-  const seen: Array<{ sql: string; params: unknown[] }> = [];
+function record(sqlite: Database): Seen {
+  const seen: Seen = [];
   const wrap = (make: (sql: string) => ReturnType<Database["query"]>) => (sql: string) => {
     const statement = make(sql);
     const all = statement.all.bind(statement);
@@ -71,39 +73,55 @@ function planOf(sqlite: Database, sql: string, params: unknown[]): string[] {
   });
 }
 
-/** The statements of the discover read path on this database, with their query plans. */
-export async function readPath(
-  file: string,
-): Promise<{ anonymous: Statement[]; signedIn: Statement[] }> {
+type Seen = Array<{ sql: string; params: unknown[] }>;
+export type ReadPath = { anonymous: Statement[]; signedIn: Statement[] };
+
+/**
+ * The statements discoverBottle runs on `db` for an anonymous and for a signed-in reader, as
+ * `seen` records them, each with the plan `planOf` gives for the values it was bound to.
+ */
+export async function captureReadPath(
+  db: Kysely<Schema>,
+  seen: Seen,
+  planOf: (sql: string, params: unknown[]) => string[] | Promise<string[]>,
+): Promise<ReadPath> {
+  const deps = {
+    limiter: new MemoryRateLimiter(),
+    recentlyShown: new RecentlyShown(),
+    finds: new FindCounter(db),
+  };
+  const now = Date.now();
+  const capture = async (userId: string | null) => {
+    seen.length = 0;
+    await discoverBottle(
+      db,
+      deps,
+      {
+        visitorId: "explain-reader-000000",
+        ipKey: "explain",
+        userId,
+        locale: "en",
+        country: () => ({ code: "TW", name: "Taiwan", flag: "" }),
+      },
+      now,
+    );
+    const statements: Statement[] = [];
+    for (const { sql, params } of [...seen]) {
+      statements.push({ sql, params, plan: await planOf(sql, params) });
+    }
+    return statements;
+  };
+  return {
+    anonymous: await capture(null),
+    signedIn: await capture(`seed-user-${SEED_USERS - 1}`),
+  };
+}
+
+/** The statements of the discover read path on this SQLite database, with their query plans. */
+export async function readPath(file: string): Promise<ReadPath> {
   const { db, sqlite } = openDatabase(file);
   try {
-    const seen = record(sqlite);
-    const deps = {
-      limiter: new MemoryRateLimiter(),
-      recentlyShown: new RecentlyShown(),
-      finds: new FindCounter(db),
-    };
-    const now = Date.now();
-    const capture = async (userId: string | null) => {
-      seen.length = 0;
-      await discoverBottle(
-        db,
-        deps,
-        {
-          visitorId: "explain-reader-000000",
-          ipKey: "explain",
-          userId,
-          locale: "en",
-          country: () => ({ code: "TW", name: "Taiwan", flag: "" }),
-        },
-        now,
-      );
-      return seen.map(({ sql, params }) => ({ sql, params, plan: planOf(sqlite, sql, params) }));
-    };
-    return {
-      anonymous: await capture(null),
-      signedIn: await capture(`seed-user-${SEED_USERS - 1}`),
-    };
+    return await captureReadPath(db, record(sqlite), (sql, params) => planOf(sqlite, sql, params));
   } finally {
     await db.destroy();
   }

@@ -20,39 +20,21 @@ export type Recorded = Section & { date: string };
 export type Sections = Record<string, Recorded>;
 
 /** Where BENCHMARKS.md keeps its recorded figures: the JSON file beside it. */
-export const dataFile = (mdFile: string) => mdFile.replace(/\.md$/, ".json");
-/** How BENCHMARKS.md carried its figures before BENCHMARKS.json (read, never written). */
-const OLD_DATA_MARK = "<!-- bench-data ";
+const dataFile = (mdFile: string) => mdFile.replace(/\.md$/, ".json");
 
-/** Of each section the newest recorded, from the JSON file and any block left in the text. */
+/** The sections recorded in the JSON file beside BENCHMARKS.md. */
 export function readPrevious(mdFile: string): Sections {
-  const blocks: string[] = [];
-  if (existsSync(dataFile(mdFile))) blocks.push(readFileSync(dataFile(mdFile), "utf8"));
-  const text = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "";
-  for (let at = text.indexOf(OLD_DATA_MARK); at !== -1; at = text.indexOf(OLD_DATA_MARK, at + 1)) {
-    blocks.push(text.slice(at + OLD_DATA_MARK.length, text.indexOf(" -->", at)));
-  }
-  const sections: Sections = {};
-  for (const block of blocks) {
-    try {
-      for (const [name, section] of Object.entries(JSON.parse(block) as Sections)) {
-        const known = sections[name];
-        if (!known || section.date > known.date) sections[name] = section;
-      }
-    } catch {
-      // a damaged block: the others still count
-    }
-  }
-  return sections;
+  if (!existsSync(dataFile(mdFile))) return {};
+  return JSON.parse(readFileSync(dataFile(mdFile), "utf8")) as Sections;
 }
 
 const WIDTH = 100;
 /**
- * A line over WIDTH + 20 characters (NOTES.md is wrapped near WIDTH) cut at spaces into lines of WIDTH at most (a word longer stays whole): a
- * list item's or a code line's continuation indented, so Markdown reads it as the same item.
- * Table rows are left whole.
+ * A line over WIDTH + 20 characters (NOTES.md is wrapped near WIDTH) cut at spaces into lines of
+ * WIDTH at most (a longer word stays whole): a list item's or a code line's continuation
+ * indented, so Markdown reads it as the same item. Table rows are left whole.
  */
-export function wrap(line: string, inCode = false): string[] {
+function wrap(line: string, inCode = false): string[] {
   if (line.length <= WIDTH + 20 || line.startsWith("|")) return [line];
   const indent = inCode ? "    " : line.startsWith("- ") ? "  " : "";
   const lines: string[] = [];
@@ -78,8 +60,6 @@ function wrapAll(lines: string[]): string[] {
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, "\\|");
-
-export const NOTES_HEADING = "## What the figures mean, and what stands in the way";
 
 /** Analysis kept with the table; the figures it cites are from the run recorded. */
 function readStandingNotes(): string[] {
@@ -127,7 +107,13 @@ export function render(sections: Sections, meta: string[], order: readonly strin
       costs: sections["redis-costs"]?.figures as Partial<CostFigures> | undefined,
     }),
   );
-  lines.push("", NOTES_HEADING, "", ...readStandingNotes(), "");
+  lines.push(
+    "",
+    "## What the figures mean, and what stands in the way",
+    "",
+    ...readStandingNotes(),
+    "",
+  );
   for (const section of recorded) {
     lines.push(`## ${section.title} (measured ${section.date})`, "");
     for (const note of section.notes) lines.push(`- ${note}`);

@@ -13,7 +13,7 @@ export const MATCH_FALLBACK_MS = 5000;
 /**
  * A visitor who named interests is first paired only on a shared interest, for this long from
  * pressing start; then on a shared language until the fallback (or with anyone, when they named
- * no language). Chosen by scripts/bench/match-rule.ts (BENCHMARKS.md).
+ * no language). Chosen by scripts/bench/benchmarks/match-rule.ts (BENCHMARKS.md).
  */
 export const INTEREST_WINDOW_MS = 3000;
 

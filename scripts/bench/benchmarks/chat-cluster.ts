@@ -18,6 +18,7 @@ import {
   chatSettings,
   freshVisitors,
   idleVisitors,
+  inTurn,
   log,
   medianRound,
   round,
@@ -46,10 +47,6 @@ async function run(size: Size): Promise<Section> {
   const goal = 20;
   const lowerRates = size === "smoke" ? [pairs] : [1000, 2500];
   const site = await openSite("chat_cluster");
-  const rounds = new Map<"raw" | "app", ChatLoadResult[]>([
-    ["raw", []],
-    ["app", []],
-  ]);
   /** One load over two servers, every pair across them. */
   const loadAcross = (
     what: string,
@@ -72,27 +69,26 @@ async function run(size: Size): Promise<Section> {
   let stream: { bytes: number; entries: number; keys: number } | undefined;
   let idle: Awaited<ReturnType<typeof idleOnRedis>>;
   let typing: ChatLoadResult;
+  let rounds: Record<"raw" | "app", ChatLoadResult[]>;
   const ladder: ChatLoadResult[] = [];
   try {
-    for (let round = 0; round < CHAT.rounds; round++) {
-      for (const mode of ["raw", "app"] as const) {
-        const { prefix, starts } =
-          mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
-        const r = await withServers(starts, async (servers) => {
-          const result = await loadAcross(`chat through Redis (${mode})`, servers, {
-            mode,
-            pairs,
-            rate,
-          });
-          if (mode === "app" && !stream) stream = await streamMemory(site.redisUrl, prefix);
-          return result;
+    rounds = await inTurn(CHAT.rounds, ["raw", "app"] as const, async (mode) => {
+      const { prefix, starts } =
+        mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
+      const r = await withServers(starts, async (servers) => {
+        const result = await loadAcross(`chat through Redis (${mode})`, servers, {
+          mode,
+          pairs,
+          rate,
         });
-        rounds.get(mode)?.push(r);
-        log(
-          `  chat through Redis, ${mode === "app" ? "two instances" : "two raw Redis relays"}: sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, ${r.crossPairs} pairs across`,
-        );
-      }
-    }
+        if (mode === "app" && !stream) stream = await streamMemory(site.redisUrl, prefix);
+        return result;
+      });
+      log(
+        `  chat through Redis, ${mode === "app" ? "two instances" : "two raw Redis relays"}: sent ${fmt(r.sentRate)}/s, p99 ${r.p99} ms, lost ${r.lost}, errors ${r.errors}, ${r.crossPairs} pairs across`,
+      );
+      return r;
+    });
     // What a "typing" call costs, at the messages' rate: twice the pairs, so that each visitor
     // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
     // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
@@ -120,7 +116,7 @@ async function run(size: Size): Promise<Section> {
   } finally {
     site.stop();
   }
-  const all = (mode: "raw" | "app") => rounds.get(mode) ?? [];
+  const all = (mode: "raw" | "app") => rounds[mode];
   // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
   // message's one XADD (kept in the chat's stream), the raw relay's one PUBLISH,
   // a typing call's one PUBLISH (a typing call stores nothing). (Messages sent or arrived in the window differ from it by what was queued
@@ -218,45 +214,31 @@ async function run(size: Size): Promise<Section> {
 async function streamMemory(redisUrl: string, prefix: string) {
   const redis = new Redis(redisUrl);
   try {
-    const keys: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, found] = await redis.scan(
-        cursor,
-        "MATCH",
-        `${prefix}{c:*}:events`,
-        "COUNT",
-        1000,
-      );
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== "0" && keys.length < 100);
-    let bytes = 0;
-    let entries = 0;
-    for (const key of keys.slice(0, 100)) {
-      bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
-      entries += await redis.xlen(key);
-    }
-    return { bytes, entries, keys: Math.min(100, keys.length) };
+    return await keysMemory(redis, `${prefix}{c:*}:events`, 100);
   } finally {
     await redis.quit();
   }
 }
 
 /**
- * What the keys under a prefix hold (MEMORY USAGE of each, exact): Redis's used_memory also moves
- * with its clients' buffers and what it frees lazily, and once read less with 5,000 visitors
- * connected than before.
+ * What the keys matching `pattern` hold (MEMORY USAGE of each, exact): Redis's used_memory also
+ * moves with its clients' buffers and what it frees lazily, and once read less with 5,000
+ * visitors connected than before. Streams: the first so many, with their entries (XLEN).
  */
-async function keysMemory(redis: Redis, prefix: string): Promise<number> {
-  let bytes = 0;
+async function keysMemory(redis: Redis, pattern: string, streams?: number) {
+  const most = streams ?? Number.POSITIVE_INFINITY;
+  let [bytes, entries, keys] = [0, 0, 0];
   let cursor = "0";
   do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    const [next, found] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
     cursor = next;
-    for (const key of keys) bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
-  } while (cursor !== "0");
-  return bytes;
+    for (const key of found.slice(0, most - keys)) {
+      bytes += Number(await redis.memory("USAGE", key, "SAMPLES", "0"));
+      if (streams) entries += await redis.xlen(key);
+      keys += 1;
+    }
+  } while (cursor !== "0" && keys < most);
+  return { bytes, entries, keys };
 }
 
 /**
@@ -279,11 +261,9 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
         await fetch(`${server.url}/healthz`).catch(() => {});
         await sleep(settleMs);
         const rssBefore = rssKiB(server.pid);
-        const memoryBefore = await keysMemory(redis, prefix);
+        const memoryBefore = (await keysMemory(redis, `${prefix}*`)).bytes;
         // What the instance and Redis use with nobody connected (timers, Redis's own cron).
-        await probe.begin();
-        await sleep(emptyMs);
-        const empty = await probe.end();
+        const empty = await probe.over(emptyMs);
         const load = await idleVisitors(server.url, mode, visitors);
         try {
           await sleep(emptyMs);
@@ -291,13 +271,11 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
           // Whatever holds Redis a millisecond or more is logged.
           await redis.config("SET", "slowlog-log-slower-than", "1000");
           await redis.slowlog("RESET");
-          await probe.begin();
-          await sleep({ full: 5000, quick: 3000, smoke: 1000 }[size]);
-          const quiet = await probe.end();
+          const quiet = await probe.over({ full: 5000, quick: 3000, smoke: 1000 }[size]);
           const slow = (await redis.slowlog("GET", 128)) as Array<
             [number, number, number, string[]]
           >;
-          const memoryAfter = await keysMemory(redis, prefix);
+          const memoryAfter = (await keysMemory(redis, `${prefix}*`)).bytes;
           const seconds = quiet.seconds;
           return {
             rssBefore,

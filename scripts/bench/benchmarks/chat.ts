@@ -11,6 +11,7 @@ import {
   type ChatSettings,
   chatSettings,
   freshVisitors,
+  inTurn,
   log,
   medianRound,
   NODE_PACKAGES,
@@ -204,14 +205,13 @@ async function run(size: Size): Promise<Section> {
     // machine moves no row.
     const kinds: ChatServer[] =
       goal !== undefined && withSio ? ["raw", "sio-node", "sio-bun", "app"] : ["raw", "app"];
-    const rounds = new Map<ChatServer, ChatLoadResult[]>(kinds.map((k) => [k, []]));
-    for (let round = 0; round < CHAT.rounds; round++) {
-      for (const kind of kinds) {
-        rounds.get(kind)?.push(await chatLoad(CHAT, kind, pairs, rate, CHAT.durationMs));
-      }
-    }
+    const rounds: Partial<Record<ChatServer, ChatLoadResult[]>> = await inTurn(
+      CHAT.rounds,
+      kinds,
+      (kind) => chatLoad(CHAT, kind, pairs, rate, CHAT.durationMs),
+    );
     const standing = (kind: ChatServer) => {
-      const results = rounds.get(kind);
+      const results = rounds[kind];
       return results && results.length > 0 ? medianRound(results) : undefined;
     };
     const theirs = standing("raw");
@@ -219,8 +219,8 @@ async function run(size: Size): Promise<Section> {
     const sioNode = standing("sio-node");
     const sioBun = standing("sio-bun");
     if (!theirs || !ours) throw new Error("chat rounds missing");
-    const everyRound = (kind: ChatServer) => (rounds.get(kind) ?? []).every((r) => sustained(r));
-    const p99s = (kind: ChatServer) => (rounds.get(kind) ?? []).map((r) => r.p99).join(", ");
+    const everyRound = (kind: ChatServer) => (rounds[kind] ?? []).every((r) => sustained(r));
+    const p99s = (kind: ChatServer) => (rounds[kind] ?? []).map((r) => r.p99).join(", ");
     const sios = [
       ["sio-node", sioNode],
       ["sio-bun", sioBun],
@@ -262,7 +262,7 @@ async function run(size: Size): Promise<Section> {
     if (goal !== undefined) {
       goalLoad = load;
       cpuAtGoal = Object.fromEntries(
-        kinds.map((kind) => [kind, median((rounds.get(kind) ?? []).map(perDelivered))]),
+        kinds.map((kind) => [kind, median((rounds[kind] ?? []).map(perDelivered))]),
       );
     }
   }

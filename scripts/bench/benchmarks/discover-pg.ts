@@ -20,7 +20,7 @@ import {
   workFolder,
 } from "../lib.ts";
 import { copySeed, createDatabase, readPathPostgres, startCluster } from "../postgres.ts";
-import { CANDIDATES_SQL_PG, CARD_SQL_PG } from "../raw-discover-pg.ts";
+import { CANDIDATES_SQL_PG, CARD_SQL_PG } from "../raw-discover.ts";
 import {
   type Benchmark,
   fmt,
@@ -74,7 +74,7 @@ async function run(size: Size): Promise<Section> {
       const measured = await withServers(
         [
           appServer(dir, { DB_URL: url, REDIS_URL: cluster.redisUrl }),
-          () => startServer("raw-discover-pg.ts", { DB_URL: url }),
+          () => startServer("raw-discover.ts", { DB_URL: url }),
         ],
         ([app, raw]) => {
           if (!app || !raw) throw new Error("servers missing");

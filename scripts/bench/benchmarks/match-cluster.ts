@@ -18,6 +18,7 @@ import {
   appServer,
   chatSettings,
   freshVisitors,
+  inTurn,
   log,
   runMatchLoad,
   withServers,
@@ -71,68 +72,46 @@ async function run(size: Size): Promise<Section> {
       ...(preferences ? { preferences: { seed: 2026 } } : {}),
     });
   const site = await openSite("match_cluster");
-  const memory: MatchLoadResult[] = [];
-  const cluster: MatchLoadResult[] = [];
-  const preferring: MatchLoadResult[] = [];
-  const raw: MatchLoadResult[] = [];
   const writes: Array<{ rows: Record<string, number>; walBytes: number; ops: number }> = [];
+  /** Two instances of the site; the rows and WAL the presses wrote counted when `counted`. */
+  const acrossTwo = (name: string, spreadMs: number, preferences = false, counted = false) =>
+    withServers(instancesOf(site, 2, name).starts, async ([a, b]) => {
+      if (!a || !b) throw new Error("servers missing");
+      const mark = counted ? await writeMark(site.dbUrl) : undefined;
+      const probe = { servers: [a.pid, b.pid], redisUrl: site.redisUrl, postgres: site.postmaster };
+      const r = await load([a.url, b.url], "app", probe, spreadMs, preferences);
+      if (mark) writes.push({ ...(await writesSince(site.dbUrl, mark)), ops: visitors });
+      return r;
+    });
+  let results: Record<"memory" | "raw" | "cluster" | "preferring", MatchLoadResult[]>;
   let slower: MatchLoadResult | undefined;
   try {
-    for (let round = 0; round < rounds; round++) {
-      memory.push(
-        await withServers([appServer(workFolder(`match-memory-${round}`))], ([one]) => {
+    const kinds = ["memory", "raw", "cluster", "preferring"] as const;
+    results = await inTurn(rounds, kinds, async (kind, round) => {
+      if (kind === "memory") {
+        return withServers([appServer(workFolder(`match-memory-${round}`))], ([one]) => {
           if (!one) throw new Error("server missing");
           return load([one.url], "app", { servers: [one.pid] });
-        }),
-      );
-      raw.push(
-        await withServers(rawRedisRelays(site, 2, "match-raw").starts, ([a, b]) => {
+        });
+      }
+      if (kind === "raw") {
+        return withServers(rawRedisRelays(site, 2, "match-raw").starts, ([a, b]) => {
           if (!a || !b) throw new Error("servers missing");
           return load([a.url, b.url], "raw", { servers: [a.pid, b.pid], redisUrl: site.redisUrl });
-        }),
-      );
-      cluster.push(
-        await withServers(instancesOf(site, 2, "match").starts, async ([a, b]) => {
-          if (!a || !b) throw new Error("servers missing");
-          const mark = await writeMark(site.dbUrl);
-          const r = await load([a.url, b.url], "app", {
-            servers: [a.pid, b.pid],
-            redisUrl: site.redisUrl,
-            postgres: site.postmaster,
-          });
-          writes.push({ ...(await writesSince(site.dbUrl, mark)), ops: visitors });
-          return r;
-        }),
-      );
-      preferring.push(
-        await withServers(instancesOf(site, 2, "match-prefs").starts, ([a, b]) => {
-          if (!a || !b) throw new Error("servers missing");
-          return load(
-            [a.url, b.url],
-            "app",
-            { servers: [a.pid, b.pid], redisUrl: site.redisUrl, postgres: site.postmaster },
-            press,
-            true,
-          );
-        }),
-      );
-      log(
-        `  match across two instances, round ${round + 1}: p99 ${cluster[round]?.p99} ms (with preferences ${preferring[round]?.p99} ms); one in-memory instance ${memory[round]?.p99} ms; raw Redis relays ${raw[round]?.p99} ms`,
-      );
-    }
-    // The same visitors pressing over 4 s instead of 1: how the wait depends on the rate.
-    slower = await withServers(instancesOf(site, 2, "match-slow").starts, ([a, b]) => {
-      if (!a || !b) throw new Error("servers missing");
-      return load(
-        [a.url, b.url],
-        "app",
-        { servers: [a.pid, b.pid], redisUrl: site.redisUrl, postgres: site.postmaster },
-        press * 4,
-      );
+        });
+      }
+      const r = await (kind === "cluster"
+        ? acrossTwo("match", press, false, true)
+        : acrossTwo("match-prefs", press, true));
+      log(`  match across two instances, round ${round + 1}, ${kind}: p99 ${r.p99} ms`);
+      return r;
     });
+    // The same visitors pressing over 4 s instead of 1: how the wait depends on the rate.
+    slower = await acrossTwo("match-slow", press * 4);
   } finally {
     site.stop();
   }
+  const { memory, raw, cluster, preferring } = results;
   const ours = medianBy(cluster, (r) => r.p99);
   const asking = medianBy(preferring, (r) => r.p99);
   const theirs = medianBy(memory, (r) => r.p99);

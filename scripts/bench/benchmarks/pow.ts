@@ -11,9 +11,9 @@ import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { PRESSURE, ProofOfWork } from "../../../src/core/pow/proof-of-work.ts";
 import { MemoryPassStore, type SolutionStore } from "../../../src/core/pow/stores.ts";
-import { CHROMIUM_ARGS } from "../frontend.ts";
 import {
   appServer,
+  CHROMIUM_ARGS,
   httpLoad,
   httpSettings,
   problem,

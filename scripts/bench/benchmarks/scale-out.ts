@@ -20,6 +20,7 @@ import {
   freshVisitors,
   httpLoad,
   httpSettings,
+  inTurn,
   log,
   runChatLoad,
   runHttpLoad,
@@ -99,7 +100,7 @@ async function run(size: Size): Promise<Section> {
     throw: { one: [], two: [] },
   };
   const writes: Array<{ rows: Record<string, number>; walBytes: number; ops: number }> = [];
-  const chat: Record<Layout, ChatLoadResult[]> = { one: [], two: [] };
+  let chat: Record<Layout, ChatLoadResult[]> = { one: [], two: [] };
   try {
     await withServers(instancesOf(site, 2, "scale").starts, async ([a, b]) => {
       if (!a || !b) throw new Error("servers missing");
@@ -139,15 +140,13 @@ async function run(size: Size): Promise<Section> {
         );
       }
     });
-    for (let round = 0; round < chatSettings(size).rounds; round++) {
-      for (const layout of ["one", "two"] as const) {
-        const r = await chatRound(site, size, layout);
-        chat[layout].push(r);
-        log(
-          `  chat on ${layout} instance(s): p99 ${r.p99} ms, ${fmt(chatUs(r))} µs of CPU a message, instances ${r.probe?.serverCpuEach.join(" and ")} cores`,
-        );
-      }
-    }
+    chat = await inTurn(chatSettings(size).rounds, ["one", "two"] as const, async (layout) => {
+      const r = await chatRound(site, size, layout);
+      log(
+        `  chat on ${layout} instance(s): p99 ${r.p99} ms, ${fmt(chatUs(r))} µs of CPU a message, instances ${r.probe?.serverCpuEach.join(" and ")} cores`,
+      );
+      return r;
+    });
   } finally {
     site.stop();
   }

@@ -409,13 +409,73 @@ async function measureStarts(run: Run) {
 }
 
 /**
- * Messages: every visitor sends to their partner across the instances, a few at a time; then,
- * for a busy Redis, the instances' messages as MONITOR saw them sent again (each a message of its
- * own, kept and published to the partner's instance), as many as the raw relays send and in the
- * same rounds.
+ * One operation three ways: what `act` (so many rounds of it, answering how many were done) cost
+ * Redis; what the instances sent Redis for it (MONITOR), keeping what `carries` says carried it;
+ * and, for a busy Redis, what was kept sent again back to back, `replays` rounds of one per
+ * visitor (each reaching the partner's instance like any other; `delivered`: waited for).
+ */
+async function threeWays(
+  run: Run,
+  what: string,
+  step: {
+    act: (rounds: number) => Promise<number>;
+    rounds: number;
+    sentRounds: number;
+    carries: (commands: string[][]) => boolean;
+    replays: number;
+    delivered?: boolean;
+  },
+) {
+  let done = 0;
+  const cost = await measure(
+    run,
+    () => done,
+    async () => {
+      done = await step.act(step.rounds);
+    },
+  );
+  const seen: Sent = [];
+  let sentDone = 0;
+  const sent = await sentBy(
+    run,
+    () => sentDone,
+    async () => {
+      sentDone = await step.act(step.sentRounds);
+    },
+    (node, commands) => {
+      if (step.carries(commands)) seen.push([node, commands]);
+    },
+  );
+  if (seen.length === 0) fail(`no ${what} was seen going to Redis`);
+  let replayed = 0;
+  const busy = await measure(
+    run,
+    () => replayed,
+    async () => {
+      const before = run.delivered;
+      replayed = await sendAgain(run, seen, step.replays);
+      if (!step.delivered) return;
+      await waitUntil(
+        () => run.delivered - before >= replayed,
+        30_000,
+        () => `only ${run.delivered - before} of ${replayed} replayed ${what}s were delivered`,
+      );
+    },
+  );
+  return { cost: { ...cost, ...sent }, busy };
+}
+
+const named = (command: string[] | undefined, ...names: string[]) =>
+  names.includes(command?.[0]?.toLowerCase() ?? "");
+
+/**
+ * Messages: every visitor sends to their partner across the instances, a few at a time, the
+ * messages delivered counted. Sent again: on one Redis the instances' transactions, on a
+ * Cluster their send scripts, as many as the raw relays send and in the same rounds.
  */
 async function measureMessages(run: Run, pairs: Pairs) {
   const exchange = async (count: number) => {
+    const before = run.delivered;
     const target = run.delivered + count * pairs.length * 2;
     for (let m = 0; m < count; m++) {
       // Sentences, as visitors write them: a text this long goes through the rules that
@@ -434,106 +494,47 @@ async function measureMessages(run: Run, pairs: Pairs) {
       30_000,
       () => `only ${run.delivered} of ${target} messages were delivered`,
     );
+    return run.delivered - before;
   };
-  /** The messages delivered while `work` ran, through `into`. */
-  const relaying = (into: (n: number) => void, work: () => Promise<unknown>) => async () => {
-    const before = run.delivered;
-    await work();
-    into(run.delivered - before);
-  };
-  let relayed = 0;
-  const message = await measure(
-    run,
-    () => relayed,
-    relaying(
-      (n) => (relayed = n),
-      () => exchange(run.MESSAGES_PER_VISITOR),
-    ),
-  );
-  // The instances' messages as they went to Redis, each with the node it went to: on one Redis
-  // a transaction, on a Cluster the send script.
-  const sends: Sent = [];
   const sendSha = [...run.scripts.bySha].find(([, name]) => name === "chat.send")?.[0];
-  let relayedCounted = 0;
-  const messageSent = await sentBy(
-    run,
-    () => relayedCounted,
-    relaying(
-      (n) => (relayedCounted = n),
-      () => exchange(Math.max(2, Math.floor(run.MESSAGES_PER_VISITOR / 4))),
-    ),
-    (node, commands) => {
-      const [name, sha] = commands[0] ?? [];
-      const transaction =
-        name?.toLowerCase() === "multi" && commands.some(([c]) => c?.toLowerCase() === "xadd");
-      if (transaction || (name?.toLowerCase() === "evalsha" && sha === sendSha)) {
-        sends.push([node, commands]);
-      }
-    },
-  );
-  if (sends.length === 0) fail("no message was seen going to Redis");
-  let replayed = 0;
-  const messageBusy = await measure(
-    run,
-    () => replayed,
-    async () => {
-      const before = run.delivered;
-      replayed = await sendAgain(run, sends, run.MESSAGES_PER_VISITOR);
-      await waitUntil(
-        () => run.delivered - before >= replayed,
-        30_000,
-        () => `only ${run.delivered - before} of ${replayed} replayed messages were delivered`,
-      );
-    },
-  );
-  return { message: { ...message, ...messageSent }, messageBusy };
+  const { cost, busy } = await threeWays(run, "message", {
+    act: exchange,
+    rounds: run.MESSAGES_PER_VISITOR,
+    sentRounds: Math.max(2, Math.floor(run.MESSAGES_PER_VISITOR / 4)),
+    carries: (commands) =>
+      (named(commands[0], "multi") && commands.some((c) => named(c, "xadd"))) ||
+      (named(commands[0], "evalsha") && commands[0]?.[1] === sendSha),
+    replays: run.MESSAGES_PER_VISITOR,
+    delivered: true,
+  });
+  return { message: cost, messageBusy: busy };
 }
 
 /**
- * Typing: each visitor alternately starts and stops, slower than the two a second told; then,
- * for a busy Redis, the typing events the instances published sent again in rounds of every
- * visitor's at once, each reaching the partner's instance like any other.
+ * Typing: each visitor alternately starts and stops, slower than the two a second told; sent
+ * again: the typing events the instances published.
  */
 async function measureTyping(run: Run, pairs: Pairs) {
-  let typingCalls = 0;
   const typeAway = async (count: number) => {
     for (let t = 0; t < count; t++) {
       await Promise.all(
         pairs.flat().map((v) => v.api.chat.typing.mutate({ isTyping: t % 2 === 0 })),
       );
-      typingCalls += pairs.length * 2;
       await sleep(600);
     }
+    return count * pairs.length * 2;
   };
-  const typing = await measure(
-    run,
-    () => typingCalls,
-    () => typeAway(run.TYPING_PER_VISITOR),
-  );
-  const typingCounted = typingCalls;
-  const told: Sent = [];
-  const typingSent = await sentBy(
-    run,
-    () => typingCalls - typingCounted,
-    () => typeAway(2),
-    (node, commands) => {
-      const [name, , payload] = commands[0] ?? [];
-      const published = name?.toLowerCase() === "publish" || name?.toLowerCase() === "spublish";
-      if (commands.length === 1 && published && String(payload).includes('"typing"')) {
-        told.push([node, commands]);
-      }
-    },
-  );
-  if (told.length === 0) fail("no typing event was seen going to Redis");
-  let typingReplayed = 0;
-  const typingBusy = await measure(
-    run,
-    () => typingReplayed,
-    async () => {
-      typingReplayed = await sendAgain(run, told, Math.max(2, run.TYPING_PER_VISITOR));
-    },
-  );
-  return { typing: { ...typing, ...typingSent }, typingBusy };
+  const { cost, busy } = await threeWays(run, "typing event", {
+    act: typeAway,
+    rounds: run.TYPING_PER_VISITOR,
+    sentRounds: 2,
+    carries: (commands) =>
+      commands.length === 1 &&
+      named(commands[0], "publish", "spublish") &&
+      String(commands[0]?.[2]).includes('"typing"'),
+    replays: Math.max(2, run.TYPING_PER_VISITOR),
+  });
+  return { typing: cost, typingBusy: busy };
 }
 
 /** Ends: one side of each pair ends the chat; both are told. */
