@@ -9,8 +9,10 @@
 const list = document.getElementById("app-scripts")?.textContent;
 const [entry, ...imports] = list ? (JSON.parse(list) as string[]) : [];
 
+let started = false;
 function start() {
-  if (!entry) return;
+  if (started || !entry) return;
+  started = true;
   const script = document.createElement("script");
   script.type = "module";
   script.crossOrigin = "";
@@ -25,7 +27,15 @@ function start() {
   }
 }
 
-// A task queued from a frame's callback runs once that frame is painted. A hidden tab paints
-// no frames: it starts at once, so the page is ready when the visitor turns to it.
-if (document.visibilityState === "hidden") start();
-else requestAnimationFrame(() => setTimeout(start, 0));
+// The browser's own word that the page's first words are on screen. A hidden tab paints
+// nothing, and a browser that does not say starts at once; in case no word comes, a second
+// after this script ran.
+if (
+  document.visibilityState === "hidden" ||
+  !PerformanceObserver.supportedEntryTypes?.includes("paint")
+) {
+  start();
+} else {
+  new PerformanceObserver(start).observe({ type: "paint", buffered: true });
+  setTimeout(start, 1000);
+}

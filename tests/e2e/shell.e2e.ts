@@ -278,7 +278,8 @@ test.describe("a page whose script has not come yet", () => {
     context,
   }) => {
     await page.goto("/zh");
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // The app's own header (the server draws the home's title, not its menus).
+    await expect(page.getByRole("navigation", { name: "主選單" })).toBeVisible();
     // Marks this document: a reload of the site (the router's answer to a missing script,
     // which offline puts the browser's error page in its place) would lose it.
     await page.evaluate(() => {
@@ -309,7 +310,7 @@ test.describe("a page whose script has not come yet", () => {
     context,
   }) => {
     await page.goto("/en");
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
     const loaded = new Set(
       await page.evaluate(() =>
         performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname),

@@ -25,15 +25,16 @@ export function WaveBand({
   back?: boolean;
 }) {
   const { viewBox, path } = shapes[shape];
+  // The box that moves is HTML: the browser slides it on the compositor, where a moving <svg>
+  // of its own is drawn again on the main thread every frame, for as long as the page is open.
   return (
-    <svg
+    <div
       className={back ? `wave-band wave-band--back ${className}` : `wave-band ${className}`}
-      viewBox={viewBox}
-      preserveAspectRatio="none"
       aria-hidden="true"
-      focusable="false"
     >
-      <path d={path} />
-    </svg>
+      <svg viewBox={viewBox} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+        <path d={path} />
+      </svg>
+    </div>
   );
 }

@@ -57,7 +57,10 @@ export function HomePage() {
           className={`page-loading home-loading${overlay === "fading" ? " is-fading" : ""}`}
           role="status"
         >
-          <Bottle variant="blue" className="home-loading__bottle" />
+          {/* Bobbing in an HTML box, which the compositor moves (see WaveBand). */}
+          <span className="home-loading__bottle">
+            <Bottle variant="blue" />
+          </span>
           <p className="page-loading__text">{LL.home.loading()}</p>
         </div>
       )}
