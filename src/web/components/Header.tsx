@@ -20,9 +20,14 @@ function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > SCROLL_THRESHOLD_PX);
-    update();
+    // The first look waits for the next frame: read now, the scroll position would make the
+    // browser lay out the page just drawn in the middle of drawing it.
+    const first = requestAnimationFrame(update);
     window.addEventListener("scroll", update, { passive: true });
-    return () => window.removeEventListener("scroll", update);
+    return () => {
+      cancelAnimationFrame(first);
+      window.removeEventListener("scroll", update);
+    };
   }, []);
   return scrolled;
 }
