@@ -242,6 +242,46 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
     }
   });
 
+  test("two who pressed start before their instance's life channel was heard are paired at the next heartbeats once it is", async () => {
+    const prefix = freshPrefix();
+    const lifePrefix = new RedisKeys(prefix).lifeChannelPrefix;
+    let underlying: ChatSubscriptions | undefined;
+    let life: string | undefined;
+    // As after its Redis node restarted: the client subscribes the instance's life channel
+    // again by itself, later, unseen by the instance; until then the pool pairs none of its
+    // visitors.
+    const { broker: one } = await make({ resumeGraceMs: 60_000 }, prefix, (bus) => {
+      underlying = bus;
+      return {
+        onMessage: (channels, handler) => bus.onMessage(channels, handler),
+        subscribe: (channel) => bus.subscribe(channel),
+        unsubscribe: (channel) => bus.unsubscribe(channel),
+        ssubscribe: async (channel) => {
+          if (channel.startsWith(lifePrefix)) life = channel;
+          else await bus.ssubscribe(channel);
+        },
+        sunsubscribe: (channel) => bus.sunsubscribe(channel),
+        onReconnect: (handler) => bus.onReconnect(handler),
+      };
+    });
+    const { broker: two } = await make({ resumeGraceMs: 60_000 }, prefix, undefined, true);
+    try {
+      const a = open(one, "a");
+      const b = open(two, "b");
+      for (const stream of [a, b]) await stream.waitFor(isType("status"));
+      expect((await one.start(visitor("a"))).state).toBe("waiting");
+      // The other instance does not pair with a visitor of one it does not hear.
+      expect((await two.start(visitor("b"))).state).toBe("waiting");
+      if (!underlying || !life) throw new Error("no life channel");
+      await underlying.ssubscribe(life);
+      for (const instance of [one, two, one, two]) await instance.beatNow();
+      for (const stream of [a, b]) await stream.waitFor(isType("matched"));
+      for (const stream of [a, b]) await stream.stop();
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
   test("Redis restarting empty puts a waiting visitor back with what they asked", async () => {
     const prefix = freshPrefix();
     const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);

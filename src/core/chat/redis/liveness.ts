@@ -39,6 +39,8 @@ export class Liveness {
   #sweeping = false;
   #sweeps = 0;
   #cursors: [string, string] = ["0", "0"];
+  /** The visitors waiting here at the last heartbeat (see #lookAgainAtLength). */
+  #waitingAtLastBeat = new Set<string>();
 
   constructor(
     private readonly chat: RedisChat,
@@ -79,6 +81,7 @@ export class Liveness {
       this.#epoch = epoch;
       if ((before !== undefined && before !== epoch) || this.#restoreFailed) await this.#restore();
       else if (Number(listening) === 0 && before !== undefined) await this.#resubscribe(life);
+      else await this.#lookAgainAtLength();
       this.parts.mutes.tidy();
     } finally {
       this.#beating = false;
@@ -92,6 +95,24 @@ export class Liveness {
       await this.chat.leaseRelease.run([this.chat.keys.pool("lease")], [this.chat.instance]);
     } catch (error) {
       this.chat.fail("leaving the pool", error);
+    }
+  }
+
+  /**
+   * Looks at the pool again for the visitors who were already waiting here at the last
+   * heartbeat. A start is paired at once only while its instance is heard on its life channel;
+   * after a Redis node restarted, a start can come before the subscription is back (the client
+   * renews it by itself, unseen here), and nothing else would look for them again.
+   */
+  async #lookAgainAtLength(): Promise<void> {
+    const waiting = new Set<string>();
+    for (const local of this.chat.visitors.values()) {
+      if (local.streams.size > 0 && local.state === "waiting") waiting.add(local.id);
+    }
+    const before = this.#waitingAtLastBeat;
+    this.#waitingAtLastBeat = waiting;
+    for (const visitorId of waiting) {
+      if (before.has(visitorId)) await this.parts.pairing.lookAgain(visitorId);
     }
   }
 
