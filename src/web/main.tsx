@@ -25,9 +25,11 @@ function App() {
 
 const root = document.getElementById("root");
 if (root) {
-  // The first page's dictionary comes before the first render; others load when chosen.
+  // The first page's dictionary comes before the first render (others load when chosen), and
+  // so does the router's first load (the page's module): loaded only once mounted, its news
+  // would draw the whole page again in one piece, where the first render yields between parts.
   const { prefix } = splitPrefix(location.pathname);
-  await loadLocale(prefix ? localeOfPrefix(prefix) : initialLocale());
+  await Promise.all([loadLocale(prefix ? localeOfPrefix(prefix) : initialLocale()), router.load()]);
   // As a transition, the first render yields to the browser between components instead of
   // holding the main thread until the whole page is built (a tap while it loads is answered).
   const app = createRoot(root);
