@@ -282,6 +282,28 @@ describe.skipIf(withoutClusterServers)(`on ${connections.label}: preferences`, (
     }
   });
 
+  test("a start does not drop from the line a visitor whose instance has not beaten since Redis came back", async () => {
+    const prefix = freshPrefix();
+    const [one, two] = await twoInstances({ resumeGraceMs: 60_000 }, prefix);
+    const { redis } = await connections.open();
+    try {
+      const a = open(two.broker, "a");
+      const b = open(one.broker, "b");
+      for (const stream of [a, b]) await stream.waitFor(isType("status"));
+      // As when Redis restarted empty: no instance has beaten since.
+      await redis.del(new RedisKeys(prefix).pool("hb"));
+      expect((await two.broker.start(visitor("a"))).state).toBe("waiting");
+      // The other instance cannot tell the first is alive yet: it does not pair with its
+      // visitor, nor throw them out of the line as if their instance had died.
+      expect((await one.broker.start(visitor("b"))).state).toBe("waiting");
+      for (const instance of [one, two, one, two]) await instance.broker.beatNow();
+      for (const stream of [a, b]) await stream.waitFor(isType("matched"));
+      for (const stream of [a, b]) await stream.stop();
+    } finally {
+      await Promise.all([one.broker.close(), two.broker.close()]);
+    }
+  });
+
   test("Redis restarting empty puts a waiting visitor back with what they asked", async () => {
     const prefix = freshPrefix();
     const { broker: b } = await make({ resumeGraceMs: 60_000 }, prefix);

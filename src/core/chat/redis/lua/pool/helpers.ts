@@ -23,7 +23,7 @@ local function banned_until(visitor, ip)
 end
 
 -- An instance: 'live' (its heartbeat is fresh and its subscriber connected), 'quiet' (fresh
--- heartbeat, subscriber reconnecting) or 'dead'. A killed instance's connection closes with it,
+-- heartbeat, subscriber reconnecting; or no heartbeat since Redis came back) or 'dead'. A killed instance's connection closes with it,
 -- so it is never 'live' a moment after it died, whatever its last heartbeat says.
 local instance_states = {}
 local function instance_state(instance)
@@ -33,7 +33,10 @@ local function instance_state(instance)
     state = 'live'
   else
     local beat = tonumber(redis.call('ZSCORE', heartbeats, instance))
-    if not beat or now - beat > heartbeat_vouches_ms then
+    if not beat then
+      -- Not beaten since Redis came back empty (or gone and swept): not heard, not dead.
+      state = 'quiet'
+    elseif now - beat > heartbeat_vouches_ms then
       state = 'dead'
     elseif redis.call('PUBSUB', 'SHARDNUMSUB', life_channel_prefix .. instance)[2] > 0 then
       state = 'live'
