@@ -27,8 +27,8 @@ export interface WebAssets {
 
 /**
  * The chunks each lazily loaded page imports beyond the app's first script, by the page's
- * module name ("discover", "auth"). Named in the HTML (the app's own are, by Bun's bundler),
- * the browser fetches them with the app's instead of after the app has run and asked.
+ * module name ("discover", "auth"). Listed in the page beside the app's own (see appScripts),
+ * they are fetched with the app's instead of after the app has run and asked.
  */
 export type PagePreloads = Record<string, string[]>;
 

@@ -71,7 +71,7 @@ export function createHandler(services: Services, socket: Socket, errors: ErrorL
     contactEmail: config.contactEmail ?? null,
   };
 
-  /** The page's own scripts and its dictionary (the app's are in the HTML Bun wrote). */
+  /** The page's own scripts and its dictionary, fetched with the app's. */
   function preloadsFor(resolution: Resolution, locale: Locale): string[] {
     const page =
       resolution.kind === "page" ? resolution.slug : resolution.kind === "auth" ? "auth" : "";

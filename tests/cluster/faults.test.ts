@@ -57,13 +57,17 @@ afterAll(async () => {
   }
 });
 
+/** The key prefix of the last site started (to read its pool when a test fails). */
+let sitePrefix = "";
+
 /** Two instances of one site on this file's servers, with a database and key prefix of their own. */
 async function site(name: string, redis = redisUrl) {
   database = await createPostgresDatabase(adminUrl);
+  sitePrefix = `${name}-${randomBytes(3).toString("hex")}:`;
   const env = {
     DB_URL: database.url,
     REDIS_URL: redis,
-    REDIS_PREFIX: `${name}-${randomBytes(3).toString("hex")}:`,
+    REDIS_PREFIX: sitePrefix,
     SECRET: secret,
     TRUST_PROXY: "true",
     LOG_FORMAT: "off",
@@ -180,10 +184,31 @@ async function outageWhileTyping(
     (error) => {
       // Who was left, with what their start answered and what they heard since, to tell a lost
       // "matched" from a visitor the pool never held.
+      // And what the pool holds of them (its hash lives on one node, also on a Cluster).
+      const [host, port] = (redis.url.split(",")[0] ?? "").replace("redis://", "").split(":");
+      const pool = Bun.spawnSync([
+        "redis-cli",
+        "-c",
+        "-h",
+        host ?? "",
+        "-p",
+        port ?? "",
+        "HGETALL",
+        `${sitePrefix}{pool}:visitors`,
+      ])
+        .stdout.toString()
+        .split("\n");
+      const heldOf = (visitorId: string) =>
+        pool.flatMap((line, k) =>
+          line.startsWith(`${visitorId}|`) ? [`${line}=${pool[k + 1]}`] : [],
+        );
       const left = everyone.flatMap((t, i) =>
         matchedAgain(t)
           ? []
-          : [`#${i} ${JSON.stringify(statuses[i])} heard ${JSON.stringify(t.events.slice(-4))}`],
+          : [
+              `#${i} ${JSON.stringify(statuses[i])} heard ${JSON.stringify(t.events.slice(-4))}` +
+                ` pool ${heldOf(t.visitorId).join(" ")}`,
+            ],
       );
       throw new Error(`${error}; left unmatched:\n${left.join("\n")}`);
     },

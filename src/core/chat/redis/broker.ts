@@ -55,6 +55,7 @@ export class RedisChatBroker implements ChatBroker {
     this.#liveness = new Liveness(chat, {
       sides,
       pairing: this.#pairing,
+      streams: this.#streams,
       endings: this.#endings,
       mutes: this.#mutes,
     });

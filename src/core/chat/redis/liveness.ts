@@ -6,6 +6,7 @@ import { RESTORE_ARGS } from "./lua/pool/index.ts";
 import type { Mutes } from "./mutes.ts";
 import type { Pairing } from "./pairing.ts";
 import type { SideChannels } from "./sides.ts";
+import type { Streams } from "./streams.ts";
 
 /**
  * Visitors one sweeping step lets go of at most (each costs Redis their chat, the pool and a
@@ -47,6 +48,7 @@ export class Liveness {
     private readonly parts: {
       sides: SideChannels;
       pairing: Pairing;
+      streams: Streams;
       endings: Endings;
       mutes: Mutes;
     },
@@ -100,9 +102,11 @@ export class Liveness {
 
   /**
    * Looks at the pool again for the visitors who were already waiting here at the last
-   * heartbeat. A start is paired at once only while its instance is heard on its life channel;
-   * after a Redis node restarted, a start can come before the subscription is back (the client
-   * renews it by itself, unseen here), and nothing else would look for them again.
+   * heartbeat, and tells those it has paired meanwhile where they stand. After a Redis node
+   * restarted, the client renews its subscriptions by itself, unseen here: a start can come
+   * before this instance is heard on its life channel (it is then paired with nobody, and
+   * nothing else would look for them again), and a "matched" can go out on a channel not yet
+   * heard again.
    */
   async #lookAgainAtLength(): Promise<void> {
     const waiting = new Set<string>();
@@ -112,7 +116,12 @@ export class Liveness {
     const before = this.#waitingAtLastBeat;
     this.#waitingAtLastBeat = waiting;
     for (const visitorId of waiting) {
-      if (before.has(visitorId)) await this.parts.pairing.lookAgain(visitorId);
+      if (!before.has(visitorId)) continue;
+      await this.parts.pairing.lookAgain(visitorId);
+      const local = this.chat.visitors.get(visitorId);
+      if (local?.state === "waiting" && local.attached) {
+        await this.parts.streams.catchUpWith(visitorId, local);
+      }
     }
   }
 

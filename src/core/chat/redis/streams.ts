@@ -169,21 +169,28 @@ export class Streams {
     for (const [visitorId, local] of this.chat.visitors) {
       if (local.streams.size === 0 || !local.attached) continue;
       try {
-        const before = local.chat;
-        const { status } = await this.chat.poolRun<{ status: PoolStatus }>("status", [visitorId]);
-        const now = chatRefOf(status);
-        // What their chat said meanwhile (its end among it, when it ended), then where they
-        // stand now, and all of a chat they entered meanwhile.
-        const missed = before ? await this.read(before.id, visitorId, "-") : undefined;
-        const entered =
-          now && now.id !== before?.id ? await this.read(now.id, visitorId, "-") : undefined;
-        for (const item of missed?.events ?? []) local.hear(item);
-        this.remember(local, status);
-        for (const item of entered?.events ?? []) local.hear(item);
+        await this.catchUpWith(visitorId, local);
       } catch (error) {
         this.chat.fail("catching up after Redis came back", error);
       }
     }
+  }
+
+  /**
+   * One visitor told where the pool says they stand: what their chat said meanwhile (its end
+   * among it, when it ended), then where they stand now, and all of a chat they entered
+   * meanwhile (its "matched" first), which they may not have heard.
+   */
+  async catchUpWith(visitorId: string, local: LocalVisitor): Promise<void> {
+    const before = local.chat;
+    const { status } = await this.chat.poolRun<{ status: PoolStatus }>("status", [visitorId]);
+    const now = chatRefOf(status);
+    const missed = before ? await this.read(before.id, visitorId, "-") : undefined;
+    const entered =
+      now && now.id !== before?.id ? await this.read(now.id, visitorId, "-") : undefined;
+    for (const item of missed?.events ?? []) local.hear(item);
+    this.remember(local, status);
+    for (const item of entered?.events ?? []) local.hear(item);
   }
 
   /** The first of this instance's streams for a visitor: the pool learns it holds them. */
