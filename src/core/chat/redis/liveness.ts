@@ -83,7 +83,9 @@ export class Liveness {
       this.#epoch = epoch;
       if ((before !== undefined && before !== epoch) || this.#restoreFailed) await this.#restore();
       else if (Number(listening) === 0 && before !== undefined) await this.#resubscribe(life);
-      else await this.#lookAgainAtLength();
+      // After those too: a restore that failed half-way looked for nobody, and either can have
+      // come before a start that it missed.
+      await this.#lookAgainAtLength();
       this.parts.mutes.tidy();
     } finally {
       this.#beating = false;
