@@ -177,16 +177,12 @@ async function run(size: Size): Promise<Section> {
         ours: fmt(ourCost.serverUs),
         baseline: `${fmt(rawCost.serverUs)} (two raw Redis relays)`,
         ratio: ratioOf(ourCost.serverUs, rawCost.serverUs).toFixed(1),
-        goal: "—",
-        met: "—",
       },
       {
         benchmark: "Chat relay through Redis: Redis commands / Redis CPU (µs) per message",
         ours: `${fmt(ourCost.redisCommands, 1)} / ${fmt(ourCost.redisUs, 1)}`,
         baseline: `${fmt(rawCost.redisCommands, 1)} / ${fmt(rawCost.redisUs, 1)} (two raw Redis relays)`,
         ratio: ratioOf(ourCost.redisUs, rawCost.redisUs).toFixed(1),
-        goal: "—",
-        met: "—",
       },
       {
         benchmark: `Resident memory per idle connected chat visitor, one instance on Redis, at ${fmt(idle.visitors)} (KiB)`,

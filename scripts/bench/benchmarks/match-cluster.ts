@@ -145,7 +145,6 @@ async function run(size: Size): Promise<Section> {
         benchmark: `Matching across two instances on PostgreSQL + Redis: ${fmt(visitors)} visitors spread over both press start within ${span(press)}: paired exactly once`,
         ours: `${fmt(ours.matchedOnce)} of ${fmt(ours.visitors)} in ${fmt(ours.chats)} chats (${fmt(ours.crossChats)} across)`,
         baseline: `${fmt(theirs.matchedOnce)} of ${fmt(theirs.visitors)} (one in-memory instance)`,
-        ratio: "—",
         goal: "everyone, once",
         met: yes(cluster.every(exactlyOnce)),
       },

@@ -57,7 +57,6 @@ async function run(size: Size): Promise<Section> {
         benchmark: `Matching: ${fmt(visitors)} visitors press start within ${within}: paired exactly once`,
         ours: `${fmt(ours.matchedOnce)} of ${fmt(ours.visitors)} in ${fmt(ours.chats)} chats`,
         baseline: `${fmt(theirs.matchedOnce)} of ${fmt(theirs.visitors)}`,
-        ratio: "—",
         goal: "everyone, once",
         met: yes(exactlyOnce(ours)),
       },
@@ -82,8 +81,6 @@ async function run(size: Size): Promise<Section> {
         benchmark:
           "Matching with languages and interests: paired on a shared interest / a language only / at random after 5 s",
         ours: `${share(preferring.sharedInterest)} / ${share(preferring.sharedLanguageOnly)} / ${share(preferring.atRandom)}`,
-        baseline: "—",
-        ratio: "—",
         goal: "everyone, once",
         met: yes(exactlyOnce(preferring) && counted === preferring.visitors),
       },

@@ -165,8 +165,6 @@ async function run(size: Size): Promise<Section> {
       ours: fmt(two.rps),
       baseline: `${fmt(one.rps)} (one instance)`,
       ratio: ratioOf(two.rps, one.rps).toFixed(2),
-      goal: "—",
-      met: "—",
     });
     const oneCost = costOf(results[kind].one);
     const twoCost = costOf(results[kind].two);
