@@ -17,9 +17,9 @@ import {
   isType,
   privateAddress,
 } from "../../../tests/helpers/chat-client.ts";
-import { type ServerProcess, startServerProcess } from "../../../tests/helpers/process.ts";
+import { startServerProcess } from "../../../tests/helpers/process.ts";
 import { BENCH_SECRET, fail, loadAverage, round, sleep, waitUntil } from "../lib.ts";
-import { type Cluster, createDatabase, startCluster } from "../postgres.ts";
+import { createDatabase, startCluster } from "../postgres.ts";
 import { redisDelta as delta } from "../probe.ts";
 import type { Size } from "../section.ts";
 import {
@@ -30,26 +30,16 @@ import {
   redisNodes,
   redisPids,
   resetSlowlog,
-  type SiteScripts,
   siteScripts,
   startWitness,
 } from "./redis.ts";
 
-/** What one operation cost Redis, beyond the background. */
-export interface Cost {
-  operations: number;
-  /** Commands Redis executed per operation, those run inside scripts included. */
-  executed: number;
-  /** Redis CPU per operation (µs), summed over the nodes. */
-  redisCpuUs: number;
-  byCommand: Record<string, number>;
-  /** Microseconds Redis spent in each command per operation (a script's include its own). */
-  usecByCommand: Record<string, number>;
-  /** Commands the instances sent Redis per operation (round trips, or fewer when pipelined). */
-  sentByInstances: number;
-  /** The same by command. */
-  sentByCommand: Record<string, number>;
-}
+/**
+ * What one operation cost Redis, beyond the background: per operation, the commands Redis executed
+ * (those run inside scripts included) and its CPU (µs, summed over the nodes), by command too; and
+ * the commands the instances sent it (round trips, or fewer when pipelined), by command too.
+ */
+type Cost = Awaited<ReturnType<typeof measure>> & Awaited<ReturnType<typeof sentBy>>;
 
 /**
  * The instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) go on while
@@ -90,22 +80,7 @@ function sizes(size: Size) {
 const PREFIX = "bench:";
 
 /** What the steps of one run share: the servers, the two instances, the visitors so far. */
-interface Run extends ReturnType<typeof sizes> {
-  size: Size;
-  redisCluster: boolean;
-  servers: Cluster;
-  nodes: Redis[];
-  one: ServerProcess;
-  two: ServerProcess;
-  scripts: SiteScripts;
-  /** Every visitor and Redis connection opened, closed at the end. */
-  visitors: ChatTester[];
-  connections: Redis[];
-  /** Messages delivered to any visitor so far. */
-  delivered: number;
-  /** Connections that send again what the instances sent, one a node (auto-pipelining). */
-  replayers: Redis[];
-}
+type Run = Awaited<ReturnType<typeof openRun>>["run"];
 
 type Sent = Array<[number, string[][]]>;
 type Pairs = Array<readonly [ChatTester, ChatTester]>;
@@ -164,7 +139,7 @@ async function measure(
   operations: () => number,
   work: () => Promise<void>,
   nodes = run.nodes,
-): Promise<Omit<Cost, "sentByInstances" | "sentByCommand">> {
+) {
   // Redis's background with what is connected now (heartbeats, sweeps).
   const base = await idleWindow(run.BACKGROUND_SECONDS, nodes);
   const before = await readRedis(nodes);
@@ -642,6 +617,7 @@ async function openRun(size: Size, redisCluster: boolean, opened: Opened) {
     LOG_FORMAT: "off",
   };
   const nodes = await redisNodes(redisUrl);
+  // Connections that send again what the instances sent, one a node (auto-pipelining).
   const replayers = nodes.map(
     (node) =>
       new Redis({ host: node.options.host, port: node.options.port, enableAutoPipelining: true }),
@@ -655,7 +631,7 @@ async function openRun(size: Size, redisCluster: boolean, opened: Opened) {
     () => one.stop(),
     () => two.stop(),
   );
-  const run: Run = {
+  const run = {
     ...sized,
     size,
     redisCluster,
@@ -664,9 +640,11 @@ async function openRun(size: Size, redisCluster: boolean, opened: Opened) {
     one,
     two,
     scripts: siteScripts(),
+    // Every visitor and Redis connection opened, closed at the end.
     visitors: opened.visitors,
     connections: opened.connections,
     replayers,
+    /** Messages delivered to any visitor so far. */
     delivered: 0,
   };
   return { run, redisAlone };
