@@ -5,7 +5,17 @@
  */
 
 import { join } from "node:path";
-import { appServerEnv, startServer, work, workFolder } from "./lib.ts";
+import {
+  appServerEnv,
+  type ChatSettings,
+  freshVisitors,
+  runChatLoad,
+  type ServerChild,
+  startServer,
+  work,
+  workFolder,
+} from "./lib.ts";
+import type { ChatLoadOptions } from "./load-chat.ts";
 import { copySeed, createDatabase, postmasterPid, startCluster } from "./postgres.ts";
 import type { ProbeResult } from "./probe.ts";
 import { fmt, median } from "./section.ts";
@@ -71,6 +81,29 @@ export function rawRedisRelays(site: ClusterSite, count: number, name: string) {
       startServer("raw-redis-relay.ts", { REDIS_URL: site.redisUrl, REDIS_PREFIX: prefix }),
   );
   return { prefix, starts };
+}
+
+/**
+ * A chat load on instances of a site, every pair across them when there are two (each message
+ * goes from one instance through Redis to the other); the instances and Redis probed.
+ */
+export function chatOn(
+  site: ClusterSite,
+  servers: ServerChild[],
+  what: string,
+  settings: ChatSettings,
+  load: Pick<ChatLoadOptions, "mode" | "pairs" | "rate" | "typing">,
+) {
+  return runChatLoad(what, {
+    url: servers[0]?.url ?? "",
+    ...(servers.length > 1 ? { urls: servers.map((s) => s.url), across: true } : {}),
+    ...load,
+    warmupMs: settings.warmupMs,
+    durationMs: settings.durationMs,
+    firstVisitor: freshVisitors(),
+    probe: { servers: servers.map((s) => s.pid), redisUrl: site.redisUrl },
+    quietMs: settings.quietMs,
+  });
 }
 
 /**

@@ -7,6 +7,7 @@
 import Redis from "ioredis";
 import {
   type ClusterSite,
+  chatOn,
   commandList,
   instancesOf,
   medianCost,
@@ -16,20 +17,17 @@ import {
 } from "../cluster-site.ts";
 import {
   chatSettings,
-  freshVisitors,
   idleVisitors,
   inTurn,
   log,
   medianRound,
   round,
   rssKiB,
-  runChatLoad,
-  type ServerChild,
   sleep,
   sustained,
   withServers,
 } from "../lib.ts";
-import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
+import type { ChatLoadResult } from "../load-chat.ts";
 import { type ChatFigures, COUNTED } from "../plan.ts";
 import { Probe } from "../probe.ts";
 import { type Benchmark, fmt, ms, ratioOf, type Section, type Size, yes } from "../section.ts";
@@ -47,25 +45,6 @@ async function run(size: Size): Promise<Section> {
   const goal = 20;
   const lowerRates = size === "smoke" ? [pairs] : [1000, 2500];
   const site = await openSite("chat_cluster");
-  /** One load over two servers, every pair across them. */
-  const loadAcross = (
-    what: string,
-    [a, b]: ServerChild[],
-    load: Pick<ChatLoadOptions, "mode" | "pairs" | "rate" | "typing">,
-  ) => {
-    if (!a || !b) throw new Error("servers missing");
-    return runChatLoad(what, {
-      url: a.url,
-      urls: [a.url, b.url],
-      across: true,
-      ...load,
-      warmupMs: CHAT.warmupMs,
-      durationMs: CHAT.durationMs,
-      firstVisitor: freshVisitors(),
-      probe: { servers: [a.pid, b.pid], redisUrl: site.redisUrl },
-      quietMs: CHAT.quietMs,
-    });
-  };
   let stream: { bytes: number; entries: number; keys: number } | undefined;
   let idle: Awaited<ReturnType<typeof idleOnRedis>>;
   let typing: ChatLoadResult;
@@ -76,7 +55,7 @@ async function run(size: Size): Promise<Section> {
       const { prefix, starts } =
         mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
       const r = await withServers(starts, async (servers) => {
-        const result = await loadAcross(`chat through Redis (${mode})`, servers, {
+        const result = await chatOn(site, servers, `chat through Redis (${mode})`, CHAT, {
           mode,
           pairs,
           rate,
@@ -93,7 +72,7 @@ async function run(size: Size): Promise<Section> {
     // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
     // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
     typing = await withServers(instancesOf(site, 2, "chat-typing").starts, (servers) =>
-      loadAcross("typing through Redis", servers, {
+      chatOn(site, servers, "typing through Redis", CHAT, {
         mode: "app",
         typing: true,
         pairs: pairs * 2,
@@ -103,7 +82,7 @@ async function run(size: Size): Promise<Section> {
     // Lower rates, once each: how the delay depends on the load on this machine.
     for (const lower of lowerRates) {
       const r = await withServers(instancesOf(site, 2, "chat-ladder").starts, (servers) =>
-        loadAcross(`chat through Redis at ${lower}/s`, servers, {
+        chatOn(site, servers, `chat through Redis at ${lower}/s`, CHAT, {
           mode: "app",
           pairs,
           rate: lower,

@@ -8,6 +8,7 @@
 
 import {
   type ClusterSite,
+  chatOn,
   commandList,
   instancesOf,
   medianCost,
@@ -17,12 +18,10 @@ import {
 } from "../cluster-site.ts";
 import {
   chatSettings,
-  freshVisitors,
   httpLoad,
   httpSettings,
   inTurn,
   log,
-  runChatLoad,
   runHttpLoad,
   runLoad,
   summarizeHttp,
@@ -62,22 +61,14 @@ const CHAT_SCALING_GOAL = 1.7;
  * across them (each message goes from one instance through Redis to the other).
  */
 function chatRound(site: ClusterSite, size: Size, layout: Layout): Promise<ChatLoadResult> {
-  const settings = chatSettings(size);
   const count = layout === "one" ? 1 : 2;
   const rate = CHAT_RATE_PER_INSTANCE[size] * count;
   return withServers(instancesOf(site, count, `chat-${layout}`).starts, (servers) =>
-    runChatLoad(`chat on ${layout} instance(s) at ${rate}/s`, {
-      url: servers[0]?.url ?? "",
-      ...(layout === "two" ? { urls: servers.map((s) => s.url), across: true } : {}),
+    // 2.5 messages a second per visitor, inside the flood limit.
+    chatOn(site, servers, `chat on ${layout} instance(s) at ${rate}/s`, chatSettings(size), {
       mode: "app",
-      // 2.5 messages a second per visitor, inside the flood limit.
       pairs: Math.round(rate / 5),
       rate,
-      warmupMs: settings.warmupMs,
-      durationMs: settings.durationMs,
-      firstVisitor: freshVisitors(),
-      probe: { servers: servers.map((s) => s.pid), redisUrl: site.redisUrl },
-      quietMs: settings.quietMs,
     }),
   );
 }
