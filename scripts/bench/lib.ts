@@ -10,9 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
-import type { ChatLoadOptions, ChatLoadResult, IdleLoadOptions } from "./load-chat.ts";
+import type {
+  ChatLoadOptions,
+  ChatLoadResult,
+  IdleLoadOptions,
+  MatchLoadOptions,
+  MatchLoadResult,
+} from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
-import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
 import { fmt, median, medianBy, type Size } from "./section.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -600,7 +605,7 @@ export async function runMatchLoad(
   what: string,
   options: MatchLoadOptions,
 ): Promise<MatchLoadResult> {
-  const r = await runLoad<MatchLoadResult>("load-match.ts", options);
+  const r = await runLoad<MatchLoadResult>("load-chat.ts", options);
   if (r.matchedOnce === 0) problem(`${what}: nobody was paired (${r.visitors} pressed start)`);
   if (r.errors > 0) {
     problem(`${what}: ${r.errors} error answers (first: ${r.firstError?.slice(0, 200)})`);

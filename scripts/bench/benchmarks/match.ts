@@ -12,7 +12,7 @@ import {
   withServers,
   workFolder,
 } from "../lib.ts";
-import type { MatchLoadResult } from "../load-match.ts";
+import type { MatchLoadResult } from "../load-chat.ts";
 import { type Benchmark, fmt, ms, ratioOf, type Section, type Size, yes } from "../section.ts";
 
 async function run(size: Size): Promise<Section> {
@@ -87,7 +87,7 @@ async function run(size: Size): Promise<Section> {
     ],
     notes: [
       `Presses took ${ours.pressSeconds} s; unmatched ${ours.unmatched}, matched twice ${ours.matchedTwice}, chats with other than two visitors ${ours.badChats}, error answers ${ours.errors}; max ${ours.max} ms (raw relay max ${theirs.max} ms).`,
-      "With languages and interests, each visitor asks for what load-match.ts draws (seeded): English with probability 0.6, Traditional Chinese 0.35, Japanese 0.15, Spanish 0.15 (English when none came up), and 1 to 3 interests drawn uniformly from 12 common ones. Its latency counts the pairs on a shared language; a pair on none waited out the 5 s fallback by design.",
+      "With languages and interests, each visitor asks for what load-chat.ts draws (seeded): English with probability 0.6, Traditional Chinese 0.35, Japanese 0.15, Spanish 0.15 (English when none came up), and 1 to 3 interests drawn uniformly from 12 common ones. Its latency counts the pairs on a shared language; a pair on none waited out the 5 s fallback by design.",
       "A partner is available from the later of the two presses (measured where it was sent); the time runs to that visitor's 'matched' event. Every visitor of ours has answered the safety gate (`chat.confirmAge`, 18 or older) on its socket before the presses begin, as the chat page does before its first start.",
       "Each server first pairs a warm-up round of 400 other visitors pressing start at once (not counted), so its code is warm, as a running site's is: on a cold server the first tenth of a second of presses waited 20–60 ms while the code compiled.",
     ],
