@@ -18,7 +18,17 @@ import type {
   MatchLoadResult,
 } from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
-import { fmt, median, medianBy, type Size } from "./section.ts";
+import {
+  fmt,
+  median,
+  medianBy,
+  ms,
+  notAbove,
+  type Row,
+  ratioOf,
+  type Size,
+  yes,
+} from "./section.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BENCH_DIR = import.meta.dir;
@@ -504,7 +514,7 @@ export async function inTurn<K extends string, R>(
 }
 
 /** Load on each server in turn, `rounds` times round the list; the results in list order. */
-export async function interleavedMany(
+export async function interleaved(
   settings: HttpSettings,
   targets: Array<{ server: ServerChild; path: string; name: string }>,
   kind: HttpLoadOptions["kind"],
@@ -517,26 +527,6 @@ export async function interleavedMany(
     }
   }
   return results;
-}
-
-/** Alternates load on two servers, `rounds` times each, and keeps every result. */
-export async function interleaved(
-  settings: HttpSettings,
-  ours: ServerChild,
-  oursPath: string,
-  theirs: ServerChild,
-  theirsPath: string,
-  kind: HttpLoadOptions["kind"],
-): Promise<{ ours: HttpLoadResult[]; theirs: HttpLoadResult[] }> {
-  const [theirResults = [], ourResults = []] = await interleavedMany(
-    settings,
-    [
-      { server: theirs, path: theirsPath, name: "the baseline" },
-      { server: ours, path: oursPath, name: "ours" },
-    ],
-    kind,
-  );
-  return { ours: ourResults, theirs: theirResults };
 }
 
 export function summarizeHttp(results: HttpLoadResult[]) {
@@ -561,6 +551,35 @@ export function summarizeHttp(results: HttpLoadResult[]) {
   };
 }
 export type HttpSummary = ReturnType<typeof summarizeHttp>;
+
+/**
+ * The two rows of an HTTP load against its baseline: requests/s (a goal on their ratio, if it has
+ * one) and p50 / p99.
+ */
+export function httpRows(
+  settings: HttpSettings,
+  ours: HttpSummary,
+  theirs: HttpSummary,
+  what: { rate: string; latency?: string; baseline: string; goal?: number },
+): Row[] {
+  const { goal } = what;
+  const ratio = ratioOf(ours.rps, theirs.rps);
+  return [
+    {
+      benchmark: `${what.rate}: requests/s (${settings.concurrency} concurrent)`,
+      ours: fmt(ours.rps),
+      baseline: `${fmt(theirs.rps)} (${what.baseline})`,
+      ratio: notAbove(ratio),
+      ...(goal === undefined ? {} : { goal: `≥ ${goal}`, met: yes(ratio >= goal) }),
+    },
+    {
+      benchmark: `${what.latency ?? what.rate}: p50 / p99 ms`,
+      ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+      baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
+      ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
+    },
+  ];
+}
 
 /** Rounds' requests/s, for the notes. */
 export const roundsOf = (results: HttpLoadResult[]) => results.map((r) => fmt(r.rps)).join(", ");
