@@ -641,6 +641,13 @@ export function idleVisitors(url: string, mode: "app" | "raw", count: number) {
 /** The round with the median p99 (the higher middle one of an even count). */
 export const medianRound = (results: ChatLoadResult[]) => medianBy(results, (r) => r.p99);
 
+/** Everyone paired exactly once: nobody left or paired twice, every chat of two, no error. */
+export const pairedOnce = (r: MatchLoadResult) =>
+  r.matchedOnce === r.visitors && r.badChats === 0 && r.chats === r.visitors / 2 && r.errors === 0;
+
+/** A time in seconds when it is whole seconds, in ms otherwise: "1 s", "200 ms". */
+export const span = (t: number) => (t % 1000 === 0 ? `${t / 1000} s` : `${t} ms`);
+
 /** Kept up: every message delivered, no error answer, the offered rate sent, p99 ≤ 100 ms. */
 export function sustained(r: ChatLoadResult): boolean {
   return r.errors === 0 && r.lost === 0 && r.sentRate >= 0.95 * r.offered && r.p99 <= 100;

@@ -269,8 +269,6 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
               (Math.max(0, (quiet.redis?.cpu ?? 0) - (empty.redis?.cpu ?? 0)) * 1e6) / visitors,
             serverUsPerVisitorSecond:
               (Math.max(0, (quiet.serverCpu ?? 0) - (empty.serverCpu ?? 0)) * 1e6) / visitors,
-            emptyRedisCpu: empty.redis?.cpu ?? 0,
-            emptyServerCpu: empty.serverCpu ?? 0,
             slowMs: slow.map(([, , micros]) => micros / 1000),
           };
         } finally {
