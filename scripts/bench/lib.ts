@@ -79,6 +79,19 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.all([...running].map((child) => stopChild(child)));
 }
 
+/** A child of this run, in the project's folder, its output read through pipes. */
+function spawn(argv: string[], env: Record<string, string> = {}) {
+  const child = Bun.spawn(argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  running.add(child);
+  return child;
+}
+
 /** Starts `bun <script>` and waits for the JSON line `{"ready":true,"url":...}` on its stdout. */
 export function startServer(
   script: string,
@@ -99,14 +112,7 @@ async function startProcess(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<ServerChild> {
-  const child = Bun.spawn(argv, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
-  running.add(child);
+  const child = spawn(argv, env);
   const stderr: string[] = [];
   void readLines(child.stderr, (line) => {
     stderr.push(line);
@@ -221,14 +227,7 @@ export async function runLoad<T>(
   options: unknown,
   timeoutMs = 120_000,
 ): Promise<T> {
-  const child = Bun.spawn([BUN, join(BENCH_DIR, script), JSON.stringify(options)], {
-    cwd: ROOT,
-    env: process.env,
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
-  running.add(child);
+  const child = spawn([BUN, join(BENCH_DIR, script), JSON.stringify(options)]);
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   const [out, err] = await Promise.all([
     new Response(child.stdout).text(),
