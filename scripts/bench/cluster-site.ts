@@ -56,7 +56,11 @@ let sites = 0;
  * `count` instances of one site, as an operator runs them: one database, one Redis, one key
  * prefix (fresh for each call, so runs do not meet in the pool) and one secret.
  */
-export function instancesOf(site: ClusterSite, count: number, name: string) {
+type Start = () => Promise<ServerChild>;
+/** `count` starts, one server each: one, two, or a list. */
+type Starts<N extends number> = N extends 1 ? [Start] : N extends 2 ? [Start, Start] : Start[];
+
+export function instancesOf<N extends number>(site: ClusterSite, count: N, name: string) {
   const id = ++sites;
   const prefix = `bench-${id}-${name}:`;
   const starts = Array.from({ length: count }, (_, i) => () => {
@@ -69,18 +73,18 @@ export function instancesOf(site: ClusterSite, count: number, name: string) {
       REDIS_PREFIX: prefix,
     });
   });
-  return { prefix, starts };
+  return { prefix, starts: starts as Starts<N> };
 }
 
 /** `count` raw Redis relays (raw-redis-relay.ts) sharing one Redis and one prefix. */
-export function rawRedisRelays(site: ClusterSite, count: number, name: string) {
+export function rawRedisRelays<N extends number>(site: ClusterSite, count: N, name: string) {
   const prefix = `bench-${++sites}-${name}:`;
   const starts = Array.from(
     { length: count },
     () => () =>
       startServer("raw-redis-relay.ts", { REDIS_URL: site.redisUrl, REDIS_PREFIX: prefix }),
   );
-  return { prefix, starts };
+  return { prefix, starts: starts as Starts<N> };
 }
 
 /**

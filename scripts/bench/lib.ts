@@ -394,14 +394,18 @@ export const CHROMIUM_ARGS = [
 
 // ---- Servers ----
 
-export async function withServers<T>(
-  starts: Array<() => Promise<ServerChild>>,
-  body: (servers: ServerChild[]) => Promise<T>,
+/**
+ * Starts the servers in turn, runs `body` on them and stops them, whatever happened; a list
+ * written out gives `body` one server for each of its starts.
+ */
+export async function withServers<T, const S extends ReadonlyArray<() => Promise<ServerChild>>>(
+  starts: S,
+  body: (servers: { -readonly [K in keyof S]: ServerChild }) => Promise<T>,
 ): Promise<T> {
   const servers: ServerChild[] = [];
   try {
     for (const start of starts) servers.push(await start());
-    return await body(servers);
+    return await body(servers as { -readonly [K in keyof S]: ServerChild });
   } finally {
     for (const server of servers) await server.stop();
   }

@@ -228,7 +228,6 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
     const { prefix, starts } =
       mode === "app" ? instancesOf(site, 1, "idle") : rawRedisRelays(site, 1, "idle-raw");
     return withServers(starts, async ([server]) => {
-      if (!server) throw new Error("server missing");
       const redis = new Redis(site.redisUrl);
       const probe = await Probe.open({ servers: [server.pid], redisUrl: site.redisUrl });
       try {

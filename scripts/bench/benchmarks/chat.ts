@@ -84,7 +84,6 @@ function chatLoad(
   durationMs: number,
 ): Promise<ChatLoadResult> {
   return withServers([chatServer(kind, `chat-${kind}-${pairs}-${rate}`)], ([server]) => {
-    if (!server) throw new Error("server missing");
     const options: ChatLoadOptions = {
       url: server.url,
       mode: CLIENT[kind],

@@ -67,17 +67,15 @@ async function run(size: Size): Promise<Section> {
           appServer(dir, { DB_URL: url, REDIS_URL: cluster.redisUrl }),
           () => startServer("raw-discover.ts", { DB_URL: url }),
         ],
-        ([app, raw]) => {
-          if (!app || !raw) throw new Error("servers missing");
-          return interleaved(
+        ([app, raw]) =>
+          interleaved(
             HTTP,
             [
               { server: raw, path: "/", name: "the baseline" },
               { server: app, path: "/trpc/bottles.discover", name: "ours" },
             ],
             "discover",
-          );
-        },
+          ),
       );
       const ours = summarizeHttp(ourRounds);
       const theirs = summarizeHttp(theirRounds);

@@ -201,10 +201,9 @@ async function measureFrontend(appUrl: string, samples: number) {
 
 async function run(size: Size): Promise<Section> {
   const samples = { full: 5, quick: 3, smoke: 1 }[size];
-  const r = await withServers([appServer(workFolder("frontend"))], ([app]) => {
-    if (!app) throw new Error("server missing");
-    return measureFrontend(app.url, samples);
-  });
+  const r = await withServers([appServer(workFolder("frontend"))], ([app]) =>
+    measureFrontend(app.url, samples),
+  );
   const kb = (bytes: number) => (bytes / 1000).toFixed(1);
   const rows: Row[] = [
     {

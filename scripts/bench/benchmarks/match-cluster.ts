@@ -75,7 +75,6 @@ async function run(size: Size): Promise<Section> {
   /** Two instances of the site; the rows and WAL the presses wrote counted when `counted`. */
   const acrossTwo = (name: string, spreadMs: number, preferences = false, counted = false) =>
     withServers(instancesOf(site, 2, name).starts, async ([a, b]) => {
-      if (!a || !b) throw new Error("servers missing");
       const mark = counted ? await writeMark(site.dbUrl) : undefined;
       const probe = { servers: [a.pid, b.pid], redisUrl: site.redisUrl, postgres: site.postmaster };
       const r = await load([a.url, b.url], "app", probe, spreadMs, preferences);
@@ -88,16 +87,14 @@ async function run(size: Size): Promise<Section> {
     const kinds = ["memory", "raw", "cluster", "preferring"] as const;
     results = await inTurn(rounds, kinds, async (kind, round) => {
       if (kind === "memory") {
-        return withServers([appServer(workFolder(`match-memory-${round}`))], ([one]) => {
-          if (!one) throw new Error("server missing");
-          return load([one.url], "app", { servers: [one.pid] });
-        });
+        return withServers([appServer(workFolder(`match-memory-${round}`))], ([one]) =>
+          load([one.url], "app", { servers: [one.pid] }),
+        );
       }
       if (kind === "raw") {
-        return withServers(rawRedisRelays(site, 2, "match-raw").starts, ([a, b]) => {
-          if (!a || !b) throw new Error("servers missing");
-          return load([a.url, b.url], "raw", { servers: [a.pid, b.pid], redisUrl: site.redisUrl });
-        });
+        return withServers(rawRedisRelays(site, 2, "match-raw").starts, ([a, b]) =>
+          load([a.url, b.url], "raw", { servers: [a.pid, b.pid], redisUrl: site.redisUrl }),
+        );
       }
       const r = await (kind === "cluster"
         ? acrossTwo("match", press, false, true)

@@ -23,7 +23,6 @@ async function run(size: Size): Promise<Section> {
     const start =
       mode === "app" ? appServer(workFolder(`match-${mode}`)) : () => startServer("raw-relay.ts");
     return withServers([start], ([server]) => {
-      if (!server) throw new Error("server missing");
       const name = mode === "app" ? "ours" : "raw relay";
       return runMatchLoad(`matching, ${name}${preferences ? ", with preferences" : ""}`, {
         url: server.url,

@@ -40,17 +40,15 @@ async function run(size: Size): Promise<Section> {
       appServer(appDir),
       () => startServer("raw-insert.ts", { DB_FILE: join(rawDir, "tidings.db") }),
     ],
-    ([app, raw]) => {
-      if (!app || !raw) throw new Error("servers missing");
-      return interleaved(
+    ([app, raw]) =>
+      interleaved(
         HTTP,
         [
           { server: raw, path: "/insert", name: "the baseline" },
           { server: app, path: "/trpc/bottles.throw", name: "ours" },
         ],
         "throw",
-      );
-    },
+      ),
   );
   const ours = summarizeHttp(ourRounds);
   const theirs = summarizeHttp(theirRounds);
