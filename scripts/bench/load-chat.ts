@@ -97,7 +97,7 @@ export interface IdleLoadOptions {
 async function holdIdle(options: IdleLoadOptions): Promise<void> {
   const started = performance.now();
   // Listening, not chatting: a visitor on the chat page before the safety gate.
-  const visitors = await open(options, options.visitors, () => {}, { answerAge: false });
+  const visitors = await openLoad(options, options.visitors, () => {}, { answerAge: false });
   let closed = 0;
   for (const visitor of visitors) visitor.socket.addEventListener("close", () => (closed += 1));
   const seconds = round((performance.now() - started) / 1000, 1);
@@ -112,7 +112,7 @@ async function holdIdle(options: IdleLoadOptions): Promise<void> {
 }
 
 /** A load's visitors on its server(s), as its options say, signed as the site signs them. */
-const open = (
+const openLoad = (
   options: { url: string; urls?: string[]; mode: ChatMode; firstVisitor?: number },
   count: number,
   onFrame: (visitor: Visitor, frame: string) => void,
@@ -196,7 +196,7 @@ async function main(options: ChatLoadOptions): Promise<void> {
     }
   };
 
-  const visitors = await open(options, count, onFrame);
+  const visitors = await openLoad(options, count, onFrame);
   const press = (visitor: Visitor) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
@@ -435,7 +435,7 @@ async function warmUpMatching(options: MatchLoadOptions, count: number): Promise
     ? drawPreferences(count, options.preferences.seed + 1)
     : undefined;
   const firstVisitor = (options.firstVisitor ?? 0) + 500_000;
-  const visitors = await open(
+  const visitors = await openLoad(
     options,
     count,
     (_visitor, frame) => {
@@ -478,7 +478,7 @@ async function matchLoad(options: MatchLoadOptions): Promise<void> {
   const asked = options.preferences
     ? drawPreferences(options.visitors, options.preferences.seed)
     : undefined;
-  const visitors = await open(options, options.visitors, onFrame);
+  const visitors = await openLoad(options, options.visitors, onFrame);
 
   const probe = options.probe ? await Probe.open(options.probe) : undefined;
   // Two idle seconds first, everyone connected and listening: what the presses cost is the
