@@ -16,7 +16,7 @@
  * it records, with the current NOTES.md.
  */
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { BENCHMARKS } from "./benchmarks/index.ts";
@@ -141,13 +141,7 @@ async function main(): Promise<number> {
   const date = new Date().toISOString().slice(0, 16).replace("T", " ");
   const cores = Bun.spawnSync(["nproc"]).stdout.toString().trim();
   const model = cpus()[0]?.model ?? "unknown CPU";
-  const previousText = (() => {
-    try {
-      return readFileSync(MD_FILE, "utf8");
-    } catch {
-      return "";
-    }
-  })();
+  const previousText = existsSync(MD_FILE) ? readFileSync(MD_FILE, "utf8") : "";
   const meta = [
     `Machine: ${cores} cores (\`nproc\`), ${model}, ${(Number(readFileSync("/proc/meminfo", "utf8").match(/MemTotal:\s+(\d+)/)?.[1] ?? 0) / 1024 / 1024).toFixed(0)} GiB; Bun ${Bun.version}; databases on ${scratchRoot === "/dev/shm" ? "tmpfs (/dev/shm)" : scratchRoot}.`,
     partial

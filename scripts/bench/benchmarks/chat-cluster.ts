@@ -95,18 +95,17 @@ async function run(size: Size): Promise<Section> {
   } finally {
     site.stop();
   }
-  const all = (mode: "raw" | "app") => rounds[mode];
   // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
   // message's one XADD (kept in the chat's stream), the raw relay's one PUBLISH,
   // a typing call's one PUBLISH (a typing call stores nothing). (Messages sent or arrived in the window differ from it by what was queued
   // when the window opened or closed, a lot on a busy machine.)
   const relayed = (r: ChatLoadResult, marker: "publish" | "xadd") =>
     r.probe?.redis?.byCommand[marker] ?? r.arrived;
-  const ours = medianRound(all("app"));
-  const theirs = medianRound(all("raw"));
+  const ours = medianRound(rounds.app);
+  const theirs = medianRound(rounds.raw);
   const cost = (mode: "raw" | "app") =>
     medianCost(
-      all(mode).map((r) =>
+      rounds[mode].map((r) =>
         perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "xadd" : "publish")),
       ),
     );
@@ -115,10 +114,7 @@ async function run(size: Size): Promise<Section> {
   const rawCost = cost("raw");
   const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "xadd")).byCommand;
   const across = (r: ChatLoadResult) => r.crossPairs === r.pairs;
-  const p99s = (mode: "raw" | "app") =>
-    all(mode)
-      .map((r) => r.p99)
-      .join(", ");
+  const p99s = (mode: "raw" | "app") => rounds[mode].map((r) => r.p99).join(", ");
   const summaryOf = (name: string, r: ChatLoadResult) =>
     `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)} (${fmt(r.arrived)} arrived within the window), ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, ${r.crossPairs} of ${r.pairs} pairs across, CPU of the two servers ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores, generator ${r.clientCpu}, pairing took ${r.setupSeconds} s${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
   const bytesPerEntry = stream && stream.entries > 0 ? stream.bytes / stream.entries : Number.NaN;
@@ -149,7 +145,7 @@ async function run(size: Size): Promise<Section> {
         baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (two raw Redis relays)`,
         ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
         goal: `p99 ≤ ${goal} ms`,
-        met: yes(ours.p99 <= goal && all("app").every((r) => sustained(r) && across(r))),
+        met: yes(ours.p99 <= goal && rounds.app.every((r) => sustained(r) && across(r))),
       },
       {
         benchmark: "Chat relay through Redis: server CPU per message, both instances (µs)",

@@ -22,6 +22,7 @@ import {
   httpSettings,
   inTurn,
   log,
+  roundsOf,
   runHttpLoad,
   runLoad,
   summarizeHttp,
@@ -126,7 +127,7 @@ async function run(size: Size): Promise<Section> {
           }
         }
         log(
-          `  ${kind}: one instance ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")} requests/s`,
+          `  ${kind}: one instance ${roundsOf(results[kind].one)}; two ${roundsOf(results[kind].two)} requests/s`,
         );
       }
     });
@@ -159,7 +160,7 @@ async function run(size: Size): Promise<Section> {
     const oneCost = costOf(results[kind].one);
     const twoCost = costOf(results[kind].two);
     notes.push(
-      `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
+      `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${roundsOf(results[kind].one)}; two ${roundsOf(results[kind].two)}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
     );
   }
   const oneUs = median(chat.one.map(chatUs));
