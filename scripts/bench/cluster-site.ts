@@ -5,7 +5,17 @@
  */
 
 import { join } from "node:path";
-import { appServerEnv, startServer, work, workFolder } from "./lib.ts";
+import {
+  appServerEnv,
+  type ChatSettings,
+  freshVisitors,
+  runChatLoad,
+  type ServerChild,
+  startServer,
+  work,
+  workFolder,
+} from "./lib.ts";
+import type { ChatLoadOptions } from "./load-chat.ts";
 import { copySeed, createDatabase, postmasterPid, startCluster } from "./postgres.ts";
 import type { ProbeResult } from "./probe.ts";
 import { fmt, median } from "./section.ts";
@@ -46,7 +56,11 @@ let sites = 0;
  * `count` instances of one site, as an operator runs them: one database, one Redis, one key
  * prefix (fresh for each call, so runs do not meet in the pool) and one secret.
  */
-export function instancesOf(site: ClusterSite, count: number, name: string) {
+type Start = () => Promise<ServerChild>;
+/** `count` starts, one server each: one, two, or a list. */
+type Starts<N extends number> = N extends 1 ? [Start] : N extends 2 ? [Start, Start] : Start[];
+
+export function instancesOf<N extends number>(site: ClusterSite, count: N, name: string) {
   const id = ++sites;
   const prefix = `bench-${id}-${name}:`;
   const starts = Array.from({ length: count }, (_, i) => () => {
@@ -59,18 +73,41 @@ export function instancesOf(site: ClusterSite, count: number, name: string) {
       REDIS_PREFIX: prefix,
     });
   });
-  return { prefix, starts };
+  return { prefix, starts: starts as Starts<N> };
 }
 
 /** `count` raw Redis relays (raw-redis-relay.ts) sharing one Redis and one prefix. */
-export function rawRedisRelays(site: ClusterSite, count: number, name: string) {
+export function rawRedisRelays<N extends number>(site: ClusterSite, count: N, name: string) {
   const prefix = `bench-${++sites}-${name}:`;
   const starts = Array.from(
     { length: count },
     () => () =>
       startServer("raw-redis-relay.ts", { REDIS_URL: site.redisUrl, REDIS_PREFIX: prefix }),
   );
-  return { prefix, starts };
+  return { prefix, starts: starts as Starts<N> };
+}
+
+/**
+ * A chat load on instances of a site, every pair across them when there are two (each message
+ * goes from one instance through Redis to the other); the instances and Redis probed.
+ */
+export function chatOn(
+  site: ClusterSite,
+  servers: ServerChild[],
+  what: string,
+  settings: ChatSettings,
+  load: Pick<ChatLoadOptions, "mode" | "pairs" | "rate" | "typing">,
+) {
+  return runChatLoad(what, {
+    url: servers[0]?.url ?? "",
+    ...(servers.length > 1 ? { urls: servers.map((s) => s.url), across: true } : {}),
+    ...load,
+    warmupMs: settings.warmupMs,
+    durationMs: settings.durationMs,
+    firstVisitor: freshVisitors(),
+    probe: { servers: servers.map((s) => s.pid), redisUrl: site.redisUrl },
+    quietMs: settings.quietMs,
+  });
 }
 
 /**

@@ -10,10 +10,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { signedVisitorId, visitorKey } from "../../src/server/visitor-id.ts";
-import type { ChatLoadOptions, ChatLoadResult, IdleLoadOptions } from "./load-chat.ts";
+import type {
+  ChatLoadOptions,
+  ChatLoadResult,
+  IdleLoadOptions,
+  MatchLoadOptions,
+  MatchLoadResult,
+} from "./load-chat.ts";
 import type { HttpLoadOptions, HttpLoadResult } from "./load-http.ts";
-import type { MatchLoadOptions, MatchLoadResult } from "./load-match.ts";
-import { fmt, median, medianBy, type Size } from "./section.ts";
+import {
+  fmt,
+  median,
+  medianBy,
+  ms,
+  notAbove,
+  type Row,
+  ratioOf,
+  type Size,
+  yes,
+} from "./section.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BENCH_DIR = import.meta.dir;
@@ -64,6 +79,19 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.all([...running].map((child) => stopChild(child)));
 }
 
+/** A child of this run, in the project's folder, its output read through pipes. */
+function spawn(argv: string[], env: Record<string, string> = {}) {
+  const child = Bun.spawn(argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  running.add(child);
+  return child;
+}
+
 /** Starts `bun <script>` and waits for the JSON line `{"ready":true,"url":...}` on its stdout. */
 export function startServer(
   script: string,
@@ -84,14 +112,7 @@ async function startProcess(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<ServerChild> {
-  const child = Bun.spawn(argv, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
-  running.add(child);
+  const child = spawn(argv, env);
   const stderr: string[] = [];
   void readLines(child.stderr, (line) => {
     stderr.push(line);
@@ -206,14 +227,7 @@ export async function runLoad<T>(
   options: unknown,
   timeoutMs = 120_000,
 ): Promise<T> {
-  const child = Bun.spawn([BUN, join(BENCH_DIR, script), JSON.stringify(options)], {
-    cwd: ROOT,
-    env: process.env,
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
-  running.add(child);
+  const child = spawn([BUN, join(BENCH_DIR, script), JSON.stringify(options)]);
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   const [out, err] = await Promise.all([
     new Response(child.stdout).text(),
@@ -380,14 +394,18 @@ export const CHROMIUM_ARGS = [
 
 // ---- Servers ----
 
-export async function withServers<T>(
-  starts: Array<() => Promise<ServerChild>>,
-  body: (servers: ServerChild[]) => Promise<T>,
+/**
+ * Starts the servers in turn, runs `body` on them and stops them, whatever happened; a list
+ * written out gives `body` one server for each of its starts.
+ */
+export async function withServers<T, const S extends ReadonlyArray<() => Promise<ServerChild>>>(
+  starts: S,
+  body: (servers: { -readonly [K in keyof S]: ServerChild }) => Promise<T>,
 ): Promise<T> {
   const servers: ServerChild[] = [];
   try {
     for (const start of starts) servers.push(await start());
-    return await body(servers);
+    return await body(servers as { -readonly [K in keyof S]: ServerChild });
   } finally {
     for (const server of servers) await server.stop();
   }
@@ -499,7 +517,7 @@ export async function inTurn<K extends string, R>(
 }
 
 /** Load on each server in turn, `rounds` times round the list; the results in list order. */
-export async function interleavedMany(
+export async function interleaved(
   settings: HttpSettings,
   targets: Array<{ server: ServerChild; path: string; name: string }>,
   kind: HttpLoadOptions["kind"],
@@ -512,26 +530,6 @@ export async function interleavedMany(
     }
   }
   return results;
-}
-
-/** Alternates load on two servers, `rounds` times each, and keeps every result. */
-export async function interleaved(
-  settings: HttpSettings,
-  ours: ServerChild,
-  oursPath: string,
-  theirs: ServerChild,
-  theirsPath: string,
-  kind: HttpLoadOptions["kind"],
-): Promise<{ ours: HttpLoadResult[]; theirs: HttpLoadResult[] }> {
-  const [theirResults = [], ourResults = []] = await interleavedMany(
-    settings,
-    [
-      { server: theirs, path: theirsPath, name: "the baseline" },
-      { server: ours, path: oursPath, name: "ours" },
-    ],
-    kind,
-  );
-  return { ours: ourResults, theirs: theirResults };
 }
 
 export function summarizeHttp(results: HttpLoadResult[]) {
@@ -556,6 +554,35 @@ export function summarizeHttp(results: HttpLoadResult[]) {
   };
 }
 export type HttpSummary = ReturnType<typeof summarizeHttp>;
+
+/**
+ * The two rows of an HTTP load against its baseline: requests/s (a goal on their ratio, if it has
+ * one) and p50 / p99.
+ */
+export function httpRows(
+  settings: HttpSettings,
+  ours: HttpSummary,
+  theirs: HttpSummary,
+  what: { rate: string; latency?: string; baseline: string; goal?: number },
+): Row[] {
+  const { goal } = what;
+  const ratio = ratioOf(ours.rps, theirs.rps);
+  return [
+    {
+      benchmark: `${what.rate}: requests/s (${settings.concurrency} concurrent)`,
+      ours: fmt(ours.rps),
+      baseline: `${fmt(theirs.rps)} (${what.baseline})`,
+      ratio: notAbove(ratio),
+      ...(goal === undefined ? {} : { goal: `≥ ${goal}`, met: yes(ratio >= goal) }),
+    },
+    {
+      benchmark: `${what.latency ?? what.rate}: p50 / p99 ms`,
+      ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
+      baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
+      ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
+    },
+  ];
+}
 
 /** Rounds' requests/s, for the notes. */
 export const roundsOf = (results: HttpLoadResult[]) => results.map((r) => fmt(r.rps)).join(", ");
@@ -600,7 +627,7 @@ export async function runMatchLoad(
   what: string,
   options: MatchLoadOptions,
 ): Promise<MatchLoadResult> {
-  const r = await runLoad<MatchLoadResult>("load-match.ts", options);
+  const r = await runLoad<MatchLoadResult>("load-chat.ts", options);
   if (r.matchedOnce === 0) problem(`${what}: nobody was paired (${r.visitors} pressed start)`);
   if (r.errors > 0) {
     problem(`${what}: ${r.errors} error answers (first: ${r.firstError?.slice(0, 200)})`);
@@ -616,6 +643,13 @@ export function idleVisitors(url: string, mode: "app" | "raw", count: number) {
 
 /** The round with the median p99 (the higher middle one of an even count). */
 export const medianRound = (results: ChatLoadResult[]) => medianBy(results, (r) => r.p99);
+
+/** Everyone paired exactly once: nobody left or paired twice, every chat of two, no error. */
+export const pairedOnce = (r: MatchLoadResult) =>
+  r.matchedOnce === r.visitors && r.badChats === 0 && r.chats === r.visitors / 2 && r.errors === 0;
+
+/** A time in seconds when it is whole seconds, in ms otherwise: "1 s", "200 ms". */
+export const span = (t: number) => (t % 1000 === 0 ? `${t / 1000} s` : `${t} ms`);
 
 /** Kept up: every message delivered, no error answer, the offered rate sent, p99 ≤ 100 ms. */
 export function sustained(r: ChatLoadResult): boolean {

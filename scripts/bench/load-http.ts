@@ -116,6 +116,17 @@ function throwBody(n: number, pow: string | undefined): string {
   });
 }
 
+/** A JSON POST from visitor n (a public address of its own), as the web sends one. */
+function post(target: URL, path: string, n: number, body: string): string {
+  return (
+    `POST ${path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+    `Origin: ${target.origin}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Cookie: visitor=${signedVisitor(numberedVisitorId("bench", n))}\r\n` +
+    `X-Forwarded-For: ${publicAddress(n)}\r\nx-tidings-locale: en\r\n\r\n${body}`
+  );
+}
+
 interface Pending {
   resolve(status: number): void;
   reject(error: Error): void;
@@ -215,14 +226,7 @@ async function main(): Promise<void> {
         `x-tidings-locale: ${n % 5 < 3 ? "en" : "zh-TW"}\r\n\r\n`
       );
     }
-    const body = throwBody(n, solutions[counter - 1]);
-    return (
-      `POST ${options.path} HTTP/1.1\r\nHost: ${target.host}\r\n` +
-      `Origin: ${target.origin}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Cookie: visitor=${cookie}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
-      `x-tidings-locale: en\r\n\r\n${body}`
-    );
+    return post(target, options.path, n, throwBody(n, solutions[counter - 1]));
   };
 
   const connections = await Promise.all(
@@ -237,17 +241,11 @@ async function main(): Promise<void> {
     let next = 0;
     await Promise.all(
       connections.map(async (connection, i) => {
-        const host = (targets[i % targets.length] as URL).host;
-        const origin = (targets[i % targets.length] as URL).origin;
         while (next < pool) {
           next += 1;
           const n = first + next;
           const status = await connection.request(
-            `POST ${AGE_PATH} HTTP/1.1\r\nHost: ${host}\r\n` +
-              `Origin: ${origin}\r\nContent-Type: application/json\r\n` +
-              `Content-Length: ${Buffer.byteLength(AGE_BODY)}\r\n` +
-              `Cookie: visitor=${signedVisitor(numberedVisitorId("bench", n))}\r\nX-Forwarded-For: ${publicAddress(n)}\r\n` +
-              `x-tidings-locale: en\r\n\r\n${AGE_BODY}`,
+            post(targets[i % targets.length] as URL, AGE_PATH, n, AGE_BODY),
           );
           if (status !== 200) throw new Error(`the age gate answered ${status} to visitor ${n}`);
         }

@@ -35,24 +35,18 @@ function record(sqlite: Database): Seen {
   const seen: Seen = [];
   const wrap = (make: (sql: string) => ReturnType<Database["query"]>) => (sql: string) => {
     const statement = make(sql);
-    const all = statement.all.bind(statement);
-    const get = statement.get.bind(statement);
-    const run = statement.run.bind(statement);
+    const recorded =
+      <A extends Bindings, R>(method: (...params: A) => R) =>
+      (...params: A) => {
+        seen.push({ sql, params });
+        return method.apply(statement, params);
+      };
     // The dialect reads columnNames and calls all/run (iterate for streams).
     return {
       columnNames: statement.columnNames,
-      all: (...params: Bindings) => {
-        seen.push({ sql, params });
-        return all(...params);
-      },
-      get: (...params: Bindings) => {
-        seen.push({ sql, params });
-        return get(...params);
-      },
-      run: (...params: Bindings) => {
-        seen.push({ sql, params });
-        return run(...params);
-      },
+      all: recorded(statement.all),
+      get: recorded(statement.get),
+      run: recorded(statement.run),
       iterate: statement.iterate.bind(statement),
     };
   };

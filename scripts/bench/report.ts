@@ -14,9 +14,9 @@ import {
   renderPlan,
   type ScaleFigures,
 } from "./plan.ts";
-import { type Section, settleMet } from "./section.ts";
+import { type Section, settleMet, type TableRow } from "./section.ts";
 
-export type Recorded = Section & { date: string };
+export type Recorded = Omit<Section, "rows"> & { rows: TableRow[]; date: string };
 export type Sections = Record<string, Recorded>;
 
 /** Where BENCHMARKS.md keeps its recorded figures: the JSON file beside it. */

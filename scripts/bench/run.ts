@@ -16,7 +16,7 @@
  * it records, with the current NOTES.md.
  */
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { BENCHMARKS } from "./benchmarks/index.ts";
@@ -34,8 +34,8 @@ import {
   takeProblems,
   writeWebBuild,
 } from "./lib.ts";
-import { readPrevious, render, type Sections, writeReport } from "./report.ts";
-import { type Benchmark, noFigure, type Section, type Size } from "./section.ts";
+import { type Recorded, readPrevious, render, type Sections, writeReport } from "./report.ts";
+import { type Benchmark, noFigure, type Size, tableRow } from "./section.ts";
 
 const NAMES = BENCHMARKS.map((b) => b.name);
 const MD_FILE = join(ROOT, "BENCHMARKS.md");
@@ -104,7 +104,7 @@ async function runOne(
   benchmark: Benchmark,
   cores: string,
 ): Promise<{
-  section: Section;
+  section: Omit<Recorded, "date">;
   problems: string[];
 }> {
   const loadBefore = loadAverage();
@@ -119,22 +119,13 @@ async function runOne(
       // A figure of ours that is not there: a load that measured nothing.
       if (noFigure(row.ours)) problems.push(`row without a figure: ${row.benchmark}`);
     }
-    return { section, problems };
+    return { section: { ...section, rows: section.rows.map(tableRow) }, problems };
   } catch (error) {
     console.error(error);
     return {
       section: {
         title: benchmark.name,
-        rows: [
-          {
-            benchmark: `${benchmark.name}: failed`,
-            ours: "—",
-            baseline: "—",
-            ratio: "—",
-            goal: "—",
-            met: "no",
-          },
-        ],
+        rows: [tableRow({ benchmark: `${benchmark.name}: failed`, ours: "—", met: "no" })],
         notes: [`The run failed: ${String(error).slice(0, 500)}`],
       },
       problems: [...takeProblems(), `failed: ${String(error).slice(0, 500)}`],
@@ -150,13 +141,7 @@ async function main(): Promise<number> {
   const date = new Date().toISOString().slice(0, 16).replace("T", " ");
   const cores = Bun.spawnSync(["nproc"]).stdout.toString().trim();
   const model = cpus()[0]?.model ?? "unknown CPU";
-  const previousText = (() => {
-    try {
-      return readFileSync(MD_FILE, "utf8");
-    } catch {
-      return "";
-    }
-  })();
+  const previousText = existsSync(MD_FILE) ? readFileSync(MD_FILE, "utf8") : "";
   const meta = [
     `Machine: ${cores} cores (\`nproc\`), ${model}, ${(Number(readFileSync("/proc/meminfo", "utf8").match(/MemTotal:\s+(\d+)/)?.[1] ?? 0) / 1024 / 1024).toFixed(0)} GiB; Bun ${Bun.version}; databases on ${scratchRoot === "/dev/shm" ? "tmpfs (/dev/shm)" : scratchRoot}.`,
     partial

@@ -23,7 +23,8 @@ export interface Benchmark {
   run(size: Size): Promise<Section>;
 }
 
-export interface Row {
+/** A row of the table as BENCHMARKS.json records it. */
+export interface TableRow {
   benchmark: string;
   ours: string;
   baseline: string;
@@ -31,6 +32,19 @@ export interface Row {
   goal: string;
   met: "yes" | "no" | "—";
 }
+
+/** A row as a module writes it: a cell it leaves out (no baseline, ratio or goal) reads "—". */
+export type Row = Pick<TableRow, "benchmark" | "ours"> & Partial<TableRow>;
+
+/** A row with every cell, in the order the table shows them. */
+export const tableRow = (row: Row): TableRow => ({
+  benchmark: row.benchmark,
+  ours: row.ours,
+  baseline: row.baseline ?? "—",
+  ratio: row.ratio ?? "—",
+  goal: row.goal ?? "—",
+  met: row.met ?? "—",
+});
 
 export interface Section {
   title: string;
@@ -79,8 +93,8 @@ export const noFigure = (cell: string | undefined) => NO_FIGURE.test(cell ?? "")
  * not run), its goal is not met, whatever the comparison in the module said. The runner applies
  * this to every row of every section; the rows it changed are returned.
  */
-export function settleMet(rows: Row[]): Row[] {
-  const changed: Row[] = [];
+export function settleMet(rows: TableRow[]): TableRow[] {
+  const changed: TableRow[] = [];
   for (const row of rows) {
     if (row.met !== "yes") continue;
     if ([row.ours, row.baseline, row.ratio].some(noFigure)) {

@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 export const MAX_FILE_LINES = 500;
 export const MAX_CLASS_LINES = 300;
 /** The benchmarks' code (scripts/bench) in all: it may shrink, never grow past this. */
-export const MAX_BENCH_LINES = 8022;
+export const MAX_BENCH_LINES = 7826;
 
 /**
  * Files still over the limit, each to be split and then taken off this list (none left: the

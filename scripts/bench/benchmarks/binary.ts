@@ -100,16 +100,12 @@ async function run(size: Size): Promise<Section> {
         ours: (r.bytes / 1e6).toFixed(1),
         baseline: `${(r.baselineBytes / 1e6).toFixed(1)} (compiled hello server)`,
         ratio: ratioOf(r.bytes, r.baselineBytes).toFixed(2),
-        goal: "—",
-        met: "—",
       },
       {
         benchmark: "Binary: start in an empty folder with --port 0 → healthy /healthz (ms)",
         ours: fmt(r.startMs.median),
         baseline: `${fmt(r.baselineStartMs.median)} (compiled hello server)`,
         ratio: ratioOf(r.startMs.median, r.baselineStartMs.median).toFixed(1),
-        goal: "—",
-        met: "—",
       },
     ],
     notes: [

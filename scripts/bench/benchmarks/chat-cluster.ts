@@ -7,6 +7,7 @@
 import Redis from "ioredis";
 import {
   type ClusterSite,
+  chatOn,
   commandList,
   instancesOf,
   medianCost,
@@ -16,20 +17,17 @@ import {
 } from "../cluster-site.ts";
 import {
   chatSettings,
-  freshVisitors,
   idleVisitors,
   inTurn,
   log,
   medianRound,
   round,
   rssKiB,
-  runChatLoad,
-  type ServerChild,
   sleep,
   sustained,
   withServers,
 } from "../lib.ts";
-import type { ChatLoadOptions, ChatLoadResult } from "../load-chat.ts";
+import type { ChatLoadResult } from "../load-chat.ts";
 import { type ChatFigures, COUNTED } from "../plan.ts";
 import { Probe } from "../probe.ts";
 import { type Benchmark, fmt, ms, ratioOf, type Section, type Size, yes } from "../section.ts";
@@ -47,25 +45,6 @@ async function run(size: Size): Promise<Section> {
   const goal = 20;
   const lowerRates = size === "smoke" ? [pairs] : [1000, 2500];
   const site = await openSite("chat_cluster");
-  /** One load over two servers, every pair across them. */
-  const loadAcross = (
-    what: string,
-    [a, b]: ServerChild[],
-    load: Pick<ChatLoadOptions, "mode" | "pairs" | "rate" | "typing">,
-  ) => {
-    if (!a || !b) throw new Error("servers missing");
-    return runChatLoad(what, {
-      url: a.url,
-      urls: [a.url, b.url],
-      across: true,
-      ...load,
-      warmupMs: CHAT.warmupMs,
-      durationMs: CHAT.durationMs,
-      firstVisitor: freshVisitors(),
-      probe: { servers: [a.pid, b.pid], redisUrl: site.redisUrl },
-      quietMs: CHAT.quietMs,
-    });
-  };
   let stream: { bytes: number; entries: number; keys: number } | undefined;
   let idle: Awaited<ReturnType<typeof idleOnRedis>>;
   let typing: ChatLoadResult;
@@ -76,7 +55,7 @@ async function run(size: Size): Promise<Section> {
       const { prefix, starts } =
         mode === "raw" ? rawRedisRelays(site, 2, "chat-raw") : instancesOf(site, 2, "chat");
       const r = await withServers(starts, async (servers) => {
-        const result = await loadAcross(`chat through Redis (${mode})`, servers, {
+        const result = await chatOn(site, servers, `chat through Redis (${mode})`, CHAT, {
           mode,
           pairs,
           rate,
@@ -93,7 +72,7 @@ async function run(size: Size): Promise<Section> {
     // calls 1.25 times a second, and every call reaches the partner (the broker passes on one
     // per visitor each 500 ms at most; the web sends one every 2 s while its visitor types).
     typing = await withServers(instancesOf(site, 2, "chat-typing").starts, (servers) =>
-      loadAcross("typing through Redis", servers, {
+      chatOn(site, servers, "typing through Redis", CHAT, {
         mode: "app",
         typing: true,
         pairs: pairs * 2,
@@ -103,7 +82,7 @@ async function run(size: Size): Promise<Section> {
     // Lower rates, once each: how the delay depends on the load on this machine.
     for (const lower of lowerRates) {
       const r = await withServers(instancesOf(site, 2, "chat-ladder").starts, (servers) =>
-        loadAcross(`chat through Redis at ${lower}/s`, servers, {
+        chatOn(site, servers, `chat through Redis at ${lower}/s`, CHAT, {
           mode: "app",
           pairs,
           rate: lower,
@@ -116,18 +95,17 @@ async function run(size: Size): Promise<Section> {
   } finally {
     site.stop();
   }
-  const all = (mode: "raw" | "app") => rounds[mode];
   // What the servers relayed in the window, counted where it cannot be missed: Redis ran the
   // message's one XADD (kept in the chat's stream), the raw relay's one PUBLISH,
   // a typing call's one PUBLISH (a typing call stores nothing). (Messages sent or arrived in the window differ from it by what was queued
   // when the window opened or closed, a lot on a busy machine.)
   const relayed = (r: ChatLoadResult, marker: "publish" | "xadd") =>
     r.probe?.redis?.byCommand[marker] ?? r.arrived;
-  const ours = medianRound(all("app"));
-  const theirs = medianRound(all("raw"));
+  const ours = medianRound(rounds.app);
+  const theirs = medianRound(rounds.raw);
   const cost = (mode: "raw" | "app") =>
     medianCost(
-      all(mode).map((r) =>
+      rounds[mode].map((r) =>
         perOperation(r.probe, r.idle, relayed(r, mode === "app" ? "xadd" : "publish")),
       ),
     );
@@ -136,10 +114,7 @@ async function run(size: Size): Promise<Section> {
   const rawCost = cost("raw");
   const byCommand = perOperation(ours.probe, ours.idle, relayed(ours, "xadd")).byCommand;
   const across = (r: ChatLoadResult) => r.crossPairs === r.pairs;
-  const p99s = (mode: "raw" | "app") =>
-    all(mode)
-      .map((r) => r.p99)
-      .join(", ");
+  const p99s = (mode: "raw" | "app") => rounds[mode].map((r) => r.p99).join(", ");
   const summaryOf = (name: string, r: ChatLoadResult) =>
     `${name} sent ${fmt(r.sentRate)}/s${r.skipped > 0 ? ` (${fmt(r.skipped)} skipped by a late generator)` : ""}, delivered ${fmt(r.delivered)} of ${fmt(r.sent)} (${fmt(r.arrived)} arrived within the window), ${r.errors} errors, p50 / p99 / max ${r.p50} / ${r.p99} / ${r.max} ms, ${r.crossPairs} of ${r.pairs} pairs across, CPU of the two servers ${r.probe?.serverCpuEach.join(" and ")} cores, Redis ${r.probe?.redis?.cpu} cores, generator ${r.clientCpu}, pairing took ${r.setupSeconds} s${r.firstError ? ` (first error: ${r.firstError.slice(0, 160)})` : ""}`;
   const bytesPerEntry = stream && stream.entries > 0 ? stream.bytes / stream.entries : Number.NaN;
@@ -170,23 +145,19 @@ async function run(size: Size): Promise<Section> {
         baseline: `${ms(theirs.p50)} / ${ms(theirs.p99)} (two raw Redis relays)`,
         ratio: ratioOf(ours.p99, theirs.p99).toFixed(1),
         goal: `p99 ≤ ${goal} ms`,
-        met: yes(ours.p99 <= goal && all("app").every((r) => sustained(r) && across(r))),
+        met: yes(ours.p99 <= goal && rounds.app.every((r) => sustained(r) && across(r))),
       },
       {
         benchmark: "Chat relay through Redis: server CPU per message, both instances (µs)",
         ours: fmt(ourCost.serverUs),
         baseline: `${fmt(rawCost.serverUs)} (two raw Redis relays)`,
         ratio: ratioOf(ourCost.serverUs, rawCost.serverUs).toFixed(1),
-        goal: "—",
-        met: "—",
       },
       {
         benchmark: "Chat relay through Redis: Redis commands / Redis CPU (µs) per message",
         ours: `${fmt(ourCost.redisCommands, 1)} / ${fmt(ourCost.redisUs, 1)}`,
         baseline: `${fmt(rawCost.redisCommands, 1)} / ${fmt(rawCost.redisUs, 1)} (two raw Redis relays)`,
         ratio: ratioOf(ourCost.redisUs, rawCost.redisUs).toFixed(1),
-        goal: "—",
-        met: "—",
       },
       {
         benchmark: `Resident memory per idle connected chat visitor, one instance on Redis, at ${fmt(idle.visitors)} (KiB)`,
@@ -253,7 +224,6 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
     const { prefix, starts } =
       mode === "app" ? instancesOf(site, 1, "idle") : rawRedisRelays(site, 1, "idle-raw");
     return withServers(starts, async ([server]) => {
-      if (!server) throw new Error("server missing");
       const redis = new Redis(site.redisUrl);
       const probe = await Probe.open({ servers: [server.pid], redisUrl: site.redisUrl });
       try {
@@ -294,8 +264,6 @@ async function idleOnRedis(site: ClusterSite, size: Size) {
               (Math.max(0, (quiet.redis?.cpu ?? 0) - (empty.redis?.cpu ?? 0)) * 1e6) / visitors,
             serverUsPerVisitorSecond:
               (Math.max(0, (quiet.serverCpu ?? 0) - (empty.serverCpu ?? 0)) * 1e6) / visitors,
-            emptyRedisCpu: empty.redis?.cpu ?? 0,
-            emptyServerCpu: empty.serverCpu ?? 0,
             slowMs: slow.map(([, , micros]) => micros / 1000),
           };
         } finally {

@@ -9,6 +9,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import {
   appServer,
+  httpRows,
   httpSettings,
   interleaved,
   log,
@@ -21,17 +22,7 @@ import {
 } from "../lib.ts";
 import { copySeed, createDatabase, readPathPostgres, startCluster } from "../postgres.ts";
 import { CANDIDATES_SQL_PG, CARD_SQL_PG } from "../raw-discover.ts";
-import {
-  type Benchmark,
-  fmt,
-  label,
-  notAbove,
-  type Row,
-  ratioOf,
-  type Section,
-  type Size,
-  yes,
-} from "../section.ts";
+import { type Benchmark, fmt, label, type Row, type Section, type Size, yes } from "../section.ts";
 import { seed } from "../seed.ts";
 import { discoverSizes, planText } from "./discover.ts";
 
@@ -71,39 +62,33 @@ async function run(size: Size): Promise<Section> {
           "\n" +
           planText("A signed-in reader", path.signedIn);
       }
-      const measured = await withServers(
+      const [theirRounds = [], ourRounds = []] = await withServers(
         [
           appServer(dir, { DB_URL: url, REDIS_URL: cluster.redisUrl }),
           () => startServer("raw-discover.ts", { DB_URL: url }),
         ],
-        ([app, raw]) => {
-          if (!app || !raw) throw new Error("servers missing");
-          return interleaved(HTTP, app, "/trpc/bottles.discover", raw, "/", "discover");
-        },
+        ([app, raw]) =>
+          interleaved(
+            HTTP,
+            [
+              { server: raw, path: "/", name: "the baseline" },
+              { server: app, path: "/trpc/bottles.discover", name: "ours" },
+            ],
+            "discover",
+          ),
       );
-      const ours = summarizeHttp(measured.ours);
-      const theirs = summarizeHttp(measured.theirs);
-      const ratio = ratioOf(ours.rps, theirs.rps);
-      rows.push({
-        benchmark: `Discover on PostgreSQL, ${label(bottles)} bottles: requests/s (${HTTP.concurrency} concurrent)`,
-        ours: fmt(ours.rps),
-        baseline: `${fmt(theirs.rps)} (raw postgres.js)`,
-        ratio: notAbove(ratio),
-        goal: "—",
-        met: "—",
-      });
-      rows.push({
-        benchmark: `Discover on PostgreSQL, ${label(bottles)} bottles: p50 / p99 ms`,
-        ours: `${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)}`,
-        baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
-        ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
-        goal: "—",
-        met: "—",
-      });
+      const ours = summarizeHttp(ourRounds);
+      const theirs = summarizeHttp(theirRounds);
+      rows.push(
+        ...httpRows(HTTP, ours, theirs, {
+          rate: `Discover on PostgreSQL, ${label(bottles)} bottles`,
+          baseline: "raw postgres.js",
+        }),
+      );
       notes.push(
         `${label(bottles)}: app server CPU ${ours.cpu.toFixed(2)} cores (ours) and ${theirs.cpu.toFixed(2)} (raw), ` +
           `about ${fmt((ours.cpu / ours.rps) * 1e6)} µs and ${fmt((theirs.cpu / theirs.rps) * 1e6)} µs per request, not counting PostgreSQL's own processes; ` +
-          `rounds: ours ${roundsOf(measured.ours)}; raw ${roundsOf(measured.theirs)}` +
+          `rounds: ours ${roundsOf(ourRounds)}; raw ${roundsOf(theirRounds)}` +
           (ours.non200 + ours.errors > 0
             ? `; ${ours.non200} non-200 answers, ${ours.errors} errors (ours)`
             : ""),
@@ -116,7 +101,6 @@ async function run(size: Size): Promise<Section> {
     benchmark: "Discover on PostgreSQL: no sequential scan of bottles on the read path",
     ours: allIndexed ? "yes" : "no",
     baseline: "same SQL",
-    ratio: "—",
     goal: "index, no scan",
     met: yes(allIndexed),
   });

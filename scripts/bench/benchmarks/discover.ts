@@ -11,8 +11,9 @@ import {
   appServer,
   type HttpSummary,
   httpLoad,
+  httpRows,
   httpSettings,
-  interleavedMany,
+  interleaved,
   log,
   NODE_PACKAGES,
   nodeBaselines,
@@ -31,7 +32,6 @@ import {
   type Benchmark,
   fmt,
   label,
-  ms,
   notAbove,
   type Row,
   ratioOf,
@@ -141,7 +141,7 @@ async function run(size: Size): Promise<Section> {
         ...(express ? [{ server: express, path: "/", name: "Express" }] : []),
         { server: app, path: "/trpc/bottles.discover", name: "ours" },
       ];
-      const results = await interleavedMany(HTTP, targets, "discover");
+      const results = await interleaved(HTTP, targets, "discover");
       if (bottles === SIZES[0]) {
         // What the framework costs on its own, on the same server: an empty tRPC query and
         // a plain route, with the same load.
@@ -184,23 +184,13 @@ async function run(size: Size): Promise<Section> {
     const ours = summarizeHttp(measured.ours);
     const theirs = summarizeHttp(measured.theirs);
     byLabel.set(label(bottles), { ours, theirs });
-    const ratio = ratioOf(ours.rps, theirs.rps);
-    rows.push({
-      benchmark: `Discover, ${label(bottles)} bottles: requests/s (${HTTP.concurrency} concurrent)`,
-      ours: fmt(ours.rps),
-      baseline: `${fmt(theirs.rps)} (raw bun:sqlite)`,
-      ratio: notAbove(ratio),
-      goal: `≥ ${DISCOVER_GOAL}`,
-      met: yes(ratio >= DISCOVER_GOAL),
-    });
-    rows.push({
-      benchmark: `Discover, ${label(bottles)} bottles: p50 / p99 ms`,
-      ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
-      baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
-      ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
-      goal: "—",
-      met: "—",
-    });
+    rows.push(
+      ...httpRows(HTTP, ours, theirs, {
+        rate: `Discover, ${label(bottles)} bottles`,
+        baseline: "raw bun:sqlite",
+        goal: DISCOVER_GOAL,
+      }),
+    );
     const cpuPer = (s: HttpSummary) => fmt((s.cpu / s.rps) * 1e6);
     let expressNote = "";
     if (measured.express) {
@@ -241,7 +231,6 @@ async function run(size: Size): Promise<Section> {
       benchmark: `Discover: p99 at ${label(SIZES[SIZES.length - 1] ?? 0)} ÷ p99 at ${label(SIZES[0] ?? 0)}`,
       ours: growth.toFixed(2),
       baseline: ratioOf(last.theirs.p99, first.theirs.p99).toFixed(2),
-      ratio: "—",
       goal: "flat (≤ 1.5)",
       met: yes(growth <= 1.5),
     });
@@ -250,7 +239,6 @@ async function run(size: Size): Promise<Section> {
     benchmark: "Discover: every query on the read path uses an index (no full scan)",
     ours: allIndexed ? "yes" : "no",
     baseline: "same SQL",
-    ratio: "—",
     goal: "index, no scan",
     met: yes(allIndexed),
   });

@@ -132,7 +132,6 @@ async function run(size: Size): Promise<Section> {
   const results = new Map<string, Run[]>();
   let baseline: Run[] = [];
   await withServers([appServer(workFolder("lighthouse"))], async ([app]) => {
-    if (!app) throw new Error("server missing");
     const document = await (await fetch(`${app.url}/en`)).text();
     for (const page of pages) {
       log(`Lighthouse: ${page}, ${runs} run(s)`);

@@ -1,5 +1,5 @@
 /**
- * The matching rule, simulated: visitors drawn from load-match.ts's population press start at
+ * The matching rule, simulated: visitors drawn from load-chat.ts's population press start at
  * random (a Poisson stream of so many a minute), and the pool pairs them by preferences.ts's own
  * rule (tierOf, bestTierOf, anyoneFrom, languageFrom) on a virtual clock, looking again when a
  * visitor's stage ends, as the brokers do; nobody widens or leaves. No servers. The share of
@@ -19,7 +19,7 @@ import {
   type Seeker,
   tierOf,
 } from "../../../src/core/chat/preferences.ts";
-import { drawPreferences, random } from "../load-match.ts";
+import { drawPreferences, random } from "../load-chat.ts";
 import type { Benchmark, Section, Size } from "../section.ts";
 
 interface Simulated extends Seeker {
@@ -186,8 +186,8 @@ async function run(size: Size): Promise<Section> {
       },
     ],
     notes: [
-      `${visitors} visitors a rate, drawn from load-match.ts's population (every one names a language and 1 to 3 of 12 interests), pressing start as a Poisson stream; nobody widens or leaves.`,
-      "Wait: from pressing start to being paired. After a partner came: from the later of the two presses (what load-match.ts measures), the wait the rule itself adds.",
+      `${visitors} visitors a rate, drawn from load-chat.ts's population (every one names a language and 1 to 3 of 12 interests), pressing start as a Poisson stream; nobody widens or leaves.`,
+      "Wait: from pressing start to being paired. After a partner came: from the later of the two presses (what load-chat.ts measures), the wait the rule itself adds.",
       "At 1 and 5 a minute the wait from pressing start is set by the next arrival (a visitor alone waits for the next press, a 12 s mean at 5 a minute), so its p95 is over 15 s under every rule, today's too.",
     ],
     details: table.join("\n"),

@@ -5,7 +5,7 @@
  * commands the instances sent (MONITOR); Redis CPU is INFO cpu's main thread, summed over nodes.
  */
 
-import { type CostResult, measureCosts, TIMERS_NOISE } from "../cluster/costs.ts";
+import { type CostResult, measureCosts } from "../cluster/costs.ts";
 import { log, problem } from "../lib.ts";
 import { type Benchmark, fmt, type Row, type Section, type Size, yes } from "../section.ts";
 
@@ -13,6 +13,15 @@ const one = (n: number) => fmt(n, 1);
 /** Redis CPU beyond the background: under a microsecond is within the background's own noise. */
 const cpu = (n: number) => (n < 1 ? "< 1" : one(n));
 const two = (n: number) => fmt(n, 2);
+
+/**
+ * The instances' timers (heartbeats every 2 s, sweeps every 1 s, the sweep's lease) go on while
+ * an operation is counted; what they send and what Redis executes for them are taken off at the
+ * rate measured just before, which leaves a few hundredths of a command per operation either way.
+ * A goal on commands or round trips is met within that much.
+ */
+const TIMERS_NOISE = 0.05;
+const within = (value: number, most: number) => value <= most + TIMERS_NOISE;
 
 function rowsOf(r: CostResult, where: string): Row[] {
   const raw = r.rawPublishRelay;
@@ -25,7 +34,11 @@ function rowsOf(r: CostResult, where: string): Row[] {
       baseline: `${two(kept.executed)} / 2 / ${one(kept.redisCpuUs)} (the same event kept and published: XADD and PUBLISH sent bare, one Redis)`,
       ratio: (r.message.redisCpuUs / kept.redisCpuUs).toFixed(1),
       goal: "≤ 4 / ≤ 2 / ≤ 20 µs",
-      met: yes(r.goals.message),
+      met: yes(
+        within(r.message.executed, 4) &&
+          within(r.message.sentByInstances, 2) &&
+          r.message.redisCpuUs <= 20,
+      ),
     },
     {
       benchmark: `Redis cost of a relayed message on a busy Redis (the instances' messages as they went to Redis, sent again back to back), ${where}: Redis CPU (µs)`,
@@ -39,57 +52,44 @@ function rowsOf(r: CostResult, where: string): Row[] {
       benchmark: `Redis cost of a typing call, ${where}: executed commands / round trips / Redis CPU (µs)`,
       ours: `${two(r.typing.executed)} / ${two(r.typing.sentByInstances)} / ${cpu(r.typing.redisCpuUs)}`,
       baseline: rawCells,
-      ratio: "—",
       goal: "≤ 2 / 1 / —",
-      met: yes(r.goals.typing),
+      met: yes(within(r.typing.executed, 2) && within(r.typing.sentByInstances, 1)),
     },
     {
       benchmark: `Redis cost of a typing call on a busy Redis (the instances' typing events as they went to Redis, sent again back to back), ${where}: Redis CPU (µs)`,
       ours: one(r.typingBusy.redisCpuUs),
       baseline: `${one(raw.redisCpuUs)} (one PUBLISH, one Redis)`,
-      ratio: "—",
-      goal: "—",
-      met: "—",
     },
     {
       benchmark: `Redis cost of a chat start per visitor (pairs across two instances), ${where}: executed commands / round trips / Redis CPU (µs)`,
       ours: `${two(r.startPerVisitor.executed)} / ${two(r.startPerVisitor.sentByInstances)} / ${one(r.startPerVisitor.redisCpuUs)}`,
-      baseline: "—",
-      ratio: "—",
       goal: "≤ 20 / ≤ 3 / —",
-      met: yes(r.goals.start),
+      met: yes(
+        within(r.startPerVisitor.executed, 20) && within(r.startPerVisitor.sentByInstances, 3),
+      ),
     },
     {
       benchmark: `Redis cost of a chat start per visitor on a busy Redis (${fmt(r.startBusy.operations)} visitors pressing at once on two instances${r.startBusy.bursts.length > 1 ? `, the median of ${r.startBusy.bursts.length} such bursts` : ""}), ${where}: executed commands / Redis CPU (µs)`,
       ours: `${two(r.startBusy.executed)} / ${one(r.startBusy.redisCpuUs)}`,
-      baseline: "—",
-      ratio: "—",
       goal: "≤ 20 / —",
-      met: yes(r.goals.startBusy),
+      met: yes(within(r.startBusy.executed, 20)),
     },
     {
       benchmark: `Redis cost of presence, ${fmt(r.presence.visitors)} idle visitors on two instances, ${where}: commands / Redis CPU (µs) per visitor a second`,
       ours: `${fmt(r.presence.commandsPerVisitorSecond, 4)} / ${fmt(r.presence.redisCpuUsPerVisitorSecond, 3)}`,
-      baseline: "—",
-      ratio: "—",
       goal: "≤ 0.05 commands",
-      met: yes(r.goals.presence),
+      met: yes(r.presence.commandsPerVisitorSecond <= 0.05),
     },
     {
       benchmark: `Redis CPU a second, idle, ${where}: Redis on its own / added by each instance (heartbeats, sweeps) / added by each connected visitor (µs)`,
       ours: `${fmt(r.presence.redisOwnCpuUsPerSecond)} / ${fmt(r.presence.instanceRedisCpuUsPerSecond)} / ${fmt(r.presence.addedRedisCpuUsPerVisitorSecond, 3)}`,
-      baseline: "—",
-      ratio: "—",
-      goal: "—",
-      met: "—",
     },
     {
       benchmark: `Redis commands over 1 ms after the warm-up (SLOWLOG), ${where}${r.redisAtRealTimePriority ? ", Redis at real-time priority" : ""}`,
       ours: `${fmt(r.slowlogOver1ms.count)}${r.slowlogOver1ms.slowest[0] ? ` (slowest ${fmt(r.slowlogOver1ms.slowest[0].micros)} µs)` : ""}`,
       baseline: `${fmt(r.witnessSlowlogOver1ms.count)} of ${fmt(r.witnessSlowlogOver1ms.commands)} scripts of ${fmt(r.witnessSlowlogOver1ms.microsPerCommand)} µs${r.witnessSlowlogOver1ms.slowest[0] ? ` (slowest ${fmt(r.witnessSlowlogOver1ms.slowest[0].micros)} µs)` : ""} (a witness Redis on the same cores)`,
-      ratio: "—",
       goal: "none",
-      met: yes(r.goals.slowlog),
+      met: yes(r.slowlogOver1ms.count === 0),
     },
   ];
 }

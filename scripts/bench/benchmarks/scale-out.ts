@@ -8,6 +8,7 @@
 
 import {
   type ClusterSite,
+  chatOn,
   commandList,
   instancesOf,
   medianCost,
@@ -17,12 +18,11 @@ import {
 } from "../cluster-site.ts";
 import {
   chatSettings,
-  freshVisitors,
   httpLoad,
   httpSettings,
   inTurn,
   log,
-  runChatLoad,
+  roundsOf,
   runHttpLoad,
   runLoad,
   summarizeHttp,
@@ -62,22 +62,14 @@ const CHAT_SCALING_GOAL = 1.7;
  * across them (each message goes from one instance through Redis to the other).
  */
 function chatRound(site: ClusterSite, size: Size, layout: Layout): Promise<ChatLoadResult> {
-  const settings = chatSettings(size);
   const count = layout === "one" ? 1 : 2;
   const rate = CHAT_RATE_PER_INSTANCE[size] * count;
   return withServers(instancesOf(site, count, `chat-${layout}`).starts, (servers) =>
-    runChatLoad(`chat on ${layout} instance(s) at ${rate}/s`, {
-      url: servers[0]?.url ?? "",
-      ...(layout === "two" ? { urls: servers.map((s) => s.url), across: true } : {}),
+    // 2.5 messages a second per visitor, inside the flood limit.
+    chatOn(site, servers, `chat on ${layout} instance(s) at ${rate}/s`, chatSettings(size), {
       mode: "app",
-      // 2.5 messages a second per visitor, inside the flood limit.
       pairs: Math.round(rate / 5),
       rate,
-      warmupMs: settings.warmupMs,
-      durationMs: settings.durationMs,
-      firstVisitor: freshVisitors(),
-      probe: { servers: servers.map((s) => s.pid), redisUrl: site.redisUrl },
-      quietMs: settings.quietMs,
     }),
   );
 }
@@ -103,7 +95,6 @@ async function run(size: Size): Promise<Section> {
   let chat: Record<Layout, ChatLoadResult[]> = { one: [], two: [] };
   try {
     await withServers(instancesOf(site, 2, "scale").starts, async ([a, b]) => {
-      if (!a || !b) throw new Error("servers missing");
       for (const kind of ["discover", "throw"] as const) {
         const path = kind === "discover" ? "/trpc/bottles.discover" : "/trpc/bottles.throw";
         for (let round = 0; round < HTTP.rounds; round++) {
@@ -136,7 +127,7 @@ async function run(size: Size): Promise<Section> {
           }
         }
         log(
-          `  ${kind}: one instance ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")} requests/s`,
+          `  ${kind}: one instance ${roundsOf(results[kind].one)}; two ${roundsOf(results[kind].two)} requests/s`,
         );
       }
     });
@@ -165,13 +156,11 @@ async function run(size: Size): Promise<Section> {
       ours: fmt(two.rps),
       baseline: `${fmt(one.rps)} (one instance)`,
       ratio: ratioOf(two.rps, one.rps).toFixed(2),
-      goal: "—",
-      met: "—",
     });
     const oneCost = costOf(results[kind].one);
     const twoCost = costOf(results[kind].two);
     notes.push(
-      `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${results[kind].one.map((r) => fmt(r.rps)).join(", ")}; two ${results[kind].two.map((r) => fmt(r.rps)).join(", ")}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
+      `${name}: one instance ${fmt(one.rps)} requests/s (p50 / p99 ${ms(one.p50)} / ${ms(one.p99)} ms), two ${fmt(two.rps)} (${ms(two.p50)} / ${ms(two.p99)} ms); rounds: one ${roundsOf(results[kind].one)}; two ${roundsOf(results[kind].two)}. Cores in use (median round), one instance: ${cores(results[kind].one)}; two: ${cores(results[kind].two)}. Per request, one instance: ${fmt(oneCost.serverUs)} µs of instance CPU, ${fmt(oneCost.postgresUs)} µs of PostgreSQL, ${fmt(oneCost.redisUs, 1)} µs of Redis and ${fmt(oneCost.redisCommands, 1)} Redis commands (${commandList(oneCost.byCommand)}, with the presence and sweep timers' share); two instances: ${fmt(twoCost.serverUs)}, ${fmt(twoCost.postgresUs)} and ${fmt(twoCost.redisUs, 1)} µs.${one.non200 + one.errors + two.non200 + two.errors > 0 ? ` Answers other than 200: ${one.non200 + two.non200}, connection errors ${one.errors + two.errors}.` : ""}`,
     );
   }
   const oneUs = median(chat.one.map(chatUs));

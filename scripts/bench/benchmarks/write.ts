@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { LocalModerator } from "../../../src/core/moderation/local.ts";
 import {
   appServer,
+  httpRows,
   httpSettings,
   interleaved,
   problem,
@@ -20,16 +21,7 @@ import {
 } from "../lib.ts";
 import { writePathSql } from "../queries.ts";
 import { INSERT_SQL } from "../raw-insert.ts";
-import {
-  type Benchmark,
-  fmt,
-  ms,
-  notAbove,
-  ratioOf,
-  type Section,
-  type Size,
-  yes,
-} from "../section.ts";
+import { type Benchmark, fmt, type Section, type Size } from "../section.ts";
 import { seed } from "../seed.ts";
 
 async function run(size: Size): Promise<Section> {
@@ -43,19 +35,23 @@ async function run(size: Size): Promise<Section> {
     copyFileSync(source, join(dir, "tidings.db"));
   }
   const sql = await writePathSql();
-  const measured = await withServers(
+  const [theirRounds = [], ourRounds = []] = await withServers(
     [
       appServer(appDir),
       () => startServer("raw-insert.ts", { DB_FILE: join(rawDir, "tidings.db") }),
     ],
-    ([app, raw]) => {
-      if (!app || !raw) throw new Error("servers missing");
-      return interleaved(HTTP, app, "/trpc/bottles.throw", raw, "/insert", "throw");
-    },
+    ([app, raw]) =>
+      interleaved(
+        HTTP,
+        [
+          { server: raw, path: "/insert", name: "the baseline" },
+          { server: app, path: "/trpc/bottles.throw", name: "ours" },
+        ],
+        "throw",
+      ),
   );
-  const ours = summarizeHttp(measured.ours);
-  const theirs = summarizeHttp(measured.theirs);
-  const ratio = ratioOf(ours.rps, theirs.rps);
+  const ours = summarizeHttp(ourRounds);
+  const theirs = summarizeHttp(theirRounds);
   // The parts of a throw that the raw insert leaves out, timed in this process.
   const moderator = new LocalModerator();
   const message =
@@ -67,29 +63,17 @@ async function run(size: Size): Promise<Section> {
   const sameInsert = sql[0] === INSERT_SQL;
   if (!sameInsert) problem("write: the raw baseline's INSERT no longer matches throwBottle's");
   const agePool = throwPool(HTTP);
-  const ageSeconds = measured.ours.map((r) => r.agePoolSeconds ?? 0);
+  const ageSeconds = ourRounds.map((r) => r.agePoolSeconds ?? 0);
   return {
     title: "Write path",
-    rows: [
-      {
-        benchmark: `Throw a bottle (validation, rate limits, moderation, country): requests/s (${HTTP.concurrency} concurrent)`,
-        ours: fmt(ours.rps),
-        baseline: `${fmt(theirs.rps)} (raw insert)`,
-        ratio: notAbove(ratio),
-        goal: "≥ 0.5",
-        met: yes(ratio >= 0.5),
-      },
-      {
-        benchmark: "Throw a bottle: p50 / p99 ms",
-        ours: `${ms(ours.p50)} / ${ms(ours.p99)}`,
-        baseline: `${theirs.p50.toFixed(1)} / ${theirs.p99.toFixed(1)}`,
-        ratio: ratioOf(ours.p99, theirs.p99).toFixed(2),
-        goal: "—",
-        met: "—",
-      },
-    ],
+    rows: httpRows(HTTP, ours, theirs, {
+      rate: "Throw a bottle (validation, rate limits, moderation, country)",
+      latency: "Throw a bottle",
+      baseline: "raw insert",
+      goal: 0.5,
+    }),
     notes: [
-      `Server CPU ${ours.cpu.toFixed(2)} cores (ours) and ${theirs.cpu.toFixed(2)} (raw): about ${fmt((ours.cpu / ours.rps) * 1e6)} µs and ${fmt((theirs.cpu / theirs.rps) * 1e6)} µs of CPU per request; rounds: ours ${roundsOf(measured.ours)}; raw ${roundsOf(measured.theirs)}.`,
+      `Server CPU ${ours.cpu.toFixed(2)} cores (ours) and ${theirs.cpu.toFixed(2)} (raw): about ${fmt((ours.cpu / ours.rps) * 1e6)} µs and ${fmt((theirs.cpu / theirs.rps) * 1e6)} µs of CPU per request; rounds: ours ${roundsOf(ourRounds)}; raw ${roundsOf(theirRounds)}.`,
       `Every request is a different visitor with its own public address (so the country lookup runs and no rate limit is reached); ${ours.non200} answers of ours were not 200.`,
       `Each visitor has answered the bottles' age gate (\`bottles.confirmAge\`, 13 or older) before its throw, as a browser does: before each round of ours, ${fmt(agePool)} visitors answered it over the load's connections (${ageSeconds.map((s) => s.toFixed(1)).join(", ")} s), outside the warm-up and the measured window; the throws are theirs, one each${ours.reused > 0 ? ` (${fmt(ours.reused)} throws, over all rounds, were a visitor's second or later: the load outran the pool)` : ""}${ours.exhausted > 0 ? `; in ${ours.exhausted} round(s) every visitor of the pool had thrown 5 times (the limit a minute) before the window ended, so the load stopped early and those rounds' requests/s read low` : ""}. The raw insert has no gate.`,
       `The local moderation of one benchmark message takes ${moderationUs.toFixed(0)} µs in this process (word lists in eight languages and the spam checks); the raw insert does none of it.`,

@@ -5,17 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import Redis, { Cluster } from "ioredis";
-import {
-  CHAT_SCRIPTS,
-  type ChatScript,
-  chatScriptSource,
-} from "../../../src/core/chat/redis/lua/chat/index.ts";
+import { CHAT_SCRIPTS, chatScriptSource } from "../../../src/core/chat/redis/lua/chat/index.ts";
 import {
   BEAT,
   LEASE_RELEASE,
   LEASE_TAKE,
   POOL_SCRIPTS,
-  type PoolScript,
   poolScriptSource,
 } from "../../../src/core/chat/redis/lua/pool/index.ts";
 import { BAN_SCRIPTS } from "../../../src/core/chat/redis-bans.ts";
@@ -73,31 +68,25 @@ export interface SiteScripts {
 
 /** The site's scripts, so a slow log can say which ran. */
 export function siteScripts(): SiteScripts {
-  const named: Array<[string, string]> = [
-    ...Object.keys(CHAT_SCRIPTS).map((name): [string, string] => [
-      `chat.${name}`,
-      chatScriptSource(name as ChatScript),
-    ]),
-    ...Object.keys(POOL_SCRIPTS).map((name): [string, string] => [
-      `pool.${name}`,
-      poolScriptSource(name as PoolScript),
-    ]),
-    ["pool.beat", BEAT],
-    ["pool.leaseTake", LEASE_TAKE],
-    ["pool.leaseRelease", LEASE_RELEASE],
-    ...Object.entries(RATE_LIMIT_SCRIPTS).map(([name, source]): [string, string] => [
-      `limits.${name}`,
-      source,
-    ]),
-    ...Object.entries(BAN_SCRIPTS).map(([name, source]): [string, string] => [
-      `bans.${name}`,
-      source,
-    ]),
+  const named = (prefix: string, sources: Record<string, string>) =>
+    Object.entries(sources).map(([name, source]) => [`${prefix}.${name}`, source] as const);
+  const each = <K extends string>(names: Record<K, unknown>, source: (name: K) => string) =>
+    Object.fromEntries(Object.keys(names).map((name) => [name, source(name as K)]));
+  const all = [
+    ...named("chat", each(CHAT_SCRIPTS, chatScriptSource)),
+    ...named("pool", {
+      ...each(POOL_SCRIPTS, poolScriptSource),
+      beat: BEAT,
+      leaseTake: LEASE_TAKE,
+      leaseRelease: LEASE_RELEASE,
+    }),
+    ...named("limits", RATE_LIMIT_SCRIPTS),
+    ...named("bans", BAN_SCRIPTS),
   ];
   return {
-    bySource: named,
+    bySource: all,
     bySha: new Map(
-      named.map(([name, source]) => [createHash("sha1").update(source).digest("hex"), name]),
+      all.map(([name, source]) => [createHash("sha1").update(source).digest("hex"), name]),
     ),
   };
 }
