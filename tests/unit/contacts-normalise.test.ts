@@ -71,6 +71,87 @@ describe("phone numbers by the sender's region", () => {
   });
 });
 
+describe("contact text: each disguise in each of its forms", () => {
+  const read: Array<[string, string, string]> = [
+    ["Greek iota and the dotless i read as i", "ιnfo lıne Ιnfo Іnfo", "info line Info Info"],
+    ["symbols are not folded to letters", "I ❤ you ©", "I ❤ you ©"],
+    [
+      "every run of digit words, in any case",
+      "zero nine one two and THREE FOUR FIVE",
+      "0912 and 345",
+    ],
+    [
+      "letters standing alone beside digits stay letters",
+      "my i5 laptop on O2",
+      "my i5 laptop on O2",
+    ],
+    ["hxxp without an s", "go hxxp://x.com", "go http://x.com"],
+    ["a space before the colon", "see h**ps ://x.com", "see https://x.com"],
+    ["a space after the colon", "see hXXps: //x.com", "see https://x.com"],
+    ["a space between the slashes", "see http:/ /x.com", "see http://x.com"],
+    [
+      "every spaced www, in any case",
+      "www example com and WWW other NET",
+      "www.example.com and www.other.NET",
+    ],
+    ["a name of one letter", "t[.]me/mei", "t.me/mei"],
+    ["DOT in capitals, twice", "www DOT example DOT com", "www.example.com"],
+    ["DOT in capitals before an everyday word", "find meilin DOT me", "find meilin.me"],
+    ["spaces before a path's slash", "find meilin . me  /mei", "find meilin.me/mei"],
+    ["'at' set apart by two spaces between words", "I worked  at  Yahoo", "I worked  at  Yahoo"],
+  ];
+  for (const [name, written, plain] of read) {
+    test(name, () => {
+      expect(contactText(written)).toBe(plain);
+    });
+  }
+
+  test("a look-alike closing a number is a digit", () => {
+    expect(contactDetails("call 09123456l").phone).toBe(true);
+  });
+
+  test("a text that cannot hold any says so in full", () => {
+    expect(contactDetails("hello there")).toEqual({
+      link: false,
+      email: false,
+      phone: false,
+      handle: false,
+    });
+  });
+});
+
+describe("numbers that are phones, and numbers that are not", () => {
+  test("a date written as eight digits is no phone, where eight digits would be one", () => {
+    // In Germany 2021123 and 20261123 are both numbers one can dial.
+    expect(contactDetails("ruf 2021123 an", "DE").phone).toBe(true);
+    for (const date of ["20261123", "20260505", "20261231", "19991030"]) {
+      expect({ date, phone: contactDetails(`Bestellung ${date} verschickt`, "DE").phone }).toEqual({
+        date,
+        phone: false,
+      });
+    }
+  });
+
+  test("a phone written in dotted pairs or groups is a phone, not a date or a version", () => {
+    expect(contactDetails("appelle-moi au 06.12.34.56.78").phone).toBe(true);
+    expect(contactDetails("call 0912.345.678").phone).toBe(true);
+  });
+
+  test("a nine-digit number beside another number is a phone", () => {
+    expect(contactDetails("091234567 12345678").phone).toBe(true);
+  });
+
+  test("every decimal, version and price in a text is set aside, not only the first", () => {
+    for (const text of [
+      "pi is 3.14159265 and e is 2.71828182",
+      "Chrome 120.0.6099.109 on Windows 10.0.19045.2965",
+      "budget 120000000元, spent 450000000元",
+    ]) {
+      expect({ text, phone: contactDetails(text).phone }).toEqual({ text, phone: false });
+    }
+  });
+});
+
 describe("the pre-check", () => {
   test("lets ordinary short messages through without the normaliser", () => {
     for (const text of [
