@@ -120,6 +120,32 @@ describe("contact text: each disguise in each of its forms", () => {
   });
 });
 
+describe("messenger accounts, and what only looks like one", () => {
+  const handles: Array<[string, boolean]> = [
+    ["ping @mei_lin", true],
+    // Three characters at least after "@".
+    ["ping @jo", false],
+    ["加我 meilin", true],
+    ["line: 0912mei", true],
+    ["我的line是mei0912", true],
+    ["discord: mei_lin", true],
+    ["telegram: meilin, see you", true],
+    ["Telegram: such  an old thing", false],
+    // 微 and 薇 stand in ordinary words too: only an account a person picks counts after them.
+    ["微：meilin", false],
+    ["薇：meilin", false],
+    ["微：mei0912", true],
+    // A version number is not an account.
+    ["update telegram: 10.25.3", false],
+    ["LINE v10.25.3", false],
+  ];
+  for (const [text, handle] of handles) {
+    test(`${text}: ${handle ? "an account" : "no account"}`, () => {
+      expect(contactDetails(text).handle).toBe(handle);
+    });
+  }
+});
+
 describe("numbers that are phones, and numbers that are not", () => {
   test("a date written as eight digits is no phone, where eight digits would be one", () => {
     // In Germany 2021123 and 20261123 are both numbers one can dial.
