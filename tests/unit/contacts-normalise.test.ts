@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { linkFinder, linksAndAddresses } from "../../src/core/moderation/contact-links.ts";
 import { contactText } from "../../src/core/moderation/contact-text.ts";
 import {
   cannotHoldContactDetails,
@@ -144,6 +145,65 @@ describe("messenger accounts, and what only looks like one", () => {
       expect(contactDetails(text).handle).toBe(handle);
     });
   }
+});
+
+describe("links and addresses the link finder does not read", () => {
+  // A finder that knows no top-level domain in use: what is found is found by the expressions
+  // for messenger links and addresses alone.
+  const blind = linkFinder(["zzzz"], false);
+  const found = (text: string) => linksAndAddresses(contactText(text), blind);
+
+  test("messenger invitations, with or without spaces around the slash", () => {
+    for (const text of [
+      "join t.me/mei",
+      "t.me / mei",
+      "wa.me/886912345678",
+      "line.me/ti/p/abc",
+      "discord.gg/abc",
+      "qm.qq.com/x",
+      "open.kakao.com/o/abc",
+      "chat.whatsapp.com/abc",
+    ]) {
+      expect({ text, ...found(text) }).toEqual({ text, link: true, email: false });
+    }
+    // The end of another word is no messenger's name.
+    expect(found("what.me/now")).toEqual({ link: false, email: false });
+  });
+
+  test("addresses with any top-level domain, in any script, or a provider alone", () => {
+    for (const text of [
+      "mei@example.coffee",
+      "write to mei.lin_0912+chat@mail.example.coffee now",
+      "美玲@例子.公司",
+      "0912@163.coffee",
+      "mei@ex-ample.coffee",
+      "mei0912@gmail",
+      "MEI0912@GMAIL",
+    ]) {
+      expect({ text, ...found(text) }).toEqual({ text, link: false, email: true });
+    }
+    expect(found("@example.coffee")).toEqual({ link: false, email: false });
+  });
+
+  test("a link and an address in one text are both found", () => {
+    expect(contactDetails("see x.com or write mei@example.com")).toMatchObject({
+      link: true,
+      email: true,
+    });
+    expect(hasContactDetails("I was tired.so I slept, see meilin.com")).toBe(true);
+  });
+
+  test("an everyday word as top-level domain: a link with more labels or before a comma", () => {
+    const link = (text: string) => contactDetails(text).link;
+    expect(link("see notes.example.md")).toBe(true);
+    expect(link("add mail.meilin.me today")).toBe(true);
+    expect(link("add 0912mei.me today")).toBe(true);
+    expect(link("see meilin.me, hello")).toBe(true);
+    expect(link("see meilin.tw")).toBe(true);
+    // A sentence missing its space, however many spaces follow; a file name.
+    expect(link("I was tired.so  I slept")).toBe(false);
+    expect(link("open Program.cs")).toBe(false);
+  });
 });
 
 describe("numbers that are phones, and numbers that are not", () => {
