@@ -11,6 +11,7 @@ import {
   refuseRepeats,
   SPAM_REFUSALS_TO_MUTE,
   TEXTS_PER_SENDER,
+  throwPlace,
 } from "../../src/core/moderation/repeats.ts";
 import { VirtualClock } from "../helpers/clock.ts";
 
@@ -174,6 +175,22 @@ describe("repeat memory", () => {
     expect(memory.note(sender(1), "BUY cheap pills, at my shop TODAY!!", "c5")).toBeGreaterThan(0);
     c.advance(HOUR);
     expect(memory.note(sender(1), text, "c6")).toBe(0);
+  });
+
+  test("a chat the text already went to is no new place, even before the others", () => {
+    const memory = new RepeatMemory(clock().now);
+    for (const chat of ["c1", "c1", "c2", "c3"]) expect(memory.note(sender(1), text, chat)).toBe(0);
+    expect(memory.note(sender(1), text, "c4")).toBeGreaterThan(0);
+  });
+
+  test("each bottle throw is a place of its own", () => {
+    const memory = new RepeatMemory(clock().now);
+    const places = Array.from({ length: REPEATS_PER_HOUR + 1 }, () => throwPlace());
+    expect(new Set(places).size).toBe(places.length);
+    for (const place of places.slice(0, REPEATS_PER_HOUR)) {
+      expect(memory.note(sender(1), text, place)).toBe(0);
+    }
+    expect(memory.note(sender(1), text, places.at(-1) ?? "")).toBeGreaterThan(0);
   });
 
   test("one changed character, a zero-width space or a look-alike does not make a new text", () => {

@@ -10,7 +10,8 @@ import {
   StoredChatBans,
   storeKeyBans,
 } from "../../src/core/chat/bans.ts";
-import { BLOCK_MS, purgeBlocks, restoreBlocks } from "../../src/core/chat/blocks.ts";
+import { BLOCK_MS, blockPartner, purgeBlocks, restoreBlocks } from "../../src/core/chat/blocks.ts";
+import { latestHold } from "../../src/core/chat/holds.ts";
 import { InMemoryChatBroker } from "../../src/core/chat/memory-broker.ts";
 import { HANDLED_REPORTS_KEPT_MS, purgeHandledReports } from "../../src/core/chat/reports.ts";
 import { openTestDatabase } from "../helpers/database.ts";
@@ -209,5 +210,50 @@ describe("automatic bans and the bans kept by one process", () => {
     const bans = await StoredChatBans.load(db, () => NOW);
     expect(await bans.until("v1", "x")).toBe(NOW + 1);
     expect(await bans.until("v2", "x")).toBeNull();
+  });
+});
+
+describe("how long a block and a hold keep people apart", () => {
+  test("a block keeps the two apart 30 days, by the blocked one's id and address", async () => {
+    const { db } = database;
+    const broker = new InMemoryChatBroker();
+    const visitor = (visitorId: string) => ({
+      visitorId,
+      ipKey: `ip-${visitorId}`,
+      country: { code: null, name: "Unknown" },
+    });
+    const stops = ["a", "b"].map((id) => broker.listen(id, null, () => {}));
+    await broker.start(visitor("a"));
+    await broker.start(visitor("b"));
+    expect((await broker.status("a")).state).toBe("chatting");
+    await blockPartner(db, broker, "a", NOW);
+    const rows = await db.selectFrom("chat_blocks").selectAll().execute();
+    expect(rows).toEqual([
+      {
+        blocker_visitor_id: "a",
+        blocked_visitor_id: "b",
+        blocked_ip_key: "ip-b",
+        created_at: NOW,
+        until: NOW + 30 * DAY,
+      },
+    ]);
+    expect(BLOCK_MS).toBe(30 * DAY);
+    for (const stop of stops) stop();
+    broker.close();
+  });
+
+  test("a hold ends at its end: then it is forgotten, and the latest in force counts", () => {
+    const ends = new Map([
+      ["visitor:a", NOW + 2 * HOUR],
+      ["ip:a", NOW + HOUR],
+      ["visitor:b", NOW],
+    ]);
+    // The latest, in either order of the keys.
+    expect(latestHold(ends, ["visitor:a", "ip:a"], NOW)).toBe(NOW + 2 * HOUR);
+    expect(latestHold(ends, ["ip:a", "visitor:a"], NOW)).toBe(NOW + 2 * HOUR);
+    // Ending now is ended.
+    expect(latestHold(ends, ["visitor:b"], NOW)).toBeNull();
+    expect(ends.has("visitor:b")).toBe(false);
+    expect(latestHold(ends, ["visitor:c"], NOW)).toBeNull();
   });
 });

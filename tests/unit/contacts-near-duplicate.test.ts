@@ -29,6 +29,9 @@ describe("repeat keys", () => {
     expect(repeatKey("ＢＵＹ　ｎｏｗ")).toBe(repeatKey("buy now"));
     expect(repeatKey("你好，世界！")).toBe(repeatKey("你好 世界"));
   });
+  test("the key is the text in lower case without spaces or punctuation", () => {
+    expect(repeatKey("Buy NOW!!! Straße")).toBe("buynowstraße");
+  });
   test("Chinese is not folded to Latin", () => {
     expect(repeatKey("七下丁山")).toBe("七下丁山");
   });
@@ -190,5 +193,78 @@ describe("the banded edit distance", () => {
     const long = "ab".repeat(60);
     expect(withinEdits(long, `${long}c`, 1)).toBe(true);
     expect(withinEdits(long, `c${long}cc`, 2)).toBe(false);
+  });
+});
+
+describe("where the comparisons change", () => {
+  /** A key of `length` letters whose three-letter shingles are all different. */
+  function distinctKey(length: number, seed: number): string {
+    let state = seed;
+    let key = "";
+    while (key.length < length) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      key += "abcdefghijklmnopqrstuvwxyz"[(state >>> 8) % 26];
+    }
+    return key;
+  }
+  const repeated = (unit: string, length: number) =>
+    unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+
+  test("edits are allowed per ten characters of the longer key, not the shorter", () => {
+    // Ten and nine characters: one edit is allowed, since the longer has ten.
+    expect(nearDuplicate("abcdefghij", "abcdefghi")).toBe(true);
+    expect(nearDuplicate("abcdefghi", "abcdefghij")).toBe(true);
+    expect(nearDuplicate("abcdefghi", "abcdefgh")).toBe(false);
+  });
+
+  test(`a key of ${SHORT_KEY} characters is still compared by edits, and has no signature`, () => {
+    const key = distinctKey(SHORT_KEY, 3);
+    // Six letters changed, far apart: within the six edits allowed, though most shingles differ.
+    let changed = key;
+    for (const at of [2, 13, 24, 35, 46, 57]) {
+      changed = `${changed.slice(0, at)}${changed[at] === "z" ? "y" : "z"}${changed.slice(at + 1)}`;
+    }
+    expect(sharedShingles(minHashSignature(key), minHashSignature(changed))).toBeLessThan(0.75);
+    expect(nearDuplicate(key, changed)).toBe(true);
+    expect(textFingerprint(key).signature.length).toBe(0);
+    expect(textFingerprint(`${key}a`).signature.length).toBeGreaterThan(0);
+  });
+
+  test("a long key is the same text at three quarters of its shingles in common", () => {
+    // Keys of one repeated unit: their shingles are few and known, so the share is exact.
+    const a = repeated("bdb", 80);
+    const b = repeated("dbbbb", 80);
+    expect(sharedShingles(minHashSignature(a), minHashSignature(b))).toBe(0.75);
+    expect(nearDuplicate(a, b)).toBe(true);
+    expect(sameText(textFingerprint(a), textFingerprint(b))).toBe(true);
+  });
+
+  test("a long key three quarters as long as the other is still compared", () => {
+    expect(nearDuplicate(repeated("abcde", 100), repeated("abcde", 75))).toBe(true);
+  });
+
+  test("a signature holds one hash per distinct shingle, each the shingle's own", () => {
+    expect(minHashSignature("abcdef")).toHaveLength(4);
+    // Repeated shingles are one hash.
+    expect(minHashSignature("abcabcabc")).toHaveLength(3);
+    expect(minHashSignature("abc")).toHaveLength(1);
+    // "abcd" is made of the shingles "abc" and "bcd", and of nothing else.
+    const both = [...minHashSignature("abc"), ...minHashSignature("bcd")].sort((x, y) => x - y);
+    expect([...minHashSignature("abcd")]).toEqual(both);
+    // At most the 64 smallest.
+    const long = distinctKey(200, 11);
+    const signature = minHashSignature(long);
+    expect(signature).toHaveLength(64);
+    expect([...signature]).toEqual([...signature].sort((x, y) => x - y));
+  });
+
+  test("the shared share is counted among as many of the smallest hashes as the larger sketch holds", () => {
+    const sketch = (...hashes: number[]) => Uint32Array.from(hashes);
+    expect(sharedShingles(sketch(1, 2, 3), sketch(1, 2, 4))).toBeCloseTo(2 / 3);
+    expect(sharedShingles(sketch(1), sketch(1, 2, 3))).toBeCloseTo(1 / 3);
+    expect(sharedShingles(sketch(1, 2, 3), sketch(1))).toBeCloseTo(1 / 3);
+    // 9 is past the four smallest of both: it is not counted.
+    expect(sharedShingles(sketch(1, 2, 3, 9), sketch(1, 2, 3, 4))).toBe(0.75);
+    expect(sharedShingles(sketch(), sketch())).toBe(1);
   });
 });

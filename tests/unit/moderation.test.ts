@@ -217,6 +217,24 @@ describe("LocalModerator: spam", () => {
   });
 });
 
+describe("LocalModerator: where each rule starts and stops", () => {
+  test("letters spelled out count inside a sentence and before its full stop", async () => {
+    await expectUnsafe(local, ["eres una p u t a.", "hijo de p  u  t  a"], "profanity");
+  });
+
+  test("Korean set apart by a dash or a dot is read joined", async () => {
+    await expectUnsafe(local, ["씨-발", "병.신"], "profanity");
+  });
+
+  test("a domain name is a whole word: a.company is no link", async () => {
+    await expectSafe(local, ["a.company b.company c.company d.company e.company"]);
+  });
+
+  test("emoji with a variation selector or a skin tone, 19 times, are not a run", async () => {
+    await expectSafe(local, ["❤️".repeat(19), "👍🏽".repeat(19)]);
+  });
+});
+
 /** A real HTTP server in the OpenAI moderation format, told per test how to answer. */
 describe("ExternalModerator and the fallback", () => {
   type Answer = "openai" | "error" | "malformed" | "slow";
@@ -349,5 +367,114 @@ describe("ExternalModerator and the fallback", () => {
     });
     expect(await moderator.check("A calm sea")).toEqual({ safe: true, reasons: [] });
     expect(fallbacks).toHaveLength(1);
+  });
+});
+
+describe("ExternalModerator: what counts as an answer", () => {
+  /** A moderation API that answers every request with `body`, and the requests it got. */
+  function answering(body: string, status = 200) {
+    const requests: RequestInit[] = [];
+    const fetch = async (_url: string, init: RequestInit) => {
+      requests.push(init);
+      return new Response(body, { status, headers: { "content-type": "application/json" } });
+    };
+    return { fetch, requests };
+  }
+  const flaggedNot = JSON.stringify({ results: [{ flagged: false }] });
+
+  test("an error status is no answer, whatever its body says", async () => {
+    const api = answering(flaggedNot, 503);
+    const error = await new ExternalModerator({ url: "http://api.test/", ...api })
+      .check("A calm sea")
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ModerationUnavailableError);
+    expect(error).toMatchObject({
+      name: "ModerationUnavailableError",
+      message: "moderation API answered 503",
+    });
+  });
+
+  test("every answer not in the format is no answer", async () => {
+    for (const body of [
+      "null",
+      '"flagged"',
+      "42",
+      "{}",
+      '{"results":{"flagged":true}}',
+      '{"results":[]}',
+      '{"results":[null]}',
+      '{"results":[1]}',
+      '{"results":[{}]}',
+      '{"results":[{"flagged":"yes"}]}',
+      '{"results":[{"flagged":false},{"flagged":"yes"}]}',
+    ]) {
+      const error = await new ExternalModerator({ url: "http://api.test/", ...answering(body) })
+        .check("A calm sea")
+        .catch((thrown: unknown) => thrown);
+      expect({ body, error }).toMatchObject({
+        body,
+        error: { name: "ModerationUnavailableError" },
+      });
+      expect(error).toBeInstanceOf(ModerationUnavailableError);
+    }
+    const error = await new ExternalModerator({ url: "http://api.test/", ...answering("{}") })
+      .check("A calm sea")
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ message: "moderation API answered in an unknown format" });
+  });
+
+  test("any one result flagged makes the text unsafe", async () => {
+    const body = JSON.stringify({ results: [{ flagged: false }, { flagged: true }] });
+    const moderator = new ExternalModerator({ url: "http://api.test/", ...answering(body) });
+    expect(await moderator.check("x")).toEqual({ safe: false, reasons: ["external"] });
+  });
+
+  test("without a key no authorization is sent", async () => {
+    const api = answering(flaggedNot);
+    await new ExternalModerator({ url: "http://api.test/", fetch: api.fetch }).check("x");
+    expect(new Headers(api.requests[0]?.headers).has("authorization")).toBe(false);
+  });
+
+  test("a failed call says why, and keeps what failed as its cause", async () => {
+    const refused = new Error("connection refused");
+    const error = await new ExternalModerator({
+      url: "http://api.test/",
+      fetch: async () => {
+        throw refused;
+      },
+    })
+      .check("x")
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ModerationUnavailableError);
+    expect(error).toMatchObject({
+      message: "moderation API failed: connection refused",
+      cause: refused,
+    });
+    const timedOut = await new ExternalModerator({
+      url: "http://api.test/",
+      fetch: async () => {
+        throw new DOMException("The operation timed out.", "TimeoutError");
+      },
+    })
+      .check("x")
+      .catch((thrown: unknown) => thrown);
+    expect(timedOut).toMatchObject({ message: "moderation API failed: timed out" });
+    const odd = await new ExternalModerator({
+      url: "http://api.test/",
+      fetch: async () => {
+        throw "reset";
+      },
+    })
+      .check("x")
+      .catch((thrown: unknown) => thrown);
+    expect(odd).toMatchObject({ message: "moderation API failed: reset" });
+  });
+
+  test("a blank text is not sent to the API", async () => {
+    const api = answering(JSON.stringify({ results: [{ flagged: true }] }));
+    const moderator = createModerator({ apiUrl: "http://api.test/", fetch: api.fetch });
+    expect(await moderator.check("   ")).toEqual({ safe: true, reasons: [] });
+    expect(await moderator.check("")).toEqual({ safe: true, reasons: [] });
+    expect(api.requests).toHaveLength(0);
   });
 });
