@@ -23,8 +23,9 @@ local function banned_until(visitor, ip)
 end
 
 -- An instance: 'live' (its heartbeat is fresh and its subscriber connected), 'quiet' (fresh
--- heartbeat, subscriber reconnecting; or no heartbeat since Redis came back) or 'dead'. A killed instance's connection closes with it,
--- so it is never 'live' a moment after it died, whatever its last heartbeat says.
+-- heartbeat, subscriber reconnecting; or no heartbeat since Redis came back) or 'dead'. A
+-- killed instance's connection closes with it, so it is never 'live' a moment after it died,
+-- whatever its last heartbeat says.
 local instance_states = {}
 local function instance_state(instance)
   local state = instance_states[instance]
