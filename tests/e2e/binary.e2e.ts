@@ -46,6 +46,8 @@ test.describe("the compiled binary", () => {
     await page.goto(`${url}/en`);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(page.getByRole("link", { name: "Write a Message" })).toBeVisible();
+    // The header comes with the app: the script ran (the server draws the title and links).
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundImage);
     expect(background).toContain("gradient");
     expect(errors).toEqual([]);

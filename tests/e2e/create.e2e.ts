@@ -232,7 +232,8 @@ test.describe("create page", () => {
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/zh/create");
-    await expect(page.getByRole("heading", { level: 1, name: "寫一封信" })).toBeVisible();
+    // The app's own form (the server draws the heading before the app's scripts have come).
+    await expect(page.getByRole("button", { name: "丟進大海" })).toBeVisible();
     await context.setOffline(true);
     const notice = page.getByRole("status").filter({ hasText: "你目前離線" });
     await expect(notice).toHaveText("你目前離線，正在等待網路恢復連線…");

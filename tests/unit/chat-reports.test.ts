@@ -168,7 +168,8 @@ function chainedReports(rows: number) {
 describe("counting independent reporters", () => {
   // Near-linear, not a time budget (which a busy machine breaks): ten times the reports may take
   // about ten times as long, where a count that walks the chain for each report takes a hundred.
-  test("the chained shape is counted in near-linear time: 10× the reports, under 30× the time", () => {
+  // The bound leaves room for a busy machine's pauses, which once took a run past 30.
+  test("the chained shape is counted in near-linear time: 10× the reports, under 50× the time", () => {
     const fastest = (rows: number) => {
       const reports = chainedReports(rows);
       let best = Number.POSITIVE_INFINITY;
@@ -179,10 +180,10 @@ describe("counting independent reporters", () => {
       }
       return best;
     };
-    fastest(20_000);
-    const small = fastest(2_000);
-    const large = fastest(20_000);
-    expect(large / Math.max(small, 0.05)).toBeLessThan(30);
+    fastest(40_000);
+    const small = fastest(4_000);
+    const large = fastest(40_000);
+    expect(large / Math.max(small, 0.05)).toBeLessThan(50);
   });
 
   test("cookies on one address, or one cookie on several, are one reporter", () => {
