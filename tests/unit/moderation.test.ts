@@ -46,6 +46,18 @@ describe("LocalModerator: profanity", () => {
     );
   });
 
+  // Digits read as letters make words of numbers: "455" is "ass" to the English matcher.
+  test("a number standing on its own is a number, not a word spelled in digits", async () => {
+    await expectSafe(local, [
+      "Room 455 is on the left",
+      "4550 Main Street",
+      "the 717 area code",
+      "這個軟體的資訊 455",
+      "tag 1764_4550_7170",
+    ]);
+    await expectUnsafe(local, ["a55", "5h1t", "you a55hole"], "profanity");
+  });
+
   test("Chinese abuse in Traditional and Simplified script, also spaced out", async () => {
     await expectUnsafe(
       local,

@@ -119,9 +119,21 @@ export function normalize(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(INVISIBLE, "");
 }
 
+/**
+ * A number standing on its own (two digits or more, no letter beside it): the English matcher
+ * reads digits as letters ("sh1t"), which would make "room 455" or "4550 Main St" a word.
+ */
+const NUMBER = /(?<![\p{L}\d])\d{2,}(?![\p{L}\d])/gu;
+const withoutNumbers = (text: string) => text.replace(NUMBER, (run) => " ".repeat(run.length));
+
 function isProfane(normal: string): boolean {
   const joined = normal.replace(SPELLED_OUT, (run) => run.replace(SEPARATORS, ""));
-  if (ENGLISH.hasMatch(normal) || (joined !== normal && ENGLISH.hasMatch(joined))) return true;
+  if (
+    ENGLISH.hasMatch(withoutNumbers(normal)) ||
+    (joined !== normal && ENGLISH.hasMatch(withoutNumbers(joined)))
+  ) {
+    return true;
+  }
   if (WHOLE_WORDS.test(joined)) return true;
   // Chinese and Japanese are matched with spaces and punctuation gone ("幹,你,娘"), and as
   // written, for the patterns that look at what follows a term (死ね。 versus 死ねない).
