@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 test.describe("header", () => {
@@ -186,21 +187,29 @@ test.describe("not-found page", () => {
   });
 });
 
+/**
+ * The app's scripts held back, as a slow connection holds them, until the returned function
+ * lets them through.
+ */
+async function holdAppScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/chunk-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 test.describe("before the app's script has run", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test("a slow connection shows the page's heading and a loading line in its language, then the page", async ({
     page,
   }) => {
-    // The app's scripts held back, as a slow connection holds them, until the screen is seen.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/chunk-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAppScripts(page);
     await page.goto("/zh/create", { waitUntil: "commit" });
     // What the page is for, from the server, while its scripts are on their way.
     await expect(page.getByRole("status").filter({ hasText: "載入中…" })).toBeVisible();
@@ -217,14 +226,7 @@ test.describe("before the app's script has run", () => {
   test("the home page shows its overlay for its time, then its title and two links that work before the app", async ({
     page,
   }) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/chunk-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAppScripts(page);
     await page.goto("/en", { waitUntil: "commit" });
     const overlay = page.getByRole("status").filter({ hasText: "Loading message bottles…" });
     await expect(overlay).toBeVisible();
